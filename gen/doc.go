@@ -1,0 +1,93 @@
+// Package gen turns SQL schemas into fenced write queries and typed Go
+// wrappers. It is a pure function from inputs (schema sources, options) to
+// output files; only cmd/fencegen touches the file system, apart from the
+// temporary directory that sqlc's in-process CLI needs (removed before
+// Generate returns).
+//
+// # Pipeline
+//
+//  1. Parse every schema file with a real parser for its dialect
+//     (pg_query for PostgreSQL, the TiDB parser for MySQL, SQLite itself for
+//     SQLite) into a [Schema]: tables, columns, keys, unique constraints,
+//     generated/identity columns, views, with file:line:col positions.
+//  2. Pick the fenced tables (a column named "fence" by default; the name is
+//     configurable globally and per table) and validate them.
+//  3. Render fenced.sql: sqlc-annotated UPDATE, upsert and DELETE per fenced
+//     table, plus a fence read used only to label a rejected write.
+//  4. Run sqlc in-process on the schema plus fenced.sql for the chosen driver.
+//  5. Render fenced.go with jennifer: the token-taking API below.
+//
+// # Generated API (contract with testdata/fencegen/e2e)
+//
+// For CREATE TABLE docs (id bigint PRIMARY KEY, body text NOT NULL, fence bigint)
+// the output package holds sqlc's db.go, models.go and fenced.sql.go (built
+// from fenced.sql, which is kept in the output), and fenced.go with:
+//
+//	type Token int64
+//	var ErrStale = errors.New("stale fencing token")
+//	var ErrNotFound = errors.New("no such row")
+//	type StaleError struct {
+//		Table   string // SQL name as written in the schema, e.g. "docs" or "app.settings"
+//		Token   Token  // the rejected token
+//		Current *Token // the row's fence when the write was rejected; nil if unknown
+//	}
+//	func (e *StaleError) Error() string // "stale token 5 for docs: a newer holder already wrote (current fence 7)"
+//	func (e *StaleError) Is(target error) bool // true for ErrStale
+//	type NotFoundError struct{ Table string }
+//	func (e *NotFoundError) Error() string // "no docs row with that key"
+//	func (e *NotFoundError) Is(target error) bool // true for ErrNotFound
+//
+//	type Fenced struct{ ... }
+//	func NewFenced(db DBTX) *Fenced // DBTX is sqlc's interface in db.go
+//
+//	// Per fenced table; T is sqlc's model name (docs -> Doc, app.settings -> AppSetting).
+//	type UpdateDocParams struct{ Body string; ID int64 }  // writable non-key columns, then key columns
+//	type UpsertDocParams struct{ ID int64; Body string }  // every writable column except the fence
+//	type DeleteDocParams struct{ ID int64 }               // key columns, always a struct
+//	func (f *Fenced) UpdateDoc(ctx context.Context, token Token, arg UpdateDocParams) error
+//	func (f *Fenced) UpsertDoc(ctx context.Context, token Token, arg UpsertDocParams) error
+//	func (f *Fenced) DeleteDoc(ctx context.Context, token Token, arg DeleteDocParams) error
+//
+// Field names and Go types are sqlc's (pgtype.Text, sql.NullString, ...), as
+// they appear in its generated params structs. The fence column never
+// appears in a params struct: the token sets it. Each method returns nil
+// when the write applied, a *StaleError when the row's fence is newer than
+// the token (or equal, under "<"), and a *NotFoundError when no row has the
+// key (Update and Delete only). After a write that affected no row, one
+// extra SELECT of the fence labels the error; fencing itself is the single
+// guarded statement. A nil error for a write whose token equals the current
+// fence under "<=" means the holder rewrote its own row.
+//
+// sqlc's own query methods are unexported (fencedUpdateDoc, ...), so the
+// writes cannot be called without a token.
+//
+// Key choice: the primary key, else the first unique constraint whose columns
+// are all NOT NULL, in constraint order. Tables without one are skipped with
+// a warning. Generated columns and GENERATED ALWAYS identity columns are
+// never written (upsert of an always-identity key uses OVERRIDING SYSTEM VALUE).
+//
+// MySQL: the generated code is correct with either clientFoundRows setting;
+// clientFoundRows=true saves the labelling SELECT when a holder rewrites its
+// own row with identical values. Upsert uses ON DUPLICATE KEY UPDATE with
+// every assignment guarded by the fence condition and the fence assigned last.
+//
+// Token sources (options):
+//
+//	// -sequence: PostgreSQL only; emits fence_tokens.sql with
+//	// CREATE SEQUENCE fence_token_seq AS bigint.
+//	func (f *Fenced) NextToken(ctx context.Context) (Token, error)
+//
+//	// -leases: PostgreSQL only; emits fence_leases.sql with
+//	// CREATE TABLE fence_leases (name text PRIMARY KEY, holder text NOT NULL,
+//	//   token bigint NOT NULL, expires_at timestamptz NOT NULL).
+//	// Acquire succeeds when the lease is free, expired, or already held by
+//	// holder; it returns a token strictly greater than every token handed out
+//	// for that name before (the row is never deleted; release expires it).
+//	var ErrLeaseHeld = errors.New("lease held by another holder")
+//	var ErrLeaseLost = errors.New("lease expired or taken over")
+//	func (f *Fenced) AcquireLease(ctx context.Context, name, holder string, ttl time.Duration) (Token, error) // ErrLeaseHeld
+//	func (f *Fenced) RenewLease(ctx context.Context, name, holder string, token Token, ttl time.Duration) error // ErrLeaseLost
+//	func (f *Fenced) ReleaseLease(ctx context.Context, name, holder string, token Token) error                // ErrLeaseLost
+//
+// Deviations from this contract, if any, are listed here.
+package gen
