@@ -1,0 +1,27 @@
+package detachedrenewal
+
+import (
+	_ "embed"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/fencelint/fencelint/analyzers/internal/analysisdoc"
+	"github.com/fencelint/fencelint/analyzers/lease"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer is the detachedrenewal check. TODO.
+var Analyzer = &analysis.Analyzer{
+	Name:     "detachedrenewal",
+	Doc:      analysisdoc.Extract(doc, "detachedrenewal"),
+	URL:      "https://pkg.go.dev/github.com/fencelint/fencelint/analyzers/detachedrenewal",
+	Run:      run,
+	Requires: []*analysis.Analyzer{lease.Analyzer},
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	_ = pass.ResultOf[lease.Analyzer].(*lease.Model)
+	return nil, nil
+}

@@ -1,0 +1,278 @@
+package sqlscan
+
+import "strconv"
+
+// Dialect selects the lexical rules used to read a query. The rules that
+// differ between dialects are the ones that move token boundaries: backslash
+// escapes and double-quoted strings (MySQL), `#` line comments (MySQL),
+// nested block comments and dollar quoting (PostgreSQL).
+type Dialect uint8
+
+const (
+	// Auto reads the query with PostgreSQL rules and, when the query uses a
+	// lexical feature whose meaning differs between dialects, also with
+	// MySQL rules. If the two readings disagree and the query carries no
+	// unambiguous dialect marker ($1, ::, backquotes, ON DUPLICATE KEY, ...),
+	// the script is marked Unknown.
+	Auto Dialect = iota
+	// PostgreSQL is for pgx, lib/pq and database/sql with a PostgreSQL driver.
+	PostgreSQL
+	// MySQL is for go-sql-driver/mysql (MySQL and MariaDB).
+	MySQL
+	// SQLite is for mattn/go-sqlite3, modernc.org/sqlite and friends.
+	SQLite
+)
+
+// String returns the dialect's name.
+func (d Dialect) String() string {
+	switch d {
+	case PostgreSQL:
+		return "PostgreSQL"
+	case MySQL:
+		return "MySQL"
+	case SQLite:
+		return "SQLite"
+	}
+	return "Auto"
+}
+
+// Script is the result of reading the SQL text of one Exec/Query call.
+type Script struct {
+	// Statements in order of appearance, split at top-level semicolons.
+	// Empty statements (a trailing ";") are dropped.
+	Statements []Statement
+	// Params holds every placeholder of the script in order of appearance.
+	Params []Param
+	// Dialect is the dialect whose lexical rules were applied. For Auto it
+	// names the dialect that was chosen when the readings disagreed, and is
+	// Auto when they agreed.
+	Dialect Dialect
+	// Unknown reports that the text could not be read reliably (an
+	// unterminated string or comment, unbalanced parentheses, an ambiguous
+	// dialect, MySQL executable comments). Nothing in Statements should be
+	// trusted to be complete; callers must stay quiet.
+	Unknown bool
+	// Problem says why the script is Unknown.
+	Problem string
+}
+
+// Statement is one SQL statement of a Script.
+type Statement struct {
+	// Verb is the upper-case leading keyword after any WITH clause: SELECT,
+	// INSERT, UPDATE, DELETE, MERGE, REPLACE, UPSERT, TRUNCATE, COPY, CALL,
+	// CREATE, ... It is "" when the statement does not start with a keyword.
+	Verb string
+	// Writes reports that the statement modifies table data: INSERT, UPDATE,
+	// DELETE, MERGE, REPLACE, UPSERT, TRUNCATE, COPY ... FROM, LOAD DATA, or
+	// a data-modifying WITH clause. SELECT ... INTO and DDL do not count.
+	Writes bool
+	// Table is the target table of the write, unquoted, schema-qualified as
+	// written ("app.settings", "OrderLine"). For a statement whose only
+	// writes are in its WITH clause it is the first such target.
+	Table string
+	// Alias is the target table's alias, if any ("UPDATE docs AS d").
+	Alias string
+	// Fences are comparisons that make the write reject a stale token.
+	Fences []Fence
+	// Stored lists placeholders written into columns (SET c = $2, INSERT
+	// (c) VALUES ($2), ON DUPLICATE KEY UPDATE c = ?).
+	Stored []Assign
+	// Calls lists calls to functions this package knows (see KnownFunc).
+	Calls []Call
+	// Params holds every placeholder of the statement in order.
+	Params []Param
+	// Returning reports a RETURNING clause.
+	Returning bool
+	// ForUpdate reports a locking read (FOR UPDATE, FOR NO KEY UPDATE,
+	// FOR SHARE, LOCK IN SHARE MODE).
+	ForUpdate bool
+	// Conflict names the statement's conflict handling: "" (none),
+	// "DO NOTHING", "DO UPDATE" (ON CONFLICT), "DUPLICATE KEY UPDATE",
+	// "IGNORE" (INSERT IGNORE / INSERT OR IGNORE), "REPLACE" (REPLACE INTO,
+	// INSERT OR REPLACE).
+	Conflict string
+	// With holds the data-modifying statements of a WITH clause, each read
+	// as a statement of its own: `WITH u AS (UPDATE ...) SELECT ...`.
+	With []Statement
+	// Name and Cmd come from a preceding sqlc annotation comment
+	// "-- name: UpdateDoc :execrows" (Name "UpdateDoc", Cmd ":execrows").
+	Name, Cmd string
+	// Unknown reports that the statement's structure was not understood
+	// (unrecognised verb, a write whose target or clauses could not be
+	// read). Writes may still be true; Fences and Stored may be incomplete.
+	Unknown bool
+	// Pos and End are the byte offsets of the statement in the query.
+	Pos, End int
+}
+
+// ParamStyle is the syntax of a placeholder.
+type ParamStyle uint8
+
+const (
+	// NoParam is the zero Param: the value is not a placeholder.
+	NoParam ParamStyle = iota
+	// Dollar is $n (PostgreSQL, SQLite).
+	Dollar
+	// Question is ? (MySQL, SQLite, database/sql drivers that rebind).
+	Question
+	// QuestionNum is ?NNN (SQLite).
+	QuestionNum
+	// AtName is @name (pgx.NamedArgs, SQLite, sql.Named with sqlserver).
+	// In MySQL it is a user variable, which no Go argument feeds.
+	AtName
+	// ColonName is :name (SQLite, sqlx named queries, Oracle).
+	ColonName
+	// DollarName is $name (SQLite).
+	DollarName
+)
+
+// String returns a short name of the style.
+func (s ParamStyle) String() string {
+	switch s {
+	case Dollar:
+		return "$n"
+	case Question:
+		return "?"
+	case QuestionNum:
+		return "?n"
+	case AtName:
+		return "@name"
+	case ColonName:
+		return ":name"
+	case DollarName:
+		return "$name"
+	}
+	return "none"
+}
+
+// Param is a placeholder.
+type Param struct {
+	Style ParamStyle
+	// Index is n for $n and ?NNN, and the 1-based ordinal among all ? of
+	// the script for ?. It is 0 for named placeholders.
+	Index int
+	// Name is the name of a named placeholder, without its sigil.
+	Name string
+	// Pos is the byte offset of the placeholder in the query.
+	Pos int
+}
+
+// IsZero reports whether p is not a placeholder.
+func (p Param) IsZero() bool { return p.Style == NoParam }
+
+// Same reports whether p and q denote the same argument (ignoring position).
+func (p Param) Same(q Param) bool {
+	a, an := ArgIndex(p)
+	b, bn := ArgIndex(q)
+	if p.IsZero() || q.IsZero() {
+		return false
+	}
+	if a >= 0 || b >= 0 {
+		return a == b
+	}
+	return an == bn
+}
+
+// String renders the placeholder as written.
+func (p Param) String() string {
+	switch p.Style {
+	case Dollar:
+		return "$" + strconv.Itoa(p.Index)
+	case Question:
+		return "?"
+	case QuestionNum:
+		return "?" + strconv.Itoa(p.Index)
+	case AtName:
+		return "@" + p.Name
+	case ColonName:
+		return ":" + p.Name
+	case DollarName:
+		return "$" + p.Name
+	}
+	return "<none>"
+}
+
+// ArgIndex maps a placeholder to its index in the variadic args slice of the
+// Go call (db.ExecContext(ctx, q, args...)): $n and ?n give n-1, ? gives its
+// ordinal-1. Named placeholders give -1 and their name, to be resolved by the
+// caller through sql.Named or pgx.NamedArgs. The zero Param gives -1, "".
+func ArgIndex(p Param) (index int, name string) {
+	switch p.Style {
+	case Dollar, Question, QuestionNum:
+		if p.Index >= 1 {
+			return p.Index - 1, ""
+		}
+	case AtName, ColonName, DollarName:
+		return -1, p.Name
+	}
+	return -1, ""
+}
+
+// Fence is a comparison that rejects a write carrying an older-or-equal
+// token: the stored Column must be less than (Op "<") or at most (Op "<=")
+// the Token, so a stale holder's write matches no row.
+type Fence struct {
+	// Column is the compared column, unquoted and without its qualifier.
+	Column string
+	// Op is "<" or "<=", read as "stored column Op token".
+	Op string
+	// Token is the placeholder carrying the token. For `col < EXCLUDED.col`,
+	// `VALUES(col)` and MySQL row aliases it is the placeholder inserted
+	// into that column. It is the zero Param when the compared value is
+	// not a single placeholder (INSERT ... SELECT, an expression): the
+	// statement is fenced but the token cannot be traced.
+	Token Param
+	// NullOK reports that a NULL stored value passes the fence
+	// (`col IS NULL OR col < $2`, `COALESCE(col, 0) < $2`).
+	NullOK bool
+	// Clause is where the fence is: "WHERE", "ON CONFLICT WHERE",
+	// "ON DUPLICATE KEY UPDATE", "MERGE WHEN".
+	Clause string
+}
+
+// Assign is a placeholder written into a column.
+type Assign struct {
+	Column string
+	Value  Param
+}
+
+// Call is a call of a function listed by KnownFunc.
+type Call struct {
+	// Name is the lower-case function name without schema.
+	Name string
+	// Args holds the placeholders among the call's arguments, in order,
+	// at any depth (pg_advisory_lock(hashtext($1)) has Args [$1]).
+	Args []Param
+	// Pos is the byte offset of the call in the query.
+	Pos int
+}
+
+// Fenced reports whether every write of the statement (its own and those of
+// its WITH clause) has at least one fence.
+func (s *Statement) Fenced() bool {
+	if !s.Writes {
+		return false
+	}
+	own := s.ownWrite()
+	if own && len(s.Fences) == 0 {
+		return false
+	}
+	for i := range s.With {
+		if s.With[i].Writes && !s.With[i].Fenced() {
+			return false
+		}
+	}
+	return true
+}
+
+// ownWrite reports whether the statement's main verb writes, as opposed to
+// only its WITH clause.
+func (s *Statement) ownWrite() bool {
+	switch s.Verb {
+	case "INSERT", "UPDATE", "DELETE", "MERGE", "REPLACE", "UPSERT", "TRUNCATE", "LOAD":
+		return true
+	case "COPY":
+		return s.Writes && len(s.With) == 0
+	}
+	return false
+}

@@ -1,0 +1,142 @@
+package lease
+
+import (
+	"go/ast"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/ctrlflow"
+	"golang.org/x/tools/go/ssa"
+)
+
+// A builder computes one package's Model. It lives for one pass.
+type builder struct {
+	pass  *analysis.Pass
+	ix    *index
+	dirs  *directives
+	funcs []*ssa.Function // source functions and their literals, in source order
+	model *Model
+	// local holds what this package's own functions do, as the facts
+	// exported for them say (roles from directives and wrappers, writes,
+	// fenced-by-param): consulted before imported facts.
+	local map[*types.Func][]analysis.Fact
+}
+
+// build computes the model of pass's package.
+func build(pass *analysis.Pass) *Model {
+	b := &builder{
+		pass:  pass,
+		ix:    newIndex(),
+		dirs:  parseDirectives(pass),
+		model: &Model{},
+		local: make(map[*types.Func][]analysis.Fact),
+	}
+	b.model.directives = b.dirs
+	b.model.tokens = &tokenFlow{b: b}
+	if !b.relevant() {
+		b.model.Problems = b.dirs.problems
+		return b.model
+	}
+	b.funcs = buildSSA(pass)
+	b.inferRoles()
+	b.findWrites()
+	b.findChecks()
+	b.findLeases()
+	b.markHeld()
+	b.markGuards()
+	b.findRenewals()
+	b.findSignals()
+	b.findGoroutines()
+	b.exportFacts()
+	b.model.Problems = append(b.dirs.problems, b.unusedIgnores()...)
+	return b.model
+}
+
+// relevant reports whether the package can hold a lease or write to a store:
+// it imports a catalogued package or one that exported lease facts, or it
+// uses a fencelint directive. Everything else is skipped before SSA is built,
+// which is most of the cost.
+func (b *builder) relevant() bool {
+	if len(b.dirs.roles) > 0 || len(b.dirs.ignores) > 0 {
+		return true
+	}
+	for _, imp := range b.pass.Pkg.Imports() {
+		if b.ix.knowsPath(imp.Path()) || b.hasFacts(imp) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasFacts reports whether pkg exported any lease fact.
+func (b *builder) hasFacts(pkg *types.Package) bool {
+	var f PackageFact
+	return b.pass.ImportPackageFact(pkg, &f)
+}
+
+// buildSSA builds SSA for pass's package alone, as buildssa does, and returns
+// its source functions with their literals, in source order.
+func buildSSA(pass *analysis.Pass) []*ssa.Function {
+	cfgs := pass.ResultOf[ctrlflow.Analyzer].(*ctrlflow.CFGs)
+	prog := ssa.NewProgram(pass.Fset, 0)
+	prog.SetNoReturn(cfgs.NoReturn)
+	for _, p := range pass.Pkg.Imports() {
+		prog.CreatePackage(p, nil, nil, true)
+	}
+	pkg := prog.CreatePackage(pass.Pkg, pass.Files, pass.TypesInfo, false)
+	pkg.Build()
+
+	var funcs []*ssa.Function
+	var add func(f *ssa.Function)
+	add = func(f *ssa.Function) {
+		funcs = append(funcs, f)
+		for _, anon := range f.AnonFuncs {
+			add(anon)
+		}
+	}
+	for _, file := range pass.Files {
+		for _, decl := range file.Decls {
+			fd, ok := decl.(*ast.FuncDecl)
+			if !ok {
+				continue
+			}
+			if f := prog.FuncValue(pass.TypesInfo.Defs[fd.Name].(*types.Func)); f != nil {
+				add(f)
+			}
+		}
+	}
+	if init := pkg.Func("init"); init != nil {
+		add(init) // closures in package-level variable initializers
+	}
+	return funcs
+}
+
+// calls yields every call instruction (call, go, defer) of the package's
+// functions, with its function.
+func (b *builder) calls(yield func(fn *ssa.Function, call ssa.CallInstruction) bool) {
+	for _, fn := range b.funcs {
+		for _, blk := range fn.Blocks {
+			for _, instr := range blk.Instrs {
+				if call, ok := instr.(ssa.CallInstruction); ok {
+					if !yield(fn, call) {
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
+// calleeFunc returns the declared function or method a call invokes, if it
+// is static or an interface method call.
+func calleeFunc(call *ssa.CallCommon) *types.Func {
+	if call.IsInvoke() {
+		return call.Method
+	}
+	if f := call.StaticCallee(); f != nil {
+		if obj, ok := f.Object().(*types.Func); ok {
+			return obj
+		}
+	}
+	return nil
+}

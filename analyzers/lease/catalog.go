@@ -1,0 +1,380 @@
+package lease
+
+// This file is the one place that knows the lock libraries' and stores' APIs.
+// Every fencelint analyzer sees them only through the roles below. The facts
+// behind each row (signatures, what is monotonic, what each call does on the
+// wire) are in the project's lock-API notes; the conformance module under
+// testdata/conformance compiles against the real modules and checks that every
+// row still names a real symbol.
+
+// A Role is what a symbol means for a lease. A symbol may have several.
+type Role uint32
+
+const (
+	RoleAcquire    Role = 1 << iota // blocks until the lease is held
+	RoleTryAcquire                  // one attempt; success is reported by error or bool
+	RoleRelease                     // gives the lease up
+	RoleRenew                       // extends the lease once, by hand
+	RoleAutoRenew                   // the library renews in its own goroutine
+	RoleCheck                       // tells whether the lease is (still) held
+	RoleLost                        // a signal that fires when the lease is lost
+	RoleToken                       // a monotonic value issued with the lease: a fencing token
+	RoleNotToken                    // a value people mistake for a token
+	RoleWrite                       // writes to a shared store; fenced only if its FenceRule says so
+	RoleFenced                      // a write the store conditions on the lease itself
+	RoleCallback                    // a func field whose function runs while the lease is held
+	RoleElect                       // configures a scheduler whose jobs run under a lease (gocron)
+)
+
+// Has reports whether r includes every role in want.
+func (r Role) Has(want Role) bool { return r&want == want }
+
+// A FenceRule says how to tell whether a Write carries a fence the store checks.
+type FenceRule uint8
+
+const (
+	NeverFenced    FenceRule = iota // the call has no way to carry a condition
+	SQLQuery                        // SQL text in the argument at API.Arg; fenced if its predicate compares a token
+	SQLPrepared                     // a prepared statement: the SQL comes from the Prepare call that made the receiver
+	EtcdTxn                         // fenced if the Txn chain has an If with an ownership compare
+	S3Conditional                   // fenced if the input struct sets IfMatch / IfNoneMatch
+	GCSConditional                  // fenced if the object handle went through If(Conditions{...})
+	ConsulTxn                       // fenced if the ops hold a check-session / check-index op
+	ZKVersion                       // fenced if the version argument at API.Arg is not -1
+	ZKMulti                         // fenced if the ops hold a *zk.CheckVersionRequest
+	RedisScript                     // fenced if the Lua script at API.Arg compares a stored fence
+	RedisWatched                    // fenced: inside WATCH/MULTI the EXEC aborts on conflict
+)
+
+// A System is a lock library or a store, as users know it.
+type System string
+
+const (
+	Etcd       System = "etcd"
+	Redsync    System = "redsync"
+	Redislock  System = "bsm/redislock"
+	Consul     System = "Consul"
+	ZooKeeper  System = "ZooKeeper"
+	Kubernetes System = "Kubernetes leader election"
+	Gocron     System = "gocron"
+	Raft       System = "raft"
+	Postgres   System = "PostgreSQL"
+	MySQL      System = "MySQL"
+	SQL        System = "SQL database"
+	Redis      System = "Redis"
+	S3         System = "S3"
+	GCS        System = "Cloud Storage"
+)
+
+// An API is one row of the catalog.
+type API struct {
+	Pkg    string // import path with any major-version element (v2, v9) removed
+	Recv   string // receiver type name without '*'; "" for a package func; "*" for any receiver in Pkg
+	Name   string // func, method or field name
+	Field  bool   // Name is a struct field
+	Role   Role
+	System System
+	Fence  FenceRule
+	Arg    int    // the argument the FenceRule reads (receiver excluded), when it reads one
+	Note   string // NotToken: why it is not monotonic; Token: what it is
+}
+
+// Import paths, version elements removed (see normalizePath).
+const (
+	pkgEtcd       = "go.etcd.io/etcd/client"
+	pkgEtcdConc   = "go.etcd.io/etcd/client/concurrency"
+	pkgEtcdPB     = "go.etcd.io/etcd/api/etcdserverpb"
+	pkgEtcdMVCC   = "go.etcd.io/etcd/api/mvccpb"
+	pkgRedsync    = "github.com/go-redsync/redsync"
+	pkgRedislock  = "github.com/bsm/redislock"
+	pkgConsul     = "github.com/hashicorp/consul/api"
+	pkgZK         = "github.com/go-zookeeper/zk"
+	pkgLeader     = "k8s.io/client-go/tools/leaderelection"
+	pkgResLock    = "k8s.io/client-go/tools/leaderelection/resourcelock"
+	pkgGocron     = "github.com/go-co-op/gocron"
+	pkgRaft       = "github.com/hashicorp/raft"
+	pkgSQL        = "database/sql"
+	pkgPgx        = "github.com/jackc/pgx"
+	pkgPgxpool    = "github.com/jackc/pgx/pgxpool"
+	pkgGoRedis    = "github.com/redis/go-redis"
+	pkgGoRedisOld = "github.com/go-redis/redis"
+	pkgS3         = "github.com/aws/aws-sdk-go-v2/service/s3"
+	pkgS3Manager  = "github.com/aws/aws-sdk-go-v2/feature/s3/manager"
+	pkgGCS        = "cloud.google.com/go/storage"
+	pkgUUID       = "github.com/google/uuid"
+	pkgGofrsUUID  = "github.com/gofrs/uuid"
+	pkgTime       = "time"
+	pkgMathRand   = "math/rand"
+	pkgCryptoRand = "crypto/rand"
+	pkgOS         = "os"
+)
+
+// catalog returns every known API. It is a function, not a variable, so the
+// analyzers share no mutable state; the index built from it lives in one pass.
+func catalog() []API {
+	var c []API
+	add := func(apis ...API) { c = append(c, apis...) }
+
+	// etcd: concurrency.Session, Mutex, Election.
+	add(
+		API{Pkg: pkgEtcdConc, Name: "NewSession", Role: RoleAcquire | RoleAutoRenew, System: Etcd},
+		API{Pkg: pkgEtcdConc, Recv: "Session", Name: "Done", Role: RoleLost, System: Etcd},
+		API{Pkg: pkgEtcdConc, Recv: "Session", Name: "Ctx", Role: RoleLost, System: Etcd},
+		API{Pkg: pkgEtcdConc, Recv: "Session", Name: "Close", Role: RoleRelease, System: Etcd},
+		API{Pkg: pkgEtcdConc, Recv: "Session", Name: "Lease", Role: RoleNotToken, System: Etcd,
+			Note: "an etcd lease ID is picked per cluster member from a clock and a counter, so IDs from different members are not ordered"},
+		API{Pkg: pkgEtcdConc, Recv: "Mutex", Name: "Lock", Role: RoleAcquire, System: Etcd},
+		API{Pkg: pkgEtcdConc, Recv: "Mutex", Name: "TryLock", Role: RoleTryAcquire, System: Etcd},
+		API{Pkg: pkgEtcdConc, Recv: "Mutex", Name: "Unlock", Role: RoleRelease, System: Etcd},
+		API{Pkg: pkgEtcdConc, Recv: "Mutex", Name: "Header", Role: RoleToken, System: Etcd,
+			Note: "the store revision at which this holder's ownership was confirmed"},
+		API{Pkg: pkgEtcdConc, Recv: "Mutex", Name: "Key", Role: RoleNotToken, System: Etcd,
+			Note: "the mutex key is the prefix plus the hex lease ID, which is not ordered"},
+		API{Pkg: pkgEtcdConc, Recv: "Election", Name: "Campaign", Role: RoleAcquire, System: Etcd},
+		API{Pkg: pkgEtcdConc, Recv: "Election", Name: "Resign", Role: RoleRelease, System: Etcd},
+		API{Pkg: pkgEtcdConc, Recv: "Election", Name: "Proclaim", Role: RoleFenced, System: Etcd},
+		API{Pkg: pkgEtcdConc, Recv: "Election", Name: "Leader", Role: RoleCheck, System: Etcd},
+		API{Pkg: pkgEtcdConc, Recv: "Election", Name: "Rev", Role: RoleToken, System: Etcd,
+			Note: "the leader key's create revision"},
+		// etcd: Lease and KV interfaces (Client embeds both).
+		API{Pkg: pkgEtcd, Recv: "Lease", Name: "Grant", Role: RoleAcquire, System: Etcd},
+		API{Pkg: pkgEtcd, Recv: "Lease", Name: "KeepAlive", Role: RoleAutoRenew | RoleLost, System: Etcd},
+		API{Pkg: pkgEtcd, Recv: "Lease", Name: "KeepAliveOnce", Role: RoleRenew, System: Etcd},
+		API{Pkg: pkgEtcd, Recv: "Lease", Name: "Revoke", Role: RoleRelease, System: Etcd},
+		API{Pkg: pkgEtcd, Recv: "Lease", Name: "TimeToLive", Role: RoleCheck, System: Etcd},
+		API{Pkg: pkgEtcd, Recv: "KV", Name: "Put", Role: RoleWrite, System: Etcd},
+		API{Pkg: pkgEtcd, Recv: "KV", Name: "Delete", Role: RoleWrite, System: Etcd},
+		API{Pkg: pkgEtcd, Recv: "KV", Name: "Do", Role: RoleWrite, System: Etcd},
+		API{Pkg: pkgEtcd, Recv: "Txn", Name: "Commit", Role: RoleWrite, System: Etcd, Fence: EtcdTxn},
+		API{Pkg: pkgEtcd, Recv: "LeaseGrantResponse", Name: "ID", Field: true, Role: RoleNotToken, System: Etcd,
+			Note: "an etcd lease ID is picked per cluster member from a clock and a counter, so IDs from different members are not ordered"},
+		API{Pkg: pkgEtcdPB, Recv: "ResponseHeader", Name: "Revision", Field: true, Role: RoleToken, System: Etcd,
+			Note: "the store revision"},
+		API{Pkg: pkgEtcdMVCC, Recv: "KeyValue", Name: "CreateRevision", Field: true, Role: RoleToken, System: Etcd,
+			Note: "the key's create revision"},
+		API{Pkg: pkgEtcdMVCC, Recv: "KeyValue", Name: "ModRevision", Field: true, Role: RoleToken, System: Etcd,
+			Note: "the key's mod revision"},
+		API{Pkg: pkgEtcdMVCC, Recv: "KeyValue", Name: "Version", Field: true, Role: RoleNotToken, System: Etcd,
+			Note: "a key's Version counts its writes and restarts at 1 when the key is deleted and recreated"},
+		API{Pkg: pkgEtcdMVCC, Recv: "KeyValue", Name: "Lease", Field: true, Role: RoleNotToken, System: Etcd,
+			Note: "an etcd lease ID is picked per cluster member from a clock and a counter, so IDs from different members are not ordered"},
+	)
+
+	// redsync v4.
+	add(
+		API{Pkg: pkgRedsync, Recv: "Mutex", Name: "Lock", Role: RoleAcquire, System: Redsync},
+		API{Pkg: pkgRedsync, Recv: "Mutex", Name: "LockContext", Role: RoleAcquire, System: Redsync},
+		API{Pkg: pkgRedsync, Recv: "Mutex", Name: "TryLock", Role: RoleTryAcquire, System: Redsync},
+		API{Pkg: pkgRedsync, Recv: "Mutex", Name: "TryLockContext", Role: RoleTryAcquire, System: Redsync},
+		API{Pkg: pkgRedsync, Recv: "Mutex", Name: "Unlock", Role: RoleRelease, System: Redsync},
+		API{Pkg: pkgRedsync, Recv: "Mutex", Name: "UnlockContext", Role: RoleRelease, System: Redsync},
+		API{Pkg: pkgRedsync, Recv: "Mutex", Name: "Extend", Role: RoleRenew, System: Redsync},
+		API{Pkg: pkgRedsync, Recv: "Mutex", Name: "ExtendContext", Role: RoleRenew, System: Redsync},
+		API{Pkg: pkgRedsync, Recv: "Mutex", Name: "Valid", Role: RoleCheck, System: Redsync},
+		API{Pkg: pkgRedsync, Recv: "Mutex", Name: "ValidContext", Role: RoleCheck, System: Redsync},
+		API{Pkg: pkgRedsync, Recv: "Mutex", Name: "Until", Role: RoleCheck, System: Redsync},
+		API{Pkg: pkgRedsync, Recv: "Mutex", Name: "Value", Role: RoleNotToken, System: Redsync,
+			Note: "redsync's value is 16 random bytes, so a later holder's value is as likely smaller as larger"},
+	)
+
+	// bsm/redislock.
+	add(
+		API{Pkg: pkgRedislock, Name: "Obtain", Role: RoleTryAcquire, System: Redislock},
+		API{Pkg: pkgRedislock, Recv: "Client", Name: "Obtain", Role: RoleTryAcquire, System: Redislock},
+		API{Pkg: pkgRedislock, Recv: "Lock", Name: "Release", Role: RoleRelease, System: Redislock},
+		API{Pkg: pkgRedislock, Recv: "Lock", Name: "Refresh", Role: RoleRenew, System: Redislock},
+		API{Pkg: pkgRedislock, Recv: "Lock", Name: "TTL", Role: RoleCheck, System: Redislock},
+		API{Pkg: pkgRedislock, Recv: "Lock", Name: "Token", Role: RoleNotToken, System: Redislock,
+			Note: "redislock's token is random bytes (or a caller-chosen string), so it is not ordered"},
+		API{Pkg: pkgRedislock, Recv: "Lock", Name: "Metadata", Role: RoleNotToken, System: Redislock,
+			Note: "redislock's metadata is an arbitrary caller string the store never orders"},
+	)
+
+	// Consul.
+	add(
+		API{Pkg: pkgConsul, Recv: "Lock", Name: "Lock", Role: RoleAcquire | RoleAutoRenew | RoleLost, System: Consul},
+		API{Pkg: pkgConsul, Recv: "Lock", Name: "Unlock", Role: RoleRelease, System: Consul},
+		API{Pkg: pkgConsul, Recv: "Semaphore", Name: "Acquire", Role: RoleAcquire | RoleAutoRenew | RoleLost, System: Consul},
+		API{Pkg: pkgConsul, Recv: "Semaphore", Name: "Release", Role: RoleRelease, System: Consul},
+		API{Pkg: pkgConsul, Recv: "Session", Name: "Create", Role: RoleAcquire, System: Consul},
+		API{Pkg: pkgConsul, Recv: "Session", Name: "CreateNoChecks", Role: RoleAcquire, System: Consul},
+		API{Pkg: pkgConsul, Recv: "Session", Name: "Renew", Role: RoleRenew, System: Consul},
+		API{Pkg: pkgConsul, Recv: "Session", Name: "RenewPeriodic", Role: RoleRenew, System: Consul},
+		API{Pkg: pkgConsul, Recv: "Session", Name: "Destroy", Role: RoleRelease, System: Consul},
+		API{Pkg: pkgConsul, Recv: "Session", Name: "Info", Role: RoleCheck, System: Consul},
+		API{Pkg: pkgConsul, Recv: "KV", Name: "Acquire", Role: RoleTryAcquire, System: Consul},
+		API{Pkg: pkgConsul, Recv: "KV", Name: "Release", Role: RoleRelease, System: Consul},
+		API{Pkg: pkgConsul, Recv: "KV", Name: "Put", Role: RoleWrite, System: Consul},
+		API{Pkg: pkgConsul, Recv: "KV", Name: "Delete", Role: RoleWrite, System: Consul},
+		API{Pkg: pkgConsul, Recv: "KV", Name: "DeleteTree", Role: RoleWrite, System: Consul},
+		API{Pkg: pkgConsul, Recv: "KV", Name: "CAS", Role: RoleFenced, System: Consul},
+		API{Pkg: pkgConsul, Recv: "KV", Name: "DeleteCAS", Role: RoleFenced, System: Consul},
+		API{Pkg: pkgConsul, Recv: "Txn", Name: "Txn", Role: RoleWrite, System: Consul, Fence: ConsulTxn},
+		API{Pkg: pkgConsul, Recv: "KV", Name: "Txn", Role: RoleWrite, System: Consul, Fence: ConsulTxn},
+		API{Pkg: pkgConsul, Recv: "KVPair", Name: "ModifyIndex", Field: true, Role: RoleToken, System: Consul,
+			Note: "the Raft index of the key's last write"},
+		API{Pkg: pkgConsul, Recv: "KVPair", Name: "CreateIndex", Field: true, Role: RoleToken, System: Consul,
+			Note: "the Raft index of the key's creation"},
+		API{Pkg: pkgConsul, Recv: "KVPair", Name: "LockIndex", Field: true, Role: RoleNotToken, System: Consul,
+			Note: "Consul's LockIndex restarts at 1 when the lock key is deleted (Lock.Destroy, a session with Behavior \"delete\")"},
+		API{Pkg: pkgConsul, Recv: "KVPair", Name: "Session", Field: true, Role: RoleNotToken, System: Consul,
+			Note: "a Consul session ID is a random UUID"},
+	)
+
+	// ZooKeeper.
+	add(
+		API{Pkg: pkgZK, Recv: "Lock", Name: "Lock", Role: RoleAcquire, System: ZooKeeper},
+		API{Pkg: pkgZK, Recv: "Lock", Name: "LockWithData", Role: RoleAcquire, System: ZooKeeper},
+		API{Pkg: pkgZK, Recv: "Lock", Name: "Unlock", Role: RoleRelease, System: ZooKeeper},
+		API{Pkg: pkgZK, Recv: "Conn", Name: "Set", Role: RoleWrite, System: ZooKeeper, Fence: ZKVersion, Arg: 2},
+		API{Pkg: pkgZK, Recv: "Conn", Name: "Delete", Role: RoleWrite, System: ZooKeeper, Fence: ZKVersion, Arg: 1},
+		API{Pkg: pkgZK, Recv: "Conn", Name: "Create", Role: RoleWrite, System: ZooKeeper},
+		API{Pkg: pkgZK, Recv: "Conn", Name: "Multi", Role: RoleWrite, System: ZooKeeper, Fence: ZKMulti},
+		API{Pkg: pkgZK, Recv: "Conn", Name: "State", Role: RoleCheck, System: ZooKeeper},
+		API{Pkg: pkgZK, Recv: "Conn", Name: "Exists", Role: RoleCheck, System: ZooKeeper},
+		API{Pkg: pkgZK, Recv: "Conn", Name: "SessionID", Role: RoleNotToken, System: ZooKeeper,
+			Note: "a ZooKeeper session ID is not ordered across sessions"},
+		API{Pkg: pkgZK, Recv: "Stat", Name: "Czxid", Field: true, Role: RoleToken, System: ZooKeeper,
+			Note: "the zxid of the node's creation"},
+		API{Pkg: pkgZK, Recv: "Stat", Name: "Mzxid", Field: true, Role: RoleToken, System: ZooKeeper,
+			Note: "the zxid of the node's last write"},
+		API{Pkg: pkgZK, Recv: "Stat", Name: "Version", Field: true, Role: RoleNotToken, System: ZooKeeper,
+			Note: "a znode's Version counts its writes and restarts at 0 when the node is recreated"},
+	)
+
+	// Kubernetes leader election.
+	add(
+		API{Pkg: pkgLeader, Name: "RunOrDie", Role: RoleAcquire | RoleAutoRenew, System: Kubernetes},
+		API{Pkg: pkgLeader, Recv: "LeaderElector", Name: "Run", Role: RoleAcquire | RoleAutoRenew, System: Kubernetes},
+		API{Pkg: pkgLeader, Recv: "LeaderCallbacks", Name: "OnStartedLeading", Field: true, Role: RoleCallback | RoleLost, System: Kubernetes},
+		API{Pkg: pkgLeader, Recv: "LeaderElector", Name: "IsLeader", Role: RoleCheck, System: Kubernetes},
+		API{Pkg: pkgResLock, Recv: "LeaderElectionRecord", Name: "LeaderTransitions", Field: true, Role: RoleNotToken, System: Kubernetes,
+			Note: "LeaderTransitions does not move when the same identity re-acquires and restarts at 0 when the Lease object is recreated"},
+		API{Pkg: pkgResLock, Recv: "LeaderElectionRecord", Name: "HolderIdentity", Field: true, Role: RoleNotToken, System: Kubernetes,
+			Note: "a holder identity is a name, not an ordered number"},
+	)
+
+	// gocron v2.
+	add(
+		API{Pkg: pkgGocron, Name: "WithDistributedLocker", Role: RoleElect, System: Gocron},
+		API{Pkg: pkgGocron, Name: "WithDistributedJobLocker", Role: RoleElect, System: Gocron},
+		API{Pkg: pkgGocron, Name: "WithDistributedElector", Role: RoleElect, System: Gocron},
+		API{Pkg: pkgGocron, Name: "NewTask", Role: RoleCallback, System: Gocron},
+		API{Pkg: pkgGocron, Recv: "Elector", Name: "IsLeader", Role: RoleCheck, System: Gocron},
+		API{Pkg: pkgGocron, Recv: "Locker", Name: "Lock", Role: RoleAcquire, System: Gocron},
+		API{Pkg: pkgGocron, Recv: "Lock", Name: "Unlock", Role: RoleRelease, System: Gocron},
+	)
+
+	// hashicorp/raft.
+	add(
+		API{Pkg: pkgRaft, Recv: "Raft", Name: "State", Role: RoleCheck, System: Raft},
+		API{Pkg: pkgRaft, Recv: "Raft", Name: "VerifyLeader", Role: RoleCheck, System: Raft},
+		API{Pkg: pkgRaft, Recv: "Raft", Name: "LeaderCh", Role: RoleLost, System: Raft},
+		API{Pkg: pkgRaft, Recv: "Raft", Name: "Apply", Role: RoleFenced, System: Raft},
+		API{Pkg: pkgRaft, Recv: "Raft", Name: "ApplyLog", Role: RoleFenced, System: Raft},
+		API{Pkg: pkgRaft, Recv: "Raft", Name: "CurrentTerm", Role: RoleToken, System: Raft,
+			Note: "the Raft term, which grows with every election"},
+	)
+
+	// database/sql and pgx: the SQL text decides (writes, fences, advisory locks).
+	for _, recv := range []string{"DB", "Conn", "Tx"} {
+		add(
+			API{Pkg: pkgSQL, Recv: recv, Name: "Exec", Role: RoleWrite, System: SQL, Fence: SQLQuery, Arg: 0},
+			API{Pkg: pkgSQL, Recv: recv, Name: "ExecContext", Role: RoleWrite, System: SQL, Fence: SQLQuery, Arg: 1},
+			API{Pkg: pkgSQL, Recv: recv, Name: "Query", Role: RoleWrite, System: SQL, Fence: SQLQuery, Arg: 0},
+			API{Pkg: pkgSQL, Recv: recv, Name: "QueryContext", Role: RoleWrite, System: SQL, Fence: SQLQuery, Arg: 1},
+			API{Pkg: pkgSQL, Recv: recv, Name: "QueryRow", Role: RoleWrite, System: SQL, Fence: SQLQuery, Arg: 0},
+			API{Pkg: pkgSQL, Recv: recv, Name: "QueryRowContext", Role: RoleWrite, System: SQL, Fence: SQLQuery, Arg: 1},
+		)
+	}
+	for _, name := range []string{"Exec", "ExecContext", "Query", "QueryContext", "QueryRow", "QueryRowContext"} {
+		add(API{Pkg: pkgSQL, Recv: "Stmt", Name: name, Role: RoleWrite, System: SQL, Fence: SQLPrepared})
+	}
+	for _, recv := range []string{"Conn", "Tx"} {
+		add(
+			API{Pkg: pkgPgx, Recv: recv, Name: "Exec", Role: RoleWrite, System: Postgres, Fence: SQLQuery, Arg: 1},
+			API{Pkg: pkgPgx, Recv: recv, Name: "Query", Role: RoleWrite, System: Postgres, Fence: SQLQuery, Arg: 1},
+			API{Pkg: pkgPgx, Recv: recv, Name: "QueryRow", Role: RoleWrite, System: Postgres, Fence: SQLQuery, Arg: 1},
+			API{Pkg: pkgPgx, Recv: recv, Name: "CopyFrom", Role: RoleWrite, System: Postgres},
+		)
+	}
+	for _, recv := range []string{"Pool", "Conn", "Tx"} {
+		add(
+			API{Pkg: pkgPgxpool, Recv: recv, Name: "Exec", Role: RoleWrite, System: Postgres, Fence: SQLQuery, Arg: 1},
+			API{Pkg: pkgPgxpool, Recv: recv, Name: "Query", Role: RoleWrite, System: Postgres, Fence: SQLQuery, Arg: 1},
+			API{Pkg: pkgPgxpool, Recv: recv, Name: "QueryRow", Role: RoleWrite, System: Postgres, Fence: SQLQuery, Arg: 1},
+			API{Pkg: pkgPgxpool, Recv: recv, Name: "CopyFrom", Role: RoleWrite, System: Postgres},
+		)
+	}
+	add(API{Pkg: pkgPgx, Recv: "Batch", Name: "Queue", Role: RoleWrite, System: Postgres, Fence: SQLQuery, Arg: 0})
+
+	// go-redis (v9 and the older import path): commands live on the
+	// unexported cmdable func type and on many *Cmdable interfaces, so any
+	// receiver in the package matches.
+	for _, p := range []string{pkgGoRedis, pkgGoRedisOld} {
+		for _, name := range redisWrites() {
+			add(API{Pkg: p, Recv: "*", Name: name, Role: RoleWrite, System: Redis})
+		}
+		add(
+			API{Pkg: p, Recv: "*", Name: "SetNX", Role: RoleTryAcquire, System: Redis},
+			API{Pkg: p, Recv: "*", Name: "Eval", Role: RoleWrite, System: Redis, Fence: RedisScript, Arg: 1},
+			API{Pkg: p, Recv: "*", Name: "EvalSha", Role: RoleWrite, System: Redis, Fence: RedisScript, Arg: 1},
+			API{Pkg: p, Recv: "Script", Name: "Run", Role: RoleWrite, System: Redis, Fence: RedisScript, Arg: -1},
+			API{Pkg: p, Recv: "Script", Name: "EvalSha", Role: RoleWrite, System: Redis, Fence: RedisScript, Arg: -1},
+			API{Pkg: p, Recv: "Script", Name: "Eval", Role: RoleWrite, System: Redis, Fence: RedisScript, Arg: -1},
+			API{Pkg: p, Recv: "*", Name: "PTTL", Role: RoleCheck, System: Redis},
+			API{Pkg: p, Recv: "*", Name: "TTL", Role: RoleCheck, System: Redis},
+		)
+	}
+
+	// S3 and its upload manager.
+	for _, name := range []string{"PutObject", "DeleteObject", "CopyObject", "CompleteMultipartUpload"} {
+		add(API{Pkg: pkgS3, Recv: "Client", Name: name, Role: RoleWrite, System: S3, Fence: S3Conditional, Arg: 1})
+	}
+	for _, name := range []string{"DeleteObjects", "PutObjectTagging", "PutObjectAcl", "PutObjectRetention", "PutObjectLegalHold"} {
+		add(API{Pkg: pkgS3, Recv: "Client", Name: name, Role: RoleWrite, System: S3})
+	}
+	add(API{Pkg: pkgS3Manager, Recv: "Uploader", Name: "Upload", Role: RoleWrite, System: S3, Fence: S3Conditional, Arg: 1})
+
+	// Cloud Storage.
+	add(
+		API{Pkg: pkgGCS, Recv: "ObjectHandle", Name: "NewWriter", Role: RoleWrite, System: GCS, Fence: GCSConditional},
+		API{Pkg: pkgGCS, Recv: "ObjectHandle", Name: "Update", Role: RoleWrite, System: GCS, Fence: GCSConditional},
+		API{Pkg: pkgGCS, Recv: "ObjectHandle", Name: "Delete", Role: RoleWrite, System: GCS, Fence: GCSConditional},
+		API{Pkg: pkgGCS, Recv: "Copier", Name: "Run", Role: RoleWrite, System: GCS, Fence: GCSConditional},
+		API{Pkg: pkgGCS, Recv: "Composer", Name: "Run", Role: RoleWrite, System: GCS, Fence: GCSConditional},
+	)
+
+	// Values that are never tokens, whatever library they come with.
+	for _, name := range []string{"New", "NewString", "NewRandom", "Must", "NewV7", "NewV4", "NewV1", "NewV6"} {
+		add(API{Pkg: pkgUUID, Name: name, Role: RoleNotToken, Note: "a UUID is random or clock-based, not issued in lease order"},
+			API{Pkg: pkgGofrsUUID, Name: name, Role: RoleNotToken, Note: "a UUID is random or clock-based, not issued in lease order"})
+	}
+	for _, name := range []string{"Now", "Since", "Until"} {
+		add(API{Pkg: pkgTime, Name: name, Role: RoleNotToken,
+			Note: "clocks of different holders disagree and a paused holder stamps its write with the time it read before the pause"})
+	}
+	for _, name := range []string{"Int", "Int63", "Int63n", "Int31", "Int31n", "Intn", "Uint32", "Uint64", "Int64", "Float64", "N", "IntN", "Int64N"} {
+		add(API{Pkg: pkgMathRand, Name: name, Role: RoleNotToken, Note: "a random number is not ordered by lease"},
+			API{Pkg: pkgMathRand, Recv: "Rand", Name: name, Role: RoleNotToken, Note: "a random number is not ordered by lease"})
+	}
+	add(
+		API{Pkg: pkgCryptoRand, Name: "Int", Role: RoleNotToken, Note: "a random number is not ordered by lease"},
+		API{Pkg: pkgCryptoRand, Name: "Text", Role: RoleNotToken, Note: "a random string is not ordered by lease"},
+		API{Pkg: pkgOS, Name: "Getpid", Role: RoleNotToken, Note: "a process ID is reused and unrelated to lease order"},
+		API{Pkg: pkgOS, Name: "Hostname", Role: RoleNotToken, Note: "a host name is not ordered"},
+	)
+	return c
+}
+
+// redisWrites lists the go-redis commands that change data.
+func redisWrites() []string {
+	return []string{
+		"Set", "SetXX", "SetEx", "SetArgs", "MSet", "MSetNX", "GetSet", "GetDel", "Append", "Incr", "IncrBy",
+		"IncrByFloat", "Decr", "DecrBy", "Del", "Unlink", "Expire", "PExpire", "ExpireAt", "PExpireAt",
+		"Persist", "Rename", "RenameNX", "HSet", "HMSet", "HSetNX", "HDel", "HIncrBy", "HIncrByFloat",
+		"LPush", "RPush", "LPop", "RPop", "LSet", "LRem", "LTrim", "SAdd", "SRem", "SPop", "SMove",
+		"ZAdd", "ZAddArgs", "ZRem", "ZIncrBy", "ZRemRangeByScore", "ZRemRangeByRank", "XAdd", "XDel",
+		"XTrim", "SetBit", "PFAdd", "Publish", "FlushDB", "FlushAll",
+	}
+}

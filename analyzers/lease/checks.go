@@ -1,0 +1,7 @@
+package lease
+
+// findChecks fills Model.Checks with the package's lease-validity checks.
+func (b *builder) findChecks() {}
+
+// markGuards links each check with the writes control-dependent on it.
+func (b *builder) markGuards() {}

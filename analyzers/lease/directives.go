@@ -1,0 +1,188 @@
+package lease
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// The fencelint directives. Role directives go on a function's doc comment;
+// ignore goes on a line or the line before a statement.
+const directivePrefix = "//fencelint:"
+
+var roleDirectives = map[string]Role{
+	"acquire": RoleAcquire,
+	"release": RoleRelease,
+	"renew":   RoleRenew,
+	"check":   RoleCheck,
+	"token":   RoleToken,
+	"write":   RoleWrite,
+	"fenced":  RoleFenced,
+}
+
+// A Problem is a malformed, misplaced or useless directive.
+type Problem struct {
+	Pos     token.Pos
+	End     token.Pos
+	Message string
+}
+
+// directives holds what a package's comments say.
+type directives struct {
+	roles    map[*types.Func]Role
+	ignores  []*ignore
+	nolints  map[lineKey][]string // analyzer names, or "" for all
+	problems []Problem
+}
+
+type lineKey struct {
+	file string
+	line int
+}
+
+// An ignore is one //fencelint:ignore directive and the line it covers.
+type ignore struct {
+	comment *ast.Comment
+	covers  lineKey
+}
+
+// parseDirectives reads every comment of pass's files.
+func parseDirectives(pass *analysis.Pass) *directives {
+	d := &directives{roles: make(map[*types.Func]Role), nolints: make(map[lineKey][]string)}
+	for _, f := range pass.Files {
+		docs := funcDocs(pass, f)
+		for _, cg := range f.Comments {
+			for _, c := range cg.List {
+				d.parseComment(pass, f, c, docs[cg])
+			}
+		}
+	}
+	return d
+}
+
+// funcDocs maps each function doc comment of f to its function.
+func funcDocs(pass *analysis.Pass, f *ast.File) map[*ast.CommentGroup]*types.Func {
+	docs := make(map[*ast.CommentGroup]*types.Func)
+	for _, decl := range f.Decls {
+		if fd, ok := decl.(*ast.FuncDecl); ok && fd.Doc != nil {
+			if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+				docs[fd.Doc] = fn
+			}
+		}
+	}
+	return docs
+}
+
+func (d *directives) parseComment(pass *analysis.Pass, f *ast.File, c *ast.Comment, fn *types.Func) {
+	text := c.Text
+	if strings.HasPrefix(text, "//nolint") {
+		d.addNolint(pass, c)
+		return
+	}
+	if !strings.HasPrefix(text, directivePrefix) {
+		if rest, ok := strings.CutPrefix(text, "// fencelint:"); ok && rest != "" {
+			d.problem(c, "fencelint directives are written with no space after //: use //fencelint:%s", firstWord(rest))
+		}
+		return
+	}
+	name, arg, _ := strings.Cut(strings.TrimPrefix(text, directivePrefix), " ")
+	arg = strings.TrimSpace(arg)
+	switch role, isRole := roleDirectives[name]; {
+	case name == "ignore":
+		if arg == "" {
+			d.problem(c, "//fencelint:ignore needs a reason: say why the finding is safe, e.g. //fencelint:ignore idempotent upsert")
+			return
+		}
+		d.ignores = append(d.ignores, &ignore{comment: c, covers: coveredLine(pass, f, c)})
+	case isRole:
+		if fn == nil {
+			d.problem(c, "//fencelint:%s must be in a function's doc comment, directly above func", name)
+			return
+		}
+		if arg != "" {
+			d.problem(c, "//fencelint:%s takes no argument; remove %q", name, arg)
+			return
+		}
+		d.roles[fn] |= role
+	default:
+		d.problem(c, "unknown directive //fencelint:%s; known: acquire, release, renew, check, token, write, fenced, ignore", name)
+	}
+}
+
+func (d *directives) addNolint(pass *analysis.Pass, c *ast.Comment) {
+	p := pass.Fset.Position(c.Pos())
+	key := lineKey{p.Filename, p.Line}
+	rest, found := strings.CutPrefix(c.Text, "//nolint:")
+	if !found {
+		if strings.TrimSpace(strings.TrimPrefix(c.Text, "//nolint")) == "" {
+			d.nolints[key] = append(d.nolints[key], "")
+		}
+		return
+	}
+	names, _, _ := strings.Cut(rest, " ")
+	for name := range strings.SplitSeq(names, ",") {
+		d.nolints[key] = append(d.nolints[key], strings.TrimSpace(name))
+	}
+}
+
+// coveredLine is the line an ignore directive silences: its own line when it
+// trails code, otherwise the next line.
+func coveredLine(pass *analysis.Pass, f *ast.File, c *ast.Comment) lineKey {
+	p := pass.Fset.Position(c.Pos())
+	if trailsCode(pass, f, c) {
+		return lineKey{p.Filename, p.Line}
+	}
+	return lineKey{p.Filename, p.Line + 1}
+}
+
+// trailsCode reports whether some code precedes c on its line.
+func trailsCode(pass *analysis.Pass, f *ast.File, c *ast.Comment) bool {
+	tf := pass.Fset.File(c.Pos())
+	if tf == nil {
+		return false
+	}
+	line := tf.Line(c.Pos())
+	lineStart := tf.LineStart(line)
+	found := false
+	ast.Inspect(f, func(n ast.Node) bool {
+		if found || n == nil {
+			return false
+		}
+		if n.Pos() > c.Pos() || n.End() < lineStart {
+			return n.Pos() <= c.Pos() && n.End() >= lineStart
+		}
+		if _, isFile := n.(*ast.File); !isFile && n.End() > lineStart && n.End() <= c.Pos() {
+			found = true
+		}
+		return true
+	})
+	return found
+}
+
+func (d *directives) problem(c *ast.Comment, format string, args ...any) {
+	d.problems = append(d.problems, Problem{Pos: c.Pos(), End: c.End(), Message: sprintf(format, args...)})
+}
+
+// silences reports whether a directive silences analyzer at file:line.
+func (d *directives) silences(analyzer, file string, line int) bool {
+	key := lineKey{file, line}
+	for _, ig := range d.ignores {
+		if ig.covers == key {
+			return true
+		}
+	}
+	for _, name := range d.nolints[key] {
+		if name == "" || name == analyzer || name == "fencelint" {
+			return true
+		}
+	}
+	return false
+}
+
+func firstWord(s string) string {
+	w, _, _ := strings.Cut(s, " ")
+	return w
+}

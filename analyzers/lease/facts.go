@@ -1,0 +1,111 @@
+package lease
+
+import (
+	"fmt"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// Facts exported for functions, so that a call to a function declared in
+// another package is understood as what it does. Each fact is about one
+// *types.Func.
+
+// WritesFact: calling the function writes to a shared store without a fence
+// the caller's lease could rely on.
+type WritesFact struct {
+	System System
+	What   string // "ExecContext (UPDATE docs) at store.go:41"
+}
+
+// FencedByParamFact: the function's write is fenced by the token passed as
+// parameter Param (0-based, receiver excluded). Called with a token there, it
+// is a fenced write; called with anything else, it is unfenced.
+type FencedByParamFact struct {
+	System System
+	Param  int
+	What   string
+}
+
+// RoleFact: the function acts as a lock API with these roles (from a
+// directive, or because it wraps a catalog call: a wrapper of Mutex.Lock
+// that returns holding the lock acquires).
+type RoleFact struct {
+	Role   Role
+	System System
+	What   string
+}
+
+// TokenFact: the function returns a value with this origin.
+type TokenFact struct {
+	Origin Origin
+}
+
+func (*WritesFact) AFact()        {}
+func (*FencedByParamFact) AFact() {}
+func (*RoleFact) AFact()          {}
+func (*TokenFact) AFact()         {}
+
+func (f *WritesFact) String() string { return "writes " + f.What }
+func (f *FencedByParamFact) String() string {
+	return fmt.Sprintf("fenced by param %d: %s", f.Param, f.What)
+}
+func (f *RoleFact) String() string { return "lock role " + f.Role.String() }
+func (f *TokenFact) String() string {
+	return "token " + f.Origin.Kind.String() + " " + f.Origin.What
+}
+
+func factTypes() []analysis.Fact {
+	return []analysis.Fact{new(WritesFact), new(FencedByParamFact), new(RoleFact), new(TokenFact), new(PackageFact)}
+}
+
+var roleNames = []string{"acquire", "try-acquire", "release", "renew", "auto-renew", "check", "lost",
+	"token", "not-token", "write", "fenced", "callback", "elect"}
+
+// String lists the roles, as in "acquire|auto-renew".
+func (r Role) String() string {
+	var names []string
+	for i, name := range roleNames {
+		if r&(1<<i) != 0 {
+			names = append(names, name)
+		}
+	}
+	return strings.Join(names, "|")
+}
+
+func (k OriginKind) String() string {
+	switch k {
+	case Monotonic:
+		return "monotonic"
+	case NotOrdered:
+		return "not-ordered"
+	case LateDrawn:
+		return "late-drawn"
+	}
+	return "unknown"
+}
+
+// PackageFact marks a package that exported lease facts, so that importers
+// know to build their model.
+type PackageFact struct{}
+
+func (*PackageFact) AFact()         {}
+func (*PackageFact) String() string { return "lease facts" }
+
+// exportFacts exports the facts learned about the package's functions.
+func (b *builder) exportFacts() {
+	exported := false
+	for fn, facts := range b.local {
+		for _, f := range facts {
+			b.pass.ExportObjectFact(fn, f)
+			exported = true
+		}
+	}
+	if exported {
+		b.pass.ExportPackageFact(&PackageFact{})
+	}
+}
+
+// unusedIgnores reports ignore directives that cover no line where
+// fencelint looks at anything: no write, check, renewal, lease or goroutine.
+func (b *builder) unusedIgnores() []Problem { return nil }

@@ -1,0 +1,132 @@
+package lease
+
+import (
+	"go/types"
+	"strings"
+)
+
+// index looks catalog rows up by symbol.
+type index struct {
+	funcs  map[symbolKey]*API // Recv "" (package funcs) and named receivers
+	any    map[symbolKey]*API // Recv "*": any receiver in the package
+	fields map[symbolKey]*API
+	paths  map[string]bool // every catalogued import path
+}
+
+type symbolKey struct{ pkg, recv, name string }
+
+func newIndex() *index {
+	ix := &index{
+		funcs:  make(map[symbolKey]*API),
+		any:    make(map[symbolKey]*API),
+		fields: make(map[symbolKey]*API),
+		paths:  make(map[string]bool),
+	}
+	apis := catalog()
+	for i := range apis {
+		api := &apis[i]
+		key := symbolKey{api.Pkg, api.Recv, api.Name}
+		switch {
+		case api.Field:
+			ix.fields[key] = api
+		case api.Recv == "*":
+			ix.any[symbolKey{api.Pkg, "", api.Name}] = api
+		default:
+			ix.funcs[key] = api
+		}
+		ix.paths[api.Pkg] = true
+	}
+	return ix
+}
+
+// lookupFunc returns the catalog row for fn, a function or method
+// (interface methods included), if there is one.
+func (ix *index) lookupFunc(fn *types.Func) *API {
+	if fn == nil || fn.Pkg() == nil {
+		return nil
+	}
+	fn = fn.Origin()
+	pkg := normalizePath(fn.Pkg().Path())
+	if !ix.paths[pkg] {
+		return nil
+	}
+	recv := receiverName(fn)
+	if api := ix.funcs[symbolKey{pkg, recv, fn.Name()}]; api != nil {
+		return api
+	}
+	if recv != "" {
+		return ix.any[symbolKey{pkg, "", fn.Name()}]
+	}
+	return nil
+}
+
+// lookupField returns the catalog row for a struct field of a named type.
+func (ix *index) lookupField(owner types.Type, field *types.Var) *API {
+	if field == nil || field.Pkg() == nil {
+		return nil
+	}
+	pkg := normalizePath(field.Pkg().Path())
+	if !ix.paths[pkg] {
+		return nil
+	}
+	return ix.fields[symbolKey{pkg, typeName(owner), field.Name()}]
+}
+
+// knowsPath reports whether path (as imported) is a catalogued package.
+func (ix *index) knowsPath(path string) bool { return ix.paths[normalizePath(path)] }
+
+// receiverName is the name of fn's receiver type without '*' ("" for a
+// package-level function).
+func receiverName(fn *types.Func) string {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return ""
+	}
+	return typeName(sig.Recv().Type())
+}
+
+// typeName is the name of t, or of what t points to, or "".
+func typeName(t types.Type) string {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Origin().Obj().Name()
+	}
+	return ""
+}
+
+// normalizePath removes major-version elements ("v2", "v9") from an import
+// path, so one catalog row matches every major version:
+// "github.com/redis/go-redis/v9" and "go.etcd.io/etcd/client/v3/concurrency"
+// become "github.com/redis/go-redis" and "go.etcd.io/etcd/client/concurrency".
+// A vendored path keeps only what follows "/vendor/".
+func normalizePath(path string) string {
+	if i := strings.LastIndex(path, "/vendor/"); i >= 0 {
+		path = path[i+len("/vendor/"):]
+	}
+	if !strings.Contains(path, "/v") {
+		return path
+	}
+	elems := strings.Split(path, "/")
+	kept := elems[:1]
+	for _, e := range elems[1:] {
+		if !isMajorVersion(e) {
+			kept = append(kept, e)
+		}
+	}
+	return strings.Join(kept, "/")
+}
+
+// isMajorVersion reports whether e is a path element like "v2" or "v10".
+func isMajorVersion(e string) bool {
+	if len(e) < 2 || e[0] != 'v' {
+		return false
+	}
+	for _, r := range e[1:] {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return e != "v0" && e != "v1"
+}

@@ -1,0 +1,165 @@
+package lease
+
+import (
+	"go/token"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// A Model is what the lease analyzer learns about one package: where leases
+// are held, which store writes happen while they are, which checks guard
+// them, and where tokens come from. Every fencelint analyzer reads it; none
+// re-derives it.
+type Model struct {
+	// Leases lists every lease region in the package, in source order.
+	Leases []*Lease
+	// Writes lists every store write in the package (direct, or a call to a
+	// function whose WritesFact says it writes), in source order, whether or
+	// not a lease is held there.
+	Writes []*Write
+	// Checks lists every lease-validity check in the package.
+	Checks []*Check
+	// Renewals lists every manual renewal call in the package.
+	Renewals []*Renewal
+	// Signals lists every lost-signal the package obtains (etcd session,
+	// KeepAlive channel, Consul lock channel, OnStartedLeading's ctx).
+	Signals []*Signal
+	// Goroutines lists every go statement in the package with what its
+	// function does.
+	Goroutines []*Goroutine
+	// Problems lists malformed, misplaced and unused fencelint directives.
+	Problems []Problem
+
+	tokens     *tokenFlow
+	directives *directives
+}
+
+// A Kind says how a lease region starts.
+type Kind uint8
+
+const (
+	Acquired   Kind = iota // a call that acquires (Mutex.Lock, SET NX, pg_advisory_lock)
+	InCallback             // a function the library runs while the lease is held (OnStartedLeading, gocron job)
+	Checked                // code guarded by a positive validity check (if le.IsLeader())
+	Declared               // a function marked //fencelint:acquire or a wrapper whose fact says it acquires
+)
+
+// A Lease is one lease region.
+type Lease struct {
+	Kind   Kind
+	System System
+	What   string    // how the lease is named in diagnostics: "the etcd Mutex", "the PostgreSQL advisory lock"
+	Pos    token.Pos // the acquiring call, callback or check
+	Fn     *ssa.Function
+	Call   ssa.CallInstruction // the acquiring call, if Kind is Acquired or Declared
+	Holder ssa.Value           // the lock object (Mutex, Lock, sql.Conn), when known
+	// Session is true for PostgreSQL session advisory locks and MySQL
+	// GET_LOCK: the lease dies with the connection that holds it.
+	Session bool
+}
+
+// A Write is one write to a shared store.
+type Write struct {
+	Call   ssa.CallInstruction
+	Pos    token.Pos
+	Fn     *ssa.Function
+	System System
+	What   string // "ExecContext (UPDATE docs)", "Put", "PutObject"
+	// Fenced says the store rejects the write from a stale holder.
+	Fenced bool
+	// Token is the value the store compares, for a fenced write whose
+	// token travels as a Go value (SQL parameter, ZooKeeper version).
+	Token ssa.Value
+	// Via is set when the write is a call to a function that writes: it
+	// describes the inner write ("UpdateDoc writes with ExecContext at store.go:41").
+	Via string
+	// LockImpl marks a write that implements a hand-rolled lock (SET NX's
+	// key deleted or expired): not a protected write.
+	LockImpl bool
+	// Held lists the leases held where the write happens (empty outside
+	// every lease region).
+	Held []*Lease
+	// Guards lists the validity checks the write is control-dependent on.
+	Guards []*Check
+	// Advice says how to fence a write to this store, for diagnostics.
+	Advice string
+}
+
+// A Check is a lease-validity check: a call whose result says the lease is
+// (still) held (IsLeader, Valid, TTL, State() == raft.Leader, a deadline
+// comparison, a //fencelint:check function).
+type Check struct {
+	Call   ssa.CallInstruction // nil for a hand-written deadline comparison
+	Pos    token.Pos
+	Fn     *ssa.Function
+	System System
+	What   string // "IsLeader", "Valid", "time.Now().Before(deadline)"
+	// Guarded lists the writes whose execution depends on the check.
+	Guarded []*Write
+}
+
+// A Renewal is a manual renewal call (Extend, Refresh, KeepAliveOnce,
+// Session.Renew, RenewPeriodic, a //fencelint:renew function).
+type Renewal struct {
+	Call   ssa.CallInstruction
+	Pos    token.Pos
+	Fn     *ssa.Function
+	System System
+	What   string
+	// InLoop reports whether the call sits in a loop of Fn.
+	InLoop bool
+	// ErrorUsed reports whether the call's error (or bool/nil result)
+	// reaches a branch, a return, a send or a cancel.
+	ErrorUsed bool
+}
+
+// A Signal is a lost-signal a lease hands out.
+type Signal struct {
+	Call   ssa.CallInstruction // the call that returned it (NewSession, KeepAlive, Lock.Lock); nil for a callback ctx
+	Pos    token.Pos
+	Fn     *ssa.Function
+	System System
+	What   string
+	// Value is the signal itself: a session, a channel, a context.
+	Value ssa.Value
+	// Observed reports whether the program ever waits on, selects on,
+	// reads from or derives a context from the signal.
+	Observed bool
+}
+
+// A Goroutine is a go statement and what its body does.
+type Goroutine struct {
+	Go  *ssa.Go
+	Pos token.Pos
+	Fn  *ssa.Function // the function the go statement calls, when static
+	// Renewals lists the renewal calls inside the goroutine's function.
+	Renewals []*Renewal
+}
+
+// An Origin says where a value used as a token comes from.
+type Origin struct {
+	Kind OriginKind
+	Pos  token.Pos // the source call or field read
+	What string    // "Mutex.Header().Revision", "redsync Mutex.Value()", "time.Now()"
+	Note string    // why it is (not) a token
+}
+
+// OriginKind classifies a token's origin.
+type OriginKind uint8
+
+const (
+	Unknown    OriginKind = iota // nothing is known: assume the author knows better
+	Monotonic                    // issued with the lease and increasing: a real token
+	NotOrdered                   // not monotonic (random, clock, per-key counter, lease ID)
+	LateDrawn                    // monotonic but drawn in a separate step after acquiring
+)
+
+// TokenOrigin reports where v, a value compared by a store as a token, comes
+// from. It follows assignments, conversions, struct fields, parameters
+// (through facts), returns and closures.
+func (m *Model) TokenOrigin(v ssa.Value) Origin {
+	if m == nil || m.tokens == nil || v == nil {
+		return Origin{}
+	}
+	return m.tokens.origin(v)
+}

@@ -1,0 +1,160 @@
+package lease
+
+import (
+	"go/types"
+	"reflect"
+
+	"golang.org/x/tools/go/analysis"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// A callee is what a called function means for leases: a catalog row, a
+// directive, or a fact learned about a wrapper.
+type callee struct {
+	fn     *types.Func
+	api    *API // the catalog row, if the callee is catalogued
+	role   Role
+	system System
+	what   string // "Mutex.Lock", "acquireLock"
+}
+
+// resolve returns what call invokes, as far as leases go.
+func (b *builder) resolve(call *ssa.CallCommon) (callee, bool) {
+	fn := calleeFunc(call)
+	if fn == nil {
+		return callee{}, false
+	}
+	if api := b.ix.lookupFunc(fn); api != nil {
+		return callee{fn: fn, api: api, role: api.Role, system: api.System, what: shortName(fn)}, true
+	}
+	if f := b.roleFact(fn); f != nil {
+		return callee{fn: fn, role: f.Role, system: f.System, what: shortName(fn)}, true
+	}
+	return callee{}, false
+}
+
+// roleFact returns the RoleFact of fn: from this package's directives and
+// inferred wrappers, or imported with fn's package.
+func (b *builder) roleFact(fn *types.Func) *RoleFact {
+	fn = fn.Origin()
+	if fn.Pkg() == b.pass.Pkg {
+		for _, f := range b.local[fn] {
+			if rf, ok := f.(*RoleFact); ok {
+				return rf
+			}
+		}
+		return nil
+	}
+	var rf RoleFact
+	if b.pass.ImportObjectFact(fn, &rf) {
+		return &rf
+	}
+	return nil
+}
+
+// inferRoles records a RoleFact for each function of the package that a
+// directive marks, and for each wrapper of a lock call: a function that
+// acquires and returns holding the lease (it releases nothing and writes
+// nothing), releases, renews or checks. Wrappers of wrappers are found by
+// iterating until nothing changes.
+func (b *builder) inferRoles() {
+	for fn, role := range b.dirs.roles {
+		b.setLocal(fn, &RoleFact{Role: role, What: shortName(fn)})
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, fn := range b.funcs {
+			obj, ok := fn.Object().(*types.Func)
+			if !ok || fn.Parent() != nil || b.dirs.roles[obj] != 0 {
+				continue
+			}
+			if role, system := b.wrapperRole(fn); role != 0 {
+				if old := b.roleFact(obj); old == nil || old.Role != role {
+					b.setLocal(obj, &RoleFact{Role: role, System: system, What: shortName(obj)})
+					changed = true
+				}
+			}
+		}
+	}
+}
+
+// wrapperRole reports which lock role fn plays by wrapping lock calls.
+func (b *builder) wrapperRole(fn *ssa.Function) (Role, System) {
+	var acquires, releases, renews, checks, writes bool
+	var system System
+	for _, blk := range fn.Blocks {
+		for _, instr := range blk.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			c, ok := b.resolve(call.Common())
+			if !ok {
+				continue
+			}
+			_, deferred := instr.(*ssa.Defer)
+			switch {
+			case c.role&(RoleAcquire|RoleTryAcquire) != 0 && c.role&RoleAutoRenew == 0:
+				acquires, system = true, c.system
+			case c.role.Has(RoleRelease) && !deferred:
+				releases, system = true, c.system
+			case c.role.Has(RoleRenew):
+				renews, system = true, c.system
+			case c.role.Has(RoleCheck):
+				checks, system = true, c.system
+			case c.role&(RoleWrite|RoleFenced) != 0 && c.api != nil:
+				writes = true
+			}
+		}
+	}
+	switch {
+	case writes:
+		return 0, ""
+	case acquires && !releases:
+		return RoleAcquire, system
+	case releases && !acquires:
+		return RoleRelease, system
+	case renews && !acquires && !releases:
+		return RoleRenew, system
+	case checks && !acquires && !releases && !renews && returnsResult(fn):
+		return RoleCheck, system
+	}
+	return 0, ""
+}
+
+// returnsResult reports whether fn returns a bool or an error, as a check does.
+func returnsResult(fn *ssa.Function) bool {
+	res := fn.Signature.Results()
+	for i := range res.Len() {
+		t := res.At(i).Type()
+		if types.Identical(t, types.Typ[types.Bool]) || types.Identical(t, types.Universe.Lookup("error").Type()) {
+			return true
+		}
+	}
+	return false
+}
+
+func (b *builder) setLocal(fn *types.Func, fact analysis.Fact) {
+	facts := b.local[fn][:0:0]
+	for _, f := range b.local[fn] {
+		if sameFactType(f, fact) {
+			continue
+		}
+		facts = append(facts, f)
+	}
+	b.local[fn] = append(facts, fact)
+}
+
+// shortName names fn as a reader would: "Mutex.Lock", "acquire".
+func shortName(fn *types.Func) string {
+	if recv := receiverName(fn); recv != "" {
+		return recv + "." + fn.Name()
+	}
+	if fn.Pkg() != nil {
+		return fn.Pkg().Name() + "." + fn.Name()
+	}
+	return fn.Name()
+}
+
+func sameFactType(a, b analysis.Fact) bool { return reflect.TypeOf(a) == reflect.TypeOf(b) }

@@ -1,0 +1,65 @@
+package unfencedwrite
+
+import (
+	_ "embed"
+	"fmt"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/fencelint/fencelint/analyzers/internal/analysisdoc"
+	"github.com/fencelint/fencelint/analyzers/lease"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports writes to a shared store made while a lease is held that
+// carry no fencing token the store compares.
+var Analyzer = &analysis.Analyzer{
+	Name:     "unfencedwrite",
+	Doc:      analysisdoc.Extract(doc, "unfencedwrite"),
+	URL:      "https://pkg.go.dev/github.com/fencelint/fencelint/analyzers/unfencedwrite",
+	Run:      run,
+	Requires: []*analysis.Analyzer{lease.Analyzer},
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	m := pass.ResultOf[lease.Analyzer].(*lease.Model)
+	for _, w := range m.Writes {
+		if isUnfencedUnderLease(w) {
+			m.Report(pass, analysis.Diagnostic{Pos: w.Pos, Message: message(pass, w)})
+		}
+	}
+	return nil, nil
+}
+
+// isUnfencedUnderLease reports whether w is made while a lease is held and
+// nothing makes the store reject it from a stale holder. A write guarded
+// by a validity check is heldcheck's to report, so it is left alone here.
+func isUnfencedUnderLease(w *lease.Write) bool {
+	return len(w.Held) > 0 && !w.Fenced && !w.LockImpl && !heldOnlyByChecks(w)
+}
+
+// heldOnlyByChecks reports whether every lease held at w is a region opened
+// by a positive validity check (heldcheck reports those at the check).
+func heldOnlyByChecks(w *lease.Write) bool {
+	for _, l := range w.Held {
+		if l.Kind != lease.Checked {
+			return false
+		}
+	}
+	return true
+}
+
+// message says what is written, under which lease, why it can be lost and
+// how to fence it.
+func message(pass *analysis.Pass, w *lease.Write) string {
+	l := w.Held[0]
+	what := w.What
+	if w.Via != "" {
+		what = fmt.Sprintf("%s (%s)", w.What, w.Via)
+	}
+	return fmt.Sprintf("%s writes to %s without a fencing token while %s (line %d) is held: "+
+		"a holder paused past the lease's expiry overwrites the next holder's data; %s",
+		what, w.System, l.What, pass.Fset.Position(l.Pos).Line, w.Advice)
+}
