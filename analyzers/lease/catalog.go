@@ -378,3 +378,7 @@ func redisWrites() []string {
 		"XTrim", "SetBit", "PFAdd", "Publish", "FlushDB", "FlushAll",
 	}
 }
+
+// Catalog returns a copy of every catalog row, for documentation and for
+// the conformance test that checks each row against the real module.
+func Catalog() []API { return catalog() }
