@@ -1,0 +1,308 @@
+package sqlscan
+
+import "strings"
+
+// insert reads INSERT/REPLACE/UPSERT [modifiers] [INTO] table [AS alias]
+// [(cols)] VALUES (...)|SELECT ...|SET c = v, ... [AS new] followed by
+// ON CONFLICT ... DO NOTHING|UPDATE SET ... [WHERE ...], ON DUPLICATE KEY
+// UPDATE ..., and RETURNING.
+func (s *stmt) insert(i int) {
+	s.st.Writes = true
+	if s.st.Verb == "REPLACE" {
+		s.st.Conflict = "REPLACE"
+	}
+	i = s.skipWords(i, "LOW_PRIORITY", "DELAYED", "HIGH_PRIORITY")
+	if s.word(i, "IGNORE") {
+		s.st.Conflict = "IGNORE"
+		i++
+	}
+	if s.word(i, "OR") {
+		s.st.Conflict = orConflict(s.toks, i+1, s.hi)
+		i += 2
+	}
+	i = s.target(s.skipWords(i, "INTO"))
+	var cols []string
+	if i < s.hi && s.toks[i].kind == tLParen {
+		end := s.closeOf(i)
+		cols = s.columnList(i+1, end)
+		i = end + 1
+	}
+	i = s.source(i, cols)
+	if s.word(i, "AS") && i+1 < s.hi && s.toks[i+1].isName() {
+		s.rowAlias = s.toks[i+1].text
+	}
+	s.conflicts(i)
+	s.st.Returning = s.find(i, s.hi, "RETURNING") < s.hi
+}
+
+// columnList reads a parenthesized list of column names in [lo, hi).
+func (s *stmt) columnList(lo, hi int) []string {
+	var cols []string
+	for _, part := range s.split(lo, hi) {
+		_, last, j, ok := s.name(part[0])
+		if !ok || j != part[1] {
+			cols = append(cols, "") // not a plain column: keep positions aligned
+			continue
+		}
+		cols = append(cols, last)
+	}
+	return cols
+}
+
+// split returns the top-level comma-separated parts of [lo, hi).
+func (s *stmt) split(lo, hi int) [][2]int {
+	var parts [][2]int
+	start := lo
+	for i := lo; i < hi; {
+		if s.toks[i].kind == tComma {
+			parts = append(parts, [2]int{start, i})
+			start = i + 1
+			i++
+			continue
+		}
+		i = s.skip(i)
+	}
+	if start < hi {
+		parts = append(parts, [2]int{start, hi})
+	}
+	return parts
+}
+
+// source reads the VALUES rows or MySQL SET list of an INSERT at i, records
+// what each column receives, and returns the index after the source (at ON,
+// AS, RETURNING or the end).
+func (s *stmt) source(i int, cols []string) int {
+	s.inserted = make(map[string]value)
+	end := s.find(i, s.hi, "ON", "RETURNING")
+	for end < s.hi && s.word(end, "ON") && !s.word(end+1, "CONFLICT") && !s.word(end+1, "DUPLICATE") {
+		end = s.find(end+1, s.hi, "ON", "RETURNING")
+	}
+	switch {
+	case s.word(i, "VALUES") || s.word(i, "VALUE"):
+		s.values(i+1, end, cols)
+	case s.word(i, "SET"):
+		as := s.find(i+1, end, "AS")
+		for _, a := range s.assignments(i+1, as, "") {
+			s.inserted[strings.ToLower(a.Column)] = value{param: a.Value}
+			s.st.Stored = append(s.st.Stored, a)
+		}
+	}
+	if as := s.find(i, end, "AS"); as < end {
+		return as
+	}
+	return end
+}
+
+// values reads the rows of a VALUES list in [lo, hi).
+func (s *stmt) values(lo, hi int, cols []string) {
+	first := true
+	for i := lo; i < hi && s.toks[i].kind == tLParen; {
+		end := s.closeOf(i)
+		for k, part := range s.split(i+1, end) {
+			if k >= len(cols) || cols[k] == "" {
+				continue
+			}
+			v := s.valueAt(part[0], part[1])
+			if first {
+				s.inserted[strings.ToLower(cols[k])] = v
+			}
+			if !v.param.IsZero() {
+				s.st.Stored = append(s.st.Stored, Assign{Column: cols[k], Value: v.param})
+			}
+		}
+		first = false
+		i = end + 1
+		if i < hi && s.toks[i].kind == tComma {
+			i++
+		}
+	}
+}
+
+// valueAt classifies the expression in [lo, hi) as a placeholder, a
+// literal, or something else.
+func (s *stmt) valueAt(lo, hi int) value {
+	lo, hi = s.strip(lo, hi)
+	if hi-lo != 1 {
+		return value{}
+	}
+	switch t := &s.toks[lo]; t.kind {
+	case tParam:
+		return value{param: t.param}
+	case tNumber, tString:
+		return value{literal: true}
+	case tWord:
+		return value{literal: t.is("NULL") || t.is("TRUE") || t.is("FALSE") || t.is("DEFAULT")}
+	}
+	return value{}
+}
+
+// conflicts reads every ON CONFLICT and ON DUPLICATE KEY UPDATE clause at or
+// after i.
+func (s *stmt) conflicts(i int) {
+	for on := s.find(i, s.hi, "ON"); on < s.hi; on = s.find(on+1, s.hi, "ON") {
+		switch {
+		case s.word(on+1, "CONFLICT"):
+			s.onConflict(on + 2)
+		case s.word(on+1, "DUPLICATE") && s.word(on+2, "KEY") && s.word(on+3, "UPDATE"):
+			s.st.Conflict = "DUPLICATE KEY UPDATE"
+			end := s.find(on+4, s.hi, "RETURNING")
+			s.st.Stored = append(s.st.Stored, s.assignments(on+4, end, "ON DUPLICATE KEY UPDATE")...)
+		}
+	}
+}
+
+// onConflict reads [(target) | ON CONSTRAINT name] [WHERE pred] DO NOTHING |
+// DO UPDATE SET ... [WHERE cond] starting at i.
+func (s *stmt) onConflict(i int) {
+	do := s.find(i, s.hi, "DO")
+	if do == s.hi {
+		s.st.Unknown = true
+		return
+	}
+	if s.word(do+1, "NOTHING") {
+		s.st.Conflict = "DO NOTHING"
+		return
+	}
+	if !s.word(do+1, "UPDATE") || !s.word(do+2, "SET") {
+		s.st.Unknown = true
+		return
+	}
+	s.st.Conflict = "DO UPDATE"
+	end := s.find(do+3, s.hi, "WHERE", "RETURNING", "ON")
+	s.st.Stored = append(s.st.Stored, s.assignments(do+3, end, "")...)
+	if s.word(end, "WHERE") {
+		stop := s.find(end+1, s.hi, "RETURNING", "ON")
+		s.st.Fences = append(s.st.Fences, s.fences(end+1, stop, "ON CONFLICT WHERE")...)
+	}
+}
+
+// assignments reads "col = expr, (a, b) = (x, y), ..." in [lo, hi) and
+// returns the placeholders assigned to columns. When ifClause is not "",
+// fences found in IF(cond, new, old) values are recorded under that clause.
+func (s *stmt) assignments(lo, hi int, ifClause string) []Assign {
+	var out []Assign
+	for _, part := range s.split(lo, hi) {
+		eq := part[0]
+		for eq < part[1] && !s.toks[eq].isOp("=") {
+			eq = s.skip(eq)
+		}
+		if eq >= part[1] {
+			continue
+		}
+		out = append(out, s.assignment(part[0], eq, part[1], ifClause)...)
+	}
+	return out
+}
+
+// assignment reads one "lhs = rhs" with the = at eq.
+func (s *stmt) assignment(lo, eq, hi int, ifClause string) []Assign {
+	if s.toks[lo].kind == tLParen { // (a, b) = ($1, $2) or ROW($1, $2)
+		cols := s.columnList(lo+1, s.closeOf(lo))
+		r := eq + 1
+		if s.word(r, "ROW") {
+			r++
+		}
+		if r >= hi || s.toks[r].kind != tLParen {
+			return nil
+		}
+		var out []Assign
+		for k, p := range s.split(r+1, s.closeOf(r)) {
+			if v := s.valueAt(p[0], p[1]); k < len(cols) && cols[k] != "" && !v.param.IsZero() {
+				out = append(out, Assign{Column: cols[k], Value: v.param})
+			}
+		}
+		return out
+	}
+	_, col, j, ok := s.name(lo)
+	if !ok || j != eq {
+		return nil
+	}
+	v := s.assignedValue(eq+1, hi, ifClause)
+	if v.IsZero() {
+		return nil
+	}
+	return []Assign{{Column: col, Value: v}}
+}
+
+// assignedValue returns the placeholder an assignment's right side stores:
+// a placeholder, EXCLUDED.col / VALUES(col) / new.col mapped to the
+// inserted placeholder, or the new value of IF(cond, new, old) (whose cond
+// may be a fence).
+func (s *stmt) assignedValue(lo, hi int, ifClause string) Param {
+	lo, hi = s.strip(lo, hi)
+	if v := s.valueAt(lo, hi); !v.param.IsZero() {
+		return v.param
+	}
+	if p, ok := s.insertedRef(lo, hi); ok {
+		return p.param
+	}
+	if ifClause != "" && hi-lo > 2 && s.toks[lo].is("IF") && s.toks[lo+1].kind == tLParen && s.closeOf(lo+1) == hi-1 {
+		args := s.split(lo+2, hi-1)
+		if len(args) == 3 {
+			s.st.Fences = append(s.st.Fences, s.fences(args[0][0], args[0][1], ifClause)...)
+			return s.assignedValue(args[1][0], args[1][1], "")
+		}
+	}
+	return Param{}
+}
+
+// insertedRef resolves EXCLUDED.col, VALUES(col) and rowAlias.col in
+// [lo, hi) to what the INSERT put into col. ok is false if [lo, hi) is not
+// such a reference.
+func (s *stmt) insertedRef(lo, hi int) (value, bool) {
+	if s.inserted == nil {
+		return value{}, false
+	}
+	var col string
+	switch {
+	case hi-lo == 3 && s.toks[lo].isName() && s.toks[lo+1].kind == tDot && s.toks[lo+2].isName():
+		q := s.toks[lo].text
+		if !strings.EqualFold(q, "excluded") && (s.rowAlias == "" || !strings.EqualFold(q, s.rowAlias)) {
+			return value{}, false
+		}
+		col = s.toks[lo+2].text
+	case hi-lo >= 4 && s.toks[lo].is("VALUES") && s.toks[lo+1].kind == tLParen && s.closeOf(lo+1) == hi-1:
+		_, last, j, ok := s.name(lo + 2)
+		if !ok || j != hi-1 {
+			return value{}, false
+		}
+		col = last
+	default:
+		return value{}, false
+	}
+	return s.inserted[strings.ToLower(col)], true
+}
+
+// merge reads MERGE INTO target [AS] alias USING ... ON ... WHEN [NOT]
+// MATCHED [AND cond] THEN UPDATE|DELETE|INSERT|DO NOTHING. The write is
+// fenced when every WHEN MATCHED branch that updates or deletes has a fence
+// in its AND condition.
+func (s *stmt) merge(i int) {
+	s.st.Writes = true
+	s.target(s.skipWords(i, "INTO"))
+	var fences []Fence
+	matched, fenced := 0, 0
+	for w := s.find(i, s.hi, "WHEN"); w < s.hi; w = s.find(w+1, s.hi, "WHEN") {
+		if !s.word(w+1, "MATCHED") {
+			continue // WHEN NOT MATCHED ... THEN INSERT only creates rows
+		}
+		then := s.find(w+2, s.hi, "THEN")
+		if s.word(then+1, "DO") {
+			continue
+		}
+		matched++
+		if s.word(w+2, "AND") {
+			if f := s.fences(w+3, then, "MERGE WHEN"); len(f) > 0 {
+				fenced++
+				fences = append(fences, f...)
+			}
+		}
+		if s.word(then+1, "UPDATE") && s.word(then+2, "SET") {
+			end := s.find(then+3, s.hi, "WHEN")
+			s.st.Stored = append(s.st.Stored, s.assignments(then+3, end, "")...)
+		}
+	}
+	if matched > 0 && fenced == matched {
+		s.st.Fences = fences
+	}
+}

@@ -1,0 +1,421 @@
+package sqlscan
+
+import "strings"
+
+// stmt is the state of reading one statement. Positions are indices into
+// toks; a statement (or a WITH body read as a statement) spans [lo, hi).
+type stmt struct {
+	toks  []token
+	match []int // index of the matching parenthesis, -1 if unmatched
+	lo    int
+	hi    int
+	st    Statement
+
+	// alias and tableLast qualify the target's columns ("d.fence").
+	alias     string
+	tableLast string
+	// inserted maps an INSERT column (lower case) to the value inserted,
+	// for EXCLUDED.col, VALUES(col) and row-alias references.
+	inserted map[string]value
+	// rowAlias is MySQL 8's "INSERT ... VALUES (...) AS new".
+	rowAlias string
+}
+
+// value is what an INSERT put into a column.
+type value struct {
+	param   Param // the placeholder, or zero
+	literal bool  // a plain literal: nothing a token could flow through
+}
+
+// analyze reads the statement made of toks.
+func analyze(toks []token) Statement {
+	match, balanced := matchParens(toks)
+	s := &stmt{toks: toks, match: match, hi: len(toks)}
+	s.read()
+	if !balanced {
+		s.st.Unknown = true
+	}
+	return s.st
+}
+
+// matchParens pairs parentheses and reports whether all of them pair up.
+func matchParens(toks []token) ([]int, bool) {
+	match := make([]int, len(toks))
+	var stack []int
+	ok := true
+	for i := range toks {
+		match[i] = -1
+		switch toks[i].kind {
+		case tLParen:
+			stack = append(stack, i)
+		case tRParen:
+			if len(stack) == 0 {
+				ok = false
+				continue
+			}
+			j := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			match[i], match[j] = j, i
+		}
+	}
+	return match, ok && len(stack) == 0
+}
+
+// sub returns a reader for the statement nested in [lo, hi).
+func (s *stmt) sub(lo, hi int) *stmt {
+	return &stmt{toks: s.toks, match: s.match, lo: lo, hi: hi}
+}
+
+// read fills s.st.
+func (s *stmt) read() {
+	s.st.Params = s.params()
+	s.st.Calls = s.calls()
+	i := s.lo
+	for i < s.hi && s.toks[i].kind == tLParen {
+		i++
+	}
+	if i < s.hi && s.toks[i].is("WITH") {
+		i = s.with(i + 1)
+	}
+	if i >= s.hi || s.toks[i].kind != tWord {
+		s.st.Unknown = true
+		return
+	}
+	s.st.Verb = strings.ToUpper(s.toks[i].text)
+	s.readVerb(i)
+}
+
+// readVerb dispatches on the statement's verb at index i.
+func (s *stmt) readVerb(i int) {
+	switch s.st.Verb {
+	case "UPDATE":
+		s.update(i + 1)
+	case "DELETE":
+		s.delete(i + 1)
+	case "INSERT", "REPLACE", "UPSERT":
+		s.insert(i + 1)
+	case "MERGE":
+		s.merge(i + 1)
+	case "TRUNCATE":
+		s.truncate(i + 1)
+	case "COPY":
+		s.copy(i + 1)
+	case "LOAD":
+		s.load(i + 1)
+	case "SELECT", "VALUES", "TABLE":
+		s.st.ForUpdate = s.lockingRead(i + 1)
+	case "CALL", "EXEC", "EXECUTE", "DO", "CREATE", "ALTER", "DROP", "SET", "SHOW", "BEGIN", "START",
+		"COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE", "LOCK", "UNLOCK", "GRANT", "REVOKE", "ANALYZE",
+		"VACUUM", "EXPLAIN", "PRAGMA", "LISTEN", "NOTIFY", "UNLISTEN", "DECLARE", "FETCH", "CLOSE",
+		"PREPARE", "DEALLOCATE", "DISCARD", "RESET", "REFRESH", "REINDEX", "CLUSTER", "COMMENT", "USE",
+		"DESCRIBE", "DESC", "HANDLER", "ATTACH", "DETACH", "END", "ABORT", "CHECKPOINT", "RENAME", "OPTIMIZE":
+		// Understood well enough: none of these writes table data directly.
+	default:
+		s.st.Unknown = true
+	}
+}
+
+// params returns every placeholder of the statement in order.
+func (s *stmt) params() []Param {
+	var ps []Param
+	for i := s.lo; i < s.hi; i++ {
+		if s.toks[i].kind == tParam {
+			ps = append(ps, s.toks[i].param)
+		}
+	}
+	return ps
+}
+
+// calls returns the calls of known functions, and the bare keywords
+// (CURRENT_TIMESTAMP) that stand for them.
+func (s *stmt) calls() []Call {
+	var cs []Call
+	for i := s.lo; i < s.hi; i++ {
+		t := &s.toks[i]
+		if t.kind != tWord {
+			continue
+		}
+		called := i+1 < s.hi && s.toks[i+1].kind == tLParen
+		name := strings.ToLower(t.text)
+		if KnownFunc(name) == RoleNone || (!called && !bareFunc(name)) {
+			continue
+		}
+		c := Call{Name: name, Pos: t.pos}
+		if called {
+			c.Args = s.paramsIn(i+2, s.closeOf(i+1))
+		}
+		cs = append(cs, c)
+	}
+	return cs
+}
+
+// bareFunc reports SQL keywords that call a function without parentheses.
+func bareFunc(name string) bool {
+	switch name {
+	case "current_timestamp", "localtimestamp", "current_time", "current_date", "localtime":
+		return true
+	}
+	return false
+}
+
+// paramsIn returns the placeholders in [lo, hi).
+func (s *stmt) paramsIn(lo, hi int) []Param {
+	var ps []Param
+	for i := lo; i < hi && i < s.hi; i++ {
+		if s.toks[i].kind == tParam {
+			ps = append(ps, s.toks[i].param)
+		}
+	}
+	return ps
+}
+
+// closeOf returns the index of the parenthesis closing the one at i, or
+// s.hi if it is unmatched or beyond the statement.
+func (s *stmt) closeOf(i int) int {
+	if i < s.lo || i >= s.hi || s.match[i] < 0 || s.match[i] >= s.hi || s.match[i] < i {
+		return s.hi
+	}
+	return s.match[i]
+}
+
+// skip returns the index after the token at i, jumping over a parenthesized
+// group if i opens one.
+func (s *stmt) skip(i int) int {
+	if s.toks[i].kind == tLParen {
+		return s.closeOf(i) + 1
+	}
+	return i + 1
+}
+
+// find returns the index of the first top-level token in [i, hi) that is
+// one of the keywords kws, or hi.
+func (s *stmt) find(i, hi int, kws ...string) int {
+	for i < hi {
+		t := &s.toks[i]
+		if t.kind == tWord {
+			for _, kw := range kws {
+				if t.is(kw) {
+					return i
+				}
+			}
+		}
+		i = s.skip(i)
+	}
+	return hi
+}
+
+// word reports whether the token at i is the keyword kw.
+func (s *stmt) word(i int, kw string) bool { return i >= s.lo && i < s.hi && s.toks[i].is(kw) }
+
+// skipWords skips any of the given keywords at i.
+func (s *stmt) skipWords(i int, kws ...string) int {
+	for i < s.hi {
+		hit := false
+		for _, kw := range kws {
+			if s.toks[i].is(kw) {
+				hit = true
+				break
+			}
+		}
+		if !hit {
+			return i
+		}
+		i++
+	}
+	return i
+}
+
+// name reads a possibly qualified name at i and returns it joined with
+// dots, its last part, and the index after it. ok is false if there is none.
+func (s *stmt) name(i int) (full, last string, j int, ok bool) {
+	if i >= s.hi || !s.toks[i].isName() || (s.toks[i].kind == tWord && reserved(s.toks[i].text)) {
+		return "", "", i, false
+	}
+	parts := []string{s.toks[i].text}
+	j = i + 1
+	for j+1 < s.hi && s.toks[j].kind == tDot && s.toks[j+1].isName() {
+		parts = append(parts, s.toks[j+1].text)
+		j += 2
+	}
+	return strings.Join(parts, "."), parts[len(parts)-1], j, true
+}
+
+// target reads the target table and its alias at i and returns the index
+// after them.
+func (s *stmt) target(i int) int {
+	i = s.skipWords(i, "ONLY")
+	full, last, j, ok := s.name(i)
+	if !ok {
+		s.st.Unknown = true
+		return s.hi
+	}
+	s.st.Table, s.tableLast = full, last
+	if j < s.hi && s.toks[j].isOp("*") {
+		j++
+	}
+	if s.word(j, "AS") {
+		j++
+	}
+	if j < s.hi && s.toks[j].isName() && !(s.toks[j].kind == tWord && reserved(s.toks[j].text)) {
+		s.alias = s.toks[j].text
+		s.st.Alias = s.alias
+		j++
+	}
+	return j
+}
+
+// reserved reports words that end a table reference rather than alias it.
+func reserved(w string) bool {
+	switch strings.ToUpper(w) {
+	case "SET", "WHERE", "FROM", "USING", "VALUES", "VALUE", "SELECT", "DEFAULT", "ON", "JOIN", "INNER",
+		"LEFT", "RIGHT", "FULL", "CROSS", "NATURAL", "STRAIGHT_JOIN", "OUTER", "RETURNING", "ORDER", "LIMIT",
+		"WITH", "AS", "PARTITION", "OVERRIDING", "TABLE", "WHEN", "USE", "FORCE", "IGNORE", "INDEXED", "NOT",
+		"AND", "OR", "NULL", "TRUE", "FALSE", "IS", "IN", "TO", "CASE", "CONFLICT", "DUPLICATE", "UNION",
+		"GROUP", "HAVING", "WINDOW", "FOR", "INTO", "OUTPUT":
+		return true
+	}
+	return false
+}
+
+// with reads the CTE list after WITH at i and returns the index of the main
+// statement's verb. Data-modifying CTE bodies become s.st.With.
+func (s *stmt) with(i int) int {
+	i = s.skipWords(i, "RECURSIVE")
+	for i < s.hi {
+		if !s.toks[i].isName() {
+			break
+		}
+		i++
+		if i < s.hi && s.toks[i].kind == tLParen {
+			i = s.closeOf(i) + 1
+		}
+		if !s.word(i, "AS") {
+			break
+		}
+		i = s.skipWords(i+1, "NOT", "MATERIALIZED")
+		if i >= s.hi || s.toks[i].kind != tLParen {
+			break
+		}
+		end := s.closeOf(i)
+		body := s.sub(i+1, end)
+		body.read()
+		if body.st.Writes {
+			s.st.Writes = true
+			s.st.With = append(s.st.With, body.st)
+		}
+		if body.st.Unknown && body.st.Verb != "" {
+			s.st.Unknown = true
+		}
+		i = end + 1
+		if i < s.hi && s.toks[i].kind == tComma {
+			i++
+			continue
+		}
+		return i
+	}
+	s.st.Unknown = true
+	return s.hi
+}
+
+// update reads UPDATE [modifiers] table [alias] [joins] SET ... [FROM ...]
+// [WHERE ...] [RETURNING ...].
+func (s *stmt) update(i int) {
+	s.st.Writes = true
+	i = s.skipWords(i, "LOW_PRIORITY", "IGNORE")
+	if s.word(i, "OR") {
+		s.st.Conflict = orConflict(s.toks, i+1, s.hi)
+		i += 2
+	}
+	i = s.target(i)
+	set := s.find(i, s.hi, "SET")
+	if set == s.hi {
+		s.st.Unknown = true
+		return
+	}
+	end := s.find(set+1, s.hi, "FROM", "WHERE", "RETURNING", "ORDER", "LIMIT")
+	s.st.Stored = append(s.st.Stored, s.assignments(set+1, end, "")...)
+	s.where(end)
+	s.st.Returning = s.find(end, s.hi, "RETURNING") < s.hi
+}
+
+// orConflict names SQLite's "OR REPLACE"-style conflict resolution.
+func orConflict(toks []token, i, hi int) string {
+	if i < hi && toks[i].kind == tWord {
+		return strings.ToUpper(toks[i].text)
+	}
+	return ""
+}
+
+// where reads the WHERE clause found at or after i (if any) for fences.
+func (s *stmt) where(i int) {
+	w := s.find(i, s.hi, "WHERE")
+	if w == s.hi {
+		return
+	}
+	end := s.find(w+1, s.hi, "RETURNING", "ORDER", "LIMIT")
+	s.st.Fences = append(s.st.Fences, s.fences(w+1, end, "WHERE")...)
+}
+
+// delete reads DELETE [modifiers] FROM table [alias] [USING ...] [WHERE ...]
+// [RETURNING ...], and MySQL's multi-table DELETE t1 FROM t1 JOIN ....
+func (s *stmt) delete(i int) {
+	s.st.Writes = true
+	i = s.skipWords(i, "LOW_PRIORITY", "QUICK", "IGNORE")
+	if s.word(i, "FROM") {
+		i = s.target(i + 1)
+	} else {
+		i = s.target(i)
+		s.alias = "" // "DELETE t FROM t AS x": the first name is the target itself
+	}
+	s.where(i)
+	s.st.Returning = s.find(i, s.hi, "RETURNING") < s.hi
+}
+
+// truncate reads TRUNCATE [TABLE] [ONLY] name.
+func (s *stmt) truncate(i int) {
+	s.st.Writes = true
+	s.target(s.skipWords(i, "TABLE"))
+}
+
+// copy reads COPY name [(cols)] FROM|TO ...; only COPY ... FROM writes.
+func (s *stmt) copy(i int) {
+	if i < s.hi && s.toks[i].kind == tLParen {
+		return // COPY (query) TO: a read
+	}
+	full, _, j, ok := s.name(i)
+	if !ok {
+		s.st.Unknown = true
+		return
+	}
+	if j < s.hi && s.toks[j].kind == tLParen {
+		j = s.closeOf(j) + 1
+	}
+	if s.word(j, "FROM") {
+		s.st.Writes, s.st.Table = true, full
+	}
+}
+
+// load reads MySQL's LOAD DATA ... INTO TABLE name.
+func (s *stmt) load(i int) {
+	into := s.find(i, s.hi, "INTO")
+	if !s.word(i, "DATA") && !s.word(i, "XML") || into == s.hi || !s.word(into+1, "TABLE") {
+		s.st.Unknown = true
+		return
+	}
+	s.st.Writes = true
+	s.target(into + 2)
+}
+
+// lockingRead reports FOR UPDATE / FOR SHARE / LOCK IN SHARE MODE at the top
+// level of a query starting at i.
+func (s *stmt) lockingRead(i int) bool {
+	for j := s.find(i, s.hi, "FOR", "LOCK"); j < s.hi; j = s.find(j+1, s.hi, "FOR", "LOCK") {
+		switch {
+		case s.word(j, "FOR") && (s.word(j+1, "UPDATE") || s.word(j+1, "SHARE") || s.word(j+1, "NO") || s.word(j+1, "KEY")):
+			return true
+		case s.word(j, "LOCK") && s.word(j+1, "IN"):
+			return true
+		}
+	}
+	return false
+}
