@@ -1,0 +1,243 @@
+package gen
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser"
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/mysql"
+	_ "github.com/pingcap/tidb/pkg/parser/test_driver" // value expressions in DEFAULT and COMMENT
+	"github.com/pingcap/tidb/pkg/parser/types"
+)
+
+// parseMySQL reads one MySQL schema file with the TiDB parser (sqlc's mysql
+// engine). The parser records no positions for DDL nodes, so statements are
+// located by their text and columns by their name within the statement.
+func (b *builder) parseMySQL(src Source) error {
+	stmts, _, err := parser.New().Parse(string(src.Data), "", "")
+	if err != nil {
+		return mysqlSyntaxError(src, err)
+	}
+	m := &myFile{b: b, src: src}
+	for _, stmt := range stmts {
+		m.locate(stmt.Text())
+		if err := m.statement(stmt); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// mysqlSyntaxError reads the TiDB parser's "line L column C near ..." form.
+func mysqlSyntaxError(src Source, err error) error {
+	msg := strings.TrimSpace(strings.SplitN(err.Error(), "\n", 2)[0])
+	var line, col int
+	if i := strings.Index(msg, "line "); i >= 0 {
+		if _, scanErr := fmt.Sscanf(msg[i:], "line %d column %d", &line, &col); scanErr == nil {
+			pos := Pos{File: src.Path, Line: line, Col: col}
+			if j := strings.Index(msg, " near "); j >= 0 {
+				near := msg[j+len(" near "):]
+				msg = "syntax error near " + near
+				pos = nearPos(src, line, strings.Trim(near, "\" "), pos)
+			}
+			return errorf(pos, "%s", msg)
+		}
+	}
+	return errorf(Pos{File: src.Path}, "%s", msg)
+}
+
+// nearPos finds the offending token: TiDB quotes the source from that token
+// on, which is more precise than its column number.
+func nearPos(src Source, line int, near string, fallback Pos) Pos {
+	lineStart := 0
+	for l := 1; l < line; l++ {
+		i := strings.IndexByte(string(src.Data[lineStart:]), '\n')
+		if i < 0 {
+			return fallback
+		}
+		lineStart += i + 1
+	}
+	if near == "" {
+		return fallback
+	}
+	if i := strings.Index(string(src.Data[lineStart:]), near); i >= 0 {
+		return posAt(src.Path, src.Data, lineStart+i)
+	}
+	return fallback
+}
+
+// myFile walks the statements of one file, tracking where each starts.
+type myFile struct {
+	b      *builder
+	src    Source
+	cursor int // byte offset just past the previous statement
+	start  int // byte offset of the current statement
+	text   string
+}
+
+// locate finds the current statement's text after the previous one.
+func (m *myFile) locate(text string) {
+	m.text = text
+	m.start = m.cursor
+	if i := strings.Index(string(m.src.Data[m.cursor:]), text); i >= 0 {
+		m.start = m.cursor + i
+		m.cursor = m.start + len(text)
+	}
+}
+
+func (m *myFile) stmtPos() Pos { return posAt(m.src.Path, m.src.Data, m.start) }
+
+// namePos points at the first mention of name in the current statement,
+// backquoted or bare, falling back to the statement start.
+func (m *myFile) namePos(name string) Pos {
+	lower := strings.ToLower(m.text)
+	n := strings.ToLower(name)
+	for _, needle := range []string{"`" + n + "`", `"` + n + `"`, "[" + n + "]", n} {
+		for from := 0; ; {
+			i := strings.Index(lower[from:], needle)
+			if i < 0 {
+				break
+			}
+			i += from
+			if isWordBoundary(lower, i-1) && isWordBoundary(lower, i+len(needle)) {
+				return posAt(m.src.Path, m.src.Data, m.start+i)
+			}
+			from = i + len(needle)
+		}
+	}
+	return m.stmtPos()
+}
+
+func isWordBoundary(s string, i int) bool {
+	if i < 0 || i >= len(s) {
+		return true
+	}
+	c := s[i]
+	return !(c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9')
+}
+
+func (m *myFile) statement(stmt ast.StmtNode) error {
+	switch s := stmt.(type) {
+	case *ast.CreateTableStmt:
+		return m.createTable(s)
+	case *ast.AlterTableStmt:
+		return m.alterTable(s)
+	case *ast.CreateViewStmt:
+		_, err := m.b.addTable(&Table{Schema: s.ViewName.Schema.O, Name: s.ViewName.Name.O, View: true, Pos: m.namePos(s.ViewName.Name.O)}, s.OrReplace)
+		return err
+	case *ast.DropTableStmt:
+		for _, t := range s.Tables {
+			m.b.dropTable(t.Schema.O, t.Name.O)
+		}
+	}
+	return nil
+}
+
+func (m *myFile) createTable(s *ast.CreateTableStmt) error {
+	t, err := m.b.addTable(&Table{Schema: s.Table.Schema.O, Name: s.Table.Name.O, Pos: m.namePos(s.Table.Name.O)}, s.IfNotExists)
+	if err != nil || t == nil {
+		return err
+	}
+	for _, opt := range s.Options {
+		if opt.Tp == ast.TableOptionComment {
+			t.Comment = opt.StrValue
+		}
+	}
+	for _, def := range s.Cols {
+		if err := m.addColumnDef(t, def); err != nil {
+			return err
+		}
+	}
+	for _, con := range s.Constraints {
+		if err := m.constraint(t, con); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (m *myFile) addColumnDef(t *Table, def *ast.ColumnDef) error {
+	c := &Column{Name: def.Name.Name.O, Type: mysqlType(def.Tp), Pos: m.namePos(def.Name.Name.O)}
+	if err := addColumn(t, c); err != nil {
+		return err
+	}
+	for _, opt := range def.Options {
+		switch opt.Tp {
+		case ast.ColumnOptionNotNull:
+			c.NotNull = true
+		case ast.ColumnOptionNull:
+			c.NotNull = false
+		case ast.ColumnOptionPrimaryKey:
+			if err := setPrimaryKey(t, c.Pos, []string{c.Name}); err != nil {
+				return err
+			}
+		case ast.ColumnOptionUniqKey:
+			if err := addUnique(t, c.Pos, []string{c.Name}); err != nil {
+				return err
+			}
+		case ast.ColumnOptionGenerated:
+			c.Generated = true
+		case ast.ColumnOptionComment:
+			if v, ok := opt.Expr.(ast.ValueExpr); ok {
+				c.Comment = v.GetString()
+			}
+		}
+	}
+	return nil
+}
+
+// mysqlType names a column type the way MySQL prints it ("bigint",
+// "int unsigned", "varchar").
+func mysqlType(tp interface {
+	GetType() byte
+	GetFlag() uint
+}) string {
+	name := types.TypeStr(tp.GetType())
+	if mysql.HasUnsignedFlag(tp.GetFlag()) {
+		name += " unsigned"
+	}
+	return name
+}
+
+func (m *myFile) constraint(t *Table, con *ast.Constraint) error {
+	cols := make([]string, 0, len(con.Keys))
+	for _, k := range con.Keys {
+		if k.Column != nil {
+			cols = append(cols, k.Column.Name.O)
+		}
+	}
+	pos := m.stmtPos()
+	switch con.Tp {
+	case ast.ConstraintPrimaryKey:
+		return setPrimaryKey(t, pos, cols)
+	case ast.ConstraintUniq, ast.ConstraintUniqKey, ast.ConstraintUniqIndex:
+		return addUnique(t, pos, cols)
+	}
+	return nil
+}
+
+func (m *myFile) alterTable(s *ast.AlterTableStmt) error {
+	t, err := m.b.table(m.namePos(s.Table.Name.O), s.Table.Schema.O, s.Table.Name.O)
+	if err != nil {
+		return err
+	}
+	for _, spec := range s.Specs {
+		switch spec.Tp {
+		case ast.AlterTableAddColumns:
+			for _, def := range spec.NewColumns {
+				if spec.IfNotExists && t.Column(def.Name.Name.O) != nil {
+					continue
+				}
+				if err := m.addColumnDef(t, def); err != nil {
+					return err
+				}
+			}
+		case ast.AlterTableAddConstraint:
+			if err := m.constraint(t, spec.Constraint); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,324 @@
+package gen
+
+import (
+	"errors"
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+	pgparser "github.com/pganalyze/pg_query_go/v6/parser"
+)
+
+// postgresDefaultSchema is the schema unqualified names resolve to; fencegen
+// stores tables in it with an empty Schema, as sqlc names them without prefix.
+const postgresDefaultSchema = "public"
+
+// parsePostgres reads one PostgreSQL schema file with pg_query, the parser
+// PostgreSQL itself uses (and sqlc's postgresql engine).
+func (b *builder) parsePostgres(src Source) error {
+	tree, err := pg.Parse(string(src.Data))
+	if err != nil {
+		return postgresSyntaxError(src, err)
+	}
+	p := &pgFile{b: b, src: src}
+	for _, raw := range tree.Stmts {
+		if err := p.statement(raw); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// postgresSyntaxError turns pg_query's error (a 1-based character cursor)
+// into a positioned diagnostic.
+func postgresSyntaxError(src Source, err error) error {
+	var perr *pgparser.Error
+	if errors.As(err, &perr) && perr.Cursorpos > 0 {
+		off := runeOffsetToByte(src.Data, perr.Cursorpos-1)
+		return errorf(posAt(src.Path, src.Data, off), "%s", perr.Message)
+	}
+	return errorf(Pos{File: src.Path}, "%v", err)
+}
+
+// pgFile walks the statements of one file.
+type pgFile struct {
+	b   *builder
+	src Source
+}
+
+func (p *pgFile) pos(location int32) Pos { return posAt(p.src.Path, p.src.Data, int(location)) }
+
+func (p *pgFile) statement(raw *pg.RawStmt) error {
+	n := raw.GetStmt()
+	switch {
+	case n.GetCreateStmt() != nil:
+		return p.createTable(n.GetCreateStmt())
+	case n.GetAlterTableStmt() != nil:
+		return p.alterTable(n.GetAlterTableStmt())
+	case n.GetViewStmt() != nil:
+		v := n.GetViewStmt().GetView()
+		_, err := p.b.addTable(&Table{Schema: pgSchema(v), Name: v.GetRelname(), View: true, Pos: p.pos(v.GetLocation())}, false)
+		return err
+	case n.GetCommentStmt() != nil:
+		return p.comment(raw, n.GetCommentStmt())
+	case n.GetDropStmt() != nil:
+		p.drop(n.GetDropStmt())
+	case n.GetCreateEnumStmt() != nil:
+		p.b.types[lastString(n.GetCreateEnumStmt().GetTypeName())] = true
+	case n.GetCreateDomainStmt() != nil:
+		p.b.types[lastString(n.GetCreateDomainStmt().GetDomainname())] = true
+	case n.GetCompositeTypeStmt() != nil:
+		p.b.types[n.GetCompositeTypeStmt().GetTypevar().GetRelname()] = true
+	case n.GetCreateRangeStmt() != nil:
+		p.b.types[lastString(n.GetCreateRangeStmt().GetTypeName())] = true
+	case n.GetCreateExtensionStmt() != nil:
+		// Extensions such as citext, hstore and ltree define a type of their own name.
+		p.b.types[n.GetCreateExtensionStmt().GetExtname()] = true
+	}
+	return nil
+}
+
+func pgSchema(rv *pg.RangeVar) string {
+	if s := rv.GetSchemaname(); s != postgresDefaultSchema {
+		return s
+	}
+	return ""
+}
+
+func (p *pgFile) createTable(stmt *pg.CreateStmt) error {
+	rel := stmt.GetRelation()
+	t, err := p.b.addTable(&Table{Schema: pgSchema(rel), Name: rel.GetRelname(), Pos: p.pos(rel.GetLocation())}, stmt.GetIfNotExists())
+	if err != nil || t == nil {
+		return err
+	}
+	var tableConstraints []*pg.Constraint
+	for _, elt := range stmt.GetTableElts() {
+		if def := elt.GetColumnDef(); def != nil {
+			if err := p.addColumnDef(t, def); err != nil {
+				return err
+			}
+		}
+		if c := elt.GetConstraint(); c != nil {
+			tableConstraints = append(tableConstraints, c)
+		}
+	}
+	for _, c := range tableConstraints {
+		if err := p.tableConstraint(t, c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addColumnDef adds a column with its inline constraints.
+func (p *pgFile) addColumnDef(t *Table, def *pg.ColumnDef) error {
+	typ, err := p.columnType(def.GetTypeName())
+	if err != nil {
+		return err
+	}
+	c := &Column{Name: def.GetColname(), Type: typ, NotNull: def.GetIsNotNull() || isSerial(typ), Pos: p.pos(def.GetLocation())}
+	if err := addColumn(t, c); err != nil {
+		return err
+	}
+	for _, n := range def.GetConstraints() {
+		con := n.GetConstraint()
+		pos := p.pos(con.GetLocation())
+		switch con.GetContype() {
+		case pg.ConstrType_CONSTR_NOTNULL:
+			c.NotNull = true
+		case pg.ConstrType_CONSTR_NULL:
+			c.NotNull = false
+		case pg.ConstrType_CONSTR_PRIMARY:
+			if err := setPrimaryKey(t, pos, []string{c.Name}); err != nil {
+				return err
+			}
+		case pg.ConstrType_CONSTR_UNIQUE:
+			if err := addUnique(t, pos, []string{c.Name}); err != nil {
+				return err
+			}
+		case pg.ConstrType_CONSTR_IDENTITY:
+			c.NotNull = true
+			c.IdentityAlways = con.GetGeneratedWhen() == "a"
+		case pg.ConstrType_CONSTR_GENERATED:
+			c.Generated = true
+		}
+	}
+	return nil
+}
+
+// tableConstraint applies a table-level PRIMARY KEY or UNIQUE constraint.
+func (p *pgFile) tableConstraint(t *Table, con *pg.Constraint) error {
+	pos := p.pos(con.GetLocation())
+	switch con.GetContype() {
+	case pg.ConstrType_CONSTR_PRIMARY:
+		return setPrimaryKey(t, pos, pgStrings(con.GetKeys()))
+	case pg.ConstrType_CONSTR_UNIQUE:
+		return addUnique(t, pos, pgStrings(con.GetKeys()))
+	}
+	return nil
+}
+
+// columnType names the column's type and rejects types PostgreSQL would not
+// know, so the user hears about a typo before sqlc maps it to interface{}.
+func (p *pgFile) columnType(tn *pg.TypeName) (string, error) {
+	names := pgStrings(tn.GetNames())
+	if len(names) == 0 {
+		return "", errorf(p.pos(tn.GetLocation()), "column has no type")
+	}
+	name := names[len(names)-1]
+	builtin := len(names) == 2 && names[0] == "pg_catalog"
+	if !builtin && !isPostgresType(name) && !p.b.types[name] {
+		return "", errorf(p.pos(tn.GetLocation()), "unknown type %q; declare it (CREATE TYPE, CREATE DOMAIN, CREATE EXTENSION) before this table", strings.Join(names, "."))
+	}
+	if len(tn.GetArrayBounds()) > 0 {
+		name += "[]"
+	}
+	return name, nil
+}
+
+func (p *pgFile) alterTable(stmt *pg.AlterTableStmt) error {
+	if stmt.GetObjtype() != pg.ObjectType_OBJECT_TABLE {
+		return nil
+	}
+	rel := stmt.GetRelation()
+	t, err := p.b.table(p.pos(rel.GetLocation()), pgSchema(rel), rel.GetRelname())
+	if err != nil {
+		if stmt.GetMissingOk() {
+			return nil
+		}
+		return err
+	}
+	for _, n := range stmt.GetCmds() {
+		if err := p.alterCmd(t, n.GetAlterTableCmd()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *pgFile) alterCmd(t *Table, cmd *pg.AlterTableCmd) error {
+	switch cmd.GetSubtype() {
+	case pg.AlterTableType_AT_AddColumn:
+		def := cmd.GetDef().GetColumnDef()
+		if cmd.GetMissingOk() && t.Column(def.GetColname()) != nil {
+			return nil
+		}
+		return p.addColumnDef(t, def)
+	case pg.AlterTableType_AT_AddConstraint:
+		return p.tableConstraint(t, cmd.GetDef().GetConstraint())
+	case pg.AlterTableType_AT_SetNotNull, pg.AlterTableType_AT_DropNotNull:
+		if c := t.Column(cmd.GetName()); c != nil {
+			c.NotNull = cmd.GetSubtype() == pg.AlterTableType_AT_SetNotNull
+		}
+	case pg.AlterTableType_AT_DropColumn:
+		cols := t.Columns[:0]
+		for _, c := range t.Columns {
+			if c.Name != cmd.GetName() {
+				cols = append(cols, c)
+			}
+		}
+		t.Columns = cols
+	}
+	return nil
+}
+
+// comment records COMMENT ON TABLE and COMMENT ON COLUMN.
+func (p *pgFile) comment(raw *pg.RawStmt, stmt *pg.CommentStmt) error {
+	names := pgStrings(stmt.GetObject().GetList().GetItems())
+	pos := p.pos(raw.GetStmtLocation())
+	switch stmt.GetObjtype() {
+	case pg.ObjectType_OBJECT_TABLE:
+		schema, name := splitPGName(names)
+		t, err := p.b.table(pos, schema, name)
+		if err != nil {
+			return err
+		}
+		t.Comment = stmt.GetComment()
+	case pg.ObjectType_OBJECT_COLUMN:
+		if len(names) < 2 {
+			return nil
+		}
+		schema, name := splitPGName(names[:len(names)-1])
+		t, err := p.b.table(pos, schema, name)
+		if err != nil {
+			return err
+		}
+		c := t.Column(names[len(names)-1])
+		if c == nil {
+			return errorf(pos, "%s has no column %q", t.QualifiedName(), names[len(names)-1])
+		}
+		c.Comment = stmt.GetComment()
+	}
+	return nil
+}
+
+func (p *pgFile) drop(stmt *pg.DropStmt) {
+	if stmt.GetRemoveType() != pg.ObjectType_OBJECT_TABLE && stmt.GetRemoveType() != pg.ObjectType_OBJECT_VIEW {
+		return
+	}
+	for _, obj := range stmt.GetObjects() {
+		schema, name := splitPGName(pgStrings(obj.GetList().GetItems()))
+		p.b.dropTable(schema, name)
+	}
+}
+
+// splitPGName resolves [schema,] name, folding the default schema away.
+func splitPGName(names []string) (schema, name string) {
+	switch len(names) {
+	case 0:
+		return "", ""
+	case 1:
+		return "", names[0]
+	}
+	schema, name = names[len(names)-2], names[len(names)-1]
+	if schema == postgresDefaultSchema {
+		schema = ""
+	}
+	return schema, name
+}
+
+// strings extracts the values of String nodes.
+func pgStrings(nodes []*pg.Node) []string {
+	out := make([]string, 0, len(nodes))
+	for _, n := range nodes {
+		if s := n.GetString_(); s != nil {
+			out = append(out, s.GetSval())
+		}
+	}
+	return out
+}
+
+func lastString(nodes []*pg.Node) string {
+	s := pgStrings(nodes)
+	if len(s) == 0 {
+		return ""
+	}
+	return s[len(s)-1]
+}
+
+func isSerial(typ string) bool {
+	switch typ {
+	case "serial", "serial2", "serial4", "serial8", "smallserial", "bigserial":
+		return true
+	}
+	return false
+}
+
+// isPostgresType reports whether name is a type PostgreSQL ships (names the
+// parser does not already qualify with pg_catalog).
+func isPostgresType(name string) bool {
+	switch name {
+	case "int2", "int4", "int8", "int", "integer", "smallint", "bigint",
+		"serial", "serial2", "serial4", "serial8", "smallserial", "bigserial",
+		"float4", "float8", "real", "numeric", "decimal", "money",
+		"text", "varchar", "char", "bpchar", "name", "citext", "bytea",
+		"bool", "boolean", "date", "time", "timetz", "timestamp", "timestamptz", "interval",
+		"uuid", "json", "jsonb", "jsonpath", "xml", "inet", "cidr", "macaddr", "macaddr8",
+		"point", "line", "lseg", "box", "path", "polygon", "circle",
+		"bit", "varbit", "tsvector", "tsquery", "oid", "regclass", "regtype", "regproc",
+		"int4range", "int8range", "numrange", "tsrange", "tstzrange", "daterange",
+		"int4multirange", "int8multirange", "nummultirange", "tsmultirange", "tstzmultirange", "datemultirange",
+		"pg_lsn", "txid_snapshot", "pg_snapshot", "xid", "xid8", "cid", "tid":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,243 @@
+package gen
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/ncruces/go-sqlite3"
+	_ "github.com/ncruces/go-sqlite3/embed" // the SQLite build sqlc's sqlite analyzer uses too
+)
+
+// parseSQLite runs the schema files through SQLite itself, in an in-memory
+// database: SQLite's own parser is the authority on what its dialect accepts,
+// and its catalog (PRAGMA table_xinfo, index_list) answers keys, constraint
+// order and generated columns exactly. sqlc's ANTLR SQLite grammar lives in
+// an internal package that cannot be imported. Statements are prepared one
+// at a time; the authorizer tells which table each statement creates or
+// alters, so every table and column gets the position of its statement, and
+// syntax errors get SQLite's own error offset.
+func (b *builder) parseSQLite(sources []Source) error {
+	conn, err := sqlite3.Open(":memory:")
+	if err != nil {
+		return fmt.Errorf("opening in-memory SQLite: %w", err)
+	}
+	defer conn.Close()
+	s := &sqliteSchema{b: b, conn: conn}
+	if err := conn.SetAuthorizer(s.authorize); err != nil {
+		return fmt.Errorf("installing SQLite authorizer: %w", err)
+	}
+	for _, src := range sources {
+		if err := s.file(src); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sqliteSchema carries the state of one parseSQLite call.
+type sqliteSchema struct {
+	b       *builder
+	conn    *sqlite3.Conn
+	actions []sqliteAction // filled by the authorizer while a statement is prepared
+}
+
+type sqliteAction struct {
+	code  sqlite3.AuthorizerActionCode
+	table string
+}
+
+func (s *sqliteSchema) authorize(action sqlite3.AuthorizerActionCode, name3rd, name4th, schema, inner string) sqlite3.AuthorizerReturnCode {
+	switch action {
+	case sqlite3.AUTH_CREATE_TABLE, sqlite3.AUTH_CREATE_VIEW, sqlite3.AUTH_DROP_TABLE, sqlite3.AUTH_DROP_VIEW:
+		s.actions = append(s.actions, sqliteAction{action, name3rd})
+	case sqlite3.AUTH_ALTER_TABLE:
+		s.actions = append(s.actions, sqliteAction{action, name4th})
+	}
+	return sqlite3.AUTH_OK
+}
+
+// file executes one source statement by statement.
+func (s *sqliteSchema) file(src Source) error {
+	text := string(src.Data)
+	rest := text
+	for {
+		start := len(text) - len(strings.TrimLeftFunc(skipSQLComments(rest), isSpace))
+		s.actions = s.actions[:0]
+		stmt, tail, err := s.conn.Prepare(rest)
+		if err != nil {
+			return sqliteError(src, start, err)
+		}
+		if stmt == nil {
+			return nil
+		}
+		stmtText := text[start : len(text)-len(tail)]
+		err = stmt.Exec()
+		stmt.Close()
+		if err != nil {
+			return sqliteError(src, start, err)
+		}
+		if err := s.record(src, start, stmtText); err != nil {
+			return err
+		}
+		rest = tail
+	}
+}
+
+// sqliteError positions SQLite's message at its error offset when it has
+// one (syntax errors), else at the statement.
+func sqliteError(src Source, start int, err error) error {
+	off := start
+	var serr *sqlite3.Error
+	msg := err.Error()
+	if errors.As(err, &serr) {
+		if q := serr.SQL(); q != "" {
+			if i := strings.LastIndex(string(src.Data), q); i >= 0 {
+				off = i
+			}
+		}
+		msg = strings.TrimPrefix(msg, "sqlite3: ")
+	}
+	return errorf(posAt(src.Path, src.Data, off), "%s", msg)
+}
+
+// record updates the model after a statement ran.
+func (s *sqliteSchema) record(src Source, start int, stmtText string) error {
+	m := &myFile{src: src, start: start, text: stmtText} // reuse the name locator
+	for _, a := range s.actions {
+		switch a.code {
+		case sqlite3.AUTH_CREATE_TABLE, sqlite3.AUTH_CREATE_VIEW:
+			if strings.HasPrefix(a.table, "sqlite_") {
+				continue
+			}
+			t, err := s.b.addTable(&Table{Name: a.table, View: a.code == sqlite3.AUTH_CREATE_VIEW, Pos: m.namePos(a.table)}, false)
+			if err != nil {
+				return err
+			}
+			if t != nil && !t.View {
+				if err := s.loadTable(t, m); err != nil {
+					return err
+				}
+			}
+		case sqlite3.AUTH_ALTER_TABLE:
+			if t := s.b.schema.Table("", a.table); t != nil {
+				if err := s.loadTable(t, m); err != nil {
+					return err
+				}
+			}
+		case sqlite3.AUTH_DROP_TABLE, sqlite3.AUTH_DROP_VIEW:
+			s.b.dropTable("", a.table)
+		}
+	}
+	return nil
+}
+
+// loadTable reads the table's columns, key and unique constraints from
+// SQLite's catalog. Columns it has not seen yet get positions in the current
+// statement; known columns keep theirs (ALTER TABLE ADD COLUMN).
+func (s *sqliteSchema) loadTable(t *Table, m *myFile) error {
+	type pkCol struct {
+		seq  int
+		name string
+	}
+	var pk []pkCol
+	known := map[string]*Column{}
+	for _, c := range t.Columns {
+		known[c.Name] = c
+	}
+	t.Columns = t.Columns[:0]
+	err := s.query(fmt.Sprintf("SELECT name, type, \"notnull\", pk, hidden FROM pragma_table_xinfo(%s)", sqliteString(t.Name)), func(st *sqlite3.Stmt) {
+		name := st.ColumnText(0)
+		hidden := st.ColumnInt(4)
+		if hidden == 1 { // hidden column of a virtual table
+			return
+		}
+		c := known[name]
+		if c == nil {
+			c = &Column{Name: name, Pos: m.namePos(name)}
+		}
+		c.Type = strings.ToLower(st.ColumnText(1))
+		c.NotNull = st.ColumnInt(2) != 0
+		c.Generated = hidden == 2 || hidden == 3
+		if seq := st.ColumnInt(3); seq > 0 {
+			pk = append(pk, pkCol{seq, name})
+			c.NotNull = true
+		}
+		t.Columns = append(t.Columns, c)
+	})
+	if err != nil {
+		return err
+	}
+	t.PrimaryKey = make([]string, len(pk))
+	for _, p := range pk {
+		t.PrimaryKey[p.seq-1] = p.name
+	}
+	return s.loadUniques(t)
+}
+
+// loadUniques reads UNIQUE constraints (index origin "u") in column order.
+func (s *sqliteSchema) loadUniques(t *Table) error {
+	var indexes []string
+	err := s.query(fmt.Sprintf("SELECT name FROM pragma_index_list(%s) WHERE origin = 'u' AND partial = 0 ORDER BY seq DESC", sqliteString(t.Name)), func(st *sqlite3.Stmt) {
+		indexes = append(indexes, st.ColumnText(0))
+	})
+	if err != nil {
+		return err
+	}
+	t.Uniques = nil
+	for _, idx := range indexes {
+		var cols []string
+		err := s.query(fmt.Sprintf("SELECT name FROM pragma_index_info(%s) ORDER BY seqno", sqliteString(idx)), func(st *sqlite3.Stmt) {
+			cols = append(cols, st.ColumnText(0))
+		})
+		if err != nil {
+			return err
+		}
+		t.Uniques = append(t.Uniques, cols)
+	}
+	return nil
+}
+
+// query runs a catalog query, calling row for each result row.
+func (s *sqliteSchema) query(sql string, row func(*sqlite3.Stmt)) error {
+	st, _, err := s.conn.Prepare(sql)
+	if err != nil {
+		return fmt.Errorf("reading SQLite catalog: %w", err)
+	}
+	defer st.Close()
+	for st.Step() {
+		row(st)
+	}
+	if err := st.Err(); err != nil {
+		return fmt.Errorf("reading SQLite catalog: %w", err)
+	}
+	return nil
+}
+
+func sqliteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+func isSpace(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f' || r == '\v' }
+
+// skipSQLComments drops leading whitespace and comments, so an error in the
+// next statement points at its first token.
+func skipSQLComments(s string) string {
+	for {
+		s = strings.TrimLeftFunc(s, isSpace)
+		switch {
+		case strings.HasPrefix(s, "--"):
+			i := strings.IndexByte(s, '\n')
+			if i < 0 {
+				return ""
+			}
+			s = s[i+1:]
+		case strings.HasPrefix(s, "/*"):
+			i := strings.Index(s[2:], "*/")
+			if i < 0 {
+				return ""
+			}
+			s = s[i+4:]
+		default:
+			return s
+		}
+	}
+}
