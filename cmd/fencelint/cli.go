@@ -1,0 +1,125 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// Exit codes of the commands fencelint handles itself; multichecker
+// handles the rest (see the package comment).
+const (
+	exitOK    = 0
+	exitUsage = 2
+)
+
+// explainCommand runs "fencelint -explain NAME" if args asks for it: it
+// writes the full documentation of the check named NAME to stdout. It
+// reports whether args was an -explain command, and the exit code. It is
+// handled before multichecker parses flags so that -explain is not passed
+// on to go vet as an analysis flag.
+func explainCommand(args []string, checks []*analysis.Analyzer, stdout, stderr io.Writer) (code int, handled bool) {
+	name, ok, err := parseExplain(args)
+	if !ok {
+		return 0, false
+	}
+	if err == nil {
+		err = explain(stdout, checks, name)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "fencelint: %v\n", err)
+		return exitUsage, true
+	}
+	return exitOK, true
+}
+
+// parseExplain reports whether args is an -explain command (-explain NAME,
+// -explain=NAME, with one or two dashes) and returns NAME. The command must
+// come first and stand alone; err says what is wrong with it otherwise.
+func parseExplain(args []string) (name string, ok bool, err error) {
+	if len(args) == 0 {
+		return "", false, nil
+	}
+	flagName, value, hasValue := strings.Cut(strings.TrimLeft(args[0], "-"), "=")
+	if !strings.HasPrefix(args[0], "-") || flagName != "explain" {
+		return "", false, nil
+	}
+	rest := args[1:]
+	if !hasValue {
+		if len(rest) == 0 {
+			return "", true, fmt.Errorf("-explain needs the name of a check: fencelint -explain NAME")
+		}
+		value, rest = rest[0], rest[1:]
+	}
+	if len(rest) > 0 {
+		return "", true, fmt.Errorf("-explain takes one check name, got extra arguments %q", rest)
+	}
+	return value, true, nil
+}
+
+// explain writes the full documentation of the check named name to w. For
+// an unknown name the error lists the known ones.
+func explain(w io.Writer, checks []*analysis.Analyzer, name string) error {
+	i := slices.IndexFunc(checks, func(a *analysis.Analyzer) bool { return a.Name == name })
+	if i < 0 {
+		return fmt.Errorf("unknown check %q; the checks are: %s", name, strings.Join(checkNames(checks), ", "))
+	}
+	a := checks[i]
+	fmt.Fprintln(w, strings.TrimSpace(a.Doc))
+	if a.URL != "" {
+		fmt.Fprintf(w, "\nSee %s\n", a.URL)
+	}
+	return nil
+}
+
+// checkNames returns the names of checks, in order.
+func checkNames(checks []*analysis.Analyzer) []string {
+	names := make([]string, len(checks))
+	for i, a := range checks {
+		names[i] = a.Name
+	}
+	return names
+}
+
+// usage writes the short help: how to run fencelint, the checks with their
+// one-line summaries, and where the rest is documented. The full flag list
+// (every check's flags) is long, so it stays behind "fencelint help".
+func usage(w io.Writer, checks []*analysis.Analyzer) {
+	fmt.Fprint(w, `fencelint finds writes made under a distributed lock or lease that the
+store cannot reject from a stale holder (a holder paused past its lease).
+
+Usage:
+  fencelint [flags] packages...                      analyze packages (./...)
+  go vet -vettool=$(command -v fencelint) packages   run as a go vet tool
+  fencelint -explain NAME                            a check's full documentation
+  fencelint help [NAME]                              every flag, or a check's flags
+
+Checks (-NAME runs only the named checks, -NAME=false all but those):
+`)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, a := range checks {
+		fmt.Fprintf(tw, "  %s\t%s\n", a.Name, summary(a))
+	}
+	tw.Flush()
+	fmt.Fprint(w, `
+Flags:
+  -json        print findings as JSON (exit code 0 even with findings)
+  -c=N         show N lines of context around each finding
+  -fix, -diff  apply suggested fixes, or print them as a diff
+  -test=false  skip test files
+
+Exit codes: 0 no findings, 1 load or analysis error, 2 bad command line,
+3 findings.
+`)
+}
+
+// summary returns a's one-line summary: the first line of its Doc without
+// the "NAME: " prefix go/analysis docs start with.
+func summary(a *analysis.Analyzer) string {
+	first, _, _ := strings.Cut(strings.TrimSpace(a.Doc), "\n")
+	return strings.TrimPrefix(first, a.Name+": ")
+}

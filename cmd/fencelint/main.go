@@ -1,0 +1,50 @@
+// Command fencelint reports writes made under a distributed lock or lease
+// that the store cannot reject from a stale holder, and the checks around
+// them (validity checks used as guards, renewals the work never hears from,
+// tokens that are not monotonic).
+//
+// Run it on packages directly:
+//
+//	fencelint ./...
+//	fencelint -json ./...
+//	fencelint -heldcheck=false ./...   # every check but heldcheck
+//	fencelint -unfencedwrite ./...     # only unfencedwrite
+//
+// or as a go vet tool, which caches results per package like vet does:
+//
+//	go vet -vettool=$(command -v fencelint) ./...
+//
+// fencelint -explain NAME prints the full documentation of one check;
+// fencelint -help lists the checks; fencelint help NAME lists a check's
+// flags. The other flags (-json, -c, -fix, -diff, -test) are those of
+// golang.org/x/tools/go/analysis/multichecker.
+//
+// # Exit codes
+//
+// Standalone:
+//
+//	0  no findings (and, with -json, always unless packages fail to load)
+//	1  a package failed to load or an analysis failed
+//	2  bad command line: an unknown flag, -explain without a known check
+//	3  findings were printed
+//
+// Under go vet, go vet prints the findings and exits 1 if there are any.
+package main
+
+import (
+	"flag"
+	"os"
+
+	"golang.org/x/tools/go/analysis/multichecker"
+
+	"github.com/fencelint/fencelint/analyzers"
+)
+
+func main() {
+	checks := analyzers.All()
+	if code, handled := explainCommand(os.Args[1:], checks, os.Stdout, os.Stderr); handled {
+		os.Exit(code)
+	}
+	flag.Usage = func() { usage(flag.CommandLine.Output(), checks) }
+	multichecker.Main(checks...)
+}
