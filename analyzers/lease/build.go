@@ -20,6 +20,12 @@ type builder struct {
 	// exported for them say (roles from directives and wrappers, writes,
 	// fenced-by-param): consulted before imported facts.
 	local map[*types.Func][]analysis.Fact
+	// keys caches the keys of the package's SET NX calls (lockKeys).
+	keys *lockKeySet
+	// regions holds the lease state of every block (regions.go).
+	regions *regions
+	// writeCalls marks the calls already recorded as writes.
+	writeCalls map[ssa.CallInstruction]bool
 }
 
 // build computes the model of pass's package.
@@ -30,6 +36,8 @@ func build(pass *analysis.Pass) *Model {
 		dirs:  parseDirectives(pass),
 		model: &Model{},
 		local: make(map[*types.Func][]analysis.Fact),
+
+		writeCalls: make(map[ssa.CallInstruction]bool),
 	}
 	b.model.directives = b.dirs
 	b.model.tokens = &tokenFlow{b: b}
@@ -39,10 +47,11 @@ func build(pass *analysis.Pass) *Model {
 	}
 	b.funcs = buildSSA(pass)
 	b.inferRoles()
-	b.findWrites()
 	b.findChecks()
 	b.findLeases()
+	b.findWrites()
 	b.markHeld()
+	b.deriveWriteFacts()
 	b.markGuards()
 	b.findRenewals()
 	b.findSignals()

@@ -24,6 +24,7 @@ const (
 	RoleFenced                      // a write the store conditions on the lease itself
 	RoleCallback                    // a func field whose function runs while the lease is held
 	RoleElect                       // configures a scheduler whose jobs run under a lease (gocron)
+	RoleGrant                       // grants a lease that is not a lock by itself (etcd Grant, NewSession)
 )
 
 // Has reports whether r includes every role in want.
@@ -75,9 +76,20 @@ type API struct {
 	Role   Role
 	System System
 	Fence  FenceRule
-	Arg    int    // the argument the FenceRule reads (receiver excluded), when it reads one
-	Note   string // NotToken: why it is not monotonic; Token: what it is
+	Arg    int      // the argument the FenceRule reads (receiver excluded), when it reads one
+	Note   string   // NotToken: why it is not monotonic; Token: what it is
+	Held   HeldRule // RoleCheck: which uses of the result say the lease is held
 }
+
+// A HeldRule says, for a RoleCheck row, which uses of the result say that the
+// lease is held.
+type HeldRule uint8
+
+const (
+	AnyResult HeldRule = iota // any result: true, a nil error, a TTL above 0, a deadline ahead, a non-nil entry
+	ValueOnly                 // only comparing the returned value with the holder's own ID (not its error)
+	LockKeyAt                 // any result, but only when the key or path at API.Arg names a lock
+)
 
 // Import paths, version elements removed (see normalizePath).
 const (
@@ -117,7 +129,7 @@ func catalog() []API {
 
 	// etcd: concurrency.Session, Mutex, Election.
 	add(
-		API{Pkg: pkgEtcdConc, Name: "NewSession", Role: RoleAcquire | RoleAutoRenew, System: Etcd},
+		API{Pkg: pkgEtcdConc, Name: "NewSession", Role: RoleGrant | RoleAutoRenew, System: Etcd},
 		API{Pkg: pkgEtcdConc, Recv: "Session", Name: "Done", Role: RoleLost, System: Etcd},
 		API{Pkg: pkgEtcdConc, Recv: "Session", Name: "Ctx", Role: RoleLost, System: Etcd},
 		API{Pkg: pkgEtcdConc, Recv: "Session", Name: "Close", Role: RoleRelease, System: Etcd},
@@ -133,11 +145,11 @@ func catalog() []API {
 		API{Pkg: pkgEtcdConc, Recv: "Election", Name: "Campaign", Role: RoleAcquire, System: Etcd},
 		API{Pkg: pkgEtcdConc, Recv: "Election", Name: "Resign", Role: RoleRelease, System: Etcd},
 		API{Pkg: pkgEtcdConc, Recv: "Election", Name: "Proclaim", Role: RoleFenced, System: Etcd},
-		API{Pkg: pkgEtcdConc, Recv: "Election", Name: "Leader", Role: RoleCheck, System: Etcd},
+		API{Pkg: pkgEtcdConc, Recv: "Election", Name: "Leader", Role: RoleCheck, System: Etcd, Held: ValueOnly},
 		API{Pkg: pkgEtcdConc, Recv: "Election", Name: "Rev", Role: RoleToken, System: Etcd,
 			Note: "the leader key's create revision"},
 		// etcd: Lease and KV interfaces (Client embeds both).
-		API{Pkg: pkgEtcd, Recv: "Lease", Name: "Grant", Role: RoleAcquire, System: Etcd},
+		API{Pkg: pkgEtcd, Recv: "Lease", Name: "Grant", Role: RoleGrant, System: Etcd},
 		API{Pkg: pkgEtcd, Recv: "Lease", Name: "KeepAlive", Role: RoleAutoRenew | RoleLost, System: Etcd},
 		API{Pkg: pkgEtcd, Recv: "Lease", Name: "KeepAliveOnce", Role: RoleRenew, System: Etcd},
 		API{Pkg: pkgEtcd, Recv: "Lease", Name: "Revoke", Role: RoleRelease, System: Etcd},
@@ -217,7 +229,8 @@ func catalog() []API {
 			Note: "the Raft index of the key's creation"},
 		API{Pkg: pkgConsul, Recv: "KVPair", Name: "LockIndex", Field: true, Role: RoleNotToken, System: Consul,
 			Note: "Consul's LockIndex restarts at 1 when the lock key is deleted (Lock.Destroy, a session with Behavior \"delete\")"},
-		API{Pkg: pkgConsul, Recv: "KVPair", Name: "Session", Field: true, Role: RoleNotToken, System: Consul,
+		API{Pkg: pkgConsul, Recv: "KVPair", Name: "Session", Field: true, Role: RoleNotToken | RoleCheck, System: Consul,
+			Held: ValueOnly, // the lock key's pair, read back and compared with our session: a check
 			Note: "a Consul session ID is a random UUID"},
 	)
 
@@ -231,7 +244,7 @@ func catalog() []API {
 		API{Pkg: pkgZK, Recv: "Conn", Name: "Create", Role: RoleWrite, System: ZooKeeper},
 		API{Pkg: pkgZK, Recv: "Conn", Name: "Multi", Role: RoleWrite, System: ZooKeeper, Fence: ZKMulti},
 		API{Pkg: pkgZK, Recv: "Conn", Name: "State", Role: RoleCheck, System: ZooKeeper},
-		API{Pkg: pkgZK, Recv: "Conn", Name: "Exists", Role: RoleCheck, System: ZooKeeper},
+		API{Pkg: pkgZK, Recv: "Conn", Name: "Exists", Role: RoleCheck, System: ZooKeeper, Held: LockKeyAt, Arg: 0},
 		API{Pkg: pkgZK, Recv: "Conn", Name: "SessionID", Role: RoleNotToken, System: ZooKeeper,
 			Note: "a ZooKeeper session ID is not ordered across sessions"},
 		API{Pkg: pkgZK, Recv: "Stat", Name: "Czxid", Field: true, Role: RoleToken, System: ZooKeeper,
@@ -244,8 +257,8 @@ func catalog() []API {
 
 	// Kubernetes leader election.
 	add(
-		API{Pkg: pkgLeader, Name: "RunOrDie", Role: RoleAcquire | RoleAutoRenew, System: Kubernetes},
-		API{Pkg: pkgLeader, Recv: "LeaderElector", Name: "Run", Role: RoleAcquire | RoleAutoRenew, System: Kubernetes},
+		API{Pkg: pkgLeader, Name: "RunOrDie", Role: RoleAutoRenew, System: Kubernetes},
+		API{Pkg: pkgLeader, Recv: "LeaderElector", Name: "Run", Role: RoleAutoRenew, System: Kubernetes},
 		API{Pkg: pkgLeader, Recv: "LeaderCallbacks", Name: "OnStartedLeading", Field: true, Role: RoleCallback | RoleLost, System: Kubernetes},
 		API{Pkg: pkgLeader, Recv: "LeaderElector", Name: "IsLeader", Role: RoleCheck, System: Kubernetes},
 		API{Pkg: pkgResLock, Recv: "LeaderElectionRecord", Name: "LeaderTransitions", Field: true, Role: RoleNotToken, System: Kubernetes,
@@ -322,8 +335,8 @@ func catalog() []API {
 			API{Pkg: p, Recv: "Script", Name: "Run", Role: RoleWrite, System: Redis, Fence: RedisScript, Arg: -1},
 			API{Pkg: p, Recv: "Script", Name: "EvalSha", Role: RoleWrite, System: Redis, Fence: RedisScript, Arg: -1},
 			API{Pkg: p, Recv: "Script", Name: "Eval", Role: RoleWrite, System: Redis, Fence: RedisScript, Arg: -1},
-			API{Pkg: p, Recv: "*", Name: "PTTL", Role: RoleCheck, System: Redis},
-			API{Pkg: p, Recv: "*", Name: "TTL", Role: RoleCheck, System: Redis},
+			API{Pkg: p, Recv: "*", Name: "PTTL", Role: RoleCheck, System: Redis, Held: LockKeyAt, Arg: 1},
+			API{Pkg: p, Recv: "*", Name: "TTL", Role: RoleCheck, System: Redis, Held: LockKeyAt, Arg: 1},
 		)
 	}
 

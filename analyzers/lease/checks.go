@@ -5,3 +5,7 @@ func (b *builder) findChecks() {}
 
 // markGuards links each check with the writes control-dependent on it.
 func (b *builder) markGuards() {}
+
+// checkedRegions returns the lease regions opened by positive validity
+// checks (if le.IsLeader() { ... }) and the blocks each covers.
+func (b *builder) checkedRegions() []checkedRegion { return nil }

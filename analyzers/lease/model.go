@@ -96,6 +96,10 @@ type Check struct {
 	What   string // "IsLeader", "Valid", "time.Now().Before(deadline)"
 	// Guarded lists the writes whose execution depends on the check.
 	Guarded []*Write
+	// End is the end of the checking expression, for diagnostic ranges.
+	End token.Pos
+
+	held []branch // the branches taken when the check says the lease is held (checks.go)
 }
 
 // A Renewal is a manual renewal call (Extend, Refresh, KeepAliveOnce,

@@ -1,7 +1,519 @@
 package lease
 
-// findLeases fills Model.Leases.
-func (b *builder) findLeases() {}
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"slices"
 
-// markHeld sets Write.Held for every write made while a lease is held.
-func (b *builder) markHeld() {}
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/fencelint/fencelint/analyzers/internal/sqlscan"
+)
+
+// Lease regions are computed per function by a forward may-analysis over
+// the SSA control-flow graph. The state at a point is the set of leases
+// that may be held there: an acquiring call adds its lease, a release
+// (not deferred: a deferred release runs at return) removes it, and on the
+// edge where an acquisition is seen to fail (err != nil, !ok) its lease is
+// dropped. A function the library runs while the lease is held starts with
+// that lease; a closure starts with what its creator held where it made it.
+
+// leaseSet is the set of leases that may be held, in acquisition order.
+type leaseSet []*Lease
+
+func (s leaseSet) with(l *Lease) leaseSet {
+	if slices.Contains(s, l) {
+		return s
+	}
+	return append(s[:len(s):len(s)], l)
+}
+
+func (s leaseSet) without(drop func(*Lease) bool) leaseSet {
+	var out leaseSet
+	for _, l := range s {
+		if !drop(l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func (s leaseSet) union(t leaseSet) leaseSet {
+	for _, l := range t {
+		s = s.with(l)
+	}
+	return s
+}
+
+func (s leaseSet) equal(t leaseSet) bool {
+	if len(s) != len(t) {
+		return false
+	}
+	for _, l := range s {
+		if !slices.Contains(t, l) {
+			return false
+		}
+	}
+	return true
+}
+
+// regions holds the lease states of every function of the package.
+type regions struct {
+	in      map[*ssa.BasicBlock]leaseSet // state on entry to each block
+	entry   map[*ssa.Function]leaseSet   // state on entry to callbacks and closures
+	byCall  map[ssa.CallInstruction]*Lease
+	checked map[*ssa.BasicBlock]leaseSet // leases opened by positive validity checks
+}
+
+// findLeases computes the lease regions of every function and fills
+// Model.Leases with the leases that open them.
+func (b *builder) findLeases() {
+	b.regions = &regions{
+		in:      make(map[*ssa.BasicBlock]leaseSet),
+		entry:   make(map[*ssa.Function]leaseSet),
+		byCall:  make(map[ssa.CallInstruction]*Lease),
+		checked: make(map[*ssa.BasicBlock]leaseSet),
+	}
+	b.findCallbacks()
+	b.addCheckedRegions()
+	for _, fn := range b.funcs { // parents come before their closures
+		b.flow(fn)
+	}
+	slices.SortStableFunc(b.model.Leases, func(x, y *Lease) int { return int(x.Pos - y.Pos) })
+}
+
+// addLease records a new lease.
+func (b *builder) addLease(l *Lease) *Lease {
+	b.model.Leases = append(b.model.Leases, l)
+	return l
+}
+
+// findCallbacks gives each function that a library runs while a lease is
+// held (leaderelection's OnStartedLeading, a gocron task of a scheduler with
+// a distributed locker or elector) that lease on entry.
+func (b *builder) findCallbacks() {
+	elected := b.usesRole(RoleElect)
+	for _, fn := range b.funcs {
+		for _, blk := range fn.Blocks {
+			for _, instr := range blk.Instrs {
+				switch x := instr.(type) {
+				case *ssa.Store:
+					b.callbackField(fn, x)
+				case *ssa.Call:
+					if elected {
+						b.callbackTask(fn, x)
+					}
+				}
+			}
+		}
+	}
+}
+
+// callbackField handles cb.OnStartedLeading = func(ctx) {...}.
+func (b *builder) callbackField(fn *ssa.Function, st *ssa.Store) {
+	fa, ok := st.Addr.(*ssa.FieldAddr)
+	if !ok {
+		return
+	}
+	api := b.ix.lookupField(fa.X.Type(), fieldVar(fa.X.Type(), fa.Field))
+	if api == nil || !api.Role.Has(RoleCallback) {
+		return
+	}
+	if target := funcValue(st.Val); target != nil {
+		l := b.addLease(&Lease{Kind: InCallback, System: api.System, Pos: st.Val.Pos(), Fn: target,
+			What: fmt.Sprintf("the %s lease (%s)", api.System, api.Name)})
+		if l.Pos == token.NoPos {
+			l.Pos = st.Pos()
+		}
+		b.regions.entry[target] = b.regions.entry[target].with(l)
+	}
+}
+
+// callbackTask handles gocron.NewTask(func() {...}) in a package that
+// schedules with a distributed locker or elector.
+func (b *builder) callbackTask(fn *ssa.Function, call *ssa.Call) {
+	c, ok := b.resolve(call.Common())
+	if !ok || c.api == nil || !c.role.Has(RoleCallback) {
+		return
+	}
+	if target := funcValue(arg(call.Common(), 0)); target != nil {
+		l := b.addLease(&Lease{Kind: InCallback, System: c.system, Pos: call.Pos(), Fn: target,
+			What: "the gocron job's distributed lock"})
+		b.regions.entry[target] = b.regions.entry[target].with(l)
+	}
+}
+
+// usesRole reports whether the package calls any API with role.
+func (b *builder) usesRole(role Role) bool {
+	found := false
+	b.calls(func(_ *ssa.Function, call ssa.CallInstruction) bool {
+		c, ok := b.resolve(call.Common())
+		found = ok && c.role.Has(role)
+		return !found
+	})
+	return found
+}
+
+// funcValue returns the function a func-typed value denotes, if static.
+func funcValue(v ssa.Value) *ssa.Function {
+	switch x := unwrap(v).(type) {
+	case *ssa.Function:
+		return x
+	case *ssa.MakeClosure:
+		return x.Fn.(*ssa.Function)
+	}
+	return nil
+}
+
+// flow runs the may-held analysis over fn's blocks.
+func (b *builder) flow(fn *ssa.Function) {
+	if len(fn.Blocks) == 0 {
+		return
+	}
+	r := b.regions
+	r.in[fn.Blocks[0]] = r.entry[fn]
+	work := []*ssa.BasicBlock{fn.Blocks[0]}
+	queued := map[*ssa.BasicBlock]bool{fn.Blocks[0]: true}
+	for len(work) > 0 {
+		blk := work[0]
+		work = work[1:]
+		queued[blk] = false
+		out := b.transferBlock(blk, r.in[blk].union(r.checked[blk]))
+		for i, succ := range blk.Succs {
+			s := b.refineEdge(blk, i, out)
+			merged := r.in[succ].union(s)
+			if _, seen := r.in[succ]; seen && merged.equal(r.in[succ]) {
+				continue
+			}
+			r.in[succ] = merged
+			if !queued[succ] {
+				queued[succ] = true
+				work = append(work, succ)
+			}
+		}
+		if len(blk.Succs) == 0 {
+			continue
+		}
+	}
+	for _, blk := range fn.Blocks { // closures start with what was held where they were made
+		state := r.in[blk].union(r.checked[blk])
+		for _, instr := range blk.Instrs {
+			if mc, ok := instr.(*ssa.MakeClosure); ok {
+				target := mc.Fn.(*ssa.Function)
+				r.entry[target] = r.entry[target].union(state)
+			}
+			state = b.transfer(instr, state)
+		}
+	}
+}
+
+// transferBlock applies every instruction of blk to state.
+func (b *builder) transferBlock(blk *ssa.BasicBlock, state leaseSet) leaseSet {
+	for _, instr := range blk.Instrs {
+		state = b.transfer(instr, state)
+	}
+	return state
+}
+
+// heldBefore returns the leases that may be held just before instr.
+func (b *builder) heldBefore(instr ssa.Instruction) leaseSet {
+	blk := instr.Block()
+	if blk == nil || b.regions == nil {
+		return nil
+	}
+	state := b.regions.in[blk].union(b.regions.checked[blk])
+	for _, x := range blk.Instrs {
+		if x == instr {
+			return state
+		}
+		state = b.transfer(x, state)
+	}
+	return state
+}
+
+// transfer applies one instruction: acquisitions add, releases remove.
+func (b *builder) transfer(instr ssa.Instruction, state leaseSet) leaseSet {
+	call, ok := instr.(*ssa.Call)
+	if !ok {
+		return state
+	}
+	c, ok := b.resolve(call.Common())
+	if !ok {
+		return state
+	}
+	switch {
+	case c.role&(RoleAcquire|RoleTryAcquire) != 0:
+		return state.with(b.leaseAt(call, c))
+	case c.role.Has(RoleRelease):
+		return state.release(c, callRecv(call.Common()))
+	case c.api != nil && (c.api.Fence == SQLQuery):
+		return b.sqlLockOps(call, c, state)
+	}
+	return state
+}
+
+// leaseAt returns the lease acquired by call, made once per call site.
+func (b *builder) leaseAt(call ssa.CallInstruction, c callee) *Lease {
+	if l := b.regions.byCall[call]; l != nil {
+		return l
+	}
+	kind := Acquired
+	if c.api == nil {
+		kind = Declared
+	}
+	l := b.addLease(&Lease{Kind: kind, System: c.system, Pos: call.Pos(), Fn: call.Parent(), Call: call,
+		Holder: callRecv(call.Common()), What: leaseName(c)})
+	b.regions.byCall[call] = l
+	return l
+}
+
+// leaseName names a lease in diagnostics: "the etcd lock taken by Mutex.Lock".
+func leaseName(c callee) string {
+	if c.system == "" {
+		return "the lease taken by " + c.what
+	}
+	return fmt.Sprintf("the %s lock taken by %s", c.system, c.what)
+}
+
+// release drops the leases a release call gives up: those of the same lock
+// object if it can be told, else those of the same system, else the last.
+func (s leaseSet) release(c callee, recv ssa.Value) leaseSet {
+	if recv != nil {
+		if out := s.without(func(l *Lease) bool { return l.Holder != nil && unwrap(l.Holder) == unwrap(recv) }); len(out) < len(s) {
+			return out
+		}
+	}
+	if c.system != "" {
+		if out := s.without(func(l *Lease) bool { return l.System == c.system && l.Kind != InCallback }); len(out) < len(s) {
+			return out
+		}
+	}
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i].Kind == Acquired || s[i].Kind == Declared {
+			return slices.Delete(slices.Clone(s), i, i+1)
+		}
+	}
+	return s
+}
+
+// sqlLockOps applies the advisory-lock calls in SQL text: a session lock
+// (pg_advisory_lock, pg_try_advisory_lock, MySQL GET_LOCK) opens a lease that
+// lives as long as the connection; a transaction lock on a Tx opens one that
+// lives as long as the transaction; the unlock functions close them.
+func (b *builder) sqlLockOps(call *ssa.Call, c callee, state leaseSet) leaseSet {
+	text, ok := constString(arg(call.Common(), c.api.Arg))
+	if !ok {
+		return state
+	}
+	script := sqlscan.Parse(text)
+	if script.Unknown {
+		return state
+	}
+	for _, st := range script.Statements {
+		for _, fc := range st.Calls {
+			switch fc.Name {
+			case "pg_advisory_lock", "pg_try_advisory_lock", "get_lock":
+				state = state.with(b.sqlLease(call, c, fc.Name, true))
+			case "pg_advisory_xact_lock", "pg_try_advisory_xact_lock":
+				if isTx(callRecv(call.Common())) {
+					state = state.with(b.sqlLease(call, c, fc.Name, false))
+				}
+			case "pg_advisory_unlock", "pg_advisory_unlock_all", "release_lock", "release_all_locks":
+				state = state.without(func(l *Lease) bool { return l.Kind == Acquired && l.System == sqlLockSystem(fc.Name) })
+			}
+		}
+	}
+	return state
+}
+
+// sqlLease returns the lease an advisory-lock call opens, once per call site.
+func (b *builder) sqlLease(call *ssa.Call, c callee, fname string, session bool) *Lease {
+	if l := b.regions.byCall[call]; l != nil {
+		return l
+	}
+	system := sqlLockSystem(fname)
+	what := fmt.Sprintf("the %s advisory lock taken by %s", system, fname)
+	if system == MySQL {
+		what = "the MySQL lock taken by GET_LOCK"
+	}
+	l := b.addLease(&Lease{Kind: Acquired, System: system, Pos: call.Pos(), Fn: call.Parent(), Call: call,
+		Holder: callRecv(call.Common()), What: what, Session: session})
+	b.regions.byCall[call] = l
+	return l
+}
+
+// sqlLockSystem is the database whose lock function fname is.
+func sqlLockSystem(fname string) System {
+	switch fname {
+	case "get_lock", "release_lock", "release_all_locks":
+		return MySQL
+	}
+	return Postgres
+}
+
+// isTx reports whether v is a database transaction (*sql.Tx, pgx.Tx).
+func isTx(v ssa.Value) bool {
+	return v != nil && typeName(v.Type()) == "Tx" && pkgPathOf(v.Type()) != ""
+}
+
+// refineEdge drops, on successor i of blk, the leases whose acquisition is
+// seen to have failed there (if err != nil after Lock; if !ok after TryLock).
+func (b *builder) refineEdge(blk *ssa.BasicBlock, i int, state leaseSet) leaseSet {
+	ifInstr, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.If)
+	if !ok || len(state) == 0 {
+		return state
+	}
+	failed, failEdge := b.failedAcquisition(ifInstr.Cond)
+	if failed == nil || failEdge != i {
+		return state
+	}
+	return state.without(func(l *Lease) bool { return l == failed })
+}
+
+// failedAcquisition reads an if condition: if it tests the result of an
+// acquisition, it returns that lease and the successor (0 true, 1 false)
+// taken when the acquisition failed.
+func (b *builder) failedAcquisition(cond ssa.Value) (*Lease, int) {
+	switch x := cond.(type) {
+	case *ssa.BinOp:
+		v, isNil := x.X, isNilConst(x.Y)
+		if !isNil {
+			v, isNil = x.Y, isNilConst(x.X)
+		}
+		if !isNil {
+			return nil, 0
+		}
+		if l := b.acquiredBy(v); l != nil {
+			switch x.Op {
+			case token.NEQ:
+				return l, 0
+			case token.EQL:
+				return l, 1
+			}
+		}
+	case *ssa.UnOp:
+		if x.Op == token.NOT {
+			if l := b.acquiredBy(x.X); l != nil {
+				return l, 0
+			}
+			return nil, 0
+		}
+	}
+	if isBool(cond) {
+		if l := b.acquiredBy(cond); l != nil {
+			return l, 1
+		}
+	}
+	return nil, 0
+}
+
+// acquiredBy returns the lease whose acquiring call produced v: the call's
+// error or bool result, a result of a method on it (SetNX(...).Result()),
+// or a bool scanned from its row (pg_try_advisory_lock).
+func (b *builder) acquiredBy(v ssa.Value) *Lease {
+	for depth := 0; v != nil && depth < 4; depth++ {
+		if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+			v = scannedFrom(load.X)
+			continue
+		}
+		p := producer(v)
+		if p == nil {
+			return nil
+		}
+		if l := b.regions.byCall[p]; l != nil {
+			return l
+		}
+		v = callRecv(p.Common())
+	}
+	return nil
+}
+
+// scannedFrom returns the row whose Scan filled the variable at addr:
+// row.Scan(&ok) passes &ok boxed in the ...any slice.
+func scannedFrom(addr ssa.Value) ssa.Value {
+	for _, call := range callsTaking(addr) {
+		if f := calleeFunc(call.Common()); f != nil && f.Name() == "Scan" {
+			return callRecv(call.Common())
+		}
+	}
+	return nil
+}
+
+// callsTaking returns the calls that take v as an argument, directly or
+// boxed in a variadic ...any slice.
+func callsTaking(v ssa.Value) []*ssa.Call {
+	var calls []*ssa.Call
+	var visit func(v ssa.Value, depth int)
+	visit = func(v ssa.Value, depth int) {
+		refs := v.Referrers()
+		if refs == nil || depth > 4 {
+			return
+		}
+		for _, ref := range *refs {
+			switch r := ref.(type) {
+			case *ssa.Call:
+				calls = append(calls, r)
+			case *ssa.MakeInterface:
+				visit(r, depth+1)
+			case *ssa.Slice:
+				visit(r, depth+1)
+			case *ssa.Store:
+				if ia, ok := r.Addr.(*ssa.IndexAddr); ok && r.Val == v {
+					visit(ia.X, depth+1)
+				}
+			}
+		}
+	}
+	visit(v, 0)
+	return calls
+}
+
+func isNilConst(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.IsNil()
+}
+
+func isBool(v ssa.Value) bool {
+	basic, ok := v.Type().Underlying().(*types.Basic)
+	return ok && basic.Kind() == types.Bool
+}
+
+// markHeld sets Write.Held for every write made while a lease is held. A
+// write through the very connection or transaction that holds a PostgreSQL
+// or MySQL advisory lock is fenced by it: if the session died, so did the
+// lock, and the write fails with it.
+func (b *builder) markHeld() {
+	for _, w := range b.model.Writes {
+		b.markWrite(w)
+	}
+}
+
+func (b *builder) markWrite(w *Write) {
+	held := b.heldBefore(w.Call)
+	recv := callRecv(w.Call.Common())
+	for _, l := range held {
+		if l.Holder != nil && recv != nil && unwrap(l.Holder) == unwrap(recv) && (l.System == Postgres || l.System == MySQL) {
+			w.Fenced = true
+		}
+	}
+	w.Held = held
+}
+
+// addCheckedRegions opens a Checked lease in the blocks a positive validity
+// check guards (if le.IsLeader() { ... }): the code acts as the holder there.
+func (b *builder) addCheckedRegions() {
+	for _, cr := range b.checkedRegions() {
+		b.addLease(cr.lease)
+		for _, blk := range cr.blocks {
+			b.regions.checked[blk] = b.regions.checked[blk].with(cr.lease)
+		}
+	}
+}
+
+// A checkedRegion is a lease opened by a positive validity check and the
+// blocks where it holds.
+type checkedRegion struct {
+	lease  *Lease
+	blocks []*ssa.BasicBlock
+}

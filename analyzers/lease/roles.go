@@ -158,3 +158,13 @@ func shortName(fn *types.Func) string {
 }
 
 func sameFactType(a, b analysis.Fact) bool { return reflect.TypeOf(a) == reflect.TypeOf(b) }
+
+// declaredFunc returns the declared function or method fn is, or nil for
+// closures and synthetic functions.
+func declaredFunc(fn *ssa.Function) *types.Func {
+	if fn.Parent() != nil || fn.Synthetic != "" {
+		return nil
+	}
+	obj, _ := fn.Object().(*types.Func)
+	return obj
+}

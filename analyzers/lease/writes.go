@@ -1,4 +1,492 @@
 package lease
 
-// findWrites fills Model.Writes with every store write of the package.
-func (b *builder) findWrites() {}
+import (
+	"fmt"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/fencelint/fencelint/analyzers/internal/sqlscan"
+)
+
+// findWrites fills Model.Writes with every store write of the package:
+// catalogued store calls, //fencelint:write and //fencelint:fenced
+// functions, and calls to functions whose facts say they write.
+func (b *builder) findWrites() {
+	b.calls(func(fn *ssa.Function, call ssa.CallInstruction) bool {
+		if _, isGo := call.(*ssa.Go); isGo {
+			return true
+		}
+		if w := b.writeAt(fn, call); w != nil {
+			b.model.Writes = append(b.model.Writes, w)
+			b.writeCalls[call] = true
+		}
+		return true
+	})
+}
+
+// writeAt returns the write that call makes, or nil if it makes none or
+// fencelint cannot tell (dynamic SQL, a request built elsewhere).
+func (b *builder) writeAt(fn *ssa.Function, call ssa.CallInstruction) *Write {
+	c := call.Common()
+	if callee, ok := b.resolve(c); ok {
+		switch {
+		case callee.api != nil && callee.role&(RoleWrite|RoleFenced) != 0:
+			return b.catalogWrite(fn, call, callee)
+		case callee.api == nil && callee.role&(RoleWrite|RoleFenced) != 0:
+			return b.declaredWrite(fn, call, callee)
+		}
+	}
+	return b.factWrite(fn, call)
+}
+
+// newWrite starts a Write for call to a store of system.
+func newWrite(fn *ssa.Function, call ssa.CallInstruction, system System, what string) *Write {
+	return &Write{Call: call, Pos: call.Pos(), Fn: fn, System: system, What: what, Advice: advice(system)}
+}
+
+// catalogWrite classifies a call to a catalogued store API.
+func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, callee callee) *Write {
+	api, c := callee.api, call.Common()
+	w := newWrite(fn, call, api.System, callee.what)
+	if api.Role.Has(RoleFenced) {
+		w.Fenced = true
+		return w
+	}
+	switch api.Fence {
+	case SQLQuery:
+		return b.sqlWrite(w, call, arg(c, api.Arg), api.Arg+1)
+	case SQLPrepared:
+		return b.sqlWrite(w, call, preparedQuery(callRecv(c)), 0)
+	case EtcdTxn:
+		w.Fenced = etcdTxnFenced(callRecv(c))
+	case S3Conditional:
+		fenced, known := s3Fenced(arg(c, api.Arg))
+		if !known {
+			return nil
+		}
+		w.Fenced = fenced
+	case GCSConditional:
+		fenced, known := gcsFenced(callRecv(c))
+		if !known {
+			return nil
+		}
+		w.Fenced = fenced
+	case ConsulTxn:
+		w.Fenced = hasConsulCheck(fn)
+	case ZKVersion:
+		v := arg(c, api.Arg)
+		if n, ok := constInt(v); !ok || n != -1 {
+			w.Fenced, w.Token = true, v
+		}
+	case ZKMulti:
+		w.Fenced = hasCheckVersion(arg(c, 0))
+	case RedisScript:
+		return b.scriptWrite(w, c, api)
+	}
+	if api.System == Redis {
+		w.Fenced = w.Fenced || b.inWatch(fn)
+		w.LockImpl = b.touchesLockKey(fn, c)
+	}
+	return w
+}
+
+// declaredWrite is a call to a //fencelint:write or //fencelint:fenced function.
+func (b *builder) declaredWrite(fn *ssa.Function, call ssa.CallInstruction, callee callee) *Write {
+	system := callee.system
+	if system == "" {
+		system = "a shared store"
+	}
+	w := newWrite(fn, call, system, callee.what)
+	w.Fenced = callee.role.Has(RoleFenced)
+	return w
+}
+
+// factWrite is a call to a function whose facts say it writes.
+func (b *builder) factWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
+	obj := calleeFunc(call.Common())
+	if obj == nil {
+		return nil
+	}
+	var wf WritesFact
+	if b.fact(obj, &wf) {
+		w := newWrite(fn, call, wf.System, shortName(obj))
+		w.Via = wf.What
+		return w
+	}
+	var fp FencedByParamFact
+	if b.fact(obj, &fp) {
+		w := newWrite(fn, call, fp.System, shortName(obj))
+		w.Via = fp.What
+		tok := arg(call.Common(), fp.Param)
+		w.Fenced = tok != nil && !isConst(tok)
+		w.Token = tok
+		return w
+	}
+	return nil
+}
+
+// fact reports whether fn has a fact of f's type, local or imported, and
+// if so copies it into f.
+func (b *builder) fact(fn *types.Func, f analysis.Fact) bool {
+	fn = fn.Origin()
+	if fn.Pkg() == b.pass.Pkg {
+		for _, have := range b.local[fn] {
+			if sameFactType(have, f) {
+				copyFact(f, have)
+				return true
+			}
+		}
+		return false
+	}
+	return b.pass.ImportObjectFact(fn, f)
+}
+
+// copyFact copies src into dst, two facts of the same type.
+func copyFact(dst, src analysis.Fact) {
+	switch d := dst.(type) {
+	case *WritesFact:
+		*d = *src.(*WritesFact)
+	case *FencedByParamFact:
+		*d = *src.(*FencedByParamFact)
+	case *RoleFact:
+		*d = *src.(*RoleFact)
+	case *TokenFact:
+		*d = *src.(*TokenFact)
+	}
+}
+
+// sqlWrite classifies SQL sent by call: a write, fenced if every writing
+// statement compares a column with the token and the token is passed.
+// Reads, lock calls and SQL fencelint cannot read make no Write.
+func (b *builder) sqlWrite(w *Write, call ssa.CallInstruction, query ssa.Value, argsAt int) *Write {
+	text, ok := constString(query)
+	if !ok {
+		return nil
+	}
+	script := sqlscan.Parse(text)
+	if script.Unknown {
+		return nil
+	}
+	var writes []*sqlscan.Statement
+	for i := range script.Statements {
+		if script.Statements[i].Writes {
+			writes = append(writes, &script.Statements[i])
+		}
+	}
+	if len(writes) == 0 {
+		return nil
+	}
+	w.What = fmt.Sprintf("%s (%s)", w.What, describeStatement(writes[0]))
+	var args []ssa.Value
+	argsKnown := false
+	if argsAt > 0 {
+		args, argsKnown = variadic(arg(call.Common(), argsAt))
+	}
+	w.Fenced = true
+	for _, st := range writes {
+		tok, fenced := fenceToken(st, args, argsKnown)
+		if !fenced {
+			w.Fenced = false
+			return w
+		}
+		if tok != nil {
+			w.Token = tok
+		}
+	}
+	if !resultUsed(call) {
+		w.Fenced = false
+		w.What += ", whose rows-affected result is never checked"
+	}
+	return w
+}
+
+// describeStatement names a statement for a diagnostic: "UPDATE docs".
+func describeStatement(st *sqlscan.Statement) string {
+	if st.Table == "" {
+		return st.Verb
+	}
+	return st.Verb + " " + st.Table
+}
+
+// fenceToken reports whether st is fenced, and the Go value passed as its
+// token when it can be traced. A fence whose placeholder receives no
+// argument, or a constant, fences nothing.
+func fenceToken(st *sqlscan.Statement, args []ssa.Value, argsKnown bool) (ssa.Value, bool) {
+	if !st.Fenced() {
+		return nil, false
+	}
+	for _, f := range st.Fences {
+		if f.Token.IsZero() || !argsKnown {
+			return nil, true
+		}
+		i, name := sqlscan.ArgIndex(f.Token)
+		if name != "" {
+			if v := namedArg(args, name); v != nil {
+				return v, !isConst(v)
+			}
+			return nil, true
+		}
+		if i >= 0 && i < len(args) && args[i] != nil && !isConst(args[i]) {
+			return args[i], true
+		}
+	}
+	return nil, false
+}
+
+// namedArg finds the value passed as sql.Named(name, v) among args.
+func namedArg(args []ssa.Value, name string) ssa.Value {
+	for _, a := range args {
+		p := producer(a)
+		if p == nil {
+			continue
+		}
+		if f := calleeFunc(p.Common()); f != nil && f.Pkg() != nil && f.Pkg().Path() == "database/sql" && f.Name() == "Named" {
+			if n, ok := constString(arg(p.Common(), 0)); ok && n == name {
+				return unwrap(arg(p.Common(), 1))
+			}
+		}
+	}
+	return nil
+}
+
+// resultUsed reports whether the first result of call (the sql.Result,
+// pgconn.CommandTag, *sql.Row or rows) is used: a fenced statement whose
+// rows-affected count nobody reads cannot tell the holder it lost.
+func resultUsed(call ssa.CallInstruction) bool {
+	v, ok := call.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	if _, isTuple := v.Type().(*types.Tuple); !isTuple {
+		return len(*v.Referrers()) > 0
+	}
+	for _, ref := range *v.Referrers() {
+		if ex, ok := ref.(*ssa.Extract); ok && ex.Index == 0 && len(*ex.Referrers()) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// preparedQuery returns the SQL text a prepared statement was made from.
+func preparedQuery(stmt ssa.Value) ssa.Value {
+	p := producer(stmt)
+	if p == nil {
+		return nil
+	}
+	f := calleeFunc(p.Common())
+	if f == nil || !strings.HasPrefix(f.Name(), "Prepare") {
+		return nil
+	}
+	if f.Name() == "PrepareContext" {
+		return arg(p.Common(), 1)
+	}
+	return arg(p.Common(), 0)
+}
+
+// etcdTxnFenced reports whether the Txn that txn is a step of has an If
+// with at least one compare: IsOwner(), a create-revision or lease compare
+// on the lock key, or a compare on the written key.
+func etcdTxnFenced(txn ssa.Value) bool {
+	for v := txn; v != nil; {
+		p := producer(v)
+		if p == nil {
+			return false
+		}
+		f := calleeFunc(p.Common())
+		if f == nil || typeName(recvType(f)) != "Txn" {
+			return false
+		}
+		if f.Name() == "If" {
+			if cmps, ok := variadic(arg(p.Common(), 0)); !ok || len(cmps) > 0 {
+				return true
+			}
+		}
+		v = callRecv(p.Common())
+	}
+	return false
+}
+
+// recvType returns the receiver type of a method, or nil.
+func recvType(f *types.Func) types.Type {
+	if sig, ok := f.Type().(*types.Signature); ok && sig.Recv() != nil {
+		return sig.Recv().Type()
+	}
+	return nil
+}
+
+// s3Conditions are the S3 input fields that make a write conditional.
+var s3Conditions = []string{"IfMatch", "IfNoneMatch", "IfMatchLastModifiedTime", "IfMatchSize"}
+
+// s3Fenced reports whether an S3 input struct built here sets a write
+// condition; known is false when the input was built elsewhere.
+func s3Fenced(input ssa.Value) (fenced, known bool) {
+	alloc, ok := unwrap(input).(*ssa.Alloc)
+	if !ok {
+		return false, false
+	}
+	fields := storedFields(alloc)
+	for _, name := range s3Conditions {
+		if _, set := fields[name]; set {
+			return true, true
+		}
+	}
+	return false, true
+}
+
+// gcsFenced reports whether an object handle (or the destination of a
+// Copier or Composer) went through If(Conditions{...}); known is false
+// when the handle came from elsewhere.
+func gcsFenced(handle ssa.Value) (fenced, known bool) {
+	for v := handle; v != nil; {
+		p := producer(v)
+		if p == nil {
+			return false, false
+		}
+		f := calleeFunc(p.Common())
+		if f == nil {
+			return false, false
+		}
+		switch {
+		case f.Name() == "If":
+			return true, true
+		case typeName(recvType(f)) == "BucketHandle":
+			return false, true
+		}
+		v = callRecv(p.Common()) // Generation, Key, CopierFrom, ... keep the handle
+	}
+	return false, false
+}
+
+// hasConsulCheck reports whether fn builds a Consul txn op that checks the
+// lock: a check-session or check-index verb.
+func hasConsulCheck(fn *ssa.Function) bool {
+	for _, blk := range fn.Blocks {
+		for _, instr := range blk.Instrs {
+			for _, op := range instr.Operands(nil) {
+				if s, ok := constString(*op); ok && (s == "check-session" || s == "check-index") {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// hasCheckVersion reports whether a zk Multi's ops include a
+// *zk.CheckVersionRequest.
+func hasCheckVersion(ops ssa.Value) bool {
+	elems, ok := variadic(ops)
+	if !ok {
+		return true // ops built elsewhere: stay quiet
+	}
+	for _, e := range elems {
+		if e != nil && typeName(e.Type()) == "CheckVersionRequest" {
+			return true
+		}
+	}
+	return false
+}
+
+// inWatch reports whether fn runs inside a go-redis Watch callback, where
+// EXEC aborts if a watched key changed.
+func (b *builder) inWatch(fn *ssa.Function) bool {
+	for f := fn; f != nil; f = f.Parent() {
+		for _, p := range f.Params {
+			if typeName(p.Type()) == "Tx" && strings.Contains(normalizePath(pkgPathOf(p.Type())), "redis") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pkgPathOf returns the import path of t's named type, or "".
+func pkgPathOf(t types.Type) string {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil {
+		return n.Obj().Pkg().Path()
+	}
+	return ""
+}
+
+// touchesLockKey reports whether a Redis write targets the key of a
+// hand-rolled lock (the key of a SET NX in the package): deleting or
+// expiring the lock key is the lock's own release or renewal.
+func (b *builder) touchesLockKey(fn *ssa.Function, c *ssa.CallCommon) bool {
+	keys := b.lockKeys()
+	for _, k := range redisKeyArgs(c) {
+		if s, ok := constString(k); ok && keys.consts[s] {
+			return true
+		}
+		if keys.values[unwrap(k)] {
+			return true
+		}
+	}
+	return false
+}
+
+// redisKeyArgs returns the key arguments of a go-redis command: the second
+// argument (after ctx), or all of a Del/Unlink/Exists ...string list.
+func redisKeyArgs(c *ssa.CallCommon) []ssa.Value {
+	k := arg(c, 1)
+	if k == nil {
+		return nil
+	}
+	if elems, ok := variadic(k); ok {
+		return elems
+	}
+	return []ssa.Value{k}
+}
+
+// lockKeySet holds the keys passed to SET NX in the package.
+type lockKeySet struct {
+	consts map[string]bool
+	values map[ssa.Value]bool
+}
+
+// lockKeys collects the keys of every SET NX in the package, once.
+func (b *builder) lockKeys() *lockKeySet {
+	if b.keys != nil {
+		return b.keys
+	}
+	b.keys = &lockKeySet{consts: make(map[string]bool), values: make(map[ssa.Value]bool)}
+	b.calls(func(fn *ssa.Function, call ssa.CallInstruction) bool {
+		if callee, ok := b.resolve(call.Common()); ok && callee.api != nil && callee.api.System == Redis && callee.role.Has(RoleTryAcquire) {
+			if k := arg(call.Common(), 1); k != nil {
+				if s, ok := constString(k); ok {
+					b.keys.consts[s] = true
+				}
+				b.keys.values[unwrap(k)] = true
+			}
+		}
+		return true
+	})
+	return b.keys
+}
+
+// advice says how to fence a write to system, for diagnostics.
+func advice(system System) string {
+	switch system {
+	case SQL, Postgres, MySQL:
+		return "fence it: add \"AND fence < $token\" to the WHERE clause with the lease's token and check RowsAffected"
+	case Etcd:
+		return "fence it: commit it in Txn(ctx).If(mutex.IsOwner()).Then(clientv3.OpPut(...)) and check Succeeded"
+	case Redis:
+		return "fence it: write with a Lua script that compares a stored fence with the lease's token, or in WATCH/MULTI on the fence key"
+	case S3:
+		return "fence it: set IfMatch to the ETag you read, or IfNoneMatch: \"*\" to create only"
+	case GCS:
+		return "fence it: write through obj.If(storage.Conditions{GenerationMatch: gen})"
+	case Consul:
+		return "fence it: use KV.CAS with the pair's ModifyIndex, or a Txn with a check-session op on the lock key"
+	case ZooKeeper:
+		return "fence it: pass the node's expected version, or use Multi with a CheckVersionRequest on your lock node"
+	}
+	return "fence it: make the store compare the lease's fencing token before it applies the write"
+}

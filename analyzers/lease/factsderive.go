@@ -1,0 +1,139 @@
+package lease
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// deriveWriteFacts learns which of the package's functions write (so a call
+// to one from a lease region is a write) and which write fenced by a
+// parameter, and records the calls to them as writes. Helpers of helpers
+// need several rounds; recursion ends it when nothing changes.
+func (b *builder) deriveWriteFacts() {
+	for range len(b.funcs) + 1 {
+		if !b.updateWriteFacts() {
+			return
+		}
+		b.addFactWrites()
+	}
+}
+
+// updateWriteFacts recomputes the write facts of every declared function
+// and reports whether any changed.
+func (b *builder) updateWriteFacts() bool {
+	byFunc := make(map[*ssa.Function][]*Write)
+	for _, w := range b.model.Writes {
+		byFunc[outermost(w.Fn)] = append(byFunc[outermost(w.Fn)], w)
+	}
+	changed := false
+	for _, fn := range b.funcs {
+		obj := declaredFunc(fn)
+		if obj == nil || b.dirs.roles[obj] != 0 {
+			continue
+		}
+		if b.setWriteFact(fn, byFunc[fn]) {
+			changed = true
+		}
+	}
+	return changed
+}
+
+// setWriteFact records what fn's writes (made while fn holds no lease of
+// its own) mean for its callers, and reports whether it changed.
+func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
+	obj := declaredFunc(fn)
+	var unfenced, fenced *Write
+	for _, w := range writes {
+		switch {
+		case len(w.Held) > 0 || w.LockImpl:
+		case !w.Fenced && unfenced == nil:
+			unfenced = w
+		case w.Fenced && fenced == nil && paramIndex(fn, w.Token) >= 0:
+			fenced = w
+		}
+	}
+	switch {
+	case unfenced != nil:
+		var old WritesFact
+		f := &WritesFact{System: unfenced.System, What: b.describeWrite(unfenced)}
+		if b.fact(obj, &old) && old == *f {
+			return false
+		}
+		b.setLocal(obj, f)
+	case fenced != nil:
+		var old FencedByParamFact
+		f := &FencedByParamFact{System: fenced.System, Param: paramIndex(fn, fenced.Token), What: b.describeWrite(fenced)}
+		if b.fact(obj, &old) && old == *f {
+			return false
+		}
+		b.setLocal(obj, f)
+	default:
+		return false
+	}
+	return true
+}
+
+// describeWrite says where a write happens, for a caller's diagnostic:
+// "ExecContext (UPDATE docs) at store.go:41".
+func (b *builder) describeWrite(w *Write) string {
+	p := b.pass.Fset.Position(w.Pos)
+	what := w.What
+	if w.Via != "" {
+		return fmt.Sprintf("%s, via %s", what, w.Via)
+	}
+	return fmt.Sprintf("%s at %s:%d", what, filepath.Base(p.Filename), p.Line)
+}
+
+// addFactWrites records as writes the calls to functions that gained write
+// facts, with the leases held there.
+func (b *builder) addFactWrites() {
+	b.calls(func(fn *ssa.Function, call ssa.CallInstruction) bool {
+		if _, isGo := call.(*ssa.Go); isGo || b.writeCalls[call] {
+			return true
+		}
+		if w := b.factWrite(fn, call); w != nil {
+			b.markWrite(w)
+			b.model.Writes = append(b.model.Writes, w)
+			b.writeCalls[call] = true
+		}
+		return true
+	})
+	slices.SortStableFunc(b.model.Writes, func(x, y *Write) int { return int(x.Pos - y.Pos) })
+}
+
+// outermost returns the declared function a closure is nested in.
+func outermost(fn *ssa.Function) *ssa.Function {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	return fn
+}
+
+// paramIndex returns the index (receiver excluded) of the parameter of fn
+// that v is, or a field of, or -1.
+func paramIndex(fn *ssa.Function, v ssa.Value) int {
+	for depth := 0; v != nil && depth < 4; depth++ {
+		switch x := unwrap(v).(type) {
+		case *ssa.Parameter:
+			i := slices.Index(fn.Params, x)
+			if fn.Signature.Recv() != nil {
+				i--
+			}
+			return i
+		case *ssa.Field:
+			v = x.X
+		case *ssa.FieldAddr:
+			v = x.X
+		case *ssa.UnOp:
+			v = x.X
+		case *ssa.Convert:
+			v = x.X
+		default:
+			return -1
+		}
+	}
+	return -1
+}

@@ -1,0 +1,185 @@
+package lease
+
+import (
+	"go/constant"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Small helpers over SSA values, shared by the model's passes.
+
+// callArgs returns the arguments of call without the receiver.
+func callArgs(call *ssa.CallCommon) []ssa.Value {
+	if call.IsInvoke() {
+		return call.Args
+	}
+	if sig, ok := call.Value.Type().Underlying().(*types.Signature); ok && sig.Recv() != nil && len(call.Args) > 0 {
+		return call.Args[1:]
+	}
+	if f := call.StaticCallee(); f != nil && f.Signature.Recv() != nil && len(call.Args) > 0 {
+		return call.Args[1:]
+	}
+	return call.Args
+}
+
+// callRecv returns the receiver of a method call, or nil.
+func callRecv(call *ssa.CallCommon) ssa.Value {
+	if call.IsInvoke() {
+		return call.Value
+	}
+	if f := call.StaticCallee(); f != nil && f.Signature.Recv() != nil && len(call.Args) > 0 {
+		return call.Args[0]
+	}
+	return nil
+}
+
+// arg returns argument i of call (receiver excluded), or nil.
+func arg(call *ssa.CallCommon, i int) ssa.Value {
+	args := callArgs(call)
+	if i < 0 || i >= len(args) {
+		return nil
+	}
+	return args[i]
+}
+
+// unwrap strips the conversions that only change a value's static type.
+func unwrap(v ssa.Value) ssa.Value {
+	for {
+		switch x := v.(type) {
+		case *ssa.MakeInterface:
+			v = x.X
+		case *ssa.ChangeInterface:
+			v = x.X
+		case *ssa.ChangeType:
+			v = x.X
+		default:
+			return v
+		}
+	}
+}
+
+// constString returns the value of a string constant.
+func constString(v ssa.Value) (string, bool) {
+	c, ok := unwrap(v).(*ssa.Const)
+	if !ok || c.Value == nil || c.Value.Kind() != constant.String {
+		return "", false
+	}
+	return constant.StringVal(c.Value), true
+}
+
+// constInt returns the value of an integer constant.
+func constInt(v ssa.Value) (int64, bool) {
+	c, ok := unwrap(v).(*ssa.Const)
+	if !ok || c.Value == nil || c.Value.Kind() != constant.Int {
+		return 0, false
+	}
+	return constant.Int64Val(c.Value)
+}
+
+// isConst reports whether v is a constant (including nil).
+func isConst(v ssa.Value) bool {
+	_, ok := unwrap(v).(*ssa.Const)
+	return ok
+}
+
+// variadic returns the elements of a ...T argument built at the call site
+// (f(a, b) or f()), or false when the slice comes from elsewhere (f(xs...)).
+func variadic(v ssa.Value) ([]ssa.Value, bool) {
+	switch s := v.(type) {
+	case *ssa.Const:
+		return nil, s.IsNil()
+	case *ssa.Slice:
+		alloc, ok := s.X.(*ssa.Alloc)
+		if !ok {
+			return nil, false
+		}
+		return arrayElems(alloc), true
+	}
+	return nil, false
+}
+
+// arrayElems returns the values stored into the elements of an array
+// allocation, in index order (missing ones are nil).
+func arrayElems(alloc *ssa.Alloc) []ssa.Value {
+	var elems []ssa.Value
+	for _, ref := range *alloc.Referrers() {
+		ia, ok := ref.(*ssa.IndexAddr)
+		if !ok {
+			continue
+		}
+		i, ok := constInt(ia.Index)
+		if !ok || i < 0 || i > 1<<16 {
+			continue
+		}
+		for _, r := range *ia.Referrers() {
+			if st, ok := r.(*ssa.Store); ok && st.Addr == ia {
+				for int64(len(elems)) <= i {
+					elems = append(elems, nil)
+				}
+				elems[i] = unwrap(st.Val)
+			}
+		}
+	}
+	return elems
+}
+
+// storedFields returns the names of the fields of the struct that ptr
+// points to which are assigned anywhere (p := &T{F: x} or p.F = x), with
+// the value last seen stored.
+func storedFields(ptr ssa.Value) map[string]ssa.Value {
+	fields := make(map[string]ssa.Value)
+	refs := ptr.Referrers()
+	if refs == nil {
+		return fields
+	}
+	for _, ref := range *refs {
+		fa, ok := ref.(*ssa.FieldAddr)
+		if !ok || fa.X != ptr {
+			continue
+		}
+		name := fieldName(fa.X.Type(), fa.Field)
+		for _, r := range *fa.Referrers() {
+			if st, ok := r.(*ssa.Store); ok && st.Addr == fa {
+				fields[name] = unwrap(st.Val)
+			}
+		}
+	}
+	return fields
+}
+
+// fieldName returns the name of field i of the struct that t points to.
+func fieldName(t types.Type, i int) string {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if s, ok := t.Underlying().(*types.Struct); ok && i < s.NumFields() {
+		return s.Field(i).Name()
+	}
+	return ""
+}
+
+// fieldVar returns field i of the struct that t (or *t) is.
+func fieldVar(t types.Type, i int) *types.Var {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if s, ok := t.Underlying().(*types.Struct); ok && i < s.NumFields() {
+		return s.Field(i)
+	}
+	return nil
+}
+
+// producer returns the call that produced v (directly, or as one of its
+// results), or nil.
+func producer(v ssa.Value) *ssa.Call {
+	switch x := unwrap(v).(type) {
+	case *ssa.Call:
+		return x
+	case *ssa.Extract:
+		if c, ok := x.Tuple.(*ssa.Call); ok {
+			return c
+		}
+	}
+	return nil
+}
