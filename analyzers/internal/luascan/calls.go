@@ -1,0 +1,279 @@
+package luascan
+
+import (
+	"strconv"
+	"strings"
+)
+
+// suffix is a parsed suffixed expression: a name or parenthesized
+// expression followed by field accesses, indexes and calls.
+type suffix struct {
+	v     val
+	path  string // dotted global name ("redis.call", "tonumber"), "" otherwise
+	local string // the local variable, when the expression is just one
+	call  bool   // the expression ends with a call
+}
+
+// suffixed parses a suffixed expression.
+func (p *parser) suffixed() suffix {
+	var s suffix
+	pos := p.tok.pos
+	switch {
+	case p.tok.kind == tName && !keyword(p.tok.text):
+		n := p.tok.text
+		p.next()
+		s.v = p.lookup(n)
+		if p.isLocal(n) {
+			s.local = n
+		} else {
+			s.path = n
+		}
+	case p.accept("("):
+		s.v = p.expr()
+		p.expect(")")
+	default:
+		p.fail("unexpected " + strconv.Quote(p.tok.text))
+		return s
+	}
+	for p.problem == "" {
+		switch {
+		case p.accept("."):
+			n := p.name()
+			if s.path != "" {
+				s.path += "." + n
+			}
+			s = suffix{path: s.path}
+		case p.accept("["):
+			k := p.expr()
+			p.expect("]")
+			s = suffix{v: index(s.v, k)}
+		case p.accept(":"):
+			p.name()
+			p.args()
+			s = suffix{call: true}
+		case p.is("(") || p.is("{") || p.tok.kind == tString:
+			s = p.call(s, pos)
+		default:
+			return s
+		}
+	}
+	return s
+}
+
+// isLocal reports whether name is a local variable in scope.
+func (p *parser) isLocal(name string) bool {
+	for i := len(p.env) - 1; i >= 0; i-- {
+		if p.env[i].name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// index returns the value of v[k].
+func index(v, k val) val {
+	n := 0
+	if k.kind == vLit {
+		if i, err := strconv.Atoi(k.lit); err == nil && i > 0 {
+			n = i
+		}
+	}
+	switch v.kind {
+	case vKeys:
+		return val{kind: vKey, index: n}
+	case vArgvs:
+		return val{kind: vArgv, index: n}
+	case vStored, vUnsure:
+		return v // HMGET/MGET results: an element of what was read
+	}
+	return val{}
+}
+
+// args parses call arguments: (e1, e2), "string" or {table}.
+func (p *parser) args() []val {
+	switch {
+	case p.tok.kind == tString:
+		v := val{kind: vLit, lit: p.tok.text}
+		p.next()
+		return []val{v}
+	case p.is("{"):
+		p.table()
+		return []val{{}}
+	}
+	p.expect("(")
+	var vs []val
+	if !p.is(")") {
+		vs = p.exprList()
+	}
+	p.expect(")")
+	return vs
+}
+
+// call parses the arguments of a call of s starting at pos and returns the
+// call's value.
+func (p *parser) call(s suffix, pos int) suffix {
+	if s.path == "redis.call" || s.path == "redis.pcall" {
+		return suffix{v: p.redisCall(pos, s.path == "redis.pcall"), call: true}
+	}
+	args := p.args()
+	out := suffix{call: true, path: s.path}
+	switch s.path {
+	case "tonumber", "tostring", "string.sub", "string.lower", "string.upper", "math.floor", "math.ceil",
+		"ipairs", "pairs":
+		if len(args) > 0 && args[0].kind != vLit {
+			out.v = args[0]
+		}
+	}
+	return out
+}
+
+// redisCall parses the arguments of redis.call/redis.pcall at pos, records
+// the call with the guard that holds here, and returns its result's value.
+func (p *parser) redisCall(pos int, protected bool) val {
+	slot := len(p.script.Calls)
+	p.script.Calls = append(p.script.Calls, Call{Pos: pos, Protected: protected})
+	g := p.guard()
+	args := p.args()
+	c := Call{Pos: pos, Protected: protected}
+	if len(args) > 0 && args[0].kind == vLit {
+		c.Command = strings.ToUpper(args[0].lit)
+	}
+	if len(args) > 1 {
+		for _, a := range args[1:] {
+			c.Args = append(c.Args, argOf(a))
+		}
+	}
+	c.Write = writes(c)
+	g = maxGuard(g, intrinsicGuard(c))
+	c.Guard, c.GuardKey, c.GuardArgv = g.g, g.key, g.argv
+	p.script.Calls[slot] = c
+	if isRead(c.Command) && len(c.Args) > 0 {
+		v := val{kind: vStored}
+		if c.Args[0].Kind == Key {
+			v.index = c.Args[0].Index
+		}
+		return v
+	}
+	return val{}
+}
+
+// guard returns the strongest guard holding at this point. Inside a
+// function body nothing is known about the call sites, so an unguarded
+// write there is Unsure rather than None.
+func (p *parser) guard() guardInfo {
+	var g guardInfo
+	for _, f := range p.facts {
+		g = maxGuard(g, f)
+	}
+	if p.funcs > 0 {
+		g = maxGuard(g, guardInfo{g: Unsure})
+	}
+	return g
+}
+
+// argOf classifies a command argument.
+func argOf(v val) Arg {
+	switch v.kind {
+	case vKey:
+		return Arg{Kind: Key, Index: v.index}
+	case vArgv:
+		return Arg{Kind: Argv, Index: v.index}
+	case vLit:
+		return Arg{Kind: Literal, Text: v.lit}
+	}
+	return Arg{}
+}
+
+// intrinsicGuard returns the guard a write carries by itself: SET ... NX
+// and the *NX commands only create, SET ... IFEQ v compares the key's
+// value with v.
+func intrinsicGuard(c Call) guardInfo {
+	switch c.Command {
+	case "SETNX", "HSETNX", "MSETNX", "RENAMENX":
+		return guardInfo{g: CreateOnly}
+	case "SET":
+	default:
+		return guardInfo{}
+	}
+	var g guardInfo
+	for i, a := range c.Args {
+		if a.Kind != Literal {
+			continue
+		}
+		switch strings.ToUpper(a.Text) {
+		case "NX":
+			g = maxGuard(g, guardInfo{g: CreateOnly})
+		case "IFEQ", "IFDEQ":
+			gi := guardInfo{g: OwnerCompare}
+			if c.Args[0].Kind == Key {
+				gi.key = c.Args[0].Index
+			}
+			if i+1 < len(c.Args) && c.Args[i+1].Kind == Argv {
+				gi.argv = c.Args[i+1].Index
+			}
+			g = maxGuard(g, gi)
+		}
+	}
+	return g
+}
+
+// isRead reports commands whose result is a stored value that a script may
+// compare with an ARGV.
+func isRead(cmd string) bool {
+	switch cmd {
+	case "GET", "HGET", "HMGET", "MGET", "GETRANGE", "GETEX", "GETDEL", "GETSET", "ZSCORE", "LINDEX",
+		"JSON.GET", "HGETDEL", "HGETEX":
+		return true
+	}
+	return false
+}
+
+// writes reports whether the call modifies data: a write command, or a
+// command that writes only with an option (SORT ... STORE, GETEX EX ...).
+func writes(c Call) bool {
+	if isWrite(c.Command) {
+		return true
+	}
+	var opts []string
+	switch c.Command {
+	case "SORT", "SORT_RO", "GEORADIUS", "GEORADIUSBYMEMBER":
+		opts = []string{"STORE", "STOREDIST"}
+	case "GETEX":
+		opts = []string{"EX", "PX", "EXAT", "PXAT", "PERSIST"}
+	default:
+		return false
+	}
+	for _, a := range c.Args {
+		for _, o := range opts {
+			if a.Kind == Literal && strings.EqualFold(a.Text, o) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// IsWrite reports whether the Redis command (upper case) modifies data.
+func IsWrite(cmd string) bool { return isWrite(cmd) }
+
+// isWrite reports commands that modify data.
+func isWrite(cmd string) bool {
+	switch cmd {
+	case "SET", "SETNX", "SETEX", "PSETEX", "MSET", "MSETNX", "GETSET", "GETDEL", "APPEND",
+		"SETRANGE", "SETBIT", "BITOP", "BITFIELD", "INCR", "INCRBY", "INCRBYFLOAT", "DECR", "DECRBY",
+		"DEL", "UNLINK", "DELEX", "EXPIRE", "PEXPIRE", "EXPIREAT", "PEXPIREAT", "PERSIST", "RENAME",
+		"RENAMENX", "COPY", "MOVE", "RESTORE", "HSET", "HSETNX", "HMSET", "HDEL", "HINCRBY",
+		"HINCRBYFLOAT", "HEXPIRE", "HPEXPIRE", "HEXPIREAT", "HPEXPIREAT", "HPERSIST", "HGETDEL", "HGETEX",
+		"HSETEX", "LPUSH", "RPUSH", "LPUSHX", "RPUSHX", "LPOP", "RPOP", "LSET", "LREM", "LINSERT", "LTRIM",
+		"LMOVE", "RPOPLPUSH", "LMPOP", "SADD", "SREM", "SPOP", "SMOVE", "SINTERSTORE", "SUNIONSTORE",
+		"SDIFFSTORE", "ZADD", "ZREM", "ZINCRBY", "ZPOPMIN", "ZPOPMAX", "ZMPOP", "ZREMRANGEBYSCORE",
+		"ZREMRANGEBYRANK", "ZREMRANGEBYLEX", "ZUNIONSTORE", "ZINTERSTORE", "ZDIFFSTORE", "ZRANGESTORE",
+		"XADD", "XDEL", "XTRIM", "XACK", "XCLAIM", "XAUTOCLAIM", "XGROUP", "XSETID", "PFADD", "PFMERGE",
+		"GEOADD", "GEOSEARCHSTORE", "FLUSHDB", "FLUSHALL",
+		"SWAPDB", "JSON.SET", "JSON.DEL", "JSON.FORGET", "JSON.MSET", "JSON.MERGE", "JSON.NUMINCRBY",
+		"JSON.ARRAPPEND", "JSON.ARRINSERT", "JSON.ARRPOP", "JSON.ARRTRIM", "JSON.STRAPPEND", "JSON.TOGGLE",
+		"JSON.CLEAR":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,128 @@
+package luascan
+
+// Script is what Parse learned about a Redis Lua script.
+type Script struct {
+	// Calls are the redis.call and redis.pcall calls in source order.
+	Calls []Call
+	// Writes reports that some call writes (or may write: a command that
+	// is not a literal string).
+	Writes bool
+	// Guard is the weakest guard among the writing calls (None when the
+	// script does not write).
+	Guard Guard
+	// Unknown reports that the script could not be read (a syntax error,
+	// a command name computed at run time, nesting too deep). Callers must
+	// not draw conclusions from the rest.
+	Unknown bool
+	// Problem says why the script is Unknown, with its byte offset.
+	Problem string
+}
+
+// Call is one redis.call(...) or redis.pcall(...).
+type Call struct {
+	// Command is the upper-case command name ("SET", "JSON.SET"), or ""
+	// when it is not a string literal.
+	Command string
+	// Protected reports redis.pcall.
+	Protected bool
+	// Args are the arguments after the command name.
+	Args []Arg
+	// Write reports a command that modifies data.
+	Write bool
+	// Guard is the strongest guard that holds whenever the call runs.
+	Guard Guard
+	// GuardKey and GuardArgv say what the guard compared: the stored value
+	// of KEYS[GuardKey] with ARGV[GuardArgv] (0 when not a literal index).
+	GuardKey, GuardArgv int
+	// Pos is the byte offset of the call in the source.
+	Pos int
+}
+
+// ArgKind classifies a command argument.
+type ArgKind uint8
+
+const (
+	// Other is an argument this package does not follow.
+	Other ArgKind = iota
+	// Key is KEYS[Index] (directly or through a local).
+	Key
+	// Argv is ARGV[Index] (directly, through a local, or via
+	// tonumber/tostring).
+	Argv
+	// Literal is a string or number literal; Text holds its value.
+	Literal
+)
+
+// Arg is one argument of a Call.
+type Arg struct {
+	Kind  ArgKind
+	Index int    // 1-based KEYS/ARGV index
+	Text  string // literal value
+}
+
+// Guard is how a write is protected against a stale or foreign caller.
+// Guards are ordered from weakest to strongest.
+type Guard uint8
+
+const (
+	// None: the write runs unconditionally, as far as the script shows.
+	None Guard = iota
+	// Unsure: the write is conditional on a comparison this package could
+	// not follow (a reassigned local, a helper function). Callers should
+	// stay quiet.
+	Unsure
+	// CreateOnly: the write itself only succeeds when the key is absent
+	// (SET ... NX, SETNX, HSETNX, MSETNX).
+	CreateOnly
+	// OwnerCompare: the write runs only when a stored value equals an ARGV
+	// (or the write is SET ... IFEQ): the owner check of a lock release or
+	// extension.
+	OwnerCompare
+	// FenceCompare: the write runs only when an ARGV is greater than (or at
+	// least) a stored value: a fencing token check.
+	FenceCompare
+)
+
+// String returns the guard's name.
+func (g Guard) String() string {
+	switch g {
+	case Unsure:
+		return "unsure"
+	case CreateOnly:
+		return "create-only"
+	case OwnerCompare:
+		return "owner-compare"
+	case FenceCompare:
+		return "fence-compare"
+	}
+	return "none"
+}
+
+// Parse reads a Redis Lua script. It never panics and never fails: a script
+// it cannot read is marked Unknown.
+func Parse(src string) *Script {
+	p := newParser(src)
+	p.chunk()
+	s := &p.script
+	if p.problem != "" {
+		s.Unknown, s.Problem = true, p.problem
+	}
+	s.Guard = FenceCompare
+	for _, c := range s.Calls {
+		if c.Command == "" {
+			s.Writes = true
+			s.Unknown = true
+			if s.Problem == "" {
+				s.Problem = "redis command computed at run time"
+			}
+		}
+		if c.Write || c.Command == "" {
+			s.Writes = true
+			s.Guard = min(s.Guard, c.Guard)
+		}
+	}
+	if !s.Writes {
+		s.Guard = None
+	}
+	return s
+}
