@@ -1,0 +1,65 @@
+package stubs_test
+
+import (
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/fencelint/fencelint/analyzers/internal/stubs"
+)
+
+// TestStubsTypeCheck loads every stub package in GOPATH mode, as
+// analysistest does, and fails on any parse or type error: a fixture must
+// never fail because a stub does not compile.
+func TestStubsTypeCheck(t *testing.T) {
+	paths := stubPackages(t)
+	if len(paths) < 20 {
+		t.Fatalf("found only %d stub packages: %v", len(paths), paths)
+	}
+	gopath, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := &packages.Config{
+		Mode: packages.NeedName | packages.NeedTypes | packages.NeedSyntax | packages.NeedTypesInfo,
+		Dir:  filepath.Join(gopath, "src"),
+		Env:  append(os.Environ(), "GOPATH="+gopath, "GO111MODULE=off", "GOWORK=off", "GOFLAGS="),
+	}
+	pkgs, err := packages.Load(cfg, paths...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pkgs) != len(paths) {
+		t.Errorf("loaded %d packages, want %d", len(pkgs), len(paths))
+	}
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			t.Errorf("%s: %v", p.PkgPath, e)
+		}
+	})
+}
+
+// stubPackages lists the import paths of the directories holding .go files.
+func stubPackages(t *testing.T) []string {
+	var paths []string
+	err := fs.WalkDir(stubs.FS(), ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && path.Ext(name) == ".go" {
+			if dir := path.Dir(name); !slices.Contains(paths, dir) {
+				paths = append(paths, dir)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return paths
+}

@@ -1,0 +1,119 @@
+// Package redis is a stub of github.com/redis/go-redis/v9 v9.23.0 for
+// analysistest fixtures. It keeps the real shape: commands are methods of
+// the unexported func type cmdable, which Client and Tx embed, and the
+// *Cmdable interfaces, UniversalClient and Pipeliner list them again.
+package redis
+
+import (
+	"context"
+	"time"
+)
+
+type Cmder interface {
+	Name() string
+	FullName() string
+	Args() []interface{}
+	String() string
+	SetErr(error)
+	Err() error
+}
+
+type baseCmd struct {
+	ctx  context.Context
+	args []interface{}
+	err  error
+}
+
+func (cmd *baseCmd) Name() string        { panic("stub") }
+func (cmd *baseCmd) FullName() string    { panic("stub") }
+func (cmd *baseCmd) Args() []interface{} { return cmd.args }
+func (cmd *baseCmd) SetErr(e error)      { cmd.err = e }
+func (cmd *baseCmd) Err() error          { return cmd.err }
+
+type Cmd struct {
+	baseCmd
+	val interface{}
+}
+
+func (cmd *Cmd) String() string               { panic("stub") }
+func (cmd *Cmd) Val() interface{}             { return cmd.val }
+func (cmd *Cmd) Result() (interface{}, error) { return cmd.val, cmd.err }
+func (cmd *Cmd) Text() (string, error)        { panic("stub") }
+func (cmd *Cmd) Int() (int, error)            { panic("stub") }
+func (cmd *Cmd) Int64() (int64, error)        { panic("stub") }
+func (cmd *Cmd) Bool() (bool, error)          { panic("stub") }
+
+type StatusCmd struct {
+	baseCmd
+	val string
+}
+
+func (cmd *StatusCmd) String() string          { panic("stub") }
+func (cmd *StatusCmd) Val() string             { return cmd.val }
+func (cmd *StatusCmd) Result() (string, error) { return cmd.val, cmd.err }
+
+type IntCmd struct {
+	baseCmd
+	val int64
+}
+
+func (cmd *IntCmd) String() string         { panic("stub") }
+func (cmd *IntCmd) Val() int64             { return cmd.val }
+func (cmd *IntCmd) Result() (int64, error) { return cmd.val, cmd.err }
+
+type DurationCmd struct {
+	baseCmd
+	val time.Duration
+}
+
+func (cmd *DurationCmd) String() string                 { panic("stub") }
+func (cmd *DurationCmd) Val() time.Duration             { return cmd.val }
+func (cmd *DurationCmd) Result() (time.Duration, error) { return cmd.val, cmd.err }
+
+type BoolCmd struct {
+	baseCmd
+	val bool
+}
+
+func (cmd *BoolCmd) String() string        { panic("stub") }
+func (cmd *BoolCmd) Val() bool             { return cmd.val }
+func (cmd *BoolCmd) Result() (bool, error) { return cmd.val, cmd.err }
+
+type StringCmd struct {
+	baseCmd
+	val string
+}
+
+func (cmd *StringCmd) String() string          { panic("stub") }
+func (cmd *StringCmd) Val() string             { return cmd.val }
+func (cmd *StringCmd) Result() (string, error) { return cmd.val, cmd.err }
+func (cmd *StringCmd) Bool() (bool, error)     { panic("stub") }
+func (cmd *StringCmd) Int() (int, error)       { panic("stub") }
+func (cmd *StringCmd) Int64() (int64, error)   { panic("stub") }
+
+type StringSliceCmd struct {
+	baseCmd
+	val []string
+}
+
+func (cmd *StringSliceCmd) String() string            { panic("stub") }
+func (cmd *StringSliceCmd) Val() []string             { return cmd.val }
+func (cmd *StringSliceCmd) Result() ([]string, error) { return cmd.val, cmd.err }
+
+type BoolSliceCmd struct {
+	baseCmd
+	val []bool
+}
+
+func (cmd *BoolSliceCmd) String() string          { panic("stub") }
+func (cmd *BoolSliceCmd) Val() []bool             { return cmd.val }
+func (cmd *BoolSliceCmd) Result() ([]bool, error) { return cmd.val, cmd.err }
+
+type MapStringStringCmd struct {
+	baseCmd
+	val map[string]string
+}
+
+func (cmd *MapStringStringCmd) String() string                     { panic("stub") }
+func (cmd *MapStringStringCmd) Val() map[string]string             { return cmd.val }
+func (cmd *MapStringStringCmd) Result() (map[string]string, error) { return cmd.val, cmd.err }

@@ -1,0 +1,219 @@
+package redis
+
+import (
+	"context"
+	"time"
+)
+
+type Cmdable interface {
+	Pipeline() Pipeliner
+	Pipelined(ctx context.Context, fn func(Pipeliner) error) ([]Cmder, error)
+
+	TxPipelined(ctx context.Context, fn func(Pipeliner) error) ([]Cmder, error)
+	TxPipeline() Pipeliner
+
+	Ping(ctx context.Context) *StatusCmd
+	Unlink(ctx context.Context, keys ...string) *IntCmd
+	FlushDB(ctx context.Context) *StatusCmd
+
+	GenericCmdable
+	HashCmdable
+	ListCmdable
+	PubSubCmdable
+	ScriptingFunctionsCmdable
+	SetCmdable
+	SortedSetCmdable
+	StringCmdable
+	StreamCmdable
+}
+
+type StatefulCmdable interface {
+	Cmdable
+	Select(ctx context.Context, index int) *StatusCmd
+}
+
+type cmdable func(ctx context.Context, cmd Cmder) error
+
+type statefulCmdable func(ctx context.Context, cmd Cmder) error
+
+func (c statefulCmdable) Select(ctx context.Context, index int) *StatusCmd { panic("stub") }
+
+func (c cmdable) Do(ctx context.Context, args ...interface{}) *Cmd   { panic("stub") }
+func (c cmdable) Ping(ctx context.Context) *StatusCmd                { panic("stub") }
+func (c cmdable) FlushDB(ctx context.Context) *StatusCmd             { panic("stub") }
+func (c cmdable) Unlink(ctx context.Context, keys ...string) *IntCmd { panic("stub") }
+
+type GenericCmdable interface {
+	Del(ctx context.Context, keys ...string) *IntCmd
+	Exists(ctx context.Context, keys ...string) *IntCmd
+	Expire(ctx context.Context, key string, expiration time.Duration) *BoolCmd
+	ExpireAt(ctx context.Context, key string, tm time.Time) *BoolCmd
+	PExpire(ctx context.Context, key string, expiration time.Duration) *BoolCmd
+	PTTL(ctx context.Context, key string) *DurationCmd
+	TTL(ctx context.Context, key string) *DurationCmd
+}
+
+func (c cmdable) Del(ctx context.Context, keys ...string) *IntCmd    { panic("stub") }
+func (c cmdable) Exists(ctx context.Context, keys ...string) *IntCmd { panic("stub") }
+func (c cmdable) Expire(ctx context.Context, key string, expiration time.Duration) *BoolCmd {
+	panic("stub")
+}
+func (c cmdable) ExpireAt(ctx context.Context, key string, tm time.Time) *BoolCmd { panic("stub") }
+func (c cmdable) PExpire(ctx context.Context, key string, expiration time.Duration) *BoolCmd {
+	panic("stub")
+}
+func (c cmdable) PTTL(ctx context.Context, key string) *DurationCmd { panic("stub") }
+func (c cmdable) TTL(ctx context.Context, key string) *DurationCmd  { panic("stub") }
+
+type HashCmdable interface {
+	HDel(ctx context.Context, key string, fields ...string) *IntCmd
+	HGet(ctx context.Context, key, field string) *StringCmd
+	HGetAll(ctx context.Context, key string) *MapStringStringCmd
+	HIncrBy(ctx context.Context, key, field string, incr int64) *IntCmd
+	HSet(ctx context.Context, key string, values ...interface{}) *IntCmd
+	HSetNX(ctx context.Context, key, field string, value interface{}) *BoolCmd
+}
+
+func (c cmdable) HDel(ctx context.Context, key string, fields ...string) *IntCmd      { panic("stub") }
+func (c cmdable) HGet(ctx context.Context, key, field string) *StringCmd              { panic("stub") }
+func (c cmdable) HGetAll(ctx context.Context, key string) *MapStringStringCmd         { panic("stub") }
+func (c cmdable) HIncrBy(ctx context.Context, key, field string, incr int64) *IntCmd  { panic("stub") }
+func (c cmdable) HSet(ctx context.Context, key string, values ...interface{}) *IntCmd { panic("stub") }
+func (c cmdable) HSetNX(ctx context.Context, key, field string, value interface{}) *BoolCmd {
+	panic("stub")
+}
+
+type ListCmdable interface {
+	LPush(ctx context.Context, key string, values ...interface{}) *IntCmd
+	LRange(ctx context.Context, key string, start, stop int64) *StringSliceCmd
+	RPush(ctx context.Context, key string, values ...interface{}) *IntCmd
+}
+
+func (c cmdable) LPush(ctx context.Context, key string, values ...interface{}) *IntCmd { panic("stub") }
+func (c cmdable) LRange(ctx context.Context, key string, start, stop int64) *StringSliceCmd {
+	panic("stub")
+}
+func (c cmdable) RPush(ctx context.Context, key string, values ...interface{}) *IntCmd { panic("stub") }
+
+type PubSubCmdable interface {
+	Publish(ctx context.Context, channel string, message interface{}) *IntCmd
+}
+
+func (c cmdable) Publish(ctx context.Context, channel string, message interface{}) *IntCmd {
+	panic("stub")
+}
+
+type ScriptingFunctionsCmdable interface {
+	Eval(ctx context.Context, script string, keys []string, args ...interface{}) *Cmd
+	EvalSha(ctx context.Context, sha1 string, keys []string, args ...interface{}) *Cmd
+	EvalRO(ctx context.Context, script string, keys []string, args ...interface{}) *Cmd
+	EvalShaRO(ctx context.Context, sha1 string, keys []string, args ...interface{}) *Cmd
+	ScriptExists(ctx context.Context, hashes ...string) *BoolSliceCmd
+	ScriptLoad(ctx context.Context, script string) *StringCmd
+}
+
+func (c cmdable) Eval(ctx context.Context, script string, keys []string, args ...interface{}) *Cmd {
+	panic("stub")
+}
+func (c cmdable) EvalRO(ctx context.Context, script string, keys []string, args ...interface{}) *Cmd {
+	panic("stub")
+}
+func (c cmdable) EvalSha(ctx context.Context, sha1 string, keys []string, args ...interface{}) *Cmd {
+	panic("stub")
+}
+func (c cmdable) EvalShaRO(ctx context.Context, sha1 string, keys []string, args ...interface{}) *Cmd {
+	panic("stub")
+}
+func (c cmdable) ScriptExists(ctx context.Context, hashes ...string) *BoolSliceCmd { panic("stub") }
+func (c cmdable) ScriptLoad(ctx context.Context, script string) *StringCmd         { panic("stub") }
+
+type SetCmdable interface {
+	SAdd(ctx context.Context, key string, members ...interface{}) *IntCmd
+	SMembers(ctx context.Context, key string) *StringSliceCmd
+	SRem(ctx context.Context, key string, members ...interface{}) *IntCmd
+}
+
+func (c cmdable) SAdd(ctx context.Context, key string, members ...interface{}) *IntCmd { panic("stub") }
+func (c cmdable) SMembers(ctx context.Context, key string) *StringSliceCmd             { panic("stub") }
+func (c cmdable) SRem(ctx context.Context, key string, members ...interface{}) *IntCmd { panic("stub") }
+
+type Z struct {
+	Score  float64
+	Member interface{}
+}
+
+type SortedSetCmdable interface {
+	ZAdd(ctx context.Context, key string, members ...Z) *IntCmd
+	ZRem(ctx context.Context, key string, members ...interface{}) *IntCmd
+}
+
+func (c cmdable) ZAdd(ctx context.Context, key string, members ...Z) *IntCmd           { panic("stub") }
+func (c cmdable) ZRem(ctx context.Context, key string, members ...interface{}) *IntCmd { panic("stub") }
+
+type XAddArgs struct {
+	Stream     string
+	NoMkStream bool
+	MaxLen     int64
+	MinID      string
+	Approx     bool
+	Limit      int64
+	ID         string
+	Values     interface{}
+}
+
+type StreamCmdable interface {
+	XAdd(ctx context.Context, a *XAddArgs) *StringCmd
+}
+
+func (c cmdable) XAdd(ctx context.Context, a *XAddArgs) *StringCmd { panic("stub") }
+
+type StringCmdable interface {
+	Append(ctx context.Context, key, value string) *IntCmd
+	Decr(ctx context.Context, key string) *IntCmd
+	Get(ctx context.Context, key string) *StringCmd
+	GetSet(ctx context.Context, key string, value interface{}) *StringCmd
+	GetDel(ctx context.Context, key string) *StringCmd
+	Incr(ctx context.Context, key string) *IntCmd
+	IncrBy(ctx context.Context, key string, value int64) *IntCmd
+	MSet(ctx context.Context, values ...interface{}) *StatusCmd
+	Set(ctx context.Context, key string, value interface{}, expiration time.Duration) *StatusCmd
+	SetArgs(ctx context.Context, key string, value interface{}, a SetArgs) *StatusCmd
+	SetEx(ctx context.Context, key string, value interface{}, expiration time.Duration) *StatusCmd
+	SetNX(ctx context.Context, key string, value interface{}, expiration time.Duration) *BoolCmd
+	SetXX(ctx context.Context, key string, value interface{}, expiration time.Duration) *BoolCmd
+}
+
+func (c cmdable) Append(ctx context.Context, key, value string) *IntCmd                { panic("stub") }
+func (c cmdable) Decr(ctx context.Context, key string) *IntCmd                         { panic("stub") }
+func (c cmdable) Get(ctx context.Context, key string) *StringCmd                       { panic("stub") }
+func (c cmdable) GetSet(ctx context.Context, key string, value interface{}) *StringCmd { panic("stub") }
+func (c cmdable) GetDel(ctx context.Context, key string) *StringCmd                    { panic("stub") }
+func (c cmdable) Incr(ctx context.Context, key string) *IntCmd                         { panic("stub") }
+func (c cmdable) IncrBy(ctx context.Context, key string, value int64) *IntCmd          { panic("stub") }
+func (c cmdable) MSet(ctx context.Context, values ...interface{}) *StatusCmd           { panic("stub") }
+func (c cmdable) Set(ctx context.Context, key string, value interface{}, expiration time.Duration) *StatusCmd {
+	panic("stub")
+}
+
+type SetArgs struct {
+	Mode        string
+	MatchValue  interface{}
+	MatchDigest uint64
+	TTL         time.Duration
+	ExpireAt    time.Time
+	Get         bool
+	KeepTTL     bool
+}
+
+func (c cmdable) SetArgs(ctx context.Context, key string, value interface{}, a SetArgs) *StatusCmd {
+	panic("stub")
+}
+func (c cmdable) SetEx(ctx context.Context, key string, value interface{}, expiration time.Duration) *StatusCmd {
+	panic("stub")
+}
+func (c cmdable) SetNX(ctx context.Context, key string, value interface{}, expiration time.Duration) *BoolCmd {
+	panic("stub")
+}
+func (c cmdable) SetXX(ctx context.Context, key string, value interface{}, expiration time.Duration) *BoolCmd {
+	panic("stub")
+}
