@@ -216,7 +216,9 @@ func (s *sqliteSchema) query(sql string, row func(*sqlite3.Stmt)) error {
 
 func sqliteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
-func isSpace(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f' || r == '\v' }
+func isSpace(r rune) bool {
+	return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f' || r == '\v'
+}
 
 // skipSQLComments drops leading whitespace and comments, so an error in the
 // next statement points at its first token.

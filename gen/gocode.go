@@ -1,0 +1,307 @@
+package gen
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/dave/jennifer/jen"
+)
+
+const (
+	pgxPath = "github.com/jackc/pgx/v5"
+	sqlPath = "database/sql"
+)
+
+// goWriter renders fenced.go.
+type goWriter struct {
+	f      *jen.File
+	sqlc   *sqlcFile
+	engine Engine
+	driver Driver
+	cmp    Compare
+}
+
+// renderFencedGo renders the token-taking API over sqlc's unexported query
+// methods.
+func renderFencedGo(pkg string, header []string, engine Engine, driver Driver, cmp Compare, tables []*fencedTable, src tokenSources, sqlcGo *sqlcFile) ([]byte, error) {
+	w := &goWriter{f: jen.NewFile(pkg), sqlc: sqlcGo, engine: engine, driver: driver, cmp: cmp}
+	for _, h := range header {
+		w.f.HeaderComment(h)
+	}
+	w.f.ImportName(pgxPath, "pgx")
+	w.common()
+	for _, t := range tables {
+		if err := w.table(t); err != nil {
+			return nil, err
+		}
+	}
+	if src.Sequence {
+		w.nextToken()
+	}
+	if src.Leases {
+		w.leases()
+	}
+	var out bytes.Buffer
+	if err := w.f.Render(&out); err != nil {
+		return nil, fmt.Errorf("rendering fenced.go: %w", err)
+	}
+	return out.Bytes(), nil
+}
+
+// noRows is the driver's "no row" sentinel.
+func (w *goWriter) noRows() jen.Code {
+	if w.driver == DriverPgx {
+		return jen.Qual(pgxPath, "ErrNoRows")
+	}
+	return jen.Qual(sqlPath, "ErrNoRows")
+}
+
+// common renders Token, the errors and Fenced.
+func (w *goWriter) common() {
+	f := w.f
+	f.Comment("Token is a fencing token: a number that grows with every lease (or every")
+	f.Comment("write) a lock service hands out. A write carrying a token applies only if no")
+	f.Comment(fmt.Sprintf("write with a newer token reached the row first (row fence %s token).", w.cmp))
+	f.Type().Id("Token").Int64()
+
+	f.Var().Defs(
+		jen.Comment("ErrStale matches every *StaleError."),
+		jen.Id("ErrStale").Op("=").Qual("errors", "New").Call(jen.Lit("stale fencing token")),
+		jen.Comment("ErrNotFound matches every *NotFoundError."),
+		jen.Id("ErrNotFound").Op("=").Qual("errors", "New").Call(jen.Lit("no such row")),
+	)
+
+	f.Comment("StaleError reports a write rejected because a newer holder already wrote the row.")
+	f.Type().Id("StaleError").Struct(
+		jen.Id("Table").String().Comment("the table as the schema names it"),
+		jen.Id("Token").Id("Token").Comment("the rejected token"),
+		jen.Id("Current").Op("*").Id("Token").Comment("the row's fence when the write was rejected; nil if unknown"),
+	)
+	f.Func().Params(jen.Id("e").Op("*").Id("StaleError")).Id("Error").Params().String().Block(
+		jen.If(jen.Id("e").Dot("Current").Op("==").Nil()).Block(
+			jen.Return(jen.Qual("fmt", "Sprintf").Call(jen.Lit("stale token %d for %s: a newer holder already wrote"), jen.Id("e").Dot("Token"), jen.Id("e").Dot("Table"))),
+		),
+		jen.Return(jen.Qual("fmt", "Sprintf").Call(jen.Lit("stale token %d for %s: a newer holder already wrote (current fence %d)"), jen.Id("e").Dot("Token"), jen.Id("e").Dot("Table"), jen.Op("*").Id("e").Dot("Current"))),
+	)
+	f.Comment("Is makes errors.Is(err, ErrStale) true.")
+	f.Func().Params(jen.Id("e").Op("*").Id("StaleError")).Id("Is").Params(jen.Id("target").Error()).Bool().Block(
+		jen.Return(jen.Id("target").Op("==").Id("ErrStale")),
+	)
+
+	f.Comment("NotFoundError reports an update or delete of a key that has no row.")
+	f.Type().Id("NotFoundError").Struct(jen.Id("Table").String())
+	f.Func().Params(jen.Id("e").Op("*").Id("NotFoundError")).Id("Error").Params().String().Block(
+		jen.Return(jen.Qual("fmt", "Sprintf").Call(jen.Lit("no %s row with that key"), jen.Id("e").Dot("Table"))),
+	)
+	f.Comment("Is makes errors.Is(err, ErrNotFound) true.")
+	f.Func().Params(jen.Id("e").Op("*").Id("NotFoundError")).Id("Is").Params(jen.Id("target").Error()).Bool().Block(
+		jen.Return(jen.Id("target").Op("==").Id("ErrNotFound")),
+	)
+
+	f.Comment("Fenced runs fenced writes: each takes a Token and cannot silently lose the race.")
+	f.Type().Id("Fenced").Struct(jen.Id("q").Op("*").Id("Queries"))
+	f.Comment("NewFenced returns fenced writes over db (a pool, a connection or a transaction).")
+	f.Func().Id("NewFenced").Params(jen.Id("db").Id("DBTX")).Op("*").Id("Fenced").Block(
+		jen.Return(jen.Op("&").Id("Fenced").Values(jen.Dict{jen.Id("q"): jen.Id("New").Call(jen.Id("db"))})),
+	)
+}
+
+// table renders the params types and the three writes of one table.
+func (w *goWriter) table(t *fencedTable) error {
+	for _, op := range []struct {
+		verb, query, doc string
+	}{
+		{"Update", updateQuery(t), fmt.Sprintf("sets the %s row with arg's key to arg and its fence to token, if the row's fence %s token.", t.QualifiedName(), w.cmp)},
+		{"Upsert", upsertQuery(t), fmt.Sprintf("inserts arg into %s with fence token, or updates the row with its key if the row's fence %s token.", t.QualifiedName(), w.cmp)},
+		{"Delete", deleteQuery(t), fmt.Sprintf("deletes the %s row with arg's key if the row's fence %s token.", t.QualifiedName(), w.cmp)},
+	} {
+		if err := w.write(t, op.verb, op.query, op.doc); err != nil {
+			return err
+		}
+	}
+	return w.rejected(t)
+}
+
+// write renders one exported params struct and its method.
+func (w *goWriter) write(t *fencedTable, verb, query, doc string) error {
+	fields, ok := w.sqlc.structs[query+"Params"]
+	if !ok {
+		return fmt.Errorf("sqlc generated no %sParams", query)
+	}
+	name := verb + t.GoName
+	var decl []jen.Code
+	lit := jen.Dict{}
+	for _, fl := range fields {
+		if fl.Name == structName(tokenParam) {
+			conv, ok := tokenType(w.sqlc.qualifiedType(fl.Type))
+			if !ok {
+				return fmt.Errorf("sqlc typed the fence of %s as %s, which fencegen cannot fill from a token", t.QualifiedName(), w.sqlc.qualifiedType(fl.Type))
+			}
+			lit[jen.Id(fl.Name)] = conv.toDriver(jen.Id("token"))
+			continue
+		}
+		typ, err := w.sqlc.typeCode(fl.Type)
+		if err != nil {
+			return err
+		}
+		decl = append(decl, jen.Id(fl.Name).Add(typ))
+		lit[jen.Id(fl.Name)] = jen.Id("arg").Dot(fl.Name)
+	}
+	w.f.Commentf("%sParams holds the columns %s writes or matches; the token sets the fence.", name, name)
+	w.f.Type().Id(name + "Params").Struct(decl...)
+
+	w.f.Commentf("%s %s", name, doc)
+	w.f.Comment("It returns a *StaleError if a newer token holds the row" + map[bool]string{true: ".", false: " and a *NotFoundError if no row has the key."}[verb == "Upsert"])
+	w.f.Func().Params(jen.Id("f").Op("*").Id("Fenced")).Id(name).
+		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("token").Id("Token"), jen.Id("arg").Id(name+"Params")).Error().
+		Block(w.writeBody(t, verb, query, lit)...)
+	return nil
+}
+
+// writeBody runs the fenced statement and labels a write that changed no row.
+func (w *goWriter) writeBody(t *fencedTable, verb, query string, lit jen.Dict) []jen.Code {
+	body := []jen.Code{
+		jen.List(jen.Id("n"), jen.Err()).Op(":=").Id("f").Dot("q").Dot(query).Call(jen.Id("ctx"), jen.Id(query+"Params").Values(lit)),
+		jen.If(jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit(fmt.Sprintf("fenced %s of %s: %%w", lowerVerb(verb), t.QualifiedName())), jen.Err())),
+		),
+	}
+	applied := jen.Id("n").Op(">").Lit(0)
+	acceptEqual := false
+	if w.engine == MySQL {
+		switch verb {
+		case "Upsert":
+			// ON DUPLICATE KEY UPDATE reports 2 for a changed row; 1 is an insert or,
+			// with clientFoundRows, an unchanged (stale) row: the fence read decides.
+			applied = jen.Id("n").Op("==").Lit(2)
+			acceptEqual = true
+		case "Update":
+			// Without clientFoundRows an identical rewrite reports 0 rows.
+			acceptEqual = w.cmp == CompareLE
+		}
+	}
+	key := jen.Dict{}
+	for _, fl := range w.sqlc.structs[fenceQuery(t)+"Params"] {
+		key[jen.Id(fl.Name)] = jen.Id("arg").Dot(fl.Name)
+	}
+	body = append(body,
+		jen.If(applied).Block(jen.Return(jen.Nil())),
+		jen.Return(jen.Id("f").Dot("rejected"+t.GoName).Call(jen.Id("ctx"), jen.Id("token"), jen.Id(fenceQuery(t)+"Params").Values(key), jen.Lit(verb != "Upsert"), jen.Lit(acceptEqual))),
+	)
+	return body
+}
+
+func lowerVerb(verb string) string {
+	switch verb {
+	case "Update":
+		return "update"
+	case "Upsert":
+		return "upsert"
+	}
+	return "delete"
+}
+
+// rejected renders the helper that labels a write that changed no row by
+// reading the row's fence: no row is "not found" (or, for an upsert, a row
+// deleted meanwhile), else the row is held by a newer token.
+func (w *goWriter) rejected(t *fencedTable) error {
+	result, ok := w.sqlc.results[fenceQuery(t)]
+	if !ok {
+		return fmt.Errorf("sqlc generated no %s", fenceQuery(t))
+	}
+	conv, ok := tokenType(w.sqlc.qualifiedType(result))
+	if !ok {
+		return fmt.Errorf("sqlc typed the fence of %s as %s, which fencegen cannot read as a token", t.QualifiedName(), w.sqlc.qualifiedType(result))
+	}
+	table := jen.Lit(t.QualifiedName())
+	stale := jen.Op("&").Id("StaleError").Values(jen.Dict{jen.Id("Table"): table, jen.Id("Token"): jen.Id("token")})
+	body := []jen.Code{
+		jen.List(jen.Id("fence"), jen.Err()).Op(":=").Id("f").Dot("q").Dot(fenceQuery(t)).Call(jen.Id("ctx"), jen.Id("key")),
+		jen.If(jen.Qual("errors", "Is").Call(jen.Err(), w.noRows())).Block(
+			jen.If(jen.Id("mustExist")).Block(jen.Return(jen.Op("&").Id("NotFoundError").Values(jen.Dict{jen.Id("Table"): table}))),
+			jen.Return(stale),
+		),
+		jen.If(jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit(fmt.Sprintf("reading the fence of %s: %%w", t.QualifiedName())), jen.Err())),
+		),
+	}
+	value := jen.Id("fence")
+	if conv.Field != "" {
+		body = append(body, jen.If(jen.Op("!").Id("fence").Dot("Valid")).Block(jen.Return(stale)))
+		value = jen.Id("fence").Dot(conv.Field)
+	}
+	body = append(body,
+		jen.Id("current").Op(":=").Id("Token").Call(value),
+		jen.If(jen.Id("acceptEqual").Op("&&").Id("current").Op("==").Id("token")).Block(jen.Return(jen.Nil())),
+		jen.Return(jen.Op("&").Id("StaleError").Values(jen.Dict{jen.Id("Table"): table, jen.Id("Token"): jen.Id("token"), jen.Id("Current"): jen.Op("&").Id("current")})),
+	)
+	w.f.Commentf("rejected%s labels a %s write that changed no row. acceptEqual treats a fence", t.GoName, t.QualifiedName())
+	w.f.Comment("equal to the token as applied (MySQL reports identical rewrites as unchanged).")
+	w.f.Func().Params(jen.Id("f").Op("*").Id("Fenced")).Id("rejected"+t.GoName).
+		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("token").Id("Token"), jen.Id("key").Id(fenceQuery(t)+"Params"), jen.List(jen.Id("mustExist"), jen.Id("acceptEqual")).Bool()).Error().
+		Block(body...)
+	return nil
+}
+
+// nextToken renders the sequence-backed token source.
+func (w *goWriter) nextToken() {
+	w.f.Comment("NextToken returns a new token from the fence_token_seq sequence (fence_tokens.sql).")
+	w.f.Comment("Tokens from one sequence strictly increase; use one per lease tenure (\"<=\") or per write (\"<\").")
+	w.f.Func().Params(jen.Id("f").Op("*").Id("Fenced")).Id("NextToken").Params(jen.Id("ctx").Qual("context", "Context")).Params(jen.Id("Token"), jen.Error()).Block(
+		jen.List(jen.Id("v"), jen.Err()).Op(":=").Id("f").Dot("q").Dot("fencedNextToken").Call(jen.Id("ctx")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Lit(0), jen.Qual("fmt", "Errorf").Call(jen.Lit("next fencing token: %w"), jen.Err()))),
+		jen.Return(jen.Id("Token").Call(jen.Id("v")), jen.Nil()),
+	)
+}
+
+// leases renders the lease table token source.
+func (w *goWriter) leases() {
+	ms := jen.Id("ttl").Dot("Milliseconds").Call()
+	w.f.Var().Defs(
+		jen.Comment("ErrLeaseHeld is returned by AcquireLease while another holder's lease is live."),
+		jen.Id("ErrLeaseHeld").Op("=").Qual("errors", "New").Call(jen.Lit("lease held by another holder")),
+		jen.Comment("ErrLeaseLost is returned by RenewLease and ReleaseLease when the lease expired or changed hands."),
+		jen.Id("ErrLeaseLost").Op("=").Qual("errors", "New").Call(jen.Lit("lease expired or taken over")),
+	)
+	w.f.Comment("AcquireLease takes the named lease (fence_leases.sql) for holder for ttl if it is free,")
+	w.f.Comment("expired or already holder's, and returns its token: strictly greater than every token")
+	w.f.Comment("handed out for name before, assigned in the acquiring statement. It returns ErrLeaseHeld")
+	w.f.Comment("while another holder's lease is live.")
+	w.f.Func().Params(jen.Id("f").Op("*").Id("Fenced")).Id("AcquireLease").
+		Params(jen.Id("ctx").Qual("context", "Context"), jen.List(jen.Id("name"), jen.Id("holder")).String(), jen.Id("ttl").Qual("time", "Duration")).Params(jen.Id("Token"), jen.Error()).Block(
+		jen.List(jen.Id("v"), jen.Err()).Op(":=").Id("f").Dot("q").Dot("fencedAcquireLease").Call(jen.Id("ctx"), jen.Id("fencedAcquireLeaseParams").Values(jen.Dict{
+			jen.Id("Name"): jen.Id("name"), jen.Id("Holder"): jen.Id("holder"), jen.Id("TtlMs"): ms,
+		})),
+		jen.If(jen.Qual("errors", "Is").Call(jen.Err(), w.noRows())).Block(jen.Return(jen.Lit(0), jen.Id("ErrLeaseHeld"))),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Lit(0), jen.Qual("fmt", "Errorf").Call(jen.Lit("acquiring lease %q: %w"), jen.Id("name"), jen.Err()))),
+		jen.Return(jen.Id("Token").Call(jen.Id("v")), jen.Nil()),
+	)
+	for _, op := range []struct{ name, query, doc string }{
+		{"RenewLease", "fencedRenewLease", "RenewLease extends holder's live lease with token to ttl from now; ErrLeaseLost if it is no longer live."},
+		{"ReleaseLease", "fencedReleaseLease", "ReleaseLease expires holder's live lease with token (the row stays, so tokens keep growing); ErrLeaseLost if it is no longer live."},
+	} {
+		params := []jen.Code{jen.Id("ctx").Qual("context", "Context"), jen.List(jen.Id("name"), jen.Id("holder")).String(), jen.Id("token").Id("Token")}
+		values := jen.Dict{jen.Id("Name"): jen.Id("name"), jen.Id("Holder"): jen.Id("holder"), jen.Id("Token"): jen.Int64().Call(jen.Id("token"))}
+		if op.name == "RenewLease" {
+			params = append(params, jen.Id("ttl").Qual("time", "Duration"))
+			values[jen.Id("TtlMs")] = ms
+		}
+		w.f.Comment(op.doc)
+		w.f.Func().Params(jen.Id("f").Op("*").Id("Fenced")).Id(op.name).Params(params...).Error().Block(
+			jen.List(jen.Id("n"), jen.Err()).Op(":=").Id("f").Dot("q").Dot(op.query).Call(jen.Id("ctx"), jen.Id(op.query+"Params").Values(values)),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit(lowerFirst(op.name)+" %q: %w"), jen.Id("name"), jen.Err()))),
+			jen.If(jen.Id("n").Op("==").Lit(0)).Block(jen.Return(jen.Id("ErrLeaseLost"))),
+			jen.Return(jen.Nil()),
+		)
+	}
+}
+
+func lowerFirst(s string) string {
+	switch s {
+	case "RenewLease":
+		return "renewing lease"
+	case "ReleaseLease":
+		return "releasing lease"
+	}
+	return s
+}

@@ -1,0 +1,1 @@
+CREATE TABLE docs (id bigint PRIMARY KEY, body text NOT NULL, fence bigint);
