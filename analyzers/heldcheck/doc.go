@@ -1,8 +1,78 @@
-// Package heldcheck defines an Analyzer. TODO.
+// Package heldcheck defines an Analyzer that reports lease-validity checks
+// used to guard writes the store does not fence: is-held-then-write, a
+// time-of-check to time-of-use race.
 //
 // # Analyzer heldcheck
 //
-// heldcheck: TODO one-line summary
+// heldcheck: report lease-validity checks (IsLeader, Valid, TTL) that guard an unfenced write
 //
-// TODO: the full story.
+// A lease-validity check asks whether this process still holds a lease:
+// redsync Mutex.Valid, ValidContext and Until, bsm/redislock Lock.TTL,
+// leaderelection LeaderElector.IsLeader, raft State() == raft.Leader and
+// VerifyLeader().Error() == nil, etcd Lease.TimeToLive and Election.Leader,
+// Consul Session.Info and a KV Get of the lock key compared with the
+// holder's session, ZooKeeper Conn.State and Exists on the lock node,
+// go-redis TTL or PTTL of a SET NX lock key, gocron Elector.IsLeader, a
+// function marked //fencelint:check or one that wraps such a call, and a
+// hand-written comparison of the clock with a lease's deadline
+// (time.Now().Before(lease.ExpiresAt), time.Until(l.expiry) > 0).
+//
+// The answer is true when it is computed, and says nothing about any later
+// moment. Code that checks and then writes has a window between the two,
+// and a pause can stretch that window past the lease's expiry:
+//
+//	t0  worker A: le.IsLeader() returns true (the lease runs until t10)
+//	t1  A stops before its write: a GC pause, CPU throttling, a page
+//	    fault on a swapped-out heap, a VM migration, a slow DNS lookup
+//	t10 the lease expires; worker B becomes leader and writes the row
+//	t12 A resumes after the check it already passed and writes:
+//	    B's write is lost
+//
+// Some checks are weaker still: leaderelection's IsLeader and raft's State
+// read a cached value with no network round trip, so they can be wrong
+// before any pause; redislock's TTL returns 0 and no error once the lock is
+// lost; redsync's Until is an estimate on the local clock. Checking twice,
+// checking closer to the write, or a longer TTL only makes the window
+// smaller: pauses have no upper bound, so no check can make an unfenced
+// write safe. The store must reject the stale write itself, by comparing a
+// fencing token that increases with every lease:
+//
+//   - SQL (database/sql, pgx): UPDATE t SET ..., fence = $n WHERE id = $k
+//     AND fence < $n with the lease's token, then check RowsAffected.
+//   - etcd: Txn(ctx).If(mutex.IsOwner()).Then(clientv3.OpPut(k, v)).Commit()
+//     and check Succeeded; for other stores, the mutex's Header().Revision
+//     or the election's Rev() is the token.
+//   - Redis (redsync, redislock, SET NX): no library hands out a token; keep
+//     a fence key and write with a Lua script that compares it, or WATCH it
+//     and write in MULTI/EXEC, with a token issued by the same script that
+//     takes the lock.
+//   - Consul: KV.CAS with the pair's ModifyIndex, or a Txn with a
+//     check-session op on the lock key.
+//   - ZooKeeper: Set with the version read, or Multi with a
+//     CheckVersionRequest on your own lock node.
+//   - raft: write through raft.Apply; the log commits only under the
+//     current term.
+//   - S3 and Cloud Storage: IfMatch with the ETag read, or
+//     obj.If(storage.Conditions{GenerationMatch: gen}).
+//   - Kubernetes leader election: leaderelection says itself that it gives no
+//     fencing; fence the store the work writes to, as above.
+//
+// heldcheck reports at the check and names the first unfenced write it
+// guards. A write is guarded when it runs only after the check said the
+// lease is held: in the then-branch of an if, after an early return (if !ok
+// { return }), in a loop whose condition is the check, behind && (including
+// a boolean assigned from one), or in a closure made there. A write after
+// the if/else that runs whichever way the check went is not guarded.
+//
+// A check that guards only fenced writes, reads, logging or metrics is fine,
+// and so is a check whose result is only logged or returned. A write fenced
+// with a token that is not monotonic is reported by weaktoken, and a write
+// under a lease but not behind a check by unfencedwrite, so each bug is
+// reported once. A deadline comparison counts as a lease check only when
+// the deadline's expression names a lease (lease, expiry, lock, leader,
+// held, valid, TTL); a retry loop's deadline does not.
+//
+// When the write is safe without a token (it is idempotent, or a last
+// writer wins by design), say so on the check's line:
+// //fencelint:ignore REASON.
 package heldcheck

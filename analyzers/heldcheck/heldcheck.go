@@ -2,6 +2,7 @@ package heldcheck
 
 import (
 	_ "embed"
+	"fmt"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -12,7 +13,9 @@ import (
 //go:embed doc.go
 var doc string
 
-// Analyzer is the heldcheck check. TODO.
+// Analyzer reports lease-validity checks (IsLeader, Valid, TTL,
+// State() == raft.Leader, a deadline comparison) whose result guards a
+// later write the store does not fence.
 var Analyzer = &analysis.Analyzer{
 	Name:     "heldcheck",
 	Doc:      analysisdoc.Extract(doc, "heldcheck"),
@@ -22,6 +25,54 @@ var Analyzer = &analysis.Analyzer{
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	_ = pass.ResultOf[lease.Analyzer].(*lease.Model)
+	m := pass.ResultOf[lease.Analyzer].(*lease.Model)
+	for _, c := range m.Checks {
+		if ws := unfenced(m, c.Guarded); len(ws) > 0 {
+			m.Report(pass, analysis.Diagnostic{Pos: c.Pos, End: c.End, Message: message(pass, c, ws)})
+		}
+	}
 	return nil, nil
+}
+
+// unfenced returns the writes a stale holder can make: not fenced, not the
+// implementation of a hand-rolled lock, and not fenced with a weak token
+// (those are weaktoken's to report).
+func unfenced(m *lease.Model, writes []*lease.Write) []*lease.Write {
+	var out []*lease.Write
+	for _, w := range writes {
+		if !w.Fenced && !w.LockImpl && !weakToken(m, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// weakToken reports whether w carries a token that is not monotonic or is
+// drawn after acquiring.
+func weakToken(m *lease.Model, w *lease.Write) bool {
+	if w.Token == nil {
+		return false
+	}
+	switch m.TokenOrigin(w.Token).Kind {
+	case lease.NotOrdered, lease.LateDrawn:
+		return true
+	}
+	return false
+}
+
+// message names the first write the check guards, says why the check cannot
+// protect it, and how to fence it.
+func message(pass *analysis.Pass, c *lease.Check, ws []*lease.Write) string {
+	w := ws[0]
+	what := w.What
+	if w.Via != "" {
+		what = fmt.Sprintf("%s (%s)", w.What, w.Via)
+	}
+	more := ""
+	if len(ws) > 1 {
+		more = fmt.Sprintf(" and %d more", len(ws)-1)
+	}
+	return fmt.Sprintf("%s guards the unfenced write %s at line %d%s, but the lease can expire "+
+		"during a pause between the check and the write, which makes the check worthless; %s",
+		c.What, what, pass.Fset.Position(w.Pos).Line, more, w.Advice)
 }

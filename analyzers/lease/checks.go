@@ -1,11 +1,858 @@
 package lease
 
-// findChecks fills Model.Checks with the package's lease-validity checks.
-func (b *builder) findChecks() {}
+// Validity checks and the code they guard.
+//
+// findChecks fills Model.Checks with every lease-validity check of the
+// package: calls of RoleCheck catalog rows (redsync Valid, ValidContext and
+// Until, redislock TTL, leaderelection IsLeader, raft State and
+// VerifyLeader, etcd TimeToLive and Election.Leader, Consul Session.Info,
+// ZooKeeper State, ZooKeeper Exists and go-redis TTL/PTTL on a lock's key,
+// gocron Elector.IsLeader), calls of functions with RoleCheck
+// (//fencelint:check, wrappers), a Consul KVPair's Session read back and
+// compared with the holder's session, and hand-written comparisons of the
+// clock with a lease's deadline (time.Now().Before(lease.ExpiresAt),
+// time.Until(l.expiry) > 0).
+//
+// For each check it follows the result through the SSA values (tuple
+// extracts, negation, comparisons with nil, zero, the leader constant or the
+// holder's own ID, Future.Error, Duration and Time methods, the phi of a
+// short-circuit &&) to the If instructions it decides, and records for each
+// the branch taken when the check says "held". A block is guarded by the
+// check when such a branch dominates it: every path from the function's
+// entry to the block takes the branch. That covers if/else, an early return
+// (if !ok { return }), a loop condition and &&; a block after the if/else
+// that runs whichever way the check went is reached by both branches, so it
+// is not guarded.
+//
+// markGuards links each check with the writes it guards (Check.Guarded,
+// Write.Guards), including writes in closures made in a guarded block.
+//
+// checkedRegions is what regions.go calls to open the Checked leases: for
+// each check with a "held" branch, a Lease of Kind Checked (the code acts as
+// the holder there) and the blocks of the check's function the branch
+// dominates, in block order. Closures made in those blocks inherit the
+// lease through regions.go's usual closure handling.
 
-// markGuards links each check with the writes control-dependent on it.
-func (b *builder) markGuards() {}
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
 
-// checkedRegions returns the lease regions opened by positive validity
-// checks (if le.IsLeader() { ... }) and the blocks each covers.
-func (b *builder) checkedRegions() []checkedRegion { return nil }
+	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/ssa"
+)
+
+// A branch is one successor of a block that ends in an If.
+type branch struct {
+	from *ssa.BasicBlock
+	succ int // 0: the true successor, 1: the false one
+}
+
+// dominates reports whether every path from the function's entry to blk
+// takes the branch.
+func (br branch) dominates(blk *ssa.BasicBlock) bool {
+	to := br.from.Succs[br.succ]
+	if to == br.from.Succs[1-br.succ] || !to.Dominates(blk) {
+		return false
+	}
+	for _, p := range to.Preds {
+		if p != br.from && !to.Dominates(p) { // another way into to that is not a back edge
+			return false
+		}
+	}
+	return true
+}
+
+// guardsBlock reports whether blk runs only after c said the lease is held.
+func (c *Check) guardsBlock(blk *ssa.BasicBlock) bool {
+	for _, br := range c.held {
+		if br.dominates(blk) {
+			return true
+		}
+	}
+	return false
+}
+
+// findChecks fills Model.Checks with the package's lease-validity checks,
+// in source order.
+func (b *builder) findChecks() {
+	used := make(map[ssa.CallInstruction]bool) // time calls a check's flow already explains
+	b.calls(func(fn *ssa.Function, call ssa.CallInstruction) bool {
+		if c, ok := call.(*ssa.Call); ok {
+			b.callCheck(fn, c, used)
+		}
+		return true
+	})
+	for _, fn := range b.funcs {
+		for _, blk := range fn.Blocks {
+			for _, instr := range blk.Instrs {
+				b.sessionCheck(fn, instr)
+			}
+		}
+	}
+	b.calls(func(fn *ssa.Function, call ssa.CallInstruction) bool {
+		if c, ok := call.(*ssa.Call); ok && !used[c] {
+			b.deadlineCheck(fn, c)
+		}
+		return true
+	})
+	slices.SortStableFunc(b.model.Checks, func(x, y *Check) int { return int(x.Pos - y.Pos) })
+}
+
+// callCheck records call if it calls a validity check.
+func (b *builder) callCheck(fn *ssa.Function, call *ssa.Call, used map[ssa.CallInstruction]bool) {
+	cal, ok := b.resolve(call.Common())
+	if !ok || !cal.role.Has(RoleCheck) {
+		return
+	}
+	flow := newCheckFlow()
+	if api := cal.api; api != nil {
+		switch api.Held {
+		case ValueOnly:
+			flow.skipErr, flow.skipNil = true, true
+		case LockKeyAt:
+			if !b.namesLock(fn, arg(call.Common(), api.Arg)) {
+				return
+			}
+		}
+	} else {
+		// A wrapper that returns a value and an error says "held" with
+		// the value; its error may only mean the lookup failed.
+		flow.skipErr = hasNonError(call.Type())
+	}
+	flow.follow(call, +1)
+	for c := range flow.used {
+		used[c] = true
+	}
+	pos, end := b.callExtent(call)
+	b.model.Checks = append(b.model.Checks, &Check{
+		Call: call, Pos: pos, End: end, Fn: fn, System: cal.system, What: cal.what, held: flow.branches,
+	})
+}
+
+// sessionCheck records a read of a catalogued RoleCheck field, such as the
+// Session of a Consul KVPair read back from the lock key and compared with
+// the holder's own session: the pair says whose the lock is.
+func (b *builder) sessionCheck(fn *ssa.Function, instr ssa.Instruction) {
+	var owner types.Type
+	var field int
+	switch x := instr.(type) {
+	case *ssa.FieldAddr:
+		owner, field = x.X.Type(), x.Field
+	case *ssa.Field:
+		owner, field = x.X.Type(), x.Field
+	default:
+		return
+	}
+	api := b.ix.lookupField(owner, fieldVar(owner, field))
+	if api == nil || !api.Role.Has(RoleCheck) {
+		return
+	}
+	flow := newCheckFlow()
+	flow.skipErr, flow.skipNil = true, true
+	flow.follow(instr.(ssa.Value), +1)
+	if len(flow.branches) == 0 {
+		return
+	}
+	check := &Check{Pos: instr.Pos(), Fn: fn, System: api.System, What: typeName(owner) + "." + api.Name, held: flow.branches}
+	if get := b.producerOf(instr); get != nil {
+		check.Call = get
+		check.Pos, check.End = b.callExtent(get)
+		check.What = shortName(calleeFunc(get.Common())) + " of the lock key"
+	}
+	b.model.Checks = append(b.model.Checks, check)
+}
+
+// producerOf returns the call that produced the struct a field instruction
+// reads (pair, _, err := kv.Get(key, nil); pair.Session), or nil.
+func (b *builder) producerOf(instr ssa.Instruction) *ssa.Call {
+	var x ssa.Value
+	switch f := instr.(type) {
+	case *ssa.FieldAddr:
+		x = f.X
+	case *ssa.Field:
+		x = f.X
+	}
+	if load, ok := x.(*ssa.UnOp); ok && load.Op == token.MUL {
+		x = load.X
+	}
+	call := producer(x)
+	if call == nil || calleeFunc(call.Common()) == nil {
+		return nil
+	}
+	return call
+}
+
+// deadlineCheck records a hand-written comparison of the clock with a
+// lease's deadline: now.Before(d), d.After(now), now.Compare(d),
+// d.Sub(now), time.Until(d), time.Since(d), where d is named for a lease
+// (lease.ExpiresAt, l.validUntil, heldUntil, acquired.Add(ttl)). A deadline
+// not named for a lease (a retry loop's deadline) is not a lease check.
+func (b *builder) deadlineCheck(fn *ssa.Function, call *ssa.Call) {
+	d, expr := b.deadlineOperand(call)
+	if d == nil || !b.leaseNamed(expr) {
+		return
+	}
+	flow := newCheckFlow()
+	flow.call(d, call, +1)
+	if len(flow.branches) == 0 { // time.Sleep(time.Until(lease.ExpiresAt) / 2) decides nothing
+		return
+	}
+	pos, end := b.callExtent(call)
+	b.model.Checks = append(b.model.Checks, &Check{
+		Pos: pos, End: end, Fn: fn, What: abbreviate(b.exprString(call)), held: flow.branches,
+	})
+}
+
+// deadlineOperand returns the deadline a time call compares with the clock,
+// and its source expression: the argument of time.Until and time.Since, or
+// the operand of Before, After, Compare and Sub that is not time.Now().
+func (b *builder) deadlineOperand(call *ssa.Call) (ssa.Value, ast.Expr) {
+	fn := calleeFunc(call.Common())
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "time" {
+		return nil, nil
+	}
+	ce := b.callExpr(call.Pos())
+	if ce == nil || len(ce.Args) != 1 {
+		return nil, nil
+	}
+	args := call.Common().Args
+	switch recv := receiverName(fn); {
+	case recv == "" && (fn.Name() == "Until" || fn.Name() == "Since"):
+		return args[0], ce.Args[0]
+	case recv == "Time" && isTimeComparison(fn.Name()) && len(args) == 2:
+		sel, ok := ast.Unparen(ce.Fun).(*ast.SelectorExpr)
+		switch {
+		case !ok:
+		case isNow(args[0]) && !isNow(args[1]):
+			return args[1], ce.Args[0]
+		case isNow(args[1]) && !isNow(args[0]):
+			return args[0], sel.X
+		}
+	}
+	return nil, nil
+}
+
+func isTimeComparison(name string) bool {
+	return name == "Before" || name == "After" || name == "Compare" || name == "Sub"
+}
+
+// isNow reports whether v is the current time: time.Now(), possibly
+// adjusted (UTC, Add(margin), Round), or a parameter named now.
+func isNow(v ssa.Value) bool {
+	switch x := v.(type) {
+	case *ssa.Parameter:
+		return strings.Contains(strings.ToLower(x.Name()), "now")
+	case *ssa.Call:
+		fn := calleeFunc(x.Common())
+		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "time" {
+			return false
+		}
+		if fn.Name() == "Now" && receiverName(fn) == "" {
+			return true
+		}
+		switch fn.Name() {
+		case "UTC", "Local", "In", "Add", "Round", "Truncate":
+			return receiverName(fn) == "Time" && isNow(x.Common().Args[0])
+		}
+	}
+	return false
+}
+
+// leaseNamed reports whether expr names a lease's deadline: one of its
+// identifiers, or the type of one of its variables, contains a lease word.
+func (b *builder) leaseNamed(expr ast.Expr) bool {
+	found := false
+	ast.Inspect(expr, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok || found {
+			return !found
+		}
+		if hasLeaseWord(id.Name) {
+			found = true
+		} else if v, ok := b.pass.TypesInfo.Uses[id].(*types.Var); ok && hasLeaseWord(typeName(v.Type())) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// hasLeaseWord reports whether name mentions a lease: the words that mark a
+// time as a lease's deadline, or a key as a lock's.
+func hasLeaseWord(name string) bool {
+	name = strings.ToLower(name)
+	for _, w := range [...]string{"lease", "expir", "lock", "leader", "held", "hold", "valid", "ttl"} {
+		if strings.Contains(name, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// namesLock reports whether v, the key or path a check reads, names a lock:
+// a key the package passes to SET NX, a string that mentions a lock, or a
+// variable, field or function named for one.
+func (b *builder) namesLock(fn *ssa.Function, v ssa.Value) bool {
+	seen := make(map[ssa.Value]bool)
+	var names func(v ssa.Value) bool
+	names = func(v ssa.Value) bool {
+		v = unwrap(v)
+		if v == nil || seen[v] {
+			return false
+		}
+		seen[v] = true
+		keys := b.lockKeys()
+		if keys.values[v] {
+			return true
+		}
+		if s, ok := constString(v); ok {
+			return keys.consts[s] || hasLeaseWord(s) || strings.Contains(strings.ToLower(s), "mutex")
+		}
+		switch x := v.(type) {
+		case *ssa.Parameter:
+			return hasLeaseWord(x.Name())
+		case *ssa.Global:
+			return hasLeaseWord(x.Name())
+		case *ssa.FieldAddr:
+			return hasLeaseWord(fieldName(x.X.Type(), x.Field))
+		case *ssa.Field:
+			return hasLeaseWord(fieldName(x.X.Type(), x.Field))
+		case *ssa.UnOp:
+			return names(x.X)
+		case *ssa.BinOp: // "lock:" + name
+			return names(x.X) || names(x.Y)
+		case *ssa.Call:
+			if f := calleeFunc(x.Common()); f != nil && hasLeaseWord(f.Name()) {
+				return true
+			}
+			for _, a := range x.Common().Args { // fmt.Sprintf("lock:%s", id), path.Join(root, "leader")
+				if names(a) {
+					return true
+				}
+			}
+		case *ssa.Slice: // variadic arguments
+			for _, e := range arrayElemsOf(x) {
+				if names(e) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return names(v)
+}
+
+// arrayElemsOf returns the elements stored in the array a slice expression
+// was made from, if it was made at the call site.
+func arrayElemsOf(s *ssa.Slice) []ssa.Value {
+	if alloc, ok := s.X.(*ssa.Alloc); ok {
+		return arrayElems(alloc)
+	}
+	return nil
+}
+
+// hasNonError reports whether t, a call's result type, is or includes a
+// value other than an error.
+func hasNonError(t types.Type) bool {
+	tuple, ok := t.(*types.Tuple)
+	if !ok {
+		return !typeIsError(t)
+	}
+	for i := range tuple.Len() {
+		if !typeIsError(tuple.At(i).Type()) {
+			return true
+		}
+	}
+	return false
+}
+
+func typeIsError(t types.Type) bool {
+	return types.Identical(t, types.Universe.Lookup("error").Type())
+}
+
+// markGuards links each check with the writes it guards: writes in blocks
+// that run only after the check said the lease is held, and writes in
+// closures made in such blocks.
+func (b *builder) markGuards() {
+	if len(b.model.Checks) == 0 {
+		return
+	}
+	sites := b.closureSites()
+	for _, w := range b.model.Writes {
+		for _, c := range b.model.Checks {
+			if c.guardsWrite(w, sites) {
+				c.Guarded = append(c.Guarded, w)
+				w.Guards = append(w.Guards, c)
+			}
+		}
+	}
+}
+
+// guardsWrite reports whether w runs only after c said the lease is held:
+// in a guarded block of c's function, or in a closure made in one.
+func (c *Check) guardsWrite(w *Write, sites map[*ssa.Function]*ssa.BasicBlock) bool {
+	if len(c.held) == 0 || w.Call == nil {
+		return false
+	}
+	for blk := w.Call.Block(); blk != nil; blk = sites[blk.Parent()] {
+		if blk.Parent() == c.Fn {
+			return c.guardsBlock(blk)
+		}
+	}
+	return false
+}
+
+// closureSites maps each function literal of the package to the block that
+// makes it.
+func (b *builder) closureSites() map[*ssa.Function]*ssa.BasicBlock {
+	sites := make(map[*ssa.Function]*ssa.BasicBlock)
+	var ops []*ssa.Value
+	for _, fn := range b.funcs {
+		for _, blk := range fn.Blocks {
+			for _, instr := range blk.Instrs {
+				ops = instr.Operands(ops[:0])
+				for _, op := range ops {
+					if lit, ok := (*op).(*ssa.Function); ok && lit.Parent() == fn && sites[lit] == nil {
+						sites[lit] = blk
+					}
+				}
+			}
+		}
+	}
+	return sites
+}
+
+// checkedRegions returns a lease of Kind Checked for each check that guards
+// some code, with the blocks it guards: there the code acts as the holder.
+func (b *builder) checkedRegions() []checkedRegion {
+	var regions []checkedRegion
+	for _, c := range b.model.Checks {
+		if len(c.held) == 0 {
+			continue
+		}
+		var blocks []*ssa.BasicBlock
+		for _, blk := range c.Fn.Blocks {
+			if c.guardsBlock(blk) {
+				blocks = append(blocks, blk)
+			}
+		}
+		if len(blocks) == 0 {
+			continue
+		}
+		l := &Lease{Kind: Checked, System: c.System, What: checkedLeaseName(c), Pos: c.Pos, Fn: c.Fn}
+		if c.Call != nil {
+			l.Holder = callRecv(c.Call.Common())
+		}
+		regions = append(regions, checkedRegion{lease: l, blocks: blocks})
+	}
+	return regions
+}
+
+// checkedLeaseName names the lease a check vouches for, for diagnostics.
+func checkedLeaseName(c *Check) string {
+	if c.System == "" {
+		return fmt.Sprintf("the lease that %s says is held", c.What)
+	}
+	return fmt.Sprintf("the %s lease that %s says is held", c.System, c.What)
+}
+
+// callExtent returns the source range of the call expression of call
+// (ssa positions a call at its parenthesis).
+func (b *builder) callExtent(call ssa.CallInstruction) (token.Pos, token.Pos) {
+	if ce := b.callExpr(call.Pos()); ce != nil {
+		return ce.Pos(), ce.End()
+	}
+	return call.Pos(), token.NoPos
+}
+
+// callExpr returns the call expression whose opening parenthesis is at lparen.
+func (b *builder) callExpr(lparen token.Pos) *ast.CallExpr {
+	if !lparen.IsValid() {
+		return nil
+	}
+	for _, f := range b.pass.Files {
+		if f.FileStart > lparen || lparen >= f.FileEnd {
+			continue
+		}
+		path, _ := astutil.PathEnclosingInterval(f, lparen, lparen+1)
+		for _, n := range path {
+			if ce, ok := n.(*ast.CallExpr); ok && ce.Lparen == lparen {
+				return ce
+			}
+		}
+	}
+	return nil
+}
+
+// exprString renders the call expression of call as source.
+func (b *builder) exprString(call ssa.CallInstruction) string {
+	if ce := b.callExpr(call.Pos()); ce != nil {
+		return types.ExprString(ce)
+	}
+	return shortName(calleeFunc(call.Common()))
+}
+
+// abbreviate shortens s for a diagnostic.
+func abbreviate(s string) string {
+	const max = 60
+	if len(s) <= max {
+		return s
+	}
+	return s[:max-3] + "..."
+}
+
+// A checkFlow follows a check's result through the values derived from it
+// to the If instructions it decides. A polarity says what a value means: +1
+// when true, nil (for an error), non-nil (for a pointer), larger (for a
+// number), later (for a time) or equal to the holder's own (for an ID or a
+// state) means the lease is held; -1 when it means the lease is lost.
+type checkFlow struct {
+	skipErr  bool // an error result says nothing about the lease (only the value does)
+	skipNil  bool // a nil result says nothing about the lease
+	seen     map[ssa.Value]bool
+	branches []branch
+	used     map[ssa.CallInstruction]bool // time calls the flow went through
+}
+
+func newCheckFlow() *checkFlow {
+	return &checkFlow{seen: make(map[ssa.Value]bool), used: make(map[ssa.CallInstruction]bool)}
+}
+
+// follow visits every use of v, a value derived from the check with
+// polarity p.
+func (f *checkFlow) follow(v ssa.Value, p int) {
+	if f.seen[v] {
+		return
+	}
+	f.seen[v] = true
+	refs := v.Referrers()
+	if refs == nil {
+		return
+	}
+	for _, ref := range *refs {
+		f.use(v, ref, p)
+	}
+}
+
+// use follows v, with polarity p, into one instruction that uses it.
+func (f *checkFlow) use(v ssa.Value, ref ssa.Instruction, p int) {
+	switch x := ref.(type) {
+	case *ssa.If:
+		f.decide(x.Block(), p)
+	case *ssa.Extract:
+		f.follow(x, p)
+	case *ssa.UnOp:
+		switch x.Op {
+		case token.NOT, token.SUB:
+			f.follow(x, -p)
+		case token.MUL: // a load through a field or element address
+			f.follow(x, p)
+		}
+	case *ssa.Convert:
+		f.follow(x, p)
+	case *ssa.ChangeType:
+		f.follow(x, p)
+	case *ssa.Field:
+		if followedField(fieldName(x.X.Type(), x.Field)) {
+			f.follow(x, p)
+		}
+	case *ssa.FieldAddr:
+		if followedField(fieldName(x.X.Type(), x.Field)) {
+			f.follow(x, p)
+		}
+	case *ssa.IndexAddr:
+		if x.X == v {
+			f.follow(x, p)
+		}
+	case *ssa.Index:
+		if x.X == v {
+			f.follow(x, p)
+		}
+	case *ssa.Phi:
+		if shortCircuit(x, v, p) {
+			f.follow(x, p)
+		}
+	case *ssa.BinOp:
+		f.binOp(v, x, p)
+	case *ssa.Call:
+		f.call(v, x, p)
+	}
+}
+
+// followedField reports whether a response field can carry a check's
+// answer: a TTL, or the key, value, session or ID to compare with the
+// holder's own (etcd's Kvs[0].Value, Consul's SessionEntry.ID).
+func followedField(name string) bool {
+	switch name {
+	case "TTL", "Kvs", "Value", "Key", "Session", "ID":
+		return true
+	}
+	return false
+}
+
+// decide records the branch of blk's If taken when the lease is held, and
+// follows a short-circuit && or || whose result only the held branch can
+// make true (ok := le.IsLeader() && ready).
+func (f *checkFlow) decide(blk *ssa.BasicBlock, p int) {
+	held, lost := 0, 1
+	if p < 0 {
+		held, lost = 1, 0
+	}
+	br := branch{from: blk, succ: held}
+	f.branches = append(f.branches, br)
+	merge := blk.Succs[lost]
+	for _, instr := range merge.Instrs {
+		phi, ok := instr.(*ssa.Phi)
+		if !ok {
+			break
+		}
+		if q, ok := mergedPolarity(phi, blk, br); ok {
+			f.follow(phi, q)
+		}
+	}
+}
+
+// mergedPolarity reports what phi says about the lease when the edge from
+// blk (the check's lost branch) brings a boolean constant and every other
+// edge comes from code the held branch dominates: then phi differs from
+// that constant only if the lease was held.
+func mergedPolarity(phi *ssa.Phi, blk *ssa.BasicBlock, held branch) (int, bool) {
+	q, found := 0, false
+	for i, pred := range phi.Block().Preds {
+		if pred == blk {
+			c, ok := phi.Edges[i].(*ssa.Const)
+			if !ok || c.Value == nil || c.Value.Kind() != constant.Bool {
+				return 0, false
+			}
+			q, found = +1, true
+			if constant.BoolVal(c.Value) {
+				q = -1
+			}
+		} else if !held.dominates(pred) {
+			return 0, false
+		}
+	}
+	return q, found
+}
+
+// shortCircuit reports whether phi, which merges v with other values, is
+// true (for p > 0) only when v is: every other edge brings the constant
+// that means lost (x && le.IsLeader()).
+func shortCircuit(phi *ssa.Phi, v ssa.Value, p int) bool {
+	for _, e := range phi.Edges {
+		if e == v {
+			continue
+		}
+		c, ok := e.(*ssa.Const)
+		if !ok || c.Value == nil || c.Value.Kind() != constant.Bool || constant.BoolVal(c.Value) != (p < 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// binOp follows v into a comparison or arithmetic.
+func (f *checkFlow) binOp(v ssa.Value, x *ssa.BinOp, p int) {
+	other, mirrored := x.Y, false
+	if x.Y == v {
+		other, mirrored = x.X, true
+	}
+	t := v.Type()
+	switch x.Op {
+	case token.EQL, token.NEQ:
+		q := p
+		if x.Op == token.NEQ {
+			q = -p
+		}
+		f.equality(x, t, other, q)
+	case token.GTR, token.GEQ, token.LSS, token.LEQ:
+		if !typeIsNumber(t) {
+			return
+		}
+		larger := x.Op == token.GTR || x.Op == token.GEQ
+		if larger == mirrored {
+			p = -p
+		}
+		f.follow(x, p)
+	case token.ADD:
+		if typeIsNumber(t) {
+			f.follow(x, p)
+		}
+	case token.SUB:
+		if typeIsNumber(t) {
+			if mirrored {
+				p = -p
+			}
+			f.follow(x, p)
+		}
+	case token.MUL, token.QUO:
+		if typeIsNumber(t) && !mirrored {
+			f.follow(x, p)
+		}
+	}
+}
+
+// equality follows v == other (q = p) or v != other (q = -p).
+func (f *checkFlow) equality(x *ssa.BinOp, t types.Type, other ssa.Value, q int) {
+	c, isConst := other.(*ssa.Const)
+	switch {
+	case typeIsBool(t):
+		if isConst && c.Value != nil && c.Value.Kind() == constant.Bool {
+			if !constant.BoolVal(c.Value) {
+				q = -q
+			}
+			f.follow(x, q)
+		}
+	case isConst && c.IsNil():
+		switch {
+		case types.IsInterface(t) && !f.skipErr: // err == nil: held
+			f.follow(x, q)
+		case !types.IsInterface(t) && !f.skipNil: // entry == nil: lost
+			f.follow(x, -q)
+		}
+	case typeIsState(t):
+		if isConst {
+			if heldState(t, c) {
+				f.follow(x, q)
+			} else if x.Op == token.EQL { // State() == raft.Follower
+				f.follow(x, -q)
+			}
+		}
+	case typeIsNumber(t):
+		if isConst && c.Value != nil && constant.Sign(c.Value) == 0 { // ttl == 0: lost
+			f.follow(x, -q)
+		}
+	case typeIsString(t):
+		if !isConst { // leader == myID
+			f.follow(x, q)
+		}
+	}
+}
+
+// call follows v into a call that takes it as receiver or argument.
+func (f *checkFlow) call(v ssa.Value, call *ssa.Call, p int) {
+	c := call.Common()
+	fn := calleeFunc(c)
+	if fn == nil {
+		return
+	}
+	recv := callRecv(c)
+	if recv == v {
+		f.method(v, call, fn, p)
+		return
+	}
+	pkg := ""
+	if fn.Pkg() != nil {
+		pkg = fn.Pkg().Path()
+	}
+	switch {
+	case pkg == "time" && receiverName(fn) == "Time":
+		switch fn.Name() {
+		case "Before": // now.Before(deadline)
+			f.used[call] = true
+			f.follow(call, p)
+		case "After", "Compare", "Sub": // now.After(deadline): lost
+			f.used[call] = true
+			f.follow(call, -p)
+		}
+	case pkg == "time" && fn.Name() == "Until":
+		f.used[call] = true
+		f.follow(call, p)
+	case pkg == "time" && fn.Name() == "Since":
+		f.used[call] = true
+		f.follow(call, -p)
+	case (pkg == "bytes" && fn.Name() == "Equal") || (pkg == "strings" && fn.Name() == "EqualFold"):
+		f.follow(call, p)
+	}
+}
+
+// method follows v into a method called on it.
+func (f *checkFlow) method(v ssa.Value, call *ssa.Call, fn *types.Func, p int) {
+	name := fn.Name()
+	switch {
+	case typeIsTime(v.Type()):
+		switch name {
+		case "After", "Compare", "Sub": // deadline.After(now): held
+			f.used[call] = true
+			f.follow(call, p)
+		case "Before":
+			f.used[call] = true
+			f.follow(call, -p)
+		case "Add", "UTC", "Local", "In", "Round", "Truncate", "Unix", "UnixMilli", "UnixMicro", "UnixNano":
+			f.follow(call, p)
+		}
+	case typeIsNumber(v.Type()):
+		switch name {
+		case "Seconds", "Milliseconds", "Microseconds", "Nanoseconds", "Minutes", "Hours", "Round", "Truncate", "Abs":
+			f.follow(call, p)
+		}
+	case name == "Error" && !typeIsError(v.Type()) && typeIsError(call.Type()): // raft's Future.Error()
+		f.follow(call, p)
+	case name == "Val" || name == "Result": // go-redis commands
+		f.follow(call, p)
+	}
+}
+
+func typeIsBool(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsBoolean != 0
+}
+
+func typeIsNumber(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsNumeric != 0 && !typeIsState(t)
+}
+
+// isString reports whether t is a string or a byte slice.
+func typeIsString(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Info()&types.IsString != 0
+	case *types.Slice:
+		b, ok := u.Elem().Underlying().(*types.Basic)
+		return ok && b.Kind() == types.Byte
+	}
+	return false
+}
+
+func typeIsTime(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Time"
+}
+
+// heldStates are the constants a state compares equal to when the lease is
+// held: raft.Leader, zk.StateHasSession.
+func heldStates() []string { return []string{"Leader", "StateHasSession", "StateConnected"} }
+
+// isState reports whether t is an enumeration whose package declares one
+// of the heldStates (raft.RaftState, zk.State).
+func typeIsState(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return false
+	}
+	scope := n.Obj().Pkg().Scope()
+	for _, name := range heldStates() {
+		if c, ok := scope.Lookup(name).(*types.Const); ok && types.Identical(c.Type(), t) {
+			return true
+		}
+	}
+	return false
+}
+
+// heldState reports whether c is one of the heldStates of its type.
+func heldState(t types.Type, c *ssa.Const) bool {
+	n := types.Unalias(t).(*types.Named)
+	scope := n.Obj().Pkg().Scope()
+	for _, name := range heldStates() {
+		if k, ok := scope.Lookup(name).(*types.Const); ok && types.Identical(k.Type(), t) && c.Value != nil && constant.Compare(k.Val(), token.EQL, c.Value) {
+			return true
+		}
+	}
+	return false
+}

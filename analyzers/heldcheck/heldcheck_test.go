@@ -1,0 +1,12 @@
+package heldcheck_test
+
+import (
+	"testing"
+
+	"github.com/fencelint/fencelint/analyzers/heldcheck"
+	"github.com/fencelint/fencelint/analyzers/internal/fencetest"
+)
+
+func Test(t *testing.T) {
+	fencetest.Run(t, heldcheck.Analyzer, "leaderelect")
+}
