@@ -72,6 +72,11 @@ func (s *stmt) splitBool(lo, hi int, kw string) []int {
 
 // parseNot parses "NOT x" or a primary in [lo, hi).
 func (s *stmt) parseNot(lo, hi int) cond {
+	if !s.enter() {
+		s.leave()
+		return cond{lo: lo, hi: lo} // too deep: an empty leaf fences nothing
+	}
+	defer s.leave()
 	if lo < hi && s.toks[lo].is("NOT") {
 		return cond{op: '!', kids: []cond{s.parseNot(lo+1, hi)}, lo: lo, hi: hi}
 	}
@@ -285,6 +290,11 @@ func (s *stmt) castAt(lo, hi int) int {
 // target.col, alias.col, "Col", COALESCE(col, x) / IFNULL(col, x) (which
 // let NULL through), possibly cast.
 func (s *stmt) column(lo, hi int) (name string, nullOK bool, ok bool) {
+	if !s.enter() {
+		s.leave()
+		return "", false, false
+	}
+	defer s.leave()
 	lo, hi = s.strip(lo, hi)
 	if hi-lo >= 4 && s.toks[lo+1].kind == tLParen && s.closeOf(lo+1) == hi-1 &&
 		(s.toks[lo].is("COALESCE") || s.toks[lo].is("IFNULL") || s.toks[lo].is("NVL")) {
@@ -301,7 +311,7 @@ func (s *stmt) column(lo, hi int) (name string, nullOK bool, ok bool) {
 	switch {
 	case hi-lo == 1 && s.toks[lo].isName():
 		t := &s.toks[lo]
-		if t.kind == tWord && (reserved(t.text) || bareFunc(strings.ToLower(t.text)) || strings.HasPrefix(t.text, "@")) {
+		if t.kind == tWord && (literalWord(t) || bareFunc(t.text) || strings.HasPrefix(t.text, "@")) {
 			return "", false, false
 		}
 		return t.text, false, true
@@ -320,6 +330,13 @@ func (s *stmt) column(lo, hi int) (name string, nullOK bool, ok bool) {
 	return "", false, false
 }
 
+// isOtherColumn reports whether [lo, hi) is a column qualified by a table
+// other than the target (in UPDATE ... FROM and MERGE ... USING).
+func (s *stmt) isOtherColumn(lo, hi int) bool {
+	return hi-lo == 3 && s.toks[lo].isName() && s.toks[lo+1].kind == tDot && s.toks[lo+2].isName() &&
+		!s.isTarget(s.toks[lo].text)
+}
+
 // isTarget reports whether q qualifies a column of the write's target.
 func (s *stmt) isTarget(q string) bool {
 	if s.alias != "" {
@@ -335,7 +352,7 @@ func (s *stmt) isTarget(q string) bool {
 func (s *stmt) tokenOperand(lo, hi int) (Param, bool) {
 	lo, hi = s.strip(lo, hi)
 	if hi-lo == 1 && s.toks[lo].kind == tParam {
-		return s.toks[lo].param, true
+		return s.toks[lo].param(), true
 	}
 	if hi-lo == 1 && s.toks[lo].kind == tWord && strings.HasPrefix(s.toks[lo].text, "@") && !strings.HasPrefix(s.toks[lo].text, "@@") {
 		// A MySQL user variable: the token came in through an earlier SET.
@@ -344,5 +361,13 @@ func (s *stmt) tokenOperand(lo, hi int) (Param, bool) {
 	if v, ok := s.insertedRef(lo, hi); ok && !v.literal {
 		return v.param, true
 	}
+	if s.joined && s.isOtherColumn(lo, hi) {
+		return Param{}, true // the token comes from a joined row: fenced, untraceable
+	}
 	return Param{}, false
+}
+
+// literalWord reports keywords that are values, not columns.
+func literalWord(t *token) bool {
+	return t.is("NULL") || t.is("TRUE") || t.is("FALSE") || t.is("DEFAULT") || t.is("UNKNOWN")
 }

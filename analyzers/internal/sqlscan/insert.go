@@ -127,11 +127,11 @@ func (s *stmt) valueAt(lo, hi int) value {
 	}
 	switch t := &s.toks[lo]; t.kind {
 	case tParam:
-		return value{param: t.param}
+		return value{param: t.param()}
 	case tNumber, tString:
 		return value{literal: true}
 	case tWord:
-		return value{literal: t.is("NULL") || t.is("TRUE") || t.is("FALSE") || t.is("DEFAULT")}
+		return value{literal: literalWord(t)}
 	}
 	return value{}
 }
@@ -229,6 +229,11 @@ func (s *stmt) assignment(lo, eq, hi int, ifClause string) []Assign {
 // inserted placeholder, or the new value of IF(cond, new, old) (whose cond
 // may be a fence).
 func (s *stmt) assignedValue(lo, hi int, ifClause string) Param {
+	if !s.enter() {
+		s.leave()
+		return Param{}
+	}
+	defer s.leave()
 	lo, hi = s.strip(lo, hi)
 	if v := s.valueAt(lo, hi); !v.param.IsZero() {
 		return v.param
@@ -279,6 +284,7 @@ func (s *stmt) insertedRef(lo, hi int) (value, bool) {
 // in its AND condition.
 func (s *stmt) merge(i int) {
 	s.st.Writes = true
+	s.joined = true
 	s.target(s.skipWords(i, "INTO"))
 	var fences []Fence
 	matched, fenced := 0, 0

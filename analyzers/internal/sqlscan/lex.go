@@ -22,9 +22,20 @@ const (
 // token is one lexical token of a query.
 type token struct {
 	kind     tokKind
-	pos, end int    // byte offsets in the query
-	text     string // word as written, unquoted identifier, operator, or raw literal
-	param    Param  // for tParam
+	style    ParamStyle // for tParam
+	pos, end int        // byte offsets in the query
+	n        int        // for tParam: the number of $n, ?n, or the ordinal of ?
+	text     string     // word as written, unquoted identifier, operator, or raw literal
+}
+
+// param returns the placeholder a tParam token stands for.
+func (t *token) param() Param {
+	p := Param{Style: t.style, Index: t.n, Pos: t.pos}
+	switch t.style {
+	case AtName, ColonName, DollarName:
+		p.Name = t.text[1:]
+	}
+	return p
 }
 
 // is reports whether t is the keyword kw (given in upper case).
@@ -291,7 +302,7 @@ func (lx *lexer) dollar(i int) int {
 			j++
 		}
 		lx.out.pgMark = true
-		return lx.param(i, j, Param{Style: Dollar, Index: atoi(src[i+1 : j])})
+		return lx.param(i, j, Dollar, atoi(src[i+1:j]))
 	}
 	for j < len(src) && isIdentPart(src[j]) && src[j] != '$' {
 		j++
@@ -300,7 +311,7 @@ func (lx *lexer) dollar(i int) int {
 		return lx.dollarString(i, j+1)
 	}
 	if j > i+1 {
-		return lx.param(i, j, Param{Style: DollarName, Name: src[i+1 : j]})
+		return lx.param(i, j, DollarName, 0)
 	}
 	return lx.op(i)
 }
@@ -329,10 +340,10 @@ func (lx *lexer) question(i int) int {
 		j++
 	}
 	if j > i+1 {
-		return lx.param(i, j, Param{Style: QuestionNum, Index: atoi(src[i+1 : j])})
+		return lx.param(i, j, QuestionNum, atoi(src[i+1:j]))
 	}
 	lx.questions++
-	return lx.param(i, j, Param{Style: Question, Index: lx.questions})
+	return lx.param(i, j, Question, lx.questions)
 }
 
 // at reads @name, @@sysvar, or the @ operator.
@@ -356,7 +367,7 @@ func (lx *lexer) at(i int) int {
 	if lx.r.atVar {
 		return lx.emit(tWord, i, j)
 	}
-	return lx.param(i, j, Param{Style: AtName, Name: src[i+1 : j]})
+	return lx.param(i, j, AtName, 0)
 }
 
 // colon reads ::, :=, :name or a lone colon.
@@ -374,15 +385,14 @@ func (lx *lexer) colon(i int) int {
 		for j < len(src) && isIdentPart(src[j]) {
 			j++
 		}
-		return lx.param(i, j, Param{Style: ColonName, Name: src[i+1 : j]})
+		return lx.param(i, j, ColonName, 0)
 	}
 	return lx.emit(tOp, i, i+1)
 }
 
 // param appends a placeholder token.
-func (lx *lexer) param(i, j int, p Param) int {
-	p.Pos = i
-	lx.out.toks = append(lx.out.toks, token{kind: tParam, pos: i, end: j, text: lx.src[i:j], param: p})
+func (lx *lexer) param(i, j int, style ParamStyle, n int) int {
+	lx.out.toks = append(lx.out.toks, token{kind: tParam, style: style, pos: i, end: j, n: n, text: lx.src[i:j]})
 	return j
 }
 

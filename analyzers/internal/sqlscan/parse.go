@@ -16,12 +16,14 @@ func ParseDialect(query string, d Dialect) *Script {
 	if lx.problem != "" {
 		s.Unknown, s.Problem = true, lx.problem
 	}
-	for _, t := range lx.toks {
-		if t.kind == tParam {
-			s.Params = append(s.Params, t.param)
+	for i := range lx.toks {
+		if lx.toks[i].kind == tParam {
+			s.Params = append(s.Params, lx.toks[i].param())
 		}
 	}
-	for _, span := range splitStatements(lx.toks) {
+	spans := splitStatements(lx.toks)
+	s.Statements = make([]Statement, 0, len(spans))
+	for _, span := range spans {
 		st := analyze(lx.toks[span[0]:span[1]])
 		st.Pos, st.End = lx.toks[span[0]].pos, lx.toks[span[1]-1].end
 		st.Name, st.Cmd = sqlcAnnotation(lx.comments, prevEnd(lx.toks, span[0]), st.Pos)
@@ -84,7 +86,7 @@ func sameBoundaries(a, b []token) bool {
 // drivers do not take).
 func hasMySQLMarks(toks []token) bool {
 	for i := range toks {
-		if toks[i].kind == tParam && toks[i].param.Style == Question {
+		if toks[i].kind == tParam && toks[i].style == Question {
 			return true
 		}
 		if toks[i].is("DUPLICATE") && i > 0 && toks[i-1].is("ON") {

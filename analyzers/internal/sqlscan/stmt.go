@@ -19,7 +19,30 @@ type stmt struct {
 	inserted map[string]value
 	// rowAlias is MySQL 8's "INSERT ... VALUES (...) AS new".
 	rowAlias string
+	// joined reports other tables in the write (UPDATE ... FROM, MERGE
+	// ... USING) whose columns may carry the token.
+	joined bool
+	// depth is the nesting of recursive reading, bounded by maxDepth.
+	depth int
 }
+
+// maxDepth bounds the nesting of conditions and WITH clauses read, so that
+// hostile input cannot exhaust the stack. Deeper text is Unknown.
+const maxDepth = 100
+
+// enter increases the nesting depth and reports whether reading may go on;
+// every call must be paired with leave.
+func (s *stmt) enter() bool {
+	s.depth++
+	if s.depth > maxDepth {
+		s.st.Unknown = true
+		return false
+	}
+	return true
+}
+
+// leave undoes enter.
+func (s *stmt) leave() { s.depth-- }
 
 // value is what an INSERT put into a column.
 type value struct {
@@ -63,7 +86,7 @@ func matchParens(toks []token) ([]int, bool) {
 
 // sub returns a reader for the statement nested in [lo, hi).
 func (s *stmt) sub(lo, hi int) *stmt {
-	return &stmt{toks: s.toks, match: s.match, lo: lo, hi: hi}
+	return &stmt{toks: s.toks, match: s.match, lo: lo, hi: hi, depth: s.depth}
 }
 
 // read fills s.st.
@@ -120,7 +143,7 @@ func (s *stmt) params() []Param {
 	var ps []Param
 	for i := s.lo; i < s.hi; i++ {
 		if s.toks[i].kind == tParam {
-			ps = append(ps, s.toks[i].param)
+			ps = append(ps, s.toks[i].param())
 		}
 	}
 	return ps
@@ -136,6 +159,9 @@ func (s *stmt) calls() []Call {
 			continue
 		}
 		called := i+1 < s.hi && s.toks[i+1].kind == tLParen
+		if !called && !bareFunc(t.text) {
+			continue
+		}
 		name := strings.ToLower(t.text)
 		if KnownFunc(name) == RoleNone || (!called && !bareFunc(name)) {
 			continue
@@ -149,11 +175,13 @@ func (s *stmt) calls() []Call {
 	return cs
 }
 
-// bareFunc reports SQL keywords that call a function without parentheses.
+// bareFunc reports SQL keywords that call a function without parentheses,
+// in any case.
 func bareFunc(name string) bool {
-	switch name {
-	case "current_timestamp", "localtimestamp", "current_time", "current_date", "localtime":
-		return true
+	for _, f := range [...]string{"current_timestamp", "localtimestamp", "current_time", "current_date", "localtime"} {
+		if strings.EqualFold(name, f) {
+			return true
+		}
 	}
 	return false
 }
@@ -163,7 +191,7 @@ func (s *stmt) paramsIn(lo, hi int) []Param {
 	var ps []Param
 	for i := lo; i < hi && i < s.hi; i++ {
 		if s.toks[i].kind == tParam {
-			ps = append(ps, s.toks[i].param)
+			ps = append(ps, s.toks[i].param())
 		}
 	}
 	return ps
@@ -204,6 +232,16 @@ func (s *stmt) find(i, hi int, kws ...string) int {
 	return hi
 }
 
+// hasComma reports a top-level comma in [lo, hi).
+func (s *stmt) hasComma(lo, hi int) bool {
+	for i := lo; i < hi; i = s.skip(i) {
+		if s.toks[i].kind == tComma {
+			return true
+		}
+	}
+	return false
+}
+
 // word reports whether the token at i is the keyword kw.
 func (s *stmt) word(i int, kw string) bool { return i >= s.lo && i < s.hi && s.toks[i].is(kw) }
 
@@ -228,7 +266,7 @@ func (s *stmt) skipWords(i int, kws ...string) int {
 // name reads a possibly qualified name at i and returns it joined with
 // dots, its last part, and the index after it. ok is false if there is none.
 func (s *stmt) name(i int) (full, last string, j int, ok bool) {
-	if i >= s.hi || !s.toks[i].isName() || (s.toks[i].kind == tWord && reserved(s.toks[i].text)) {
+	if i >= s.hi || !s.toks[i].isName() {
 		return "", "", i, false
 	}
 	parts := []string{s.toks[i].text}
@@ -245,7 +283,7 @@ func (s *stmt) name(i int) (full, last string, j int, ok bool) {
 func (s *stmt) target(i int) int {
 	i = s.skipWords(i, "ONLY")
 	full, last, j, ok := s.name(i)
-	if !ok {
+	if !ok || (s.toks[i].kind == tWord && reserved(s.toks[i].text)) {
 		s.st.Unknown = true
 		return s.hi
 	}
@@ -266,7 +304,18 @@ func (s *stmt) target(i int) int {
 
 // reserved reports words that end a table reference rather than alias it.
 func reserved(w string) bool {
-	switch strings.ToUpper(w) {
+	if len(w) > len("STRAIGHT_JOIN") {
+		return false
+	}
+	var up [len("STRAIGHT_JOIN")]byte
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if 'a' <= c && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		up[i] = c
+	}
+	switch string(up[:len(w)]) {
 	case "SET", "WHERE", "FROM", "USING", "VALUES", "VALUE", "SELECT", "DEFAULT", "ON", "JOIN", "INNER",
 		"LEFT", "RIGHT", "FULL", "CROSS", "NATURAL", "STRAIGHT_JOIN", "OUTER", "RETURNING", "ORDER", "LIMIT",
 		"WITH", "AS", "PARTITION", "OVERRIDING", "TABLE", "WHEN", "USE", "FORCE", "IGNORE", "INDEXED", "NOT",
@@ -298,6 +347,10 @@ func (s *stmt) with(i int) int {
 		}
 		end := s.closeOf(i)
 		body := s.sub(i+1, end)
+		if !body.enter() {
+			s.st.Unknown = true
+			return s.hi
+		}
 		body.read()
 		if body.st.Writes {
 			s.st.Writes = true
@@ -333,6 +386,7 @@ func (s *stmt) update(i int) {
 		return
 	}
 	end := s.find(set+1, s.hi, "FROM", "WHERE", "RETURNING", "ORDER", "LIMIT")
+	s.joined = s.word(end, "FROM") || s.find(i, set, "JOIN") < set || s.hasComma(i, set)
 	s.st.Stored = append(s.st.Stored, s.assignments(set+1, end, "")...)
 	s.where(end)
 	s.st.Returning = s.find(end, s.hi, "RETURNING") < s.hi
