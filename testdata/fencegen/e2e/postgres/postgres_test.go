@@ -1,36 +1,85 @@
-// Package postgres_test runs fencegen's generated code against a real
-// PostgreSQL 15 cluster.
+// Package postgres_test runs fencegen's generated code, for both drivers and
+// both comparisons, against a real PostgreSQL 15 cluster.
 package postgres_test
 
 import (
 	"context"
+	"database/sql"
 	"os"
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
 
+	"github.com/fencelint/fencelint/testdata/fencegen/e2e/fenced/pgsqlle"
+	"github.com/fencelint/fencelint/testdata/fencegen/e2e/fenced/pgxle"
+	"github.com/fencelint/fencelint/testdata/fencegen/e2e/fenced/pgxlt"
 	"github.com/fencelint/fencelint/testdata/fencegen/e2e/fencecheck"
 	"github.com/fencelint/fencelint/testdata/fencegen/e2e/pgtest"
 	"github.com/fencelint/fencelint/testdata/fencegen/e2e/suite"
 )
 
+// packages lists the generated packages under test, each bound to a fresh
+// database: the pgx/v5 driver over a pool, database/sql over pgx's stdlib.
+func packages() []struct {
+	name string
+	bind func(pool *pgxpool.Pool, db *sql.DB) suite.Generated
+} {
+	return []struct {
+		name string
+		bind func(pool *pgxpool.Pool, db *sql.DB) suite.Generated
+	}{
+		{"pgx/v5 <=", func(pool *pgxpool.Pool, _ *sql.DB) suite.Generated {
+			return suite.Generated{
+				Cmp:    fencecheck.AtMost,
+				Fenced: pgxle.NewFenced(pool),
+				Classify: suite.Classifier[*pgxle.StaleError, *pgxle.NotFoundError](pgxle.ErrStale, pgxle.ErrNotFound,
+					func(e *pgxle.StaleError) (string, *int64) { return e.Table, suite.Int64(e.Current) }),
+			}
+		}},
+		{"pgx/v5 <", func(pool *pgxpool.Pool, _ *sql.DB) suite.Generated {
+			return suite.Generated{
+				Cmp:    fencecheck.Below,
+				Fenced: pgxlt.NewFenced(pool),
+				Classify: suite.Classifier[*pgxlt.StaleError, *pgxlt.NotFoundError](pgxlt.ErrStale, pgxlt.ErrNotFound,
+					func(e *pgxlt.StaleError) (string, *int64) { return e.Table, suite.Int64(e.Current) }),
+			}
+		}},
+		{"database/sql <=", func(_ *pgxpool.Pool, db *sql.DB) suite.Generated {
+			return suite.Generated{
+				Cmp:    fencecheck.AtMost,
+				Fenced: pgsqlle.NewFenced(db),
+				Classify: suite.Classifier[*pgsqlle.StaleError, *pgsqlle.NotFoundError](pgsqlle.ErrStale, pgsqlle.ErrNotFound,
+					func(e *pgsqlle.StaleError) (string, *int64) { return e.Table, suite.Int64(e.Current) }),
+			}
+		}},
+	}
+}
+
+// TestPostgres runs the behaviour suite and a contention run for every
+// package, each in its own database on one cluster.
 func TestPostgres(t *testing.T) {
 	server := pgtest.New(t)
-	for _, cmp := range []fencecheck.Comparison{fencecheck.AtMost, fencecheck.Below} {
-		t.Run("hand", func(t *testing.T) {
-			pool := openSchema(t, server)
-			store := handStore(pool, cmp)
+	for _, p := range packages() {
+		t.Run(p.name, func(t *testing.T) {
+			pool, db := openSchema(t, server)
+			store := suite.NewStore(p.bind(pool, db), db, tables())
 			suite.Run(t, store)
+			suite.RunSchemaIsolation(t, store, "settings", "app.settings")
 			t.Run("contention", func(t *testing.T) {
-				suite.RunContention(t, store, store.Tables[0], suite.DefaultLoad())
+				for _, table := range store.Tables {
+					t.Run(table.Name, func(t *testing.T) {
+						suite.RunContention(t, store, table, suite.DefaultLoad())
+					})
+				}
 			})
 		})
 	}
 }
 
 // openSchema creates a fresh database with the test schema and returns a
-// pool on it.
-func openSchema(t *testing.T, server *pgtest.Server) *pgxpool.Pool {
+// pgx pool and a database/sql handle on it.
+func openSchema(t *testing.T, server *pgtest.Server) (*pgxpool.Pool, *sql.DB) {
 	t.Helper()
 	ctx := context.Background()
 	schema, err := os.ReadFile("../schema/postgresql.sql")
@@ -45,5 +94,7 @@ func openSchema(t *testing.T, server *pgtest.Server) *pgxpool.Pool {
 	if _, err := pool.Exec(ctx, string(schema)); err != nil {
 		t.Fatalf("apply schema: %v", err)
 	}
-	return pool
+	db := stdlib.OpenDBFromPool(pool)
+	t.Cleanup(func() { db.Close() })
+	return pool, db
 }

@@ -66,6 +66,34 @@ func Run(t *testing.T, s Store) {
 	}
 }
 
+// RunSchemaIsolation checks that two tables with the same name in different
+// schemas (named a and b in s) are written, fenced and labelled separately.
+func RunSchemaIsolation(t *testing.T, s Store, a, b string) {
+	t.Run("schema isolation "+a+" vs "+b, func(t *testing.T) {
+		ca := checker{t: t, store: s, table: s.table(t, a), ctx: context.Background()}
+		cb := checker{t: t, store: s, table: s.table(t, b), ctx: context.Background()}
+		ca.seed(201, 1, 5)
+		cb.seed(201, 2, 9)
+		ca.applied("update of "+a, ca.table.Update(ca.ctx, 6, 201, 3))
+		cb.row(201, 2, 9)
+		cb.stale("update of "+b, cb.table.Update(cb.ctx, 7, 201, 4), 9)
+		ca.row(201, 3, 6)
+		ca.applied("delete from "+a, ca.table.Delete(ca.ctx, 7, 201))
+		cb.row(201, 2, 9)
+	})
+}
+
+func (s Store) table(t *testing.T, name string) Table {
+	t.Helper()
+	for _, table := range s.Tables {
+		if table.Name == name {
+			return table
+		}
+	}
+	t.Fatalf("store has no table %s", name)
+	return Table{}
+}
+
 // testCase is one behaviour, run on its own key of a table.
 type testCase struct {
 	name               string
@@ -111,6 +139,28 @@ func cases(cmp fencecheck.Comparison) []testCase {
 				c.applied("identical rewrite under <=", err)
 			}
 			c.row(105, 1, 5)
+		}},
+		{name: "same token upsert", run: func(t *testing.T, c checker) {
+			c.seed(117, 1, 5)
+			err := c.table.Upsert(c.ctx, 5, 117, 2)
+			if cmp == fencecheck.Below {
+				c.stale("upsert with the current token under <", err, 5)
+				c.row(117, 1, 5)
+				return
+			}
+			c.applied("upsert with the current token under <=", err)
+			c.row(117, 2, 5)
+		}},
+		{name: "same token delete", run: func(t *testing.T, c checker) {
+			c.seed(118, 1, 5)
+			err := c.table.Delete(c.ctx, 5, 118)
+			if cmp == fencecheck.Below {
+				c.stale("delete with the current token under <", err, 5)
+				c.row(118, 1, 5)
+				return
+			}
+			c.applied("delete with the current token under <=", err)
+			c.missing(118)
 		}},
 		{name: "update of a missing row is not found", run: func(t *testing.T, c checker) {
 			c.notFound("update", c.table.Update(c.ctx, 9, 106, 1))
