@@ -11,10 +11,10 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 
+	"github.com/fencelint/fencelint/testdata/fencegen/e2e/fencecheck"
 	"github.com/fencelint/fencelint/testdata/fencegen/e2e/fenced/pgsqlle"
 	"github.com/fencelint/fencelint/testdata/fencegen/e2e/fenced/pgxle"
 	"github.com/fencelint/fencelint/testdata/fencegen/e2e/fenced/pgxlt"
-	"github.com/fencelint/fencelint/testdata/fencegen/e2e/fencecheck"
 	"github.com/fencelint/fencelint/testdata/fencegen/e2e/pgtest"
 	"github.com/fencelint/fencelint/testdata/fencegen/e2e/suite"
 )
