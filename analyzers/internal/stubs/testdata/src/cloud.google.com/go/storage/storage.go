@@ -15,16 +15,16 @@ var ErrObjectNotExist = errors.New("storage: object doesn't exist")
 
 type Client struct{}
 
-func NewClient(ctx context.Context, opts ...option.ClientOption) (*Client, error) { panic("stub") }
-func (c *Client) Close() error                                                    { panic("stub") }
-func (c *Client) Bucket(name string) *BucketHandle                                { panic("stub") }
+func NewClient(ctx context.Context, opts ...option.ClientOption) (_ *Client, _ error) { return }
+func (c *Client) Close() (_ error)                                                    { return }
+func (c *Client) Bucket(name string) (_ *BucketHandle)                                { return }
 
 type BucketHandle struct {
 	c    *Client
 	name string
 }
 
-func (b *BucketHandle) Object(name string) *ObjectHandle { panic("stub") }
+func (b *BucketHandle) Object(name string) (_ *ObjectHandle) { return }
 
 type ObjectHandle struct {
 	bucket string
@@ -33,19 +33,19 @@ type ObjectHandle struct {
 	conds  *Conditions
 }
 
-func (o *ObjectHandle) Generation(gen int64) *ObjectHandle                        { panic("stub") }
-func (o *ObjectHandle) If(conds Conditions) *ObjectHandle                         { panic("stub") }
-func (o *ObjectHandle) Attrs(ctx context.Context) (attrs *ObjectAttrs, err error) { panic("stub") }
+func (o *ObjectHandle) Generation(gen int64) (_ *ObjectHandle)                    { return }
+func (o *ObjectHandle) If(conds Conditions) (_ *ObjectHandle)                     { return }
+func (o *ObjectHandle) Attrs(ctx context.Context) (attrs *ObjectAttrs, err error) { return }
 func (o *ObjectHandle) Update(ctx context.Context, uattrs ObjectAttrsToUpdate) (oa *ObjectAttrs, err error) {
-	panic("stub")
+	return
 }
-func (o *ObjectHandle) Delete(ctx context.Context) (err error) { panic("stub") }
-func (o *ObjectHandle) NewWriter(ctx context.Context) *Writer  { panic("stub") }
-func (o *ObjectHandle) NewReader(ctx context.Context, opts ...ReaderOption) (*Reader, error) {
-	panic("stub")
+func (o *ObjectHandle) Delete(ctx context.Context) (err error)    { return }
+func (o *ObjectHandle) NewWriter(ctx context.Context) (_ *Writer) { return }
+func (o *ObjectHandle) NewReader(ctx context.Context, opts ...ReaderOption) (_ *Reader, _ error) {
+	return
 }
-func (dst *ObjectHandle) CopierFrom(src *ObjectHandle) *Copier         { panic("stub") }
-func (dst *ObjectHandle) ComposerFrom(srcs ...*ObjectHandle) *Composer { panic("stub") }
+func (dst *ObjectHandle) CopierFrom(src *ObjectHandle) (_ *Copier)         { return }
+func (dst *ObjectHandle) ComposerFrom(srcs ...*ObjectHandle) (_ *Composer) { return }
 
 type Conditions struct {
 	GenerationMatch        int64
@@ -84,9 +84,9 @@ type Writer struct {
 	o          *ObjectHandle
 }
 
-func (w *Writer) Write(p []byte) (int, error) { panic("stub") }
-func (w *Writer) Close() error                { panic("stub") }
-func (w *Writer) Attrs() *ObjectAttrs         { panic("stub") }
+func (w *Writer) Write(p []byte) (_ int, _ error) { return }
+func (w *Writer) Close() (_ error)                { return }
+func (w *Writer) Attrs() (_ *ObjectAttrs)         { return }
 
 type ReaderOption interface {
 	apply(*newRangeReaderParams)
@@ -105,15 +105,15 @@ type ReaderObjectAttrs struct {
 	Metageneration int64
 }
 
-func (r *Reader) Close() error               { panic("stub") }
-func (r *Reader) Read(p []byte) (int, error) { panic("stub") }
+func (r *Reader) Close() (_ error)               { return }
+func (r *Reader) Read(p []byte) (_ int, _ error) { return }
 
 type Copier struct {
 	ObjectAttrs
 	dst, src *ObjectHandle
 }
 
-func (c *Copier) Run(ctx context.Context) (attrs *ObjectAttrs, err error) { panic("stub") }
+func (c *Copier) Run(ctx context.Context) (attrs *ObjectAttrs, err error) { return }
 
 type Composer struct {
 	ObjectAttrs
@@ -121,4 +121,4 @@ type Composer struct {
 	srcs []*ObjectHandle
 }
 
-func (c *Composer) Run(ctx context.Context) (attrs *ObjectAttrs, err error) { panic("stub") }
+func (c *Composer) Run(ctx context.Context) (attrs *ObjectAttrs, err error) { return }

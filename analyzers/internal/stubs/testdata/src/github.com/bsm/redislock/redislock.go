@@ -23,10 +23,10 @@ type Client struct {
 	client RedisClient
 }
 
-func New(client RedisClient) *Client { panic("stub") }
+func New(client RedisClient) (_ *Client) { return }
 
-func (c *Client) Obtain(ctx context.Context, key string, ttl time.Duration, opt *Options) (*Lock, error) {
-	panic("stub")
+func (c *Client) Obtain(ctx context.Context, key string, ttl time.Duration, opt *Options) (_ *Lock, _ error) {
+	return
 }
 
 type Lock struct {
@@ -35,16 +35,16 @@ type Lock struct {
 	value string
 }
 
-func Obtain(ctx context.Context, client RedisClient, key string, ttl time.Duration, opt *Options) (*Lock, error) {
-	panic("stub")
+func Obtain(ctx context.Context, client RedisClient, key string, ttl time.Duration, opt *Options) (_ *Lock, _ error) {
+	return
 }
 
-func (l *Lock) Key() string                                                        { return l.key }
-func (l *Lock) Token() string                                                      { panic("stub") }
-func (l *Lock) Metadata() string                                                   { panic("stub") }
-func (l *Lock) TTL(ctx context.Context) (time.Duration, error)                     { panic("stub") }
-func (l *Lock) Refresh(ctx context.Context, ttl time.Duration, opt *Options) error { panic("stub") }
-func (l *Lock) Release(ctx context.Context) error                                  { panic("stub") }
+func (l *Lock) Key() string                                                            { return l.key }
+func (l *Lock) Token() (_ string)                                                      { return }
+func (l *Lock) Metadata() (_ string)                                                   { return }
+func (l *Lock) TTL(ctx context.Context) (_ time.Duration, _ error)                     { return }
+func (l *Lock) Refresh(ctx context.Context, ttl time.Duration, opt *Options) (_ error) { return }
+func (l *Lock) Release(ctx context.Context) (_ error)                                  { return }
 
 type Options struct {
 	RetryStrategy RetryStrategy
@@ -56,7 +56,7 @@ type RetryStrategy interface {
 	NextBackoff() time.Duration
 }
 
-func NoRetry() RetryStrategy                                  { panic("stub") }
-func LinearBackoff(backoff time.Duration) RetryStrategy       { panic("stub") }
-func LimitRetry(s RetryStrategy, max int) RetryStrategy       { panic("stub") }
-func ExponentialBackoff(min, max time.Duration) RetryStrategy { panic("stub") }
+func NoRetry() (_ RetryStrategy)                                  { return }
+func LinearBackoff(backoff time.Duration) (_ RetryStrategy)       { return }
+func LimitRetry(s RetryStrategy, max int) (_ RetryStrategy)       { return }
+func ExponentialBackoff(min, max time.Duration) (_ RetryStrategy) { return }

@@ -53,26 +53,26 @@ type Event struct {
 
 type EventCallback func(Event)
 
-func Connect(servers []string, sessionTimeout time.Duration, options ...connOption) (*Conn, <-chan Event, error) {
-	panic("stub")
+func Connect(servers []string, sessionTimeout time.Duration, options ...connOption) (_ *Conn, _ <-chan Event, _ error) {
+	return
 }
 
-func WithEventCallback(cb EventCallback) connOption { panic("stub") }
+func WithEventCallback(cb EventCallback) (_ connOption) { return }
 
-func (c *Conn) Close()                                                     { panic("stub") }
-func (c *Conn) State() State                                               { panic("stub") }
-func (c *Conn) SessionID() int64                                           { return c.sessionID }
-func (c *Conn) Children(path string) ([]string, *Stat, error)              { panic("stub") }
-func (c *Conn) Get(path string) ([]byte, *Stat, error)                     { panic("stub") }
-func (c *Conn) Set(path string, data []byte, version int32) (*Stat, error) { panic("stub") }
-func (c *Conn) Create(path string, data []byte, flags int32, acl []ACL) (string, error) {
-	panic("stub")
+func (c *Conn) Close()                                                         { return }
+func (c *Conn) State() (_ State)                                               { return }
+func (c *Conn) SessionID() int64                                               { return c.sessionID }
+func (c *Conn) Children(path string) (_ []string, _ *Stat, _ error)            { return }
+func (c *Conn) Get(path string) (_ []byte, _ *Stat, _ error)                   { return }
+func (c *Conn) Set(path string, data []byte, version int32) (_ *Stat, _ error) { return }
+func (c *Conn) Create(path string, data []byte, flags int32, acl []ACL) (_ string, _ error) {
+	return
 }
-func (c *Conn) CreateProtectedEphemeralSequential(path string, data []byte, acl []ACL) (string, error) {
-	panic("stub")
+func (c *Conn) CreateProtectedEphemeralSequential(path string, data []byte, acl []ACL) (_ string, _ error) {
+	return
 }
-func (c *Conn) Delete(path string, version int32) error { panic("stub") }
-func (c *Conn) Exists(path string) (bool, *Stat, error) { panic("stub") }
+func (c *Conn) Delete(path string, version int32) (_ error)   { return }
+func (c *Conn) Exists(path string) (_ bool, _ *Stat, _ error) { return }
 
 type MultiResponse struct {
 	Stat   *Stat
@@ -80,7 +80,7 @@ type MultiResponse struct {
 	Error  error
 }
 
-func (c *Conn) Multi(ops ...interface{}) ([]MultiResponse, error) { panic("stub") }
+func (c *Conn) Multi(ops ...interface{}) (_ []MultiResponse, _ error) { return }
 
 type ACL struct {
 	Perms  int32
@@ -88,7 +88,7 @@ type ACL struct {
 	ID     string
 }
 
-func WorldACL(perms int32) []ACL { panic("stub") }
+func WorldACL(perms int32) (_ []ACL) { return }
 
 type Stat struct {
 	Czxid          int64

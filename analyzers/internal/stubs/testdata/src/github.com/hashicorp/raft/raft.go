@@ -26,7 +26,7 @@ const (
 	Shutdown
 )
 
-func (s RaftState) String() string { panic("stub") }
+func (s RaftState) String() (_ string) { return }
 
 type FSM interface {
 	Apply(*Log) interface{}
@@ -74,14 +74,14 @@ type Raft struct {
 	leaderCh chan bool
 }
 
-func (r *Raft) Leader() ServerAddress                               { panic("stub") }
-func (r *Raft) LeaderWithID() (ServerAddress, ServerID)             { panic("stub") }
-func (r *Raft) Apply(cmd []byte, timeout time.Duration) ApplyFuture { panic("stub") }
-func (r *Raft) ApplyLog(log Log, timeout time.Duration) ApplyFuture { panic("stub") }
-func (r *Raft) Barrier(timeout time.Duration) Future                { panic("stub") }
-func (r *Raft) VerifyLeader() Future                                { panic("stub") }
-func (r *Raft) State() RaftState                                    { panic("stub") }
-func (r *Raft) LeaderCh() <-chan bool                               { return r.leaderCh }
-func (r *Raft) CurrentTerm() uint64                                 { panic("stub") }
-func (r *Raft) LastIndex() uint64                                   { panic("stub") }
-func (r *Raft) AppliedIndex() uint64                                { panic("stub") }
+func (r *Raft) Leader() (_ ServerAddress)                               { return }
+func (r *Raft) LeaderWithID() (_ ServerAddress, _ ServerID)             { return }
+func (r *Raft) Apply(cmd []byte, timeout time.Duration) (_ ApplyFuture) { return }
+func (r *Raft) ApplyLog(log Log, timeout time.Duration) (_ ApplyFuture) { return }
+func (r *Raft) Barrier(timeout time.Duration) (_ Future)                { return }
+func (r *Raft) VerifyLeader() (_ Future)                                { return }
+func (r *Raft) State() (_ RaftState)                                    { return }
+func (r *Raft) LeaderCh() <-chan bool                                   { return r.leaderCh }
+func (r *Raft) CurrentTerm() (_ uint64)                                 { return }
+func (r *Raft) LastIndex() (_ uint64)                                   { return }
+func (r *Raft) AppliedIndex() (_ uint64)                                { return }

@@ -5,5 +5,5 @@ type ClientOption interface {
 	applyClientOption()
 }
 
-func WithCredentialsFile(filename string) ClientOption { panic("stub") }
-func WithEndpoint(url string) ClientOption             { panic("stub") }
+func WithCredentialsFile(filename string) (_ ClientOption) { return }
+func WithEndpoint(url string) (_ ClientOption)             { return }

@@ -28,7 +28,7 @@ type task struct {
 
 type Task func() task
 
-func NewTask(function any, parameters ...any) Task { panic("stub") }
+func NewTask(function any, parameters ...any) (_ Task) { return }
 
 type internalJob struct {
 	name string
@@ -42,26 +42,26 @@ type JobDefinition interface {
 
 type durationJobDefinition struct{ duration time.Duration }
 
-func (d durationJobDefinition) setup(j *internalJob, l *time.Location, now time.Time) error {
-	panic("stub")
+func (d durationJobDefinition) setup(j *internalJob, l *time.Location, now time.Time) (_ error) {
+	return
 }
 
-func CronJob(crontab string, withSeconds bool) JobDefinition { panic("stub") }
-func DurationJob(duration time.Duration) JobDefinition       { return durationJobDefinition{duration} }
+func CronJob(crontab string, withSeconds bool) (_ JobDefinition) { return }
+func DurationJob(duration time.Duration) JobDefinition           { return durationJobDefinition{duration} }
 
 type JobOption func(*internalJob, time.Time) error
 
-func WithDistributedJobLocker(locker Locker) JobOption             { panic("stub") }
-func WithDisabledDistributedJobLocker(disabled bool) JobOption     { panic("stub") }
-func WithEventListeners(eventListeners ...EventListener) JobOption { panic("stub") }
-func WithName(name string) JobOption                               { panic("stub") }
-func WithSingletonMode(mode LimitMode) JobOption                   { panic("stub") }
-func WithContext(ctx context.Context) JobOption                    { panic("stub") }
+func WithDistributedJobLocker(locker Locker) (_ JobOption)             { return }
+func WithDisabledDistributedJobLocker(disabled bool) (_ JobOption)     { return }
+func WithEventListeners(eventListeners ...EventListener) (_ JobOption) { return }
+func WithName(name string) (_ JobOption)                               { return }
+func WithSingletonMode(mode LimitMode) (_ JobOption)                   { return }
+func WithContext(ctx context.Context) (_ JobOption)                    { return }
 
 type EventListener func(*internalJob) error
 
-func AfterLockError(eventListenerFunc func(jobID uuid.UUID, jobName string, err error)) EventListener {
-	panic("stub")
+func AfterLockError(eventListenerFunc func(jobID uuid.UUID, jobName string, err error)) (_ EventListener) {
+	return
 }
 
 type Job interface {
@@ -80,12 +80,12 @@ type Scheduler interface {
 	Start()
 }
 
-func NewScheduler(options ...SchedulerOption) (Scheduler, error) { panic("stub") }
+func NewScheduler(options ...SchedulerOption) (_ Scheduler, _ error) { return }
 
 type SchedulerOption func(*scheduler) error
 
-func WithDistributedElector(elector Elector) SchedulerOption { panic("stub") }
-func WithDistributedLocker(locker Locker) SchedulerOption    { panic("stub") }
+func WithDistributedElector(elector Elector) (_ SchedulerOption) { return }
+func WithDistributedLocker(locker Locker) (_ SchedulerOption)    { return }
 
 type LimitMode int
 

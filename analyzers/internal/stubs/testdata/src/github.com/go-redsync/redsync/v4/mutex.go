@@ -18,7 +18,7 @@ type ErrTaken struct {
 	Nodes []int
 }
 
-func (err ErrTaken) Error() string { panic("stub") }
+func (err ErrTaken) Error() (_ string) { return }
 
 type Mutex struct {
 	name   string
@@ -28,16 +28,16 @@ type Mutex struct {
 	pools  []redis.Pool
 }
 
-func (m *Mutex) Name() string                                    { return m.name }
-func (m *Mutex) Value() string                                   { return m.value }
-func (m *Mutex) Until() time.Time                                { return m.until }
-func (m *Mutex) TryLock() error                                  { panic("stub") }
-func (m *Mutex) TryLockContext(ctx context.Context) error        { panic("stub") }
-func (m *Mutex) Lock() error                                     { panic("stub") }
-func (m *Mutex) LockContext(ctx context.Context) error           { panic("stub") }
-func (m *Mutex) Unlock() (bool, error)                           { panic("stub") }
-func (m *Mutex) UnlockContext(ctx context.Context) (bool, error) { panic("stub") }
-func (m *Mutex) Extend() (bool, error)                           { panic("stub") }
-func (m *Mutex) ExtendContext(ctx context.Context) (bool, error) { panic("stub") }
-func (m *Mutex) Valid() (bool, error)                            { panic("stub") }
-func (m *Mutex) ValidContext(ctx context.Context) (bool, error)  { panic("stub") }
+func (m *Mutex) Name() string                                        { return m.name }
+func (m *Mutex) Value() string                                       { return m.value }
+func (m *Mutex) Until() time.Time                                    { return m.until }
+func (m *Mutex) TryLock() (_ error)                                  { return }
+func (m *Mutex) TryLockContext(ctx context.Context) (_ error)        { return }
+func (m *Mutex) Lock() (_ error)                                     { return }
+func (m *Mutex) LockContext(ctx context.Context) (_ error)           { return }
+func (m *Mutex) Unlock() (_ bool, _ error)                           { return }
+func (m *Mutex) UnlockContext(ctx context.Context) (_ bool, _ error) { return }
+func (m *Mutex) Extend() (_ bool, _ error)                           { return }
+func (m *Mutex) ExtendContext(ctx context.Context) (_ bool, _ error) { return }
+func (m *Mutex) Valid() (_ bool, _ error)                            { return }
+func (m *Mutex) ValidContext(ctx context.Context) (_ bool, _ error)  { return }

@@ -12,9 +12,9 @@ type Redsync struct {
 	pools []redis.Pool
 }
 
-func New(pools ...redis.Pool) *Redsync { panic("stub") }
+func New(pools ...redis.Pool) (_ *Redsync) { return }
 
-func (r *Redsync) NewMutex(name string, options ...Option) *Mutex { panic("stub") }
+func (r *Redsync) NewMutex(name string, options ...Option) (_ *Mutex) { return }
 
 type Option interface {
 	Apply(*Mutex)
@@ -26,14 +26,14 @@ func (f OptionFunc) Apply(mutex *Mutex) { f(mutex) }
 
 type DelayFunc func(tries int) time.Duration
 
-func WithExpiry(expiry time.Duration) Option                      { panic("stub") }
-func WithTries(tries int) Option                                  { panic("stub") }
-func WithRetryDelay(delay time.Duration) Option                   { panic("stub") }
-func WithRetryDelayFunc(delayFunc DelayFunc) Option               { panic("stub") }
-func WithDriftFactor(factor float64) Option                       { panic("stub") }
-func WithTimeoutFactor(factor float64) Option                     { panic("stub") }
-func WithGenValueFunc(genValueFunc func() (string, error)) Option { panic("stub") }
-func WithValue(v string) Option                                   { panic("stub") }
-func WithFailFast(b bool) Option                                  { panic("stub") }
-func WithShufflePools(b bool) Option                              { panic("stub") }
-func WithSetNXOnExtend() Option                                   { panic("stub") }
+func WithExpiry(expiry time.Duration) (_ Option)                      { return }
+func WithTries(tries int) (_ Option)                                  { return }
+func WithRetryDelay(delay time.Duration) (_ Option)                   { return }
+func WithRetryDelayFunc(delayFunc DelayFunc) (_ Option)               { return }
+func WithDriftFactor(factor float64) (_ Option)                       { return }
+func WithTimeoutFactor(factor float64) (_ Option)                     { return }
+func WithGenValueFunc(genValueFunc func() (string, error)) (_ Option) { return }
+func WithValue(v string) (_ Option)                                   { return }
+func WithFailFast(b bool) (_ Option)                                  { return }
+func WithShufflePools(b bool) (_ Option)                              { return }
+func WithSetNXOnExtend() (_ Option)                                   { return }

@@ -20,8 +20,8 @@ type QueryOptions struct {
 	ctx               context.Context
 }
 
-func (o *QueryOptions) Context() context.Context                      { return o.ctx }
-func (o *QueryOptions) WithContext(ctx context.Context) *QueryOptions { panic("stub") }
+func (o *QueryOptions) Context() context.Context                          { return o.ctx }
+func (o *QueryOptions) WithContext(ctx context.Context) (_ *QueryOptions) { return }
 
 type WriteOptions struct {
 	Namespace  string
@@ -31,8 +31,8 @@ type WriteOptions struct {
 	ctx        context.Context
 }
 
-func (o *WriteOptions) Context() context.Context                      { return o.ctx }
-func (o *WriteOptions) WithContext(ctx context.Context) *WriteOptions { panic("stub") }
+func (o *WriteOptions) Context() context.Context                          { return o.ctx }
+func (o *WriteOptions) WithContext(ctx context.Context) (_ *WriteOptions) { return }
 
 type QueryMeta struct {
 	LastIndex   uint64
@@ -57,10 +57,10 @@ type Config struct {
 	Partition  string
 }
 
-func DefaultConfig() *Config { panic("stub") }
+func DefaultConfig() (_ *Config) { return }
 
 type Client struct {
 	config Config
 }
 
-func NewClient(config *Config) (*Client, error) { panic("stub") }
+func NewClient(config *Config) (_ *Client, _ error) { return }

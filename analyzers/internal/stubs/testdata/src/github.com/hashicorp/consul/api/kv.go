@@ -20,16 +20,16 @@ type KV struct {
 
 func (c *Client) KV() *KV { return &KV{c} }
 
-func (k *KV) Get(key string, q *QueryOptions) (*KVPair, *QueryMeta, error)     { panic("stub") }
-func (k *KV) List(prefix string, q *QueryOptions) (KVPairs, *QueryMeta, error) { panic("stub") }
-func (k *KV) Put(p *KVPair, q *WriteOptions) (*WriteMeta, error)               { panic("stub") }
-func (k *KV) CAS(p *KVPair, q *WriteOptions) (bool, *WriteMeta, error)         { panic("stub") }
-func (k *KV) Acquire(p *KVPair, q *WriteOptions) (bool, *WriteMeta, error)     { panic("stub") }
-func (k *KV) Release(p *KVPair, q *WriteOptions) (bool, *WriteMeta, error)     { panic("stub") }
-func (k *KV) Delete(key string, w *WriteOptions) (*WriteMeta, error)           { panic("stub") }
-func (k *KV) DeleteCAS(p *KVPair, q *WriteOptions) (bool, *WriteMeta, error)   { panic("stub") }
-func (k *KV) DeleteTree(prefix string, w *WriteOptions) (*WriteMeta, error)    { panic("stub") }
+func (k *KV) Get(key string, q *QueryOptions) (_ *KVPair, _ *QueryMeta, _ error)     { return }
+func (k *KV) List(prefix string, q *QueryOptions) (_ KVPairs, _ *QueryMeta, _ error) { return }
+func (k *KV) Put(p *KVPair, q *WriteOptions) (_ *WriteMeta, _ error)                 { return }
+func (k *KV) CAS(p *KVPair, q *WriteOptions) (_ bool, _ *WriteMeta, _ error)         { return }
+func (k *KV) Acquire(p *KVPair, q *WriteOptions) (_ bool, _ *WriteMeta, _ error)     { return }
+func (k *KV) Release(p *KVPair, q *WriteOptions) (_ bool, _ *WriteMeta, _ error)     { return }
+func (k *KV) Delete(key string, w *WriteOptions) (_ *WriteMeta, _ error)             { return }
+func (k *KV) DeleteCAS(p *KVPair, q *WriteOptions) (_ bool, _ *WriteMeta, _ error)   { return }
+func (k *KV) DeleteTree(prefix string, w *WriteOptions) (_ *WriteMeta, _ error)      { return }
 
-func (k *KV) Txn(txn KVTxnOps, q *QueryOptions) (bool, *KVTxnResponse, *QueryMeta, error) {
-	panic("stub")
+func (k *KV) Txn(txn KVTxnOps, q *QueryOptions) (_ bool, _ *KVTxnResponse, _ *QueryMeta, _ error) {
+	return
 }

@@ -30,12 +30,12 @@ type LockOptions struct {
 	Namespace        string `json:",omitempty"`
 }
 
-func (c *Client) LockKey(key string) (*Lock, error)         { panic("stub") }
-func (c *Client) LockOpts(opts *LockOptions) (*Lock, error) { panic("stub") }
+func (c *Client) LockKey(key string) (_ *Lock, _ error)         { return }
+func (c *Client) LockOpts(opts *LockOptions) (_ *Lock, _ error) { return }
 
-func (l *Lock) Lock(stopCh <-chan struct{}) (<-chan struct{}, error) { panic("stub") }
-func (l *Lock) Unlock() error                                        { panic("stub") }
-func (l *Lock) Destroy() error                                       { panic("stub") }
+func (l *Lock) Lock(stopCh <-chan struct{}) (_ <-chan struct{}, _ error) { return }
+func (l *Lock) Unlock() (_ error)                                        { return }
+func (l *Lock) Destroy() (_ error)                                       { return }
 
 type Semaphore struct {
 	c    *Client
@@ -56,9 +56,9 @@ type SemaphoreOptions struct {
 	Namespace         string `json:",omitempty"`
 }
 
-func (c *Client) SemaphorePrefix(prefix string, limit int) (*Semaphore, error) { panic("stub") }
-func (c *Client) SemaphoreOpts(opts *SemaphoreOptions) (*Semaphore, error)     { panic("stub") }
+func (c *Client) SemaphorePrefix(prefix string, limit int) (_ *Semaphore, _ error) { return }
+func (c *Client) SemaphoreOpts(opts *SemaphoreOptions) (_ *Semaphore, _ error)     { return }
 
-func (s *Semaphore) Acquire(stopCh <-chan struct{}) (<-chan struct{}, error) { panic("stub") }
-func (s *Semaphore) Release() error                                          { panic("stub") }
-func (s *Semaphore) Destroy() error                                          { panic("stub") }
+func (s *Semaphore) Acquire(stopCh <-chan struct{}) (_ <-chan struct{}, _ error) { return }
+func (s *Semaphore) Release() (_ error)                                          { return }
+func (s *Semaphore) Destroy() (_ error)                                          { return }

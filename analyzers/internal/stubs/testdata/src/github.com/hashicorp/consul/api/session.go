@@ -31,24 +31,24 @@ type Session struct {
 
 func (c *Client) Session() *Session { return &Session{c} }
 
-func (s *Session) CreateNoChecks(se *SessionEntry, q *WriteOptions) (string, *WriteMeta, error) {
-	panic("stub")
+func (s *Session) CreateNoChecks(se *SessionEntry, q *WriteOptions) (_ string, _ *WriteMeta, _ error) {
+	return
 }
 
-func (s *Session) Create(se *SessionEntry, q *WriteOptions) (string, *WriteMeta, error) {
-	panic("stub")
+func (s *Session) Create(se *SessionEntry, q *WriteOptions) (_ string, _ *WriteMeta, _ error) {
+	return
 }
 
-func (s *Session) Destroy(id string, q *WriteOptions) (*WriteMeta, error) { panic("stub") }
+func (s *Session) Destroy(id string, q *WriteOptions) (_ *WriteMeta, _ error) { return }
 
-func (s *Session) Renew(id string, q *WriteOptions) (*SessionEntry, *WriteMeta, error) {
-	panic("stub")
+func (s *Session) Renew(id string, q *WriteOptions) (_ *SessionEntry, _ *WriteMeta, _ error) {
+	return
 }
 
-func (s *Session) RenewPeriodic(initialTTL string, id string, q *WriteOptions, doneCh <-chan struct{}) error {
-	panic("stub")
+func (s *Session) RenewPeriodic(initialTTL string, id string, q *WriteOptions, doneCh <-chan struct{}) (_ error) {
+	return
 }
 
-func (s *Session) Info(id string, q *QueryOptions) (*SessionEntry, *QueryMeta, error) {
-	panic("stub")
+func (s *Session) Info(id string, q *QueryOptions) (_ *SessionEntry, _ *QueryMeta, _ error) {
+	return
 }

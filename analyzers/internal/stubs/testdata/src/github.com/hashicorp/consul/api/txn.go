@@ -66,6 +66,6 @@ type KVTxnResponse struct {
 	Errors  TxnErrors
 }
 
-func (t *Txn) Txn(txn TxnOps, q *QueryOptions) (bool, *TxnResponse, *QueryMeta, error) {
-	panic("stub")
+func (t *Txn) Txn(txn TxnOps, q *QueryOptions) (_ bool, _ *TxnResponse, _ *QueryMeta, _ error) {
+	return
 }

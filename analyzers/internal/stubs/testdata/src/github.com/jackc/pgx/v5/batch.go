@@ -14,8 +14,8 @@ type Batch struct {
 	QueuedQueries []*QueuedQuery
 }
 
-func (b *Batch) Queue(query string, arguments ...any) *QueuedQuery { panic("stub") }
-func (b *Batch) Len() int                                          { return len(b.QueuedQueries) }
+func (b *Batch) Queue(query string, arguments ...any) (_ *QueuedQuery) { return }
+func (b *Batch) Len() int                                              { return len(b.QueuedQueries) }
 
 type BatchResults interface {
 	Exec() (pgconn.CommandTag, error)

@@ -15,24 +15,24 @@ type Conn struct {
 	pgConn *pgconn.PgConn
 }
 
-func Connect(ctx context.Context, connString string) (*Conn, error) { panic("stub") }
+func Connect(ctx context.Context, connString string) (_ *Conn, _ error) { return }
 
-func (c *Conn) Close(ctx context.Context) error { panic("stub") }
+func (c *Conn) Close(ctx context.Context) (_ error) { return }
 func (c *Conn) Prepare(ctx context.Context, name, sql string) (sd *pgconn.StatementDescription, err error) {
-	panic("stub")
+	return
 }
 func (c *Conn) PgConn() *pgconn.PgConn { return c.pgConn }
-func (c *Conn) Exec(ctx context.Context, sql string, arguments ...any) (pgconn.CommandTag, error) {
-	panic("stub")
+func (c *Conn) Exec(ctx context.Context, sql string, arguments ...any) (_ pgconn.CommandTag, _ error) {
+	return
 }
-func (c *Conn) Query(ctx context.Context, sql string, args ...any) (Rows, error) { panic("stub") }
-func (c *Conn) QueryRow(ctx context.Context, sql string, args ...any) Row        { panic("stub") }
-func (c *Conn) SendBatch(ctx context.Context, b *Batch) BatchResults             { panic("stub") }
-func (c *Conn) CopyFrom(ctx context.Context, tableName Identifier, columnNames []string, rowSrc CopyFromSource) (int64, error) {
-	panic("stub")
+func (c *Conn) Query(ctx context.Context, sql string, args ...any) (_ Rows, _ error) { return }
+func (c *Conn) QueryRow(ctx context.Context, sql string, args ...any) (_ Row)        { return }
+func (c *Conn) SendBatch(ctx context.Context, b *Batch) (_ BatchResults)             { return }
+func (c *Conn) CopyFrom(ctx context.Context, tableName Identifier, columnNames []string, rowSrc CopyFromSource) (_ int64, _ error) {
+	return
 }
-func (c *Conn) Begin(ctx context.Context) (Tx, error)                        { panic("stub") }
-func (c *Conn) BeginTx(ctx context.Context, txOptions TxOptions) (Tx, error) { panic("stub") }
+func (c *Conn) Begin(ctx context.Context) (_ Tx, _ error)                        { return }
+func (c *Conn) BeginTx(ctx context.Context, txOptions TxOptions) (_ Tx, _ error) { return }
 
 type Identifier []string
 
@@ -46,7 +46,7 @@ type CopyFromSource interface {
 	Err() error
 }
 
-func CopyFromRows(rows [][]any) CopyFromSource { panic("stub") }
+func CopyFromRows(rows [][]any) (_ CopyFromSource) { return }
 
 type Rows interface {
 	Close()
@@ -103,5 +103,5 @@ func BeginFunc(
 	},
 	fn func(Tx) error,
 ) (err error) {
-	panic("stub")
+	return
 }

@@ -24,31 +24,31 @@ type baseCmd struct {
 	err  error
 }
 
-func (cmd *baseCmd) Name() string        { panic("stub") }
-func (cmd *baseCmd) FullName() string    { panic("stub") }
-func (cmd *baseCmd) Args() []interface{} { return cmd.args }
-func (cmd *baseCmd) SetErr(e error)      { cmd.err = e }
-func (cmd *baseCmd) Err() error          { return cmd.err }
+func (cmd *baseCmd) Name() (_ string)     { return }
+func (cmd *baseCmd) FullName() (_ string) { return }
+func (cmd *baseCmd) Args() []interface{}  { return cmd.args }
+func (cmd *baseCmd) SetErr(e error)       { cmd.err = e }
+func (cmd *baseCmd) Err() error           { return cmd.err }
 
 type Cmd struct {
 	baseCmd
 	val interface{}
 }
 
-func (cmd *Cmd) String() string               { panic("stub") }
+func (cmd *Cmd) String() (_ string)           { return }
 func (cmd *Cmd) Val() interface{}             { return cmd.val }
 func (cmd *Cmd) Result() (interface{}, error) { return cmd.val, cmd.err }
-func (cmd *Cmd) Text() (string, error)        { panic("stub") }
-func (cmd *Cmd) Int() (int, error)            { panic("stub") }
-func (cmd *Cmd) Int64() (int64, error)        { panic("stub") }
-func (cmd *Cmd) Bool() (bool, error)          { panic("stub") }
+func (cmd *Cmd) Text() (_ string, _ error)    { return }
+func (cmd *Cmd) Int() (_ int, _ error)        { return }
+func (cmd *Cmd) Int64() (_ int64, _ error)    { return }
+func (cmd *Cmd) Bool() (_ bool, _ error)      { return }
 
 type StatusCmd struct {
 	baseCmd
 	val string
 }
 
-func (cmd *StatusCmd) String() string          { panic("stub") }
+func (cmd *StatusCmd) String() (_ string)      { return }
 func (cmd *StatusCmd) Val() string             { return cmd.val }
 func (cmd *StatusCmd) Result() (string, error) { return cmd.val, cmd.err }
 
@@ -57,7 +57,7 @@ type IntCmd struct {
 	val int64
 }
 
-func (cmd *IntCmd) String() string         { panic("stub") }
+func (cmd *IntCmd) String() (_ string)     { return }
 func (cmd *IntCmd) Val() int64             { return cmd.val }
 func (cmd *IntCmd) Result() (int64, error) { return cmd.val, cmd.err }
 
@@ -66,7 +66,7 @@ type DurationCmd struct {
 	val time.Duration
 }
 
-func (cmd *DurationCmd) String() string                 { panic("stub") }
+func (cmd *DurationCmd) String() (_ string)             { return }
 func (cmd *DurationCmd) Val() time.Duration             { return cmd.val }
 func (cmd *DurationCmd) Result() (time.Duration, error) { return cmd.val, cmd.err }
 
@@ -75,7 +75,7 @@ type BoolCmd struct {
 	val bool
 }
 
-func (cmd *BoolCmd) String() string        { panic("stub") }
+func (cmd *BoolCmd) String() (_ string)    { return }
 func (cmd *BoolCmd) Val() bool             { return cmd.val }
 func (cmd *BoolCmd) Result() (bool, error) { return cmd.val, cmd.err }
 
@@ -84,19 +84,19 @@ type StringCmd struct {
 	val string
 }
 
-func (cmd *StringCmd) String() string          { panic("stub") }
-func (cmd *StringCmd) Val() string             { return cmd.val }
-func (cmd *StringCmd) Result() (string, error) { return cmd.val, cmd.err }
-func (cmd *StringCmd) Bool() (bool, error)     { panic("stub") }
-func (cmd *StringCmd) Int() (int, error)       { panic("stub") }
-func (cmd *StringCmd) Int64() (int64, error)   { panic("stub") }
+func (cmd *StringCmd) String() (_ string)        { return }
+func (cmd *StringCmd) Val() string               { return cmd.val }
+func (cmd *StringCmd) Result() (string, error)   { return cmd.val, cmd.err }
+func (cmd *StringCmd) Bool() (_ bool, _ error)   { return }
+func (cmd *StringCmd) Int() (_ int, _ error)     { return }
+func (cmd *StringCmd) Int64() (_ int64, _ error) { return }
 
 type StringSliceCmd struct {
 	baseCmd
 	val []string
 }
 
-func (cmd *StringSliceCmd) String() string            { panic("stub") }
+func (cmd *StringSliceCmd) String() (_ string)        { return }
 func (cmd *StringSliceCmd) Val() []string             { return cmd.val }
 func (cmd *StringSliceCmd) Result() ([]string, error) { return cmd.val, cmd.err }
 
@@ -105,7 +105,7 @@ type BoolSliceCmd struct {
 	val []bool
 }
 
-func (cmd *BoolSliceCmd) String() string          { panic("stub") }
+func (cmd *BoolSliceCmd) String() (_ string)      { return }
 func (cmd *BoolSliceCmd) Val() []bool             { return cmd.val }
 func (cmd *BoolSliceCmd) Result() ([]bool, error) { return cmd.val, cmd.err }
 
@@ -114,6 +114,6 @@ type MapStringStringCmd struct {
 	val map[string]string
 }
 
-func (cmd *MapStringStringCmd) String() string                     { panic("stub") }
+func (cmd *MapStringStringCmd) String() (_ string)                 { return }
 func (cmd *MapStringStringCmd) Val() map[string]string             { return cmd.val }
 func (cmd *MapStringStringCmd) Result() (map[string]string, error) { return cmd.val, cmd.err }

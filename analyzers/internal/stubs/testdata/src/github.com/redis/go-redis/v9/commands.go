@@ -36,12 +36,12 @@ type cmdable func(ctx context.Context, cmd Cmder) error
 
 type statefulCmdable func(ctx context.Context, cmd Cmder) error
 
-func (c statefulCmdable) Select(ctx context.Context, index int) *StatusCmd { panic("stub") }
+func (c statefulCmdable) Select(ctx context.Context, index int) (_ *StatusCmd) { return }
 
-func (c cmdable) Do(ctx context.Context, args ...interface{}) *Cmd   { panic("stub") }
-func (c cmdable) Ping(ctx context.Context) *StatusCmd                { panic("stub") }
-func (c cmdable) FlushDB(ctx context.Context) *StatusCmd             { panic("stub") }
-func (c cmdable) Unlink(ctx context.Context, keys ...string) *IntCmd { panic("stub") }
+func (c cmdable) Do(ctx context.Context, args ...interface{}) (_ *Cmd)   { return }
+func (c cmdable) Ping(ctx context.Context) (_ *StatusCmd)                { return }
+func (c cmdable) FlushDB(ctx context.Context) (_ *StatusCmd)             { return }
+func (c cmdable) Unlink(ctx context.Context, keys ...string) (_ *IntCmd) { return }
 
 type GenericCmdable interface {
 	Del(ctx context.Context, keys ...string) *IntCmd
@@ -53,17 +53,17 @@ type GenericCmdable interface {
 	TTL(ctx context.Context, key string) *DurationCmd
 }
 
-func (c cmdable) Del(ctx context.Context, keys ...string) *IntCmd    { panic("stub") }
-func (c cmdable) Exists(ctx context.Context, keys ...string) *IntCmd { panic("stub") }
-func (c cmdable) Expire(ctx context.Context, key string, expiration time.Duration) *BoolCmd {
-	panic("stub")
+func (c cmdable) Del(ctx context.Context, keys ...string) (_ *IntCmd)    { return }
+func (c cmdable) Exists(ctx context.Context, keys ...string) (_ *IntCmd) { return }
+func (c cmdable) Expire(ctx context.Context, key string, expiration time.Duration) (_ *BoolCmd) {
+	return
 }
-func (c cmdable) ExpireAt(ctx context.Context, key string, tm time.Time) *BoolCmd { panic("stub") }
-func (c cmdable) PExpire(ctx context.Context, key string, expiration time.Duration) *BoolCmd {
-	panic("stub")
+func (c cmdable) ExpireAt(ctx context.Context, key string, tm time.Time) (_ *BoolCmd) { return }
+func (c cmdable) PExpire(ctx context.Context, key string, expiration time.Duration) (_ *BoolCmd) {
+	return
 }
-func (c cmdable) PTTL(ctx context.Context, key string) *DurationCmd { panic("stub") }
-func (c cmdable) TTL(ctx context.Context, key string) *DurationCmd  { panic("stub") }
+func (c cmdable) PTTL(ctx context.Context, key string) (_ *DurationCmd) { return }
+func (c cmdable) TTL(ctx context.Context, key string) (_ *DurationCmd)  { return }
 
 type HashCmdable interface {
 	HDel(ctx context.Context, key string, fields ...string) *IntCmd
@@ -74,13 +74,13 @@ type HashCmdable interface {
 	HSetNX(ctx context.Context, key, field string, value interface{}) *BoolCmd
 }
 
-func (c cmdable) HDel(ctx context.Context, key string, fields ...string) *IntCmd      { panic("stub") }
-func (c cmdable) HGet(ctx context.Context, key, field string) *StringCmd              { panic("stub") }
-func (c cmdable) HGetAll(ctx context.Context, key string) *MapStringStringCmd         { panic("stub") }
-func (c cmdable) HIncrBy(ctx context.Context, key, field string, incr int64) *IntCmd  { panic("stub") }
-func (c cmdable) HSet(ctx context.Context, key string, values ...interface{}) *IntCmd { panic("stub") }
-func (c cmdable) HSetNX(ctx context.Context, key, field string, value interface{}) *BoolCmd {
-	panic("stub")
+func (c cmdable) HDel(ctx context.Context, key string, fields ...string) (_ *IntCmd)      { return }
+func (c cmdable) HGet(ctx context.Context, key, field string) (_ *StringCmd)              { return }
+func (c cmdable) HGetAll(ctx context.Context, key string) (_ *MapStringStringCmd)         { return }
+func (c cmdable) HIncrBy(ctx context.Context, key, field string, incr int64) (_ *IntCmd)  { return }
+func (c cmdable) HSet(ctx context.Context, key string, values ...interface{}) (_ *IntCmd) { return }
+func (c cmdable) HSetNX(ctx context.Context, key, field string, value interface{}) (_ *BoolCmd) {
+	return
 }
 
 type ListCmdable interface {
@@ -89,18 +89,18 @@ type ListCmdable interface {
 	RPush(ctx context.Context, key string, values ...interface{}) *IntCmd
 }
 
-func (c cmdable) LPush(ctx context.Context, key string, values ...interface{}) *IntCmd { panic("stub") }
-func (c cmdable) LRange(ctx context.Context, key string, start, stop int64) *StringSliceCmd {
-	panic("stub")
+func (c cmdable) LPush(ctx context.Context, key string, values ...interface{}) (_ *IntCmd) { return }
+func (c cmdable) LRange(ctx context.Context, key string, start, stop int64) (_ *StringSliceCmd) {
+	return
 }
-func (c cmdable) RPush(ctx context.Context, key string, values ...interface{}) *IntCmd { panic("stub") }
+func (c cmdable) RPush(ctx context.Context, key string, values ...interface{}) (_ *IntCmd) { return }
 
 type PubSubCmdable interface {
 	Publish(ctx context.Context, channel string, message interface{}) *IntCmd
 }
 
-func (c cmdable) Publish(ctx context.Context, channel string, message interface{}) *IntCmd {
-	panic("stub")
+func (c cmdable) Publish(ctx context.Context, channel string, message interface{}) (_ *IntCmd) {
+	return
 }
 
 type ScriptingFunctionsCmdable interface {
@@ -112,20 +112,20 @@ type ScriptingFunctionsCmdable interface {
 	ScriptLoad(ctx context.Context, script string) *StringCmd
 }
 
-func (c cmdable) Eval(ctx context.Context, script string, keys []string, args ...interface{}) *Cmd {
-	panic("stub")
+func (c cmdable) Eval(ctx context.Context, script string, keys []string, args ...interface{}) (_ *Cmd) {
+	return
 }
-func (c cmdable) EvalRO(ctx context.Context, script string, keys []string, args ...interface{}) *Cmd {
-	panic("stub")
+func (c cmdable) EvalRO(ctx context.Context, script string, keys []string, args ...interface{}) (_ *Cmd) {
+	return
 }
-func (c cmdable) EvalSha(ctx context.Context, sha1 string, keys []string, args ...interface{}) *Cmd {
-	panic("stub")
+func (c cmdable) EvalSha(ctx context.Context, sha1 string, keys []string, args ...interface{}) (_ *Cmd) {
+	return
 }
-func (c cmdable) EvalShaRO(ctx context.Context, sha1 string, keys []string, args ...interface{}) *Cmd {
-	panic("stub")
+func (c cmdable) EvalShaRO(ctx context.Context, sha1 string, keys []string, args ...interface{}) (_ *Cmd) {
+	return
 }
-func (c cmdable) ScriptExists(ctx context.Context, hashes ...string) *BoolSliceCmd { panic("stub") }
-func (c cmdable) ScriptLoad(ctx context.Context, script string) *StringCmd         { panic("stub") }
+func (c cmdable) ScriptExists(ctx context.Context, hashes ...string) (_ *BoolSliceCmd) { return }
+func (c cmdable) ScriptLoad(ctx context.Context, script string) (_ *StringCmd)         { return }
 
 type SetCmdable interface {
 	SAdd(ctx context.Context, key string, members ...interface{}) *IntCmd
@@ -133,9 +133,9 @@ type SetCmdable interface {
 	SRem(ctx context.Context, key string, members ...interface{}) *IntCmd
 }
 
-func (c cmdable) SAdd(ctx context.Context, key string, members ...interface{}) *IntCmd { panic("stub") }
-func (c cmdable) SMembers(ctx context.Context, key string) *StringSliceCmd             { panic("stub") }
-func (c cmdable) SRem(ctx context.Context, key string, members ...interface{}) *IntCmd { panic("stub") }
+func (c cmdable) SAdd(ctx context.Context, key string, members ...interface{}) (_ *IntCmd) { return }
+func (c cmdable) SMembers(ctx context.Context, key string) (_ *StringSliceCmd)             { return }
+func (c cmdable) SRem(ctx context.Context, key string, members ...interface{}) (_ *IntCmd) { return }
 
 type Z struct {
 	Score  float64
@@ -147,8 +147,8 @@ type SortedSetCmdable interface {
 	ZRem(ctx context.Context, key string, members ...interface{}) *IntCmd
 }
 
-func (c cmdable) ZAdd(ctx context.Context, key string, members ...Z) *IntCmd           { panic("stub") }
-func (c cmdable) ZRem(ctx context.Context, key string, members ...interface{}) *IntCmd { panic("stub") }
+func (c cmdable) ZAdd(ctx context.Context, key string, members ...Z) (_ *IntCmd)           { return }
+func (c cmdable) ZRem(ctx context.Context, key string, members ...interface{}) (_ *IntCmd) { return }
 
 type XAddArgs struct {
 	Stream     string
@@ -165,7 +165,7 @@ type StreamCmdable interface {
 	XAdd(ctx context.Context, a *XAddArgs) *StringCmd
 }
 
-func (c cmdable) XAdd(ctx context.Context, a *XAddArgs) *StringCmd { panic("stub") }
+func (c cmdable) XAdd(ctx context.Context, a *XAddArgs) (_ *StringCmd) { return }
 
 type StringCmdable interface {
 	Append(ctx context.Context, key, value string) *IntCmd
@@ -183,16 +183,16 @@ type StringCmdable interface {
 	SetXX(ctx context.Context, key string, value interface{}, expiration time.Duration) *BoolCmd
 }
 
-func (c cmdable) Append(ctx context.Context, key, value string) *IntCmd                { panic("stub") }
-func (c cmdable) Decr(ctx context.Context, key string) *IntCmd                         { panic("stub") }
-func (c cmdable) Get(ctx context.Context, key string) *StringCmd                       { panic("stub") }
-func (c cmdable) GetSet(ctx context.Context, key string, value interface{}) *StringCmd { panic("stub") }
-func (c cmdable) GetDel(ctx context.Context, key string) *StringCmd                    { panic("stub") }
-func (c cmdable) Incr(ctx context.Context, key string) *IntCmd                         { panic("stub") }
-func (c cmdable) IncrBy(ctx context.Context, key string, value int64) *IntCmd          { panic("stub") }
-func (c cmdable) MSet(ctx context.Context, values ...interface{}) *StatusCmd           { panic("stub") }
-func (c cmdable) Set(ctx context.Context, key string, value interface{}, expiration time.Duration) *StatusCmd {
-	panic("stub")
+func (c cmdable) Append(ctx context.Context, key, value string) (_ *IntCmd)                { return }
+func (c cmdable) Decr(ctx context.Context, key string) (_ *IntCmd)                         { return }
+func (c cmdable) Get(ctx context.Context, key string) (_ *StringCmd)                       { return }
+func (c cmdable) GetSet(ctx context.Context, key string, value interface{}) (_ *StringCmd) { return }
+func (c cmdable) GetDel(ctx context.Context, key string) (_ *StringCmd)                    { return }
+func (c cmdable) Incr(ctx context.Context, key string) (_ *IntCmd)                         { return }
+func (c cmdable) IncrBy(ctx context.Context, key string, value int64) (_ *IntCmd)          { return }
+func (c cmdable) MSet(ctx context.Context, values ...interface{}) (_ *StatusCmd)           { return }
+func (c cmdable) Set(ctx context.Context, key string, value interface{}, expiration time.Duration) (_ *StatusCmd) {
+	return
 }
 
 type SetArgs struct {
@@ -205,15 +205,15 @@ type SetArgs struct {
 	KeepTTL     bool
 }
 
-func (c cmdable) SetArgs(ctx context.Context, key string, value interface{}, a SetArgs) *StatusCmd {
-	panic("stub")
+func (c cmdable) SetArgs(ctx context.Context, key string, value interface{}, a SetArgs) (_ *StatusCmd) {
+	return
 }
-func (c cmdable) SetEx(ctx context.Context, key string, value interface{}, expiration time.Duration) *StatusCmd {
-	panic("stub")
+func (c cmdable) SetEx(ctx context.Context, key string, value interface{}, expiration time.Duration) (_ *StatusCmd) {
+	return
 }
-func (c cmdable) SetNX(ctx context.Context, key string, value interface{}, expiration time.Duration) *BoolCmd {
-	panic("stub")
+func (c cmdable) SetNX(ctx context.Context, key string, value interface{}, expiration time.Duration) (_ *BoolCmd) {
+	return
 }
-func (c cmdable) SetXX(ctx context.Context, key string, value interface{}, expiration time.Duration) *BoolCmd {
-	panic("stub")
+func (c cmdable) SetXX(ctx context.Context, key string, value interface{}, expiration time.Duration) (_ *BoolCmd) {
+	return
 }

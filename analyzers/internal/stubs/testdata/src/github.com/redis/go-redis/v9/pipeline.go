@@ -8,18 +8,18 @@ type Pipeline struct {
 	cmds []Cmder
 }
 
-func (c *Pipeline) Len() int                                         { return len(c.cmds) }
-func (c *Pipeline) Do(ctx context.Context, args ...interface{}) *Cmd { panic("stub") }
-func (c *Pipeline) Process(ctx context.Context, cmd Cmder) error     { panic("stub") }
-func (c *Pipeline) Discard()                                         {}
-func (c *Pipeline) Exec(ctx context.Context) ([]Cmder, error)        { panic("stub") }
-func (c *Pipeline) Cmds() []Cmder                                    { return c.cmds }
-func (c *Pipeline) Pipelined(ctx context.Context, fn func(Pipeliner) error) ([]Cmder, error) {
-	panic("stub")
+func (c *Pipeline) Len() int                                             { return len(c.cmds) }
+func (c *Pipeline) Do(ctx context.Context, args ...interface{}) (_ *Cmd) { return }
+func (c *Pipeline) Process(ctx context.Context, cmd Cmder) (_ error)     { return }
+func (c *Pipeline) Discard()                                             {}
+func (c *Pipeline) Exec(ctx context.Context) (_ []Cmder, _ error)        { return }
+func (c *Pipeline) Cmds() []Cmder                                        { return c.cmds }
+func (c *Pipeline) Pipelined(ctx context.Context, fn func(Pipeliner) error) (_ []Cmder, _ error) {
+	return
 }
 func (c *Pipeline) Pipeline() Pipeliner { return c }
-func (c *Pipeline) TxPipelined(ctx context.Context, fn func(Pipeliner) error) ([]Cmder, error) {
-	panic("stub")
+func (c *Pipeline) TxPipelined(ctx context.Context, fn func(Pipeliner) error) (_ []Cmder, _ error) {
+	return
 }
 func (c *Pipeline) TxPipeline() Pipeliner { return c }
 

@@ -29,27 +29,27 @@ type baseClient struct {
 	opt *Options
 }
 
-func (c *baseClient) String() string { panic("stub") }
-func (c *baseClient) Close() error   { panic("stub") }
+func (c *baseClient) String() (_ string) { return }
+func (c *baseClient) Close() (_ error)   { return }
 
 type Client struct {
 	*baseClient
 	cmdable
 }
 
-func NewClient(opt *Options) *Client { panic("stub") }
+func NewClient(opt *Options) (_ *Client) { return }
 
-func (c *Client) Process(ctx context.Context, cmd Cmder) error { panic("stub") }
-func (c *Client) Pipelined(ctx context.Context, fn func(Pipeliner) error) ([]Cmder, error) {
-	panic("stub")
+func (c *Client) Process(ctx context.Context, cmd Cmder) (_ error) { return }
+func (c *Client) Pipelined(ctx context.Context, fn func(Pipeliner) error) (_ []Cmder, _ error) {
+	return
 }
-func (c *Client) Pipeline() Pipeliner { panic("stub") }
-func (c *Client) TxPipelined(ctx context.Context, fn func(Pipeliner) error) ([]Cmder, error) {
-	panic("stub")
+func (c *Client) Pipeline() (_ Pipeliner) { return }
+func (c *Client) TxPipelined(ctx context.Context, fn func(Pipeliner) error) (_ []Cmder, _ error) {
+	return
 }
-func (c *Client) TxPipeline() Pipeliner { panic("stub") }
-func (c *Client) Watch(ctx context.Context, fn func(*Tx) error, keys ...string) error {
-	panic("stub")
+func (c *Client) TxPipeline() (_ Pipeliner) { return }
+func (c *Client) Watch(ctx context.Context, fn func(*Tx) error, keys ...string) (_ error) {
+	return
 }
 
 type UniversalClient interface {
@@ -68,7 +68,7 @@ type UniversalOptions struct {
 	DB         int
 }
 
-func NewUniversalClient(opts *UniversalOptions) UniversalClient { panic("stub") }
+func NewUniversalClient(opts *UniversalOptions) (_ UniversalClient) { return }
 
 type Pipeliner interface {
 	StatefulCmdable

@@ -10,9 +10,9 @@ type Cmp struct {
 	c *pb.Compare
 }
 
-func Compare(cmp Cmp, result string, v any) Cmp { panic("stub") }
-func Value(key string) Cmp                      { panic("stub") }
-func Version(key string) Cmp                    { panic("stub") }
-func CreateRevision(key string) Cmp             { panic("stub") }
-func ModRevision(key string) Cmp                { panic("stub") }
-func LeaseValue(key string) Cmp                 { panic("stub") }
+func Compare(cmp Cmp, result string, v any) (_ Cmp) { return }
+func Value(key string) (_ Cmp)                      { return }
+func Version(key string) (_ Cmp)                    { return }
+func CreateRevision(key string) (_ Cmp)             { return }
+func ModRevision(key string) (_ Cmp)                { return }
+func LeaseValue(key string) (_ Cmp)                 { return }

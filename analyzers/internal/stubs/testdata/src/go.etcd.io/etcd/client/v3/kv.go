@@ -33,7 +33,7 @@ func (op OpResponse) Get() *GetResponse    { return op.get }
 func (op OpResponse) Del() *DeleteResponse { return op.del }
 func (op OpResponse) Txn() *TxnResponse    { return op.txn }
 
-func NewKV(c *Client) KV { panic("stub") }
+func NewKV(c *Client) (_ KV) { return }
 
 type Txn interface {
 	If(cs ...Cmp) Txn

@@ -9,17 +9,17 @@ type Op struct {
 	elseOps []Op
 }
 
-func OpGet(key string, opts ...OpOption) Op           { panic("stub") }
-func OpDelete(key string, opts ...OpOption) Op        { panic("stub") }
-func OpPut(key, val string, opts ...OpOption) Op      { panic("stub") }
-func OpTxn(cmps []Cmp, thenOps []Op, elseOps []Op) Op { panic("stub") }
-func (op Op) KeyBytes() []byte                        { return op.key }
-func (op Op) ValueBytes() []byte                      { return op.val }
+func OpGet(key string, opts ...OpOption) (_ Op)           { return }
+func OpDelete(key string, opts ...OpOption) (_ Op)        { return }
+func OpPut(key, val string, opts ...OpOption) (_ Op)      { return }
+func OpTxn(cmps []Cmp, thenOps []Op, elseOps []Op) (_ Op) { return }
+func (op Op) KeyBytes() []byte                            { return op.key }
+func (op Op) ValueBytes() []byte                          { return op.val }
 
 type OpOption func(*Op)
 
-func WithLease(leaseID LeaseID) OpOption { panic("stub") }
-func WithPrefix() OpOption               { panic("stub") }
-func WithRev(rev int64) OpOption         { panic("stub") }
-func WithPrevKV() OpOption               { panic("stub") }
-func WithIgnoreLease() OpOption          { panic("stub") }
+func WithLease(leaseID LeaseID) (_ OpOption) { return }
+func WithPrefix() (_ OpOption)               { return }
+func WithRev(rev int64) (_ OpOption)         { return }
+func WithPrevKV() (_ OpOption)               { return }
+func WithIgnoreLease() (_ OpOption)          { return }

@@ -11,7 +11,7 @@ import (
 
 type HealthzAdaptor struct{}
 
-func NewLeaderHealthzAdaptor(timeout time.Duration) *HealthzAdaptor { panic("stub") }
+func NewLeaderHealthzAdaptor(timeout time.Duration) (_ *HealthzAdaptor) { return }
 
 type LeaderElectionConfig struct {
 	Lock rl.Interface
@@ -42,10 +42,10 @@ type LeaderElector struct {
 	observedRecord rl.LeaderElectionRecord
 }
 
-func NewLeaderElector(lec LeaderElectionConfig) (*LeaderElector, error) { panic("stub") }
+func NewLeaderElector(lec LeaderElectionConfig) (_ *LeaderElector, _ error) { return }
 
-func (le *LeaderElector) Run(ctx context.Context)                            { panic("stub") }
-func RunOrDie(ctx context.Context, lec LeaderElectionConfig)                 { panic("stub") }
-func (le *LeaderElector) GetLeader() string                                  { panic("stub") }
-func (le *LeaderElector) IsLeader() bool                                     { panic("stub") }
-func (le *LeaderElector) Check(maxTolerableExpiredLease time.Duration) error { panic("stub") }
+func (le *LeaderElector) Run(ctx context.Context)                                { return }
+func RunOrDie(ctx context.Context, lec LeaderElectionConfig)                     { return }
+func (le *LeaderElector) GetLeader() (_ string)                                  { return }
+func (le *LeaderElector) IsLeader() (_ bool)                                     { return }
+func (le *LeaderElector) Check(maxTolerableExpiredLease time.Duration) (_ error) { return }

@@ -20,8 +20,8 @@ type Client struct {
 	options Options
 }
 
-func New(options Options, optFns ...func(*Options)) *Client          { panic("stub") }
-func NewFromConfig(cfg aws.Config, optFns ...func(*Options)) *Client { panic("stub") }
+func New(options Options, optFns ...func(*Options)) (_ *Client)          { return }
+func NewFromConfig(cfg aws.Config, optFns ...func(*Options)) (_ *Client) { return }
 
 type PutObjectInput struct {
 	Bucket        *string
@@ -41,8 +41,8 @@ type PutObjectOutput struct {
 	VersionId *string
 }
 
-func (c *Client) PutObject(ctx context.Context, params *PutObjectInput, optFns ...func(*Options)) (*PutObjectOutput, error) {
-	panic("stub")
+func (c *Client) PutObject(ctx context.Context, params *PutObjectInput, optFns ...func(*Options)) (_ *PutObjectOutput, _ error) {
+	return
 }
 
 type DeleteObjectInput struct {
@@ -58,8 +58,8 @@ type DeleteObjectOutput struct {
 	VersionId *string
 }
 
-func (c *Client) DeleteObject(ctx context.Context, params *DeleteObjectInput, optFns ...func(*Options)) (*DeleteObjectOutput, error) {
-	panic("stub")
+func (c *Client) DeleteObject(ctx context.Context, params *DeleteObjectInput, optFns ...func(*Options)) (_ *DeleteObjectOutput, _ error) {
+	return
 }
 
 type CopyObjectInput struct {
@@ -79,8 +79,8 @@ type CopyObjectOutput struct {
 	VersionId *string
 }
 
-func (c *Client) CopyObject(ctx context.Context, params *CopyObjectInput, optFns ...func(*Options)) (*CopyObjectOutput, error) {
-	panic("stub")
+func (c *Client) CopyObject(ctx context.Context, params *CopyObjectInput, optFns ...func(*Options)) (_ *CopyObjectOutput, _ error) {
+	return
 }
 
 type CompleteMultipartUploadInput struct {
@@ -99,8 +99,8 @@ type CompleteMultipartUploadOutput struct {
 	VersionId *string
 }
 
-func (c *Client) CompleteMultipartUpload(ctx context.Context, params *CompleteMultipartUploadInput, optFns ...func(*Options)) (*CompleteMultipartUploadOutput, error) {
-	panic("stub")
+func (c *Client) CompleteMultipartUpload(ctx context.Context, params *CompleteMultipartUploadInput, optFns ...func(*Options)) (_ *CompleteMultipartUploadOutput, _ error) {
+	return
 }
 
 type CreateMultipartUploadInput struct {
@@ -112,8 +112,8 @@ type CreateMultipartUploadOutput struct {
 	UploadId *string
 }
 
-func (c *Client) CreateMultipartUpload(ctx context.Context, params *CreateMultipartUploadInput, optFns ...func(*Options)) (*CreateMultipartUploadOutput, error) {
-	panic("stub")
+func (c *Client) CreateMultipartUpload(ctx context.Context, params *CreateMultipartUploadInput, optFns ...func(*Options)) (_ *CreateMultipartUploadOutput, _ error) {
+	return
 }
 
 type UploadPartInput struct {
@@ -128,8 +128,8 @@ type UploadPartOutput struct {
 	ETag *string
 }
 
-func (c *Client) UploadPart(ctx context.Context, params *UploadPartInput, optFns ...func(*Options)) (*UploadPartOutput, error) {
-	panic("stub")
+func (c *Client) UploadPart(ctx context.Context, params *UploadPartInput, optFns ...func(*Options)) (_ *UploadPartOutput, _ error) {
+	return
 }
 
 type AbortMultipartUploadInput struct {
@@ -140,8 +140,8 @@ type AbortMultipartUploadInput struct {
 
 type AbortMultipartUploadOutput struct{}
 
-func (c *Client) AbortMultipartUpload(ctx context.Context, params *AbortMultipartUploadInput, optFns ...func(*Options)) (*AbortMultipartUploadOutput, error) {
-	panic("stub")
+func (c *Client) AbortMultipartUpload(ctx context.Context, params *AbortMultipartUploadInput, optFns ...func(*Options)) (_ *AbortMultipartUploadOutput, _ error) {
+	return
 }
 
 type DeleteObjectsInput struct {
@@ -154,8 +154,8 @@ type DeleteObjectsOutput struct {
 	Errors  []types.Error
 }
 
-func (c *Client) DeleteObjects(ctx context.Context, params *DeleteObjectsInput, optFns ...func(*Options)) (*DeleteObjectsOutput, error) {
-	panic("stub")
+func (c *Client) DeleteObjects(ctx context.Context, params *DeleteObjectsInput, optFns ...func(*Options)) (_ *DeleteObjectsOutput, _ error) {
+	return
 }
 
 type PutObjectTaggingInput struct {
@@ -169,8 +169,8 @@ type PutObjectTaggingOutput struct {
 	VersionId *string
 }
 
-func (c *Client) PutObjectTagging(ctx context.Context, params *PutObjectTaggingInput, optFns ...func(*Options)) (*PutObjectTaggingOutput, error) {
-	panic("stub")
+func (c *Client) PutObjectTagging(ctx context.Context, params *PutObjectTaggingInput, optFns ...func(*Options)) (_ *PutObjectTaggingOutput, _ error) {
+	return
 }
 
 type PutObjectAclInput struct {
@@ -182,8 +182,8 @@ type PutObjectAclInput struct {
 
 type PutObjectAclOutput struct{}
 
-func (c *Client) PutObjectAcl(ctx context.Context, params *PutObjectAclInput, optFns ...func(*Options)) (*PutObjectAclOutput, error) {
-	panic("stub")
+func (c *Client) PutObjectAcl(ctx context.Context, params *PutObjectAclInput, optFns ...func(*Options)) (_ *PutObjectAclOutput, _ error) {
+	return
 }
 
 type PutObjectRetentionInput struct {
@@ -195,8 +195,8 @@ type PutObjectRetentionInput struct {
 
 type PutObjectRetentionOutput struct{}
 
-func (c *Client) PutObjectRetention(ctx context.Context, params *PutObjectRetentionInput, optFns ...func(*Options)) (*PutObjectRetentionOutput, error) {
-	panic("stub")
+func (c *Client) PutObjectRetention(ctx context.Context, params *PutObjectRetentionInput, optFns ...func(*Options)) (_ *PutObjectRetentionOutput, _ error) {
+	return
 }
 
 type PutObjectLegalHoldInput struct {
@@ -208,8 +208,8 @@ type PutObjectLegalHoldInput struct {
 
 type PutObjectLegalHoldOutput struct{}
 
-func (c *Client) PutObjectLegalHold(ctx context.Context, params *PutObjectLegalHoldInput, optFns ...func(*Options)) (*PutObjectLegalHoldOutput, error) {
-	panic("stub")
+func (c *Client) PutObjectLegalHold(ctx context.Context, params *PutObjectLegalHoldInput, optFns ...func(*Options)) (_ *PutObjectLegalHoldOutput, _ error) {
+	return
 }
 
 type GetObjectInput struct {
@@ -232,8 +232,8 @@ type GetObjectOutput struct {
 	VersionId     *string
 }
 
-func (c *Client) GetObject(ctx context.Context, params *GetObjectInput, optFns ...func(*Options)) (*GetObjectOutput, error) {
-	panic("stub")
+func (c *Client) GetObject(ctx context.Context, params *GetObjectInput, optFns ...func(*Options)) (_ *GetObjectOutput, _ error) {
+	return
 }
 
 type HeadObjectInput struct {
@@ -255,6 +255,6 @@ type HeadObjectOutput struct {
 	VersionId     *string
 }
 
-func (c *Client) HeadObject(ctx context.Context, params *HeadObjectInput, optFns ...func(*Options)) (*HeadObjectOutput, error) {
-	panic("stub")
+func (c *Client) HeadObject(ctx context.Context, params *HeadObjectInput, optFns ...func(*Options)) (_ *HeadObjectOutput, _ error) {
+	return
 }

@@ -13,12 +13,12 @@ type CommandTag struct {
 
 func NewCommandTag(s string) CommandTag { return CommandTag{s: s} }
 
-func (ct CommandTag) RowsAffected() int64 { panic("stub") }
-func (ct CommandTag) String() string      { return ct.s }
-func (ct CommandTag) Insert() bool        { panic("stub") }
-func (ct CommandTag) Update() bool        { panic("stub") }
-func (ct CommandTag) Delete() bool        { panic("stub") }
-func (ct CommandTag) Select() bool        { panic("stub") }
+func (ct CommandTag) RowsAffected() (_ int64) { return }
+func (ct CommandTag) String() string          { return ct.s }
+func (ct CommandTag) Insert() (_ bool)        { return }
+func (ct CommandTag) Update() (_ bool)        { return }
+func (ct CommandTag) Delete() (_ bool)        { return }
+func (ct CommandTag) Select() (_ bool)        { return }
 
 type FieldDescription struct {
 	Name                 string

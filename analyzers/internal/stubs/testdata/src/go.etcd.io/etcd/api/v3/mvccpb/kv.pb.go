@@ -10,6 +10,6 @@ type KeyValue struct {
 	Lease          int64
 }
 
-func (x *KeyValue) GetCreateRevision() int64 { panic("stub") }
-func (x *KeyValue) GetModRevision() int64    { panic("stub") }
-func (x *KeyValue) GetVersion() int64        { panic("stub") }
+func (x *KeyValue) GetCreateRevision() (_ int64) { return }
+func (x *KeyValue) GetModRevision() (_ int64)    { return }
+func (x *KeyValue) GetVersion() (_ int64)        { return }

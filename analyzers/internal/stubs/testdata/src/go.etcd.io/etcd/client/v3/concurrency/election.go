@@ -21,17 +21,17 @@ type Election struct {
 	hdr       *pb.ResponseHeader
 }
 
-func NewElection(s *Session, pfx string) *Election { panic("stub") }
+func NewElection(s *Session, pfx string) (_ *Election) { return }
 
-func ResumeElection(s *Session, pfx string, leaderKey string, leaderRev int64) *Election {
-	panic("stub")
+func ResumeElection(s *Session, pfx string, leaderKey string, leaderRev int64) (_ *Election) {
+	return
 }
 
-func (e *Election) Campaign(ctx context.Context, val string) error      { panic("stub") }
-func (e *Election) Proclaim(ctx context.Context, val string) error      { panic("stub") }
-func (e *Election) Resign(ctx context.Context) (err error)              { panic("stub") }
-func (e *Election) Leader(ctx context.Context) (*v3.GetResponse, error) { panic("stub") }
-func (e *Election) Observe(ctx context.Context) <-chan *v3.GetResponse  { panic("stub") }
-func (e *Election) Key() string                                         { panic("stub") }
-func (e *Election) Rev() int64                                          { panic("stub") }
-func (e *Election) Header() *pb.ResponseHeader                          { panic("stub") }
+func (e *Election) Campaign(ctx context.Context, val string) (_ error)      { return }
+func (e *Election) Proclaim(ctx context.Context, val string) (_ error)      { return }
+func (e *Election) Resign(ctx context.Context) (err error)                  { return }
+func (e *Election) Leader(ctx context.Context) (_ *v3.GetResponse, _ error) { return }
+func (e *Election) Observe(ctx context.Context) (_ <-chan *v3.GetResponse)  { return }
+func (e *Election) Key() (_ string)                                         { return }
+func (e *Election) Rev() (_ int64)                                          { return }
+func (e *Election) Header() (_ *pb.ResponseHeader)                          { return }

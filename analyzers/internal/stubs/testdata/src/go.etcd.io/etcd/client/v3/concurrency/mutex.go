@@ -23,13 +23,13 @@ type Mutex struct {
 	hdr   *pb.ResponseHeader
 }
 
-func NewMutex(s *Session, pfx string) *Mutex { panic("stub") }
+func NewMutex(s *Session, pfx string) (_ *Mutex) { return }
 
-func (m *Mutex) TryLock(ctx context.Context) error { panic("stub") }
-func (m *Mutex) Lock(ctx context.Context) error    { panic("stub") }
-func (m *Mutex) Unlock(ctx context.Context) error  { panic("stub") }
-func (m *Mutex) IsOwner() v3.Cmp                   { panic("stub") }
-func (m *Mutex) Key() string                       { panic("stub") }
-func (m *Mutex) Header() *pb.ResponseHeader        { panic("stub") }
+func (m *Mutex) TryLock(ctx context.Context) (_ error) { return }
+func (m *Mutex) Lock(ctx context.Context) (_ error)    { return }
+func (m *Mutex) Unlock(ctx context.Context) (_ error)  { return }
+func (m *Mutex) IsOwner() (_ v3.Cmp)                   { return }
+func (m *Mutex) Key() (_ string)                       { return }
+func (m *Mutex) Header() (_ *pb.ResponseHeader)        { return }
 
-func NewLocker(s *Session, pfx string) sync.Locker { panic("stub") }
+func NewLocker(s *Session, pfx string) (_ sync.Locker) { return }

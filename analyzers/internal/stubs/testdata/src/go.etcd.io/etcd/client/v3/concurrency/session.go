@@ -13,14 +13,14 @@ type Session struct {
 	id     v3.LeaseID
 }
 
-func NewSession(client *v3.Client, opts ...SessionOption) (*Session, error) { panic("stub") }
+func NewSession(client *v3.Client, opts ...SessionOption) (_ *Session, _ error) { return }
 
-func (s *Session) Client() *v3.Client    { panic("stub") }
-func (s *Session) Lease() v3.LeaseID     { panic("stub") }
-func (s *Session) Ctx() context.Context  { panic("stub") }
-func (s *Session) Done() <-chan struct{} { panic("stub") }
-func (s *Session) Orphan()               { panic("stub") }
-func (s *Session) Close() error          { panic("stub") }
+func (s *Session) Client() (_ *v3.Client)    { return }
+func (s *Session) Lease() (_ v3.LeaseID)     { return }
+func (s *Session) Ctx() (_ context.Context)  { return }
+func (s *Session) Done() (_ <-chan struct{}) { return }
+func (s *Session) Orphan()                   { return }
+func (s *Session) Close() (_ error)          { return }
 
 type sessionOptions struct {
 	ttl     int
@@ -32,6 +32,6 @@ type sessionOptions struct {
 // *zap.Logger; the stub leaves zap out.)
 type SessionOption func(*sessionOptions)
 
-func WithTTL(ttl int) SessionOption                 { panic("stub") }
-func WithLease(leaseID v3.LeaseID) SessionOption    { panic("stub") }
-func WithContext(ctx context.Context) SessionOption { panic("stub") }
+func WithTTL(ttl int) (_ SessionOption)                 { return }
+func WithLease(leaseID v3.LeaseID) (_ SessionOption)    { return }
+func WithContext(ctx context.Context) (_ SessionOption) { return }

@@ -16,9 +16,9 @@ type LeaseLock struct {
 	Labels     map[string]string
 }
 
-func (ll *LeaseLock) Get(ctx context.Context) (*LeaderElectionRecord, []byte, error) { panic("stub") }
-func (ll *LeaseLock) Create(ctx context.Context, ler LeaderElectionRecord) error     { panic("stub") }
-func (ll *LeaseLock) Update(ctx context.Context, ler LeaderElectionRecord) error     { panic("stub") }
-func (ll *LeaseLock) RecordEvent(s string)                                           {}
-func (ll *LeaseLock) Describe() string                                               { panic("stub") }
-func (ll *LeaseLock) Identity() string                                               { return ll.LockConfig.Identity }
+func (ll *LeaseLock) Get(ctx context.Context) (_ *LeaderElectionRecord, _ []byte, _ error) { return }
+func (ll *LeaseLock) Create(ctx context.Context, ler LeaderElectionRecord) (_ error)       { return }
+func (ll *LeaseLock) Update(ctx context.Context, ler LeaderElectionRecord) (_ error)       { return }
+func (ll *LeaseLock) RecordEvent(s string)                                                 {}
+func (ll *LeaseLock) Describe() (_ string)                                                 { return }
+func (ll *LeaseLock) Identity() string                                                     { return ll.LockConfig.Identity }
