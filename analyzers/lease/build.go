@@ -26,6 +26,8 @@ type builder struct {
 	regions *regions
 	// writeCalls marks the calls already recorded as writes.
 	writeCalls map[ssa.CallInstruction]bool
+	// shaped caches the catalog rows made up for SQL-shaped interfaces.
+	shaped map[*types.Func]*API
 }
 
 // build computes the model of pass's package.
@@ -38,6 +40,7 @@ func build(pass *analysis.Pass) *Model {
 		local: make(map[*types.Func][]analysis.Fact),
 
 		writeCalls: make(map[ssa.CallInstruction]bool),
+		shaped:     make(map[*types.Func]*API),
 	}
 	b.model.directives = b.dirs
 	b.model.tokens = &tokenFlow{b: b}

@@ -24,6 +24,7 @@ type WritesFact struct {
 type FencedByParamFact struct {
 	System System
 	Param  int
+	Field  string // the token is this field of the parameter (sqlc's arg.Fence), or ""
 	What   string
 }
 
@@ -48,6 +49,9 @@ func (*TokenFact) AFact()         {}
 
 func (f *WritesFact) String() string { return "writes " + f.What }
 func (f *FencedByParamFact) String() string {
+	if f.Field != "" {
+		return fmt.Sprintf("fenced by param %d field %s: %s", f.Param, f.Field, f.What)
+	}
 	return fmt.Sprintf("fenced by param %d: %s", f.Param, f.What)
 }
 func (f *RoleFact) String() string { return "lock role " + f.Role.String() }

@@ -51,7 +51,7 @@ func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 		case len(w.Held) > 0 || w.LockImpl:
 		case !w.Fenced && unfenced == nil:
 			unfenced = w
-		case w.Fenced && fenced == nil && paramIndex(fn, w.Token) >= 0:
+		case w.Fenced && fenced == nil && tokenParam(fn, w.Token) >= 0:
 			fenced = w
 		}
 	}
@@ -65,7 +65,8 @@ func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 		b.setLocal(obj, f)
 	case fenced != nil:
 		var old FencedByParamFact
-		f := &FencedByParamFact{System: fenced.System, Param: paramIndex(fn, fenced.Token), What: b.describeWrite(fenced)}
+		param, field := tokenParamField(fn, fenced.Token)
+		f := &FencedByParamFact{System: fenced.System, Param: param, Field: field, What: b.describeWrite(fenced)}
 		if b.fact(obj, &old) && old == *f {
 			return false
 		}
@@ -82,7 +83,7 @@ func (b *builder) describeWrite(w *Write) string {
 	p := b.pass.Fset.Position(w.Pos)
 	what := w.What
 	if w.Via != "" {
-		return fmt.Sprintf("%s, via %s", what, w.Via)
+		return fmt.Sprintf("%s, via %s", w.Via, what)
 	}
 	return fmt.Sprintf("%s at %s:%d", what, filepath.Base(p.Filename), p.Line)
 }
@@ -112,9 +113,17 @@ func outermost(fn *ssa.Function) *ssa.Function {
 	return fn
 }
 
-// paramIndex returns the index (receiver excluded) of the parameter of fn
-// that v is, or a field of, or -1.
-func paramIndex(fn *ssa.Function, v ssa.Value) int {
+// tokenParam returns the index (receiver excluded) of the parameter of fn
+// that carries the token v, or -1.
+func tokenParam(fn *ssa.Function, v ssa.Value) int {
+	i, _ := tokenParamField(fn, v)
+	return i
+}
+
+// tokenParamField returns the index (receiver excluded) of the parameter of
+// fn that v is or is a field of, and that field's name; -1 if none.
+func tokenParamField(fn *ssa.Function, v ssa.Value) (int, string) {
+	field := ""
 	for depth := 0; v != nil && depth < 4; depth++ {
 		switch x := unwrap(v).(type) {
 		case *ssa.Parameter:
@@ -122,18 +131,24 @@ func paramIndex(fn *ssa.Function, v ssa.Value) int {
 			if fn.Signature.Recv() != nil {
 				i--
 			}
-			return i
+			return i, field
 		case *ssa.Field:
+			if field == "" {
+				field = fieldName(x.X.Type(), x.Field)
+			}
 			v = x.X
 		case *ssa.FieldAddr:
+			if field == "" {
+				field = fieldName(x.X.Type(), x.Field)
+			}
 			v = x.X
 		case *ssa.UnOp:
 			v = x.X
 		case *ssa.Convert:
 			v = x.X
 		default:
-			return -1
+			return -1, ""
 		}
 	}
-	return -1
+	return -1, ""
 }

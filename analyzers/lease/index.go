@@ -10,7 +10,8 @@ type index struct {
 	funcs  map[symbolKey]*API // Recv "" (package funcs) and named receivers
 	any    map[symbolKey]*API // Recv "*": any receiver in the package
 	fields map[symbolKey]*API
-	paths  map[string]bool // every catalogued import path
+	paths  map[string]bool // import paths of lock libraries and stores: importing one makes a package relevant
+	known  map[string]bool // every catalogued import path
 }
 
 type symbolKey struct{ pkg, recv, name string }
@@ -21,6 +22,7 @@ func newIndex() *index {
 		any:    make(map[symbolKey]*API),
 		fields: make(map[symbolKey]*API),
 		paths:  make(map[string]bool),
+		known:  make(map[string]bool),
 	}
 	apis := catalog()
 	for i := range apis {
@@ -34,7 +36,12 @@ func newIndex() *index {
 		default:
 			ix.funcs[key] = api
 		}
-		ix.paths[api.Pkg] = true
+		if api.Role != RoleNotToken {
+			// Packages that only supply values mistaken for tokens
+			// (time, os, uuid) do not make an importer relevant.
+			ix.paths[api.Pkg] = true
+		}
+		ix.known[api.Pkg] = true
 	}
 	return ix
 }
@@ -47,7 +54,7 @@ func (ix *index) lookupFunc(fn *types.Func) *API {
 	}
 	fn = fn.Origin()
 	pkg := normalizePath(fn.Pkg().Path())
-	if !ix.paths[pkg] {
+	if !ix.known[pkg] {
 		return nil
 	}
 	recv := receiverName(fn)
@@ -66,7 +73,7 @@ func (ix *index) lookupField(owner types.Type, field *types.Var) *API {
 		return nil
 	}
 	pkg := normalizePath(field.Pkg().Path())
-	if !ix.paths[pkg] {
+	if !ix.known[pkg] {
 		return nil
 	}
 	return ix.fields[symbolKey{pkg, typeName(owner), field.Name()}]

@@ -384,11 +384,14 @@ func (b *builder) failedAcquisition(cond ssa.Value) (*Lease, int) {
 		if !isNil {
 			return nil, 0
 		}
+		// err != nil means the acquisition failed; for a result that is
+		// nil when nothing was acquired (Consul's lost channel), == nil does.
 		if l := b.acquiredBy(v); l != nil {
-			switch x.Op {
-			case token.NEQ:
+			failedIfNil := !isError(v)
+			switch {
+			case x.Op == token.NEQ && !failedIfNil, x.Op == token.EQL && failedIfNil:
 				return l, 0
-			case token.EQL:
+			case x.Op == token.EQL, x.Op == token.NEQ:
 				return l, 1
 			}
 		}
@@ -472,6 +475,10 @@ func callsTaking(v ssa.Value) []*ssa.Call {
 func isNilConst(v ssa.Value) bool {
 	c, ok := v.(*ssa.Const)
 	return ok && c.IsNil()
+}
+
+func isError(v ssa.Value) bool {
+	return types.Identical(v.Type(), types.Universe.Lookup("error").Type())
 }
 
 func isBool(v ssa.Value) bool {

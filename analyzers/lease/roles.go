@@ -1,6 +1,7 @@
 package lease
 
 import (
+	"go/token"
 	"go/types"
 	"reflect"
 
@@ -26,12 +27,45 @@ func (b *builder) resolve(call *ssa.CallCommon) (callee, bool) {
 		return callee{}, false
 	}
 	if api := b.ix.lookupFunc(fn); api != nil {
-		return callee{fn: fn, api: api, role: api.Role, system: api.System, what: shortName(fn)}, true
+		return callee{fn: fn, api: api, role: api.Role, system: api.System, what: apiName(fn)}, true
 	}
 	if f := b.roleFact(fn); f != nil {
 		return callee{fn: fn, role: f.Role, system: f.System, what: shortName(fn)}, true
 	}
+	if api := b.sqlShaped(call, fn); api != nil {
+		return callee{fn: fn, api: api, role: api.Role, system: api.System, what: shortName(fn)}, true
+	}
 	return callee{}, false
+}
+
+// sqlMethods are the method names of database/sql and pgx that send SQL.
+var sqlMethods = map[string]bool{
+	"Exec": true, "ExecContext": true, "Query": true, "QueryContext": true,
+	"QueryRow": true, "QueryRowContext": true,
+}
+
+// sqlShaped returns a catalog row for a call through an interface of the
+// user's own that sends SQL the way database/sql and pgx do, such as
+// sqlc's DBTX: ExecContext(ctx context.Context, query string, args ...any).
+func (b *builder) sqlShaped(call *ssa.CallCommon, fn *types.Func) *API {
+	if !call.IsInvoke() || !sqlMethods[fn.Name()] {
+		return nil
+	}
+	sig := fn.Type().(*types.Signature)
+	params := sig.Params()
+	if !sig.Variadic() || params.Len() < 2 {
+		return nil
+	}
+	query := params.Len() - 2
+	if basic, ok := params.At(query).Type().(*types.Basic); !ok || basic.Kind() != types.String {
+		return nil
+	}
+	if api := b.shaped[fn]; api != nil {
+		return api
+	}
+	api := &API{Name: fn.Name(), Role: RoleWrite, System: SQL, Fence: SQLQuery, Arg: query}
+	b.shaped[fn] = api
+	return api
 }
 
 // roleFact returns the RoleFact of fn: from this package's directives and
@@ -167,4 +201,14 @@ func declaredFunc(fn *ssa.Function) *types.Func {
 	}
 	obj, _ := fn.Object().(*types.Func)
 	return obj
+}
+
+// apiName names a library function as its users know it: go-redis's
+// commands are methods of the unexported cmdable, which means nothing to
+// a reader, so they are named by the method alone.
+func apiName(fn *types.Func) string {
+	if recv := receiverName(fn); recv != "" && !token.IsExported(recv) {
+		return fn.Name()
+	}
+	return shortName(fn)
 }

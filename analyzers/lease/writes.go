@@ -2,6 +2,7 @@ package lease
 
 import (
 	"fmt"
+	"go/token"
 	"go/types"
 	"strings"
 
@@ -78,8 +79,9 @@ func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, calle
 		w.Fenced = hasConsulCheck(fn)
 	case ZKVersion:
 		v := arg(c, api.Arg)
+		// A version is compare-and-set on the node, not a token: leave Token nil.
 		if n, ok := constInt(v); !ok || n != -1 {
-			w.Fenced, w.Token = true, v
+			w.Fenced = true
 		}
 	case ZKMulti:
 		w.Fenced = hasCheckVersion(arg(c, 0))
@@ -121,6 +123,9 @@ func (b *builder) factWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
 		w := newWrite(fn, call, fp.System, shortName(obj))
 		w.Via = fp.What
 		tok := arg(call.Common(), fp.Param)
+		if fp.Field != "" {
+			tok = fieldOf(tok, fp.Field)
+		}
 		w.Fenced = tok != nil && !isConst(tok)
 		w.Token = tok
 		return w
@@ -489,4 +494,18 @@ func advice(system System) string {
 		return "fence it: pass the node's expected version, or use Multi with a CheckVersionRequest on your lock node"
 	}
 	return "fence it: make the store compare the lease's fencing token before it applies the write"
+}
+
+// fieldOf returns the value stored in field name of a struct argument built
+// at the call site (F(ctx, Params{Fence: tok})), or nil.
+func fieldOf(v ssa.Value, name string) ssa.Value {
+	switch x := unwrap(v).(type) {
+	case *ssa.UnOp: // a struct literal is built in a local and loaded
+		if x.Op == token.MUL {
+			return storedFields(x.X)[name]
+		}
+	case *ssa.Alloc:
+		return storedFields(x)[name]
+	}
+	return nil
 }

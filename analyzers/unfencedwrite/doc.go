@@ -5,5 +5,71 @@
 //
 // unfencedwrite: report store writes made while a lease is held that carry no fencing token
 //
-// TODO: the full story.
+// A distributed lock (etcd, Redis SET NX or redsync, Consul, ZooKeeper,
+// Kubernetes leader election, a PostgreSQL advisory lock) is a lease: the
+// permission expires on the lock service's clock, and nobody tells the holder
+// when it does. A holder can be frozen past the expiry and then write:
+//
+//	t0  worker A acquires the lease (TTL 10s)
+//	t1  A reads the row and starts its update
+//	t2  A stops: a GC pause, CPU throttling, a slow disk, a VM migration
+//	t11 the lease expires; worker B acquires it and writes the row
+//	t12 A resumes, still "holding" the lease as far as it knows, and writes:
+//	    B's write is lost, and the data is now a mix of A's and B's work
+//
+// A longer TTL only moves the window: pauses have no upper bound. Checking
+// that the lease is still held right before the write does not help either
+// (the pause can fall between the check and the write; see heldcheck), nor
+// does renewing it in the background (see detachedrenewal). The only safe
+// designs are for the store to reject a stale holder, using a fencing token
+// that increases with every lease and is compared on every write, or to make
+// the write idempotent.
+//
+// unfencedwrite finds each write to a shared store made while a lease is held
+// and reports it when the store would apply it whatever the holder's token:
+// database/sql and pgx statements that write (UPDATE, INSERT, DELETE, MERGE,
+// COPY) without a predicate comparing a column with the token parameter, or
+// whose rows-affected result is never read; etcd Put, Delete, Do and Txns
+// without an If; go-redis commands outside WATCH/MULTI or a fence-comparing
+// script; S3 PutObject, DeleteObject, CopyObject and uploads without IfMatch
+// or IfNoneMatch; Cloud Storage writers, updates and deletes without If; Consul
+// KV Put and Delete and Txns without a check-session or check-index op;
+// ZooKeeper Set and Delete with version -1, Create, and Multi without a
+// CheckVersionRequest. A call, made while the lease is held, to a function
+// (in this package or another) that makes such a write is reported at the
+// call and names the inner write.
+//
+// How to fence, per store:
+//
+//   - SQL: UPDATE docs SET body = $1, fence = $2 WHERE id = $3 AND fence < $2,
+//     then check RowsAffected: 0 rows means a newer holder wrote first, so
+//     abort. Use <= when one holder writes several times with one token; in
+//     an upsert, ON CONFLICT (id) DO UPDATE SET ... WHERE docs.fence < EXCLUDED.fence.
+//     fencegen generates these queries and typed wrappers from a schema.
+//     Writes in the transaction that holds pg_advisory_xact_lock, or through
+//     the connection that holds a session advisory lock, are fenced by it.
+//   - etcd: Txn(ctx).If(mutex.IsOwner()).Then(clientv3.OpPut(k, v)).Commit(),
+//     then check Succeeded; for an external store use the mutex's revision,
+//     m.Header().Revision, as the token.
+//   - Redis: a Lua script that reads the stored fence, refuses an older token
+//     and writes in one step, or WATCH the fence key and write in MULTI/EXEC.
+//   - S3: PutObject with IfMatch set to the ETag read earlier (or IfNoneMatch
+//     "*" to create only); a 412 means someone else wrote.
+//   - Cloud Storage: obj.If(storage.Conditions{GenerationMatch: gen}), and
+//     check the error of Writer.Close.
+//   - Consul: KV.CAS with the pair's ModifyIndex, or a Txn whose first op
+//     checks the lock key's session (KVCheckSession).
+//   - ZooKeeper: Set(path, data, version) with the version read, or Multi
+//     with a CheckVersionRequest on your own lock node.
+//   - raft: apply the write through the log (raft.Apply); it commits only
+//     under the current leader's term.
+//
+// Writes that only implement a hand-rolled lock (the DEL or PEXPIRE of the
+// SET NX key) are not protected writes and are not reported. A write that is
+// reached only through a validity check (if le.IsLeader()) is reported by
+// heldcheck, and a write fenced with a value that is not monotonic by
+// weaktoken, so each bug is reported once.
+//
+// When a write is safe without a token (it is idempotent, or last writer
+// wins by design), say so: //fencelint:ignore REASON on the line.
 package unfencedwrite

@@ -3,11 +3,12 @@ package unfencedwrite_test
 import (
 	"testing"
 
-	"golang.org/x/tools/go/analysis/analysistest"
-
+	"github.com/fencelint/fencelint/analyzers/internal/fencetest"
 	"github.com/fencelint/fencelint/analyzers/unfencedwrite"
 )
 
 func Test(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), unfencedwrite.Analyzer, "sqladvisory")
+	fencetest.Run(t, unfencedwrite.Analyzer,
+		"sqladvisory", "billing", "etcdlock", "redislocks", "consullock", "zklock",
+		"k8sleader", "cloudstores", "crosspkg")
 }

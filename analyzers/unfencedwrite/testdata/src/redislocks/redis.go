@@ -1,0 +1,96 @@
+// Package redislocks holds workers guarded by Redis locks: redsync,
+// bsm/redislock and a hand-rolled SET NX lock.
+package redislocks
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"github.com/bsm/redislock"
+	"github.com/go-redsync/redsync/v4"
+	"github.com/redis/go-redis/v9"
+)
+
+const lockKey = "lock:report"
+
+// handRolled takes a SET NX lock; its own DEL is not a protected write, the
+// report write is.
+func handRolled(ctx context.Context, rdb *redis.Client, token string) error {
+	ok, err := rdb.SetNX(ctx, lockKey, token, 10*time.Second).Result()
+	if err != nil || !ok {
+		return err
+	}
+	defer rdb.Del(ctx, lockKey)
+	rdb.PExpire(ctx, lockKey, 10*time.Second)
+	return rdb.Set(ctx, "report:latest", "...", 0).Err() // want `Set writes to Redis without a fencing token while the Redis lock taken by SetNX \(line 20\) is held`
+}
+
+// notAcquired writes only where SET NX failed.
+func notAcquired(ctx context.Context, rdb *redis.Client) error {
+	ok, err := rdb.SetNX(ctx, lockKey, "me", 10*time.Second).Result()
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return rdb.Incr(ctx, "report:skipped").Err()
+	}
+	defer rdb.Del(ctx, lockKey)
+	return nil
+}
+
+var fenceScript = redis.NewScript(`
+local cur = tonumber(redis.call('GET', KEYS[1]) or '0')
+if tonumber(ARGV[1]) <= cur then return 0 end
+redis.call('SET', KEYS[1], ARGV[1])
+redis.call('SET', KEYS[2], ARGV[2])
+return 1`)
+
+// fencedScript writes through a script that compares the stored fence.
+func fencedScript(ctx context.Context, rdb *redis.Client, rs *redsync.Redsync, fence int64) error {
+	m := rs.NewMutex("report")
+	if err := m.LockContext(ctx); err != nil {
+		return err
+	}
+	defer m.UnlockContext(ctx)
+	return fenceScript.Run(ctx, rdb, []string{"report:fence", "report:latest"}, fence, "...").Err()
+}
+
+// watched writes in WATCH/MULTI, which aborts when the fence key moved.
+func watched(ctx context.Context, rdb *redis.Client, rs *redsync.Redsync) error {
+	m := rs.NewMutex("report")
+	if err := m.Lock(); err != nil {
+		return err
+	}
+	defer m.Unlock()
+	return rdb.Watch(ctx, func(tx *redis.Tx) error {
+		_, err := tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+			p.Set(ctx, "report:latest", "...", 0)
+			return nil
+		})
+		return err
+	}, "report:fence")
+}
+
+// redsyncToSQL writes SQL with no fence under a redsync mutex.
+func redsyncToSQL(ctx context.Context, db *sql.DB, rs *redsync.Redsync) error {
+	m := rs.NewMutex("invoices")
+	if err := m.Lock(); err != nil {
+		return err
+	}
+	defer m.Unlock()
+	_, err := db.ExecContext(ctx, `DELETE FROM invoices WHERE state = 'draft'`) // want `DB.ExecContext \(DELETE invoices\) writes to SQL database without a fencing token while the redsync lock taken by Mutex.Lock`
+	return err
+}
+
+// obtained writes under bsm/redislock through a UniversalClient.
+func obtained(ctx context.Context, rdb redis.UniversalClient, locker *redislock.Client) error {
+	lock, err := locker.Obtain(ctx, "export", 30*time.Second, nil)
+	if err == redislock.ErrNotObtained {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	defer lock.Release(ctx)
+	return rdb.HSet(ctx, "export:state", "phase", "done").Err() // want `HSet writes to Redis without a fencing token while the bsm/redislock lock taken by Client.Obtain`
+}
