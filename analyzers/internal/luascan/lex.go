@@ -258,18 +258,23 @@ func (lx *lexer) number() token {
 // op reads an operator or punctuation mark, longest first.
 func (lx *lexer) op() token {
 	rest := lx.src[lx.i:]
-	for _, m := range [...]string{"...", "..", "==", "~=", "<=", ">=", "//", "::", "<<", ">>"} {
-		if strings.HasPrefix(rest, m) {
-			lx.i += len(m)
-			return token{kind: tOp, pos: lx.i - len(m), text: m}
+	n := 1
+	if len(rest) >= 2 {
+		switch rest[:2] {
+		case "..":
+			n = 2
+			if len(rest) >= 3 && rest[2] == '.' {
+				n = 3
+			}
+		case "==", "~=", "<=", ">=", "//", "::", "<<", ">>":
+			n = 2
 		}
 	}
-	c := rest[0]
-	if strings.IndexByte("+-*/%^#&~|<>=(){}[];:,.", c) < 0 {
-		return lx.fail(lx.i, "unexpected character "+strconv.QuoteRune(rune(c)))
+	if n == 1 && strings.IndexByte("+-*/%^#&~|<>=(){}[];:,.", rest[0]) < 0 {
+		return lx.fail(lx.i, "unexpected character "+strconv.QuoteRune(rune(rest[0])))
 	}
-	lx.i++
-	return token{kind: tOp, pos: lx.i - 1, text: rest[:1]}
+	lx.i += n
+	return token{kind: tOp, pos: lx.i - n, text: rest[:n]}
 }
 
 func isLetter(c byte) bool { return ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || c == '_' }

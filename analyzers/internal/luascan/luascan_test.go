@@ -110,6 +110,131 @@ func TestParse(t *testing.T) {
 			luascan.CreateOnly},
 		{"fence script", fenceScript,
 			[]string{"GET k1", "SET k1 a1 w fence-compare(k1,a1)", "SET k2 a2 w fence-compare(k1,a1)"}, luascan.FenceCompare},
+
+		// Fences written other ways.
+		{"fence in the then branch", `
+local cur = redis.call('HGET', KEYS[1], 'fence')
+if cur == false or tonumber(ARGV[1]) > tonumber(cur) then
+  redis.call('HSET', KEYS[1], 'fence', ARGV[1], 'data', ARGV[2])
+  return 1
+end
+return 0`,
+			[]string{"HGET k1 'fence'", "HSET k1 'fence' a1 'data' a2 w"}, luascan.None},
+		{"fence and owner in the then branch", `
+local tok = tonumber(ARGV[1])
+local cur = tonumber(redis.call("GET", KEYS[1]) or "0")
+if tok > cur and redis.call("GET", KEYS[2]) == ARGV[2] then
+  redis.call("SET", KEYS[1], tok)
+  return redis.call("SET", KEYS[3], ARGV[3])
+end
+return 0`,
+			[]string{"GET k1", "GET k2", "SET k1 a1 w fence-compare(k1,a1)", "SET k3 a3 w fence-compare(k1,a1)"}, luascan.FenceCompare},
+		{"fence with not and ~=", `
+if not (redis.call('GET', KEYS[1]) ~= ARGV[1]) then redis.call('DEL', KEYS[1]) end`,
+			[]string{"GET k1", "DEL k1 w owner-compare(k1,a1)"}, luascan.OwnerCompare},
+		{"early exit on owner mismatch", `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then
+  return redis.error_reply('not owner')
+end
+redis.call('INCR', KEYS[2])`,
+			[]string{"GET k1", "INCR k2 w owner-compare(k1,a1)"}, luascan.OwnerCompare},
+		{"early exit by error()", `
+local stored = tonumber(redis.call('GET', KEYS[1]))
+if stored ~= nil and stored >= tonumber(ARGV[1]) then error('stale token') end
+redis.call('SET', KEYS[2], ARGV[2])`,
+			[]string{"GET k1", "SET k2 a2 w"}, luascan.None},
+		{"early exit: stored >= token", `
+local stored = tonumber(redis.call('GET', KEYS[1]) or 0)
+if stored >= tonumber(ARGV[1]) then error('stale token') end
+redis.call('SET', KEYS[2], ARGV[2])`,
+			[]string{"GET k1", "SET k2 a2 w fence-compare(k1,a1)"}, luascan.FenceCompare},
+		{"comparison kept in a local", `
+local fresh = tonumber(ARGV[1]) > tonumber(redis.call('GET', KEYS[1]) or '0')
+if not fresh then return 0 end
+redis.call('SET', KEYS[2], ARGV[2])`,
+			[]string{"GET k1", "SET k2 a2 w fence-compare(k1,a1)"}, luascan.FenceCompare},
+		{"else branch of the owner check", `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return 0 else redis.call('SET', KEYS[1], ARGV[1]) end`,
+			[]string{"GET k1", "SET k1 a1 w"}, luascan.None},
+		{"code after if/else where the then branch falls through", `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then redis.call('INCR', KEYS[3]) else return 0 end
+redis.call('SET', KEYS[2], ARGV[2])`,
+			[]string{"GET k1", "INCR k3 w", "SET k2 a2 w"}, luascan.None},
+
+		// Not fences.
+		{"wrong direction", `
+local cur = tonumber(redis.call('GET', KEYS[1]) or '0')
+if tonumber(ARGV[1]) > cur then return 0 end
+redis.call('SET', KEYS[1], ARGV[1])`,
+			[]string{"GET k1", "SET k1 a1 w"}, luascan.None},
+		{"compared with a literal", `
+if redis.call('GET', KEYS[1]) == '1' then redis.call('DEL', KEYS[1]) end`,
+			[]string{"GET k1", "DEL k1 w"}, luascan.None},
+		{"TTL is not a stored value", `
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[1]) then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end`,
+			[]string{"PTTL k1", "PEXPIRE k1 a1 w"}, luascan.None},
+		{"or of a guard and anything", `
+if redis.call('GET', KEYS[1]) == ARGV[1] or ARGV[2] == '1' then redis.call('DEL', KEYS[1]) end`,
+			[]string{"GET k1", "DEL k1 w"}, luascan.None},
+		{"unconditional writes", `redis.call('SET', KEYS[1], ARGV[1]); return redis.call('EXPIRE', KEYS[1], 10)`,
+			[]string{"SET k1 a1 w", "EXPIRE k1 '10' w"}, luascan.None},
+		{"read only", `return redis.call('GET', KEYS[1])`, []string{"GET k1"}, luascan.None},
+		{"conditional write commands", `redis.call('SORT', KEYS[1]); redis.call('GETEX', KEYS[1]); redis.call('SORT', KEYS[1], 'STORE', KEYS[2])`,
+			[]string{"SORT k1", "GETEX k1", "SORT k1 'STORE' k2 w"}, luascan.None},
+		{"SET IFEQ compares by itself", `return redis.call('SET', KEYS[1], ARGV[2], 'IFEQ', ARGV[1])`,
+			[]string{"SET k1 a2 'IFEQ' a1 w owner-compare(k1,a1)"}, luascan.OwnerCompare},
+
+		// Following values.
+		{"locals for keys and args", `
+local key, owner = KEYS[1], ARGV[1]
+local current = redis.call("get", key)
+if current == owner then return redis.call("del", key) end`,
+			[]string{"GET k1", "DEL k1 w owner-compare(k1,a1)"}, luascan.OwnerCompare},
+		{"reassigned in a branch: unsure", `
+local cur = redis.call('GET', KEYS[1])
+if ARGV[3] == 'reset' then cur = '0' end
+if cur == ARGV[1] then redis.call('DEL', KEYS[1]) end`,
+			[]string{"GET k1", "DEL k1 w unsure(k0,a0)"}, luascan.Unsure},
+		{"reassigned in the same block", `
+local cur = '0'
+cur = redis.call('GET', KEYS[1])
+if cur == ARGV[1] then redis.call('DEL', KEYS[1]) end`,
+			[]string{"GET k1", "DEL k1 w owner-compare(k1,a1)"}, luascan.OwnerCompare},
+		{"shadowing local", `
+local v = redis.call('GET', KEYS[1])
+do local v = ARGV[9] end
+if v == ARGV[1] then redis.call('DEL', KEYS[1]) end`,
+			[]string{"GET k1", "DEL k1 w owner-compare(k1,a1)"}, luascan.OwnerCompare},
+		{"helper function: unsure", `
+local function put(k, v) redis.call('SET', k, v) end
+if redis.call('GET', KEYS[1]) == ARGV[1] then put(KEYS[2], ARGV[2]) end`,
+			[]string{"SET ? ? w unsure(k0,a0)", "GET k1"}, luascan.Unsure},
+		{"loop over KEYS", `for i, k in ipairs(KEYS) do redis.call('DEL', k) end`,
+			[]string{"DEL k0 w"}, luascan.None},
+		{"pcall and HMGET element", `
+local vals = redis.call('HMGET', KEYS[1], 'owner', 'fence')
+if vals[1] == ARGV[1] then redis.pcall('HSET', KEYS[1], 'data', ARGV[2]) end`,
+			[]string{"HMGET k1 'owner' 'fence'", "pcall HSET k1 'data' a2 w owner-compare(k1,a1)"}, luascan.OwnerCompare},
+
+		// Tokenizer corners: calls in strings and comments do not count.
+		{"calls in strings and comments", `
+-- redis.call('DEL', KEYS[1])
+--[[ redis.call('DEL', KEYS[1]) ]]
+--[==[ ]] redis.call('DEL', KEYS[1]) ]==]
+local s = [[ redis.call('DEL', KEYS[1]) ]]
+local t = [=[ ]] redis.call('DEL', KEYS[1]) ]=]
+local u = "redis.call('DEL', KEYS[1]) \" still a string"
+local w = 'it\'s \65\x41\u{48} \z
+     continued'
+return redis.call('GET', KEYS[1])`,
+			[]string{"GET k1"}, luascan.None},
+		{"method calls, tables, varargs, numbers", `
+local t = {1, 2.5e3, 0x1F, a = {b = 'c'}, [KEYS[1]] = true; 'x'}
+local n = #t + (2 ^ 3) // 1 % 5
+local s = ('abc'):upper()
+local f = function(...) return select('#', ...) end
+redis.call('ZADD', KEYS[1], n, ARGV[1])`,
+			[]string{"ZADD k1 ? a1 w"}, luascan.None},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -126,6 +251,32 @@ func TestParse(t *testing.T) {
 			}
 			if s.Guard != tt.guard {
 				t.Errorf("guard = %v, want %v", s.Guard, tt.guard)
+			}
+		})
+	}
+}
+
+func TestUnknown(t *testing.T) {
+	tests := []struct {
+		name, src, problem string
+	}{
+		{"computed command", `return redis.call(ARGV[1], KEYS[1])`, "redis command computed at run time"},
+		{"unpacked command", `return redis.call(unpack(ARGV))`, "redis command computed at run time"},
+		{"syntax error", `if redis.call('GET', KEYS[1]) == ARGV[1] redis.call('DEL', KEYS[1]) end`, `expected "then" at offset 41`},
+		{"missing end", `if x then redis.call('DEL', KEYS[1])`, `expected "end" at offset 36`},
+		{"unfinished string", `redis.call('DEL, KEYS[1])`, "unfinished string at offset 11"},
+		{"unterminated long string", `local s = [==[ ]] ]=]`, "unterminated long string at offset 10"},
+		{"unterminated long comment", "--[[ never closed\nredis.call('DEL', KEYS[1])", "unterminated long comment at offset 0"},
+		{"bad escape", `local s = "\q"`, "invalid escape in string at offset 11"},
+		{"stray character", "local s = 1 ! 2", "unexpected character '!' at offset 12"},
+		{"too deep", strings.Repeat("(", 500) + "1" + strings.Repeat(")", 500), "nesting too deep at offset 200"},
+		{"too deep blocks", strings.Repeat("do ", 500) + strings.Repeat("end ", 500), "nesting too deep at offset 600"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := luascan.Parse(tt.src)
+			if !s.Unknown || s.Problem != tt.problem {
+				t.Errorf("Unknown=%v Problem=%q, want %q", s.Unknown, s.Problem, tt.problem)
 			}
 		})
 	}
