@@ -89,5 +89,37 @@
 //	func (f *Fenced) RenewLease(ctx context.Context, name, holder string, token Token, ttl time.Duration) error // ErrLeaseLost
 //	func (f *Fenced) ReleaseLease(ctx context.Context, name, holder string, token Token) error                // ErrLeaseLost
 //
-// Deviations from this contract, if any, are listed here.
+// # Golden packages
+//
+// testdata/fencegen/golden is a module
+// (github.com/fencelint/fencelint/testdata/fencegen/golden) with one
+// generated package per case; `go test ./gen/... -update` rewrites them.
+// The postgres, mysql and sqlite cases use copies of
+// testdata/fencegen/e2e/schema/*.sql (copy again and -update after
+// changing those):
+//
+//	postgres-pgx/pgdb        pgx/v5, "<=", with -sequence and -leases
+//	postgres-pgx-lt/pgdb     pgx/v5, "<"
+//	postgres-stdlib/pgsqldb  database/sql, "<=", with -sequence and -leases
+//	mysql/mysqldb            "<="     mysql-lt/mysqldb   "<"
+//	sqlite/sqlitedb          "<="     sqlite-lt/sqlitedb "<"
+//	docs/docsdb              the example above
+//	custom-fence/customdb    per-table fence columns, warnings, identity keys
+//
+// # Deviations and details
+//
+//   - StaleError.Current is a *Token (nil when the row vanished or its
+//     fence is NULL by the time it is read).
+//   - Delete always takes a params struct (DeleteDocParams), even for a
+//     one-column key.
+//   - A MySQL upsert that inserted, or rewrote identical values, is
+//     confirmed by the fence read (fence == token means applied), so it
+//     costs a second statement; ON DUPLICATE KEY UPDATE fires on any unique
+//     key, not only the chosen one.
+//   - SQLite schemas are read by SQLite itself (ncruces/go-sqlite3, the
+//     build sqlc's own SQLite analyzer links): sqlc's ANTLR grammar is in an
+//     internal package. Column positions on MySQL and SQLite are found by
+//     the column's name inside its statement (their parsers record none).
+//   - sqlc's pkg/cli calls os.Exit(1) when generation fails, so fencegen
+//     validates everything sqlc would reject first.
 package gen

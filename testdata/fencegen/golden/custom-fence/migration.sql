@@ -1,0 +1,1 @@
+ALTER TABLE plain ADD COLUMN fence bigint;
