@@ -286,7 +286,7 @@ func (b *builder) leaseNamed(expr ast.Expr) bool {
 // time as a lease's deadline, or a key as a lock's.
 func hasLeaseWord(name string) bool {
 	name = strings.ToLower(name)
-	for _, w := range [...]string{"lease", "expir", "lock", "leader", "held", "hold", "valid", "ttl"} {
+	for _, w := range [...]string{"lease", "expir", "lock", "leader", "held", "hold", "valid", "ttl", "acquir"} {
 		if strings.Contains(name, w) {
 			return true
 		}

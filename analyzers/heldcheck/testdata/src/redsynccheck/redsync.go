@@ -35,7 +35,7 @@ func (j *job) valid(ctx context.Context) error {
 
 // validContext guards a Redis write in the same condition as the error.
 func (j *job) validContext(ctx context.Context) error {
-	if ok, err := j.mu.ValidContext(ctx); err == nil && ok { // want `Mutex.ValidContext guards the unfenced write cmdable.Set at line 39`
+	if ok, err := j.mu.ValidContext(ctx); err == nil && ok { // want `Mutex.ValidContext guards the unfenced write (cmdable\.)?Set at line 39`
 		return j.rdb.Set(ctx, "report:latest", "v2", 0).Err()
 	}
 	return errLost

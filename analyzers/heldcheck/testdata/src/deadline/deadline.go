@@ -1,0 +1,95 @@
+// Package deadline keeps its own lease record and compares the clock with
+// the lease's deadline before writing.
+package deadline
+
+import (
+	"context"
+	"database/sql"
+	"time"
+)
+
+// Lease is a lease row read from the database.
+type Lease struct {
+	Holder    string
+	ExpiresAt time.Time
+}
+
+type worker struct {
+	db     *sql.DB
+	lease  *Lease
+	expiry time.Time
+}
+
+// before compares now with the lease's deadline.
+func (w *worker) before(ctx context.Context) {
+	if time.Now().Before(w.lease.ExpiresAt) { // want `time.Now\(\).Before\(w.lease.ExpiresAt\) guards the unfenced write DB.ExecContext \(UPDATE payouts\) at line 26`
+		w.db.ExecContext(ctx, "UPDATE payouts SET paid = true WHERE run = 4")
+	}
+}
+
+// until keeps a margin, and returns early when it is too thin.
+func (w *worker) until(ctx context.Context) error {
+	if time.Until(w.expiry) < time.Second { // want `time.Until\(w.expiry\) guards the unfenced write DB.ExecContext \(INSERT payouts\)`
+		return nil
+	}
+	_, err := w.db.ExecContext(ctx, "INSERT INTO payouts (run) VALUES (5)")
+	return err
+}
+
+// after reads the comparison the other way round.
+func (w *worker) after(ctx context.Context, now time.Time) {
+	if w.lease.ExpiresAt.After(now) { // want `w.lease.ExpiresAt.After\(now\) guards the unfenced write DB.ExecContext \(DELETE payouts\)`
+		w.db.ExecContext(ctx, "DELETE FROM payouts WHERE run = 3")
+	}
+}
+
+// computed derives the deadline from when the lease was taken.
+func (w *worker) computed(ctx context.Context, acquired time.Time, ttl time.Duration) {
+	if time.Since(acquired) < ttl { // want `time.Since\(acquired\) guards the unfenced write DB.ExecContext \(UPDATE payouts\)`
+		w.db.ExecContext(ctx, "UPDATE payouts SET paid = false WHERE run = 6")
+	}
+}
+
+// retry loops until a deadline that has nothing to do with a lease.
+func (w *worker) retry(ctx context.Context) error {
+	deadline := time.Now().Add(5 * time.Second)
+	var err error
+	for time.Now().Before(deadline) {
+		if _, err = w.db.ExecContext(ctx, "UPDATE payouts SET tries = tries + 1 WHERE run = 4"); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// timeout compares with a request deadline: not a lease.
+func (w *worker) timeout(ctx context.Context, requestDeadline time.Time) {
+	if time.Now().Before(requestDeadline) {
+		w.db.ExecContext(ctx, "UPDATE requests SET state = 'served' WHERE id = 2")
+	}
+}
+
+// sleep waits half the lease: the deadline decides no branch.
+func (w *worker) sleep() {
+	time.Sleep(time.Until(w.lease.ExpiresAt) / 2)
+}
+
+// expired cleans up after the lease ran out: the write is on the other side.
+func (w *worker) expired(ctx context.Context) {
+	if time.Now().After(w.lease.ExpiresAt) {
+		w.db.ExecContext(ctx, "UPDATE payouts SET owner = NULL WHERE run = 4")
+	}
+}
+
+// fenced writes with the lease's token as fence: fine.
+func (w *worker) fenced(ctx context.Context, token int64) (bool, error) {
+	if !time.Now().Before(w.lease.ExpiresAt) {
+		return false, nil
+	}
+	res, err := w.db.ExecContext(ctx, "UPDATE payouts SET paid = true, fence = $1 WHERE run = 4 AND fence < $1", token)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}

@@ -1,0 +1,66 @@
+// Package declared uses checks declared with //fencelint:check or found
+// as wrappers, here and in another package.
+package declared
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+
+	"k8s.io/client-go/tools/leaderelection"
+
+	"leasecheck"
+)
+
+var errNotLeader = errors.New("not the leader")
+
+type worker struct {
+	le *leaderelection.LeaderElector
+	db *sql.DB
+	l  *leasecheck.Lease
+}
+
+// directive: a //fencelint:check method from another package.
+func (w *worker) directive(ctx context.Context) {
+	if w.l.Held(ctx) { // want `Lease.Held guards the unfenced write DB.ExecContext \(UPDATE pages\) at line 26`
+		w.db.ExecContext(ctx, "UPDATE pages SET published = true WHERE id = 1")
+	}
+}
+
+// crossWrapper: a wrapper of IsLeader from another package.
+func (w *worker) crossWrapper(ctx context.Context) {
+	if leasecheck.StillLeader(w.le) { // want `leasecheck.StillLeader guards the unfenced write DB.ExecContext \(DELETE pages\)`
+		w.db.ExecContext(ctx, "DELETE FROM pages WHERE draft")
+	}
+}
+
+// leading wraps IsLeader in this package and returns an error.
+func (w *worker) leading() error {
+	if !w.le.IsLeader() {
+		return errNotLeader
+	}
+	return nil
+}
+
+// localWrapper: the wrapper's nil error says "held".
+func (w *worker) localWrapper(ctx context.Context) error {
+	if err := w.leading(); err != nil { // want `leading guards the unfenced write (worker\.)?save \(DB.ExecContext \(UPDATE pages\) at declared.go:55\) at line 50`
+		return err
+	}
+	return w.save(ctx)
+}
+
+// save writes; called behind a check, the call is the guarded write.
+func (w *worker) save(ctx context.Context) error {
+	_, err := w.db.ExecContext(ctx, "UPDATE pages SET saved = true WHERE id = 1")
+	return err
+}
+
+// guardedTwice names the first write and counts the others.
+func (w *worker) guardedTwice(ctx context.Context) {
+	if !w.l.Held(ctx) { // want `Lease.Held guards the unfenced write DB.ExecContext \(UPDATE pages\) at line 64 and 1 more`
+		return
+	}
+	w.db.ExecContext(ctx, "UPDATE pages SET views = 0")
+	w.db.ExecContext(ctx, "DELETE FROM page_cache")
+}
