@@ -2,8 +2,16 @@ package detachedrenewal
 
 import (
 	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/ssa"
 
 	"github.com/fencelint/fencelint/analyzers/internal/analysisdoc"
 	"github.com/fencelint/fencelint/analyzers/lease"
@@ -12,16 +20,258 @@ import (
 //go:embed doc.go
 var doc string
 
-// Analyzer is the detachedrenewal check. TODO.
+// Analyzer reports leases kept alive while the work they protect would not
+// stop if they were lost: renewal goroutines whose failure reaches nobody,
+// lost-signals nothing waits on, and leader callbacks that ignore their ctx.
 var Analyzer = &analysis.Analyzer{
 	Name:     "detachedrenewal",
 	Doc:      analysisdoc.Extract(doc, "detachedrenewal"),
 	URL:      "https://pkg.go.dev/github.com/fencelint/fencelint/analyzers/detachedrenewal",
 	Run:      run,
-	Requires: []*analysis.Analyzer{lease.Analyzer},
+	Requires: []*analysis.Analyzer{lease.Analyzer, inspect.Analyzer},
+}
+
+// A checker reports one package's findings.
+type checker struct {
+	pass  *analysis.Pass
+	m     *lease.Model
+	nodes map[token.Pos]ast.Node // go statements, calls (by Lparen), func literals
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	_ = pass.ResultOf[lease.Analyzer].(*lease.Model)
+	m := pass.ResultOf[lease.Analyzer].(*lease.Model)
+	if len(m.Goroutines) == 0 && len(m.Signals) == 0 {
+		return nil, nil
+	}
+	c := &checker{pass: pass, m: m, nodes: nodesByPos(pass.ResultOf[inspect.Analyzer].(*inspector.Inspector))}
+	for _, g := range m.Goroutines {
+		c.goroutine(g)
+	}
+	for _, s := range m.Signals {
+		c.signal(s)
+	}
 	return nil, nil
 }
+
+// nodesByPos indexes the nodes diagnostics are reported at by the position
+// SSA gives them.
+func nodesByPos(insp *inspector.Inspector) map[token.Pos]ast.Node {
+	nodes := make(map[token.Pos]ast.Node)
+	filter := []ast.Node{(*ast.GoStmt)(nil), (*ast.CallExpr)(nil), (*ast.FuncLit)(nil)}
+	insp.Preorder(filter, func(n ast.Node) {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			nodes[n.Lparen] = n
+		default:
+			nodes[n.Pos()] = n
+		}
+	})
+	return nodes
+}
+
+// rangeAt returns the node at pos, or an empty range there.
+func (c *checker) rangeAt(pos token.Pos) analysis.Range {
+	if n, ok := c.nodes[pos]; ok {
+		return n
+	}
+	return posRange(pos)
+}
+
+type posRange token.Pos
+
+func (p posRange) Pos() token.Pos { return token.Pos(p) }
+func (p posRange) End() token.Pos { return token.Pos(p) }
+
+// goroutine reports a go statement that renews a lease again and again
+// while a failed renewal never reaches the work.
+func (c *checker) goroutine(g *lease.Goroutine) {
+	for _, r := range g.Loops {
+		if c.heard(g, r, nil) || c.regionFenced(g.Go.Parent(), r.System) {
+			continue
+		}
+		c.m.Reportf(c.pass, c.rangeAt(g.Pos), "%s", c.detachedMessage(r))
+		return
+	}
+}
+
+// heard reports whether a failure of r, a renewal the goroutine g runs,
+// reaches the work: it tells the work itself, or it ends the goroutine that
+// is the work, or it is returned to a caller within g that hears it.
+func (c *checker) heard(g *lease.Goroutine, r *lease.Renewal, seen []*lease.Renewal) bool {
+	switch {
+	case r.Notifies:
+		return true
+	case !r.Returns || slices.Contains(seen, r):
+		return false
+	case r.Fn == g.Fn:
+		return c.goroutineWrites(g) // returning ends the work only if the goroutine is the work
+	}
+	sites := callSites(g, r.Fn)
+	if len(sites) == 0 {
+		return true // called through a func value: assume the caller hears
+	}
+	for _, site := range sites {
+		outer := renewalAt(g, site)
+		if outer == nil || c.heard(g, outer, append(seen, r)) {
+			return true // a caller that is not a renewal: assume it acts on the error
+		}
+	}
+	return false
+}
+
+// goroutineWrites reports whether g itself writes to a store.
+func (c *checker) goroutineWrites(g *lease.Goroutine) bool {
+	for _, w := range c.m.Writes {
+		if !w.LockImpl && slices.Contains(g.Funcs, w.Fn) {
+			return true
+		}
+	}
+	return false
+}
+
+// callSites returns the calls of fn made in g's functions.
+func callSites(g *lease.Goroutine, fn *ssa.Function) []ssa.CallInstruction {
+	var sites []ssa.CallInstruction
+	for _, f := range g.Funcs {
+		for _, blk := range f.Blocks {
+			for _, instr := range blk.Instrs {
+				if call, ok := instr.(ssa.CallInstruction); ok && lease.Callee(call.Common()) == fn {
+					sites = append(sites, call)
+				}
+			}
+		}
+	}
+	return sites
+}
+
+// renewalAt returns the renewal made by call, if it is one.
+func renewalAt(g *lease.Goroutine, call ssa.CallInstruction) *lease.Renewal {
+	for _, r := range g.Renewals {
+		if r.Call == call {
+			return r
+		}
+	}
+	return nil
+}
+
+// detachedMessage explains a renewal goroutine whose failure stays inside.
+func (c *checker) detachedMessage(r *lease.Renewal) string {
+	line := c.pass.Fset.Position(r.Pos).Line
+	if r.Periodic && !r.ErrorUsed {
+		return fmt.Sprintf("the error of %s (line %d) is dropped: when the %s session expires the work is not told and keeps writing as if it held the lock; "+
+			"run it in a goroutine that cancels the work's context when it returns, or fence the writes", r.What, line, r.System)
+	}
+	return fmt.Sprintf("this goroutine renews %s with %s (line %d), but a failed renewal never reaches the work, which keeps writing after the lease expires; "+
+		"when renewal fails, cancel the work's context or close a channel it selects on", lockName(r.System), r.What, line)
+}
+
+// lockName names the lease of a system in a message.
+func lockName(s lease.System) string {
+	if s == "" {
+		return "a lease"
+	}
+	return "the " + string(s) + " lock"
+}
+
+// regionWrites returns the writes made under a lease of system (any, if
+// system is "") taken in the function fn is declared in or nested in.
+func (c *checker) regionWrites(fn *ssa.Function, system lease.System, call ssa.CallInstruction) []*lease.Write {
+	var writes []*lease.Write
+	root := outermost(fn)
+	for _, w := range c.m.Writes {
+		if w.LockImpl {
+			continue
+		}
+		for _, l := range w.Held {
+			if call != nil && l.Call == call || (system == "" || l.System == system) && outermost(l.Fn) == root {
+				writes = append(writes, w)
+				break
+			}
+		}
+	}
+	return writes
+}
+
+// regionFenced reports whether the region's work is known and entirely
+// fenced: then losing the lease cannot lose a write.
+func (c *checker) regionFenced(fn *ssa.Function, system lease.System) bool {
+	writes := c.regionWrites(fn, system, nil)
+	for _, w := range writes {
+		if !w.Fenced {
+			return false
+		}
+	}
+	return len(writes) > 0
+}
+
+// firstUnfenced returns the first unfenced write of a region, or nil.
+func firstUnfenced(writes []*lease.Write) *lease.Write {
+	for _, w := range writes {
+		if !w.Fenced {
+			return w
+		}
+	}
+	return nil
+}
+
+func outermost(fn *ssa.Function) *ssa.Function {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	return fn
+}
+
+// signal reports a lost-signal that never reaches the work.
+func (c *checker) signal(s *lease.Signal) {
+	switch {
+	case s.Call == nil:
+		c.callback(s)
+	case s.Observed:
+	case s.System == lease.Etcd:
+		c.etcdSignal(s)
+	case s.System == lease.Consul:
+		if !c.regionFenced(s.Fn, s.System) {
+			c.consulSignal(s)
+		}
+	}
+}
+
+// etcdSignal reports an etcd session or KeepAlive channel nothing observes,
+// when the lease region makes an unfenced write.
+func (c *checker) etcdSignal(s *lease.Signal) {
+	w := firstUnfenced(c.regionWrites(s.Fn, s.System, s.Call))
+	if w == nil {
+		return // service registration and the like: nothing to protect
+	}
+	line := c.pass.Fset.Position(w.Pos).Line
+	if !returnsChan(s.Call) {
+		c.m.Reportf(c.pass, c.rangeAt(s.Pos), "nothing waits on this etcd session's Done() or uses its Ctx(), so the write at line %d goes on after the session's lease expires; "+
+			"derive the work's context from session.Ctx() (or select on session.Done()) and fence the write", line)
+		return
+	}
+	c.m.Reportf(c.pass, c.rangeAt(s.Pos), "nothing acts when the channel of %s closes (the lease is gone), so the write at line %d goes on after the lease expires; "+
+		"cancel the work's context when the channel closes, or use a concurrency.Session and its Ctx()", s.What, line)
+}
+
+// returnsChan reports whether call's first result is a channel (KeepAlive),
+// not a session.
+func returnsChan(call ssa.CallInstruction) bool {
+	res := call.Common().Signature().Results()
+	if res.Len() == 0 {
+		return false
+	}
+	_, ok := res.At(0).Type().Underlying().(*types.Chan)
+	return ok
+}
+
+// consulSignal reports a Consul lock channel discarded or never read.
+func (c *checker) consulSignal(s *lease.Signal) {
+	how := "nothing reads"
+	if s.Value == nil {
+		how = "this discards"
+	}
+	c.m.Reportf(c.pass, c.rangeAt(s.Pos), "%s the channel %s returns, which closes when the lock is lost, so the work goes on without the lock; "+
+		"select on it in the work and stop when it closes (it is nil if %s returned without the lock)", how, s.What, s.What)
+}
+
+func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }

@@ -80,6 +80,7 @@ type API struct {
 	Note   string   // NotToken: why it is not monotonic; Token: what it is
 	Held   HeldRule // RoleCheck: which uses of the result say the lease is held
 }
+	Loop   bool     // RoleRenew: repeats by itself until it fails or is stopped (RenewPeriodic)
 
 // A HeldRule says, for a RoleCheck row, which uses of the result say that the
 // lease is held.
@@ -211,7 +212,7 @@ func catalog() []API {
 		API{Pkg: pkgConsul, Recv: "Session", Name: "Create", Role: RoleAcquire, System: Consul},
 		API{Pkg: pkgConsul, Recv: "Session", Name: "CreateNoChecks", Role: RoleAcquire, System: Consul},
 		API{Pkg: pkgConsul, Recv: "Session", Name: "Renew", Role: RoleRenew, System: Consul},
-		API{Pkg: pkgConsul, Recv: "Session", Name: "RenewPeriodic", Role: RoleRenew, System: Consul},
+		API{Pkg: pkgConsul, Recv: "Session", Name: "RenewPeriodic", Role: RoleRenew, System: Consul, Loop: true},
 		API{Pkg: pkgConsul, Recv: "Session", Name: "Destroy", Role: RoleRelease, System: Consul},
 		API{Pkg: pkgConsul, Recv: "Session", Name: "Info", Role: RoleCheck, System: Consul},
 		API{Pkg: pkgConsul, Recv: "KV", Name: "Acquire", Role: RoleTryAcquire, System: Consul},

@@ -112,8 +112,21 @@ type Renewal struct {
 	What   string
 	// InLoop reports whether the call sits in a loop of Fn.
 	InLoop bool
-	// ErrorUsed reports whether the call's error (or bool/nil result)
-	// reaches a branch, a return, a send or a cancel.
+	// Periodic reports whether the call renews again and again by itself
+	// until it fails or is stopped (Consul RenewPeriodic).
+	Periodic bool
+	// Notifies reports whether the code that runs when the renewal fails
+	// (its error, false or nil result) tells the work: it cancels a
+	// context, closes or sends on a channel, sets a shared flag, calls a
+	// callback, exits or panics (directly, in a deferred call, or in a
+	// function of the package it calls).
+	Notifies bool
+	// Returns reports whether a failure makes Fn return: with the failure
+	// as its result, or ending a function that returns nothing.
+	Returns bool
+	// ErrorUsed reports whether the failure reaches anyone: it Notifies,
+	// or it Returns to a caller that can see it (Fn is not only started
+	// by go statements, which drop results).
 	ErrorUsed bool
 }
 
@@ -136,8 +149,15 @@ type Goroutine struct {
 	Go  *ssa.Go
 	Pos token.Pos
 	Fn  *ssa.Function // the function the go statement calls, when static
-	// Renewals lists the renewal calls inside the goroutine's function.
+	// Funcs lists the package's functions the goroutine runs: Fn, the
+	// functions and closures it calls, and the closures they create.
+	Funcs []*ssa.Function
+	// Renewals lists the renewal calls in Funcs, and the go statement's
+	// own call when it is a renewal (go s.RenewPeriodic(...)).
 	Renewals []*Renewal
+	// Loops lists the Renewals that run again and again: in a loop, in a
+	// function called in a loop, or periodic by themselves.
+	Loops []*Renewal
 }
 
 // An Origin says where a value used as a token comes from.

@@ -1,0 +1,136 @@
+package detachedrenewal
+
+import (
+	"go/ast"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/fencelint/fencelint/analyzers/lease"
+)
+
+// callback reports a function run while a lease is held (leaderelection's
+// OnStartedLeading) whose work does not run on the ctx it is given, which
+// is cancelled when the lease is lost.
+func (c *checker) callback(s *lease.Signal) {
+	if c.regionFenced(s.Fn, s.System) {
+		return
+	}
+	if bg := backgroundCalls(s.Fn); len(bg) > 0 {
+		first := bg[0]
+		c.m.Report(c.pass, analysis.Diagnostic{
+			Pos: c.rangeAt(s.Pos).Pos(), End: c.rangeAt(s.Pos).End(),
+			Message: sprintf("the work in %s runs on %s (line %d), not on the callback's ctx, so it keeps running after leadership is lost and another leader starts; "+
+				"pass the callback's ctx, which is cancelled when the lease is lost", s.What, calleeName(first), c.pass.Fset.Position(first.Pos()).Line),
+			SuggestedFixes: c.useCallbackCtx(s, bg),
+		})
+		return
+	}
+	if !s.Observed && doesWork(s.Fn) {
+		c.m.Reportf(c.pass, c.rangeAt(s.Pos), "%s never uses its ctx, which is cancelled when leadership is lost, so the work it starts keeps running after another leader starts; "+
+			"run the work on the callback's ctx", s.What)
+	}
+}
+
+// backgroundCalls returns the calls to context.Background and context.TODO
+// in fn and the closures it contains.
+func backgroundCalls(fn *ssa.Function) []*ssa.Call {
+	var calls []*ssa.Call
+	for _, f := range withClosures(fn) {
+		for _, blk := range f.Blocks {
+			for _, instr := range blk.Instrs {
+				if call, ok := instr.(*ssa.Call); ok && isBackground(call.Common()) {
+					calls = append(calls, call)
+				}
+			}
+		}
+	}
+	return calls
+}
+
+// withClosures returns fn and, recursively, the function literals in it.
+func withClosures(fn *ssa.Function) []*ssa.Function {
+	fns := []*ssa.Function{fn}
+	for i := 0; i < len(fns); i++ {
+		fns = append(fns, fns[i].AnonFuncs...)
+	}
+	return fns
+}
+
+// isBackground reports whether c calls context.Background or context.TODO.
+func isBackground(c *ssa.CallCommon) bool {
+	f := c.StaticCallee()
+	if f == nil || f.Pkg == nil || f.Pkg.Pkg.Path() != "context" {
+		return false
+	}
+	return f.Name() == "Background" || f.Name() == "TODO"
+}
+
+func calleeName(call *ssa.Call) string {
+	return "context." + call.Common().StaticCallee().Name() + "()"
+}
+
+// doesWork reports whether fn calls anything but logging or starts a
+// goroutine.
+func doesWork(fn *ssa.Function) bool {
+	for _, f := range withClosures(fn) {
+		for _, blk := range f.Blocks {
+			for _, instr := range blk.Instrs {
+				if call, ok := instr.(ssa.CallInstruction); ok && !isLogging(call.Common()) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// isLogging reports whether a call only logs or formats.
+func isLogging(c *ssa.CallCommon) bool {
+	f := c.StaticCallee()
+	if f == nil || f.Pkg == nil {
+		return false
+	}
+	switch f.Pkg.Pkg.Path() {
+	case "log", "log/slog", "fmt", "k8s.io/klog/v2":
+		return true
+	}
+	return false
+}
+
+// useCallbackCtx offers to replace each context.Background() and
+// context.TODO() in the callback with its ctx parameter, when the parameter
+// has a name that means it at every one of those calls.
+func (c *checker) useCallbackCtx(s *lease.Signal, calls []*ssa.Call) []analysis.SuggestedFix {
+	param, ok := s.Value.(*ssa.Parameter)
+	if !ok || param.Name() == "_" || param.Name() == "" {
+		return nil
+	}
+	obj, ok := param.Object().(*types.Var)
+	if !ok {
+		return nil
+	}
+	var edits []analysis.TextEdit
+	for _, call := range calls {
+		expr, ok := c.nodes[call.Pos()].(*ast.CallExpr)
+		if !ok || !c.resolvesTo(expr, param.Name(), obj) {
+			return nil
+		}
+		edits = append(edits, analysis.TextEdit{Pos: expr.Pos(), End: expr.End(), NewText: []byte(param.Name())})
+	}
+	return []analysis.SuggestedFix{{
+		Message:   "Use the callback's " + param.Name() + " instead of context." + calls[0].Common().StaticCallee().Name() + "()",
+		TextEdits: edits,
+	}}
+}
+
+// resolvesTo reports whether name, written in place of expr, would mean obj.
+func (c *checker) resolvesTo(expr ast.Expr, name string, obj *types.Var) bool {
+	scope := c.pass.Pkg.Scope().Innermost(expr.Pos())
+	if scope == nil {
+		return false
+	}
+	_, found := scope.LookupParent(name, expr.Pos())
+	return found == obj
+}
