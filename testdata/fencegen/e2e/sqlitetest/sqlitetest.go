@@ -15,11 +15,13 @@ import (
 // DSN returns the DSN of a fresh database file in tb's temporary directory.
 // Writers wait for the lock (busy_timeout) instead of failing with
 // SQLITE_BUSY, and transactions take the write lock when they begin, so
-// concurrent writers queue instead of deadlocking on lock upgrades.
+// concurrent writers queue instead of deadlocking on lock upgrades. WAL with
+// synchronous=NORMAL skips the fsync per commit, which would otherwise make
+// contention tests crawl; durability across power loss is no concern here.
 func DSN(tb testing.TB) string {
 	tb.Helper()
 	path := filepath.Join(tb.TempDir(), "test.db")
-	return "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_txlock=immediate"
+	return "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_txlock=immediate"
 }
 
 // Open opens a fresh database for tb and closes it in tb.Cleanup. It fails
