@@ -82,7 +82,7 @@ func (s *stmt) source(i int, cols []string) int {
 		s.values(i+1, end, cols)
 	case s.word(i, "SET"):
 		as := s.find(i+1, end, "AS")
-		for _, a := range s.assignments(i+1, as, "") {
+		for _, a := range s.assignments(i+1, as) {
 			s.inserted[strings.ToLower(a.Column)] = value{param: a.Value}
 			s.st.Stored = append(s.st.Stored, a)
 		}
@@ -119,9 +119,13 @@ func (s *stmt) values(lo, hi int, cols []string) {
 }
 
 // valueAt classifies the expression in [lo, hi) as a placeholder, a
-// literal, or something else.
+// literal (a number with its sign, a string, NULL, TRUE, FALSE, DEFAULT),
+// or something else.
 func (s *stmt) valueAt(lo, hi int) value {
 	lo, hi = s.strip(lo, hi)
+	if hi-lo == 2 && (s.toks[lo].isOp("-") || s.toks[lo].isOp("+")) && s.toks[lo+1].kind == tNumber {
+		return value{literal: true}
+	}
 	if hi-lo != 1 {
 		return value{}
 	}
@@ -145,8 +149,7 @@ func (s *stmt) conflicts(i int) {
 			s.onConflict(on + 2)
 		case s.word(on+1, "DUPLICATE") && s.word(on+2, "KEY") && s.word(on+3, "UPDATE"):
 			s.st.Conflict = "DUPLICATE KEY UPDATE"
-			end := s.find(on+4, s.hi, "RETURNING")
-			s.st.Stored = append(s.st.Stored, s.assignments(on+4, end, "ON DUPLICATE KEY UPDATE")...)
+			s.duplicateKeyUpdate(on+4, s.find(on+4, s.hi, "RETURNING"))
 		}
 	}
 }
@@ -169,7 +172,7 @@ func (s *stmt) onConflict(i int) {
 	}
 	s.st.Conflict = "DO UPDATE"
 	end := s.find(do+3, s.hi, "WHERE", "RETURNING", "ON")
-	s.st.Stored = append(s.st.Stored, s.assignments(do+3, end, "")...)
+	s.st.Stored = append(s.st.Stored, s.assignments(do+3, end)...)
 	if s.word(end, "WHERE") {
 		stop := s.find(end+1, s.hi, "RETURNING", "ON")
 		s.st.Fences = append(s.st.Fences, s.fences(end+1, stop, "ON CONFLICT WHERE")...)
@@ -177,25 +180,27 @@ func (s *stmt) onConflict(i int) {
 }
 
 // assignments reads "col = expr, (a, b) = (x, y), ..." in [lo, hi) and
-// returns the placeholders assigned to columns. When ifClause is not "",
-// fences found in IF(cond, new, old) values are recorded under that clause.
-func (s *stmt) assignments(lo, hi int, ifClause string) []Assign {
+// returns the placeholders assigned to columns.
+func (s *stmt) assignments(lo, hi int) []Assign {
 	var out []Assign
 	for _, part := range s.split(lo, hi) {
-		eq := part[0]
-		for eq < part[1] && !s.toks[eq].isOp("=") {
-			eq = s.skip(eq)
+		if eq := s.equals(part[0], part[1]); eq < part[1] {
+			out = append(out, s.assignment(part[0], eq, part[1])...)
 		}
-		if eq >= part[1] {
-			continue
-		}
-		out = append(out, s.assignment(part[0], eq, part[1], ifClause)...)
 	}
 	return out
 }
 
+// equals returns the index of the first top-level "=" in [lo, hi), or hi.
+func (s *stmt) equals(lo, hi int) int {
+	for lo < hi && !s.toks[lo].isOp("=") {
+		lo = s.skip(lo)
+	}
+	return min(lo, hi)
+}
+
 // assignment reads one "lhs = rhs" with the = at eq.
-func (s *stmt) assignment(lo, eq, hi int, ifClause string) []Assign {
+func (s *stmt) assignment(lo, eq, hi int) []Assign {
 	if s.toks[lo].kind == tLParen { // (a, b) = ($1, $2) or ROW($1, $2)
 		cols := s.columnList(lo+1, s.closeOf(lo))
 		r := eq + 1
@@ -217,23 +222,17 @@ func (s *stmt) assignment(lo, eq, hi int, ifClause string) []Assign {
 	if !ok || j != eq {
 		return nil
 	}
-	v := s.assignedValue(eq+1, hi, ifClause)
+	v := s.assignedValue(eq+1, hi)
 	if v.IsZero() {
 		return nil
 	}
 	return []Assign{{Column: col, Value: v}}
 }
 
-// assignedValue returns the placeholder an assignment's right side stores:
-// a placeholder, EXCLUDED.col / VALUES(col) / new.col mapped to the
-// inserted placeholder, or the new value of IF(cond, new, old) (whose cond
-// may be a fence).
-func (s *stmt) assignedValue(lo, hi int, ifClause string) Param {
-	if !s.enter() {
-		s.leave()
-		return Param{}
-	}
-	defer s.leave()
+// assignedValue returns the placeholder an assignment's right side in
+// [lo, hi) stores: a placeholder, or EXCLUDED.col / VALUES(col) / new.col
+// mapped to the inserted placeholder.
+func (s *stmt) assignedValue(lo, hi int) Param {
 	lo, hi = s.strip(lo, hi)
 	if v := s.valueAt(lo, hi); !v.param.IsZero() {
 		return v.param
@@ -241,14 +240,78 @@ func (s *stmt) assignedValue(lo, hi int, ifClause string) Param {
 	if p, ok := s.insertedRef(lo, hi); ok {
 		return p.param
 	}
-	if ifClause != "" && hi-lo > 2 && s.toks[lo].is("IF") && s.toks[lo+1].kind == tLParen && s.closeOf(lo+1) == hi-1 {
-		args := s.split(lo+2, hi-1)
-		if len(args) == 3 {
-			s.st.Fences = append(s.st.Fences, s.fences(args[0][0], args[0][1], ifClause)...)
-			return s.assignedValue(args[1][0], args[1][1], "")
+	return Param{}
+}
+
+// duplicateKeyUpdate reads MySQL's ON DUPLICATE KEY UPDATE list in
+// [lo, hi). An assignment is fenced when its value is IF(cond, new, old) or
+// CASE WHEN cond THEN new ELSE old END with a fence in cond; one that keeps
+// (c = c) or only raises (c = GREATEST(c, ...)) its column needs no fence.
+// The fences count only when every other assignment is fenced: a column
+// overwritten unconditionally is an unfenced write.
+func (s *stmt) duplicateKeyUpdate(lo, hi int) {
+	var fences []Fence
+	all := true
+	for _, part := range s.split(lo, hi) {
+		eq := s.equals(part[0], part[1])
+		_, col, j, ok := s.name(part[0])
+		if !ok || j != eq {
+			all = false
+			continue
+		}
+		vlo, vhi := s.strip(eq+1, part[1])
+		if cond, val, ok := s.conditional(vlo, vhi); ok {
+			f := s.fences(cond[0], cond[1], "ON DUPLICATE KEY UPDATE")
+			all = all && len(f) > 0
+			fences = append(fences, f...)
+			vlo, vhi = val[0], val[1]
+		} else if s.keepsOrRaises(col, vlo, vhi) {
+			continue
+		} else {
+			all = false
+		}
+		if p := s.assignedValue(vlo, vhi); !p.IsZero() {
+			s.st.Stored = append(s.st.Stored, Assign{Column: col, Value: p})
 		}
 	}
-	return Param{}
+	if all {
+		s.st.Fences = append(s.st.Fences, fences...)
+	}
+}
+
+// conditional recognises IF(cond, new, old) and CASE WHEN cond THEN new
+// ELSE old END in [lo, hi) and returns the ranges of cond and new.
+func (s *stmt) conditional(lo, hi int) (cond, val [2]int, ok bool) {
+	switch {
+	case hi-lo > 2 && s.toks[lo].is("IF") && s.toks[lo+1].kind == tLParen && s.closeOf(lo+1) == hi-1:
+		args := s.split(lo+2, hi-1)
+		if len(args) == 3 {
+			return args[0], args[1], true
+		}
+	case hi-lo > 4 && s.toks[lo].is("CASE") && s.toks[lo+1].is("WHEN") && s.toks[hi-1].is("END"):
+		then := s.find(lo+2, hi, "THEN")
+		els := s.find(then, hi, "ELSE", "WHEN")
+		if then < hi && s.word(els, "ELSE") {
+			return [2]int{lo + 2, then}, [2]int{then + 1, els}, true
+		}
+	}
+	return cond, val, false
+}
+
+// keepsOrRaises reports whether the value in [lo, hi) assigned to col is
+// col itself or GREATEST(..., col, ...), which cannot lower a fence.
+func (s *stmt) keepsOrRaises(col string, lo, hi int) bool {
+	if c, _, ok := s.column(lo, hi); ok && strings.EqualFold(c, col) {
+		return true
+	}
+	if hi-lo > 3 && s.toks[lo].is("GREATEST") && s.toks[lo+1].kind == tLParen && s.closeOf(lo+1) == hi-1 {
+		for _, a := range s.split(lo+2, hi-1) {
+			if c, nullOK, ok := s.column(a[0], a[1]); ok && !nullOK && strings.EqualFold(c, col) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // insertedRef resolves EXCLUDED.col, VALUES(col) and rowAlias.col in
@@ -305,7 +368,7 @@ func (s *stmt) merge(i int) {
 		}
 		if s.word(then+1, "UPDATE") && s.word(then+2, "SET") {
 			end := s.find(then+3, s.hi, "WHEN")
-			s.st.Stored = append(s.st.Stored, s.assignments(then+3, end, "")...)
+			s.st.Stored = append(s.st.Stored, s.assignments(then+3, end)...)
 		}
 	}
 	if matched > 0 && fenced == matched {
