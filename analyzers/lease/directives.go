@@ -89,6 +89,7 @@ func (d *directives) parseComment(pass *analysis.Pass, f *ast.File, c *ast.Comme
 		return
 	}
 	name, arg, _ := strings.Cut(strings.TrimPrefix(text, directivePrefix), " ")
+	arg, _, _ = strings.Cut(arg, "//") // a trailing comment is not part of the directive
 	arg = strings.TrimSpace(arg)
 	switch role, isRole := roleDirectives[name]; {
 	case name == "ignore":
@@ -185,4 +186,43 @@ func (d *directives) silences(analyzer, file string, line int) bool {
 func firstWord(s string) string {
 	w, _, _ := strings.Cut(s, " ")
 	return w
+}
+
+// unusedIgnores reports ignore directives that cover no line where
+// fencelint looks at anything: no store write, lease, check, renewal,
+// lost-signal or goroutine. They are usually left behind after code moved,
+// and silence the next finding that lands on their line.
+func (b *builder) unusedIgnores() []Problem {
+	sites := make(map[lineKey]bool)
+	mark := func(pos token.Pos) {
+		p := b.pass.Fset.Position(pos)
+		sites[lineKey{p.Filename, p.Line}] = true
+	}
+	m := b.model
+	for _, w := range m.Writes {
+		mark(w.Pos)
+	}
+	for _, l := range m.Leases {
+		mark(l.Pos)
+	}
+	for _, c := range m.Checks {
+		mark(c.Pos)
+	}
+	for _, r := range m.Renewals {
+		mark(r.Pos)
+	}
+	for _, s := range m.Signals {
+		mark(s.Pos)
+	}
+	for _, g := range m.Goroutines {
+		mark(g.Pos)
+	}
+	var problems []Problem
+	for _, ig := range b.dirs.ignores {
+		if !sites[ig.covers] {
+			problems = append(problems, Problem{Pos: ig.comment.Pos(), End: ig.comment.End(),
+				Message: "this //fencelint:ignore covers no write, lease, check or renewal: remove it, or move it onto the line it should silence"})
+		}
+	}
+	return problems
 }

@@ -110,6 +110,3 @@ func (b *builder) exportFacts() {
 	}
 }
 
-// unusedIgnores reports ignore directives that cover no line where
-// fencelint looks at anything: no write, check, renewal, lease or goroutine.
-func (b *builder) unusedIgnores() []Problem { return nil }

@@ -2,6 +2,7 @@ package lease
 
 import (
 	_ "embed"
+	"fmt"
 	"reflect"
 
 	"golang.org/x/tools/go/analysis"
@@ -26,6 +27,13 @@ var Analyzer = &analysis.Analyzer{
 	FactTypes:  factTypes(),
 }
 
-func run(pass *analysis.Pass) (any, error) {
+func run(pass *analysis.Pass) (m any, err error) {
+	// fencelint must never take a build down: a bug in the model becomes an
+	// analysis error naming the package, not a crash of go vet.
+	defer func() {
+		if r := recover(); r != nil {
+			m, err = nil, fmt.Errorf("internal error in fencelint's lease model on package %s: %v (please report it)", pass.Pkg.Path(), r)
+		}
+	}()
 	return build(pass), nil
 }
