@@ -109,4 +109,3 @@ func (b *builder) exportFacts() {
 		b.pass.ExportPackageFact(&PackageFact{})
 	}
 }
-
