@@ -43,6 +43,9 @@ func checkScript(t *testing.T, q string, s *sqlscan.Script) {
 			t.Fatalf("statement span [%d, %d) after %d in a query of %d bytes", st.Pos, st.End, prevEnd, len(q))
 		}
 		prevEnd = st.End
+		if st.Unknown && !s.Unknown || st.Unknown != (st.Problem != "") {
+			t.Fatalf("statement Unknown %v (%q) in a script Unknown %v", st.Unknown, st.Problem, s.Unknown)
+		}
 		n += len(st.Params)
 		checkStatement(t, q, st)
 	}

@@ -159,7 +159,7 @@ func (s *stmt) conflicts(i int) {
 func (s *stmt) onConflict(i int) {
 	do := s.find(i, s.hi, "DO")
 	if do == s.hi {
-		s.st.Unknown = true
+		s.unknown("ON CONFLICT without DO")
 		return
 	}
 	if s.word(do+1, "NOTHING") {
@@ -167,7 +167,7 @@ func (s *stmt) onConflict(i int) {
 		return
 	}
 	if !s.word(do+1, "UPDATE") || !s.word(do+2, "SET") {
-		s.st.Unknown = true
+		s.unknown("ON CONFLICT DO neither NOTHING nor UPDATE SET")
 		return
 	}
 	s.st.Conflict = "DO UPDATE"

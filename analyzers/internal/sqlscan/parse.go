@@ -1,6 +1,9 @@
 package sqlscan
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // Parse reads the SQL text of one Exec/Query call, choosing the lexical
 // rules itself (see Auto). It never panics and never fails: text it cannot
@@ -27,8 +30,12 @@ func ParseDialect(query string, d Dialect) *Script {
 		st := analyze(lx.toks[span[0]:span[1]])
 		st.Pos, st.End = lx.toks[span[0]].pos, lx.toks[span[1]-1].end
 		st.Name, st.Cmd = sqlcAnnotation(lx.comments, prevEnd(lx.toks, span[0]), st.Pos)
-		if s.Unknown {
-			st.Unknown = true
+		switch {
+		case s.Unknown && !st.Unknown:
+			st.Unknown, st.Problem = true, s.Problem
+		case st.Unknown && !s.Unknown:
+			s.Unknown = true
+			s.Problem = "statement " + strconv.Itoa(len(s.Statements)+1) + ": " + st.Problem
 		}
 		s.Statements = append(s.Statements, st)
 	}

@@ -48,9 +48,9 @@ type Script struct {
 	// Auto when they agreed.
 	Dialect Dialect
 	// Unknown reports that the text could not be read reliably (an
-	// unterminated string or comment, unbalanced parentheses, an ambiguous
-	// dialect, MySQL executable comments). Nothing in Statements should be
-	// trusted to be complete; callers must stay quiet.
+	// unterminated string or comment, an ambiguous dialect, MySQL
+	// executable comments) or that some statement is Unknown. Nothing in
+	// Statements should be trusted to be complete; callers must stay quiet.
 	Unknown bool
 	// Problem says why the script is Unknown.
 	Problem string
@@ -98,9 +98,12 @@ type Statement struct {
 	// "-- name: UpdateDoc :execrows" (Name "UpdateDoc", Cmd ":execrows").
 	Name, Cmd string
 	// Unknown reports that the statement's structure was not understood
-	// (unrecognised verb, a write whose target or clauses could not be
-	// read). Writes may still be true; Fences and Stored may be incomplete.
+	// (unrecognised verb, unbalanced parentheses, a write whose target or
+	// clauses could not be read). Writes may still be true; Fences and
+	// Stored may be incomplete. The Script is then Unknown too.
 	Unknown bool
+	// Problem says why the statement is Unknown.
+	Problem string
 	// Pos and End are the byte offsets of the statement in the query.
 	Pos, End int
 }

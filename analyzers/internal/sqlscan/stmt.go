@@ -35,10 +35,17 @@ const maxDepth = 100
 func (s *stmt) enter() bool {
 	s.depth++
 	if s.depth > maxDepth {
-		s.st.Unknown = true
+		s.unknown("nested too deeply")
 		return false
 	}
 	return true
+}
+
+// unknown marks the statement as not understood, keeping the first reason.
+func (s *stmt) unknown(why string) {
+	if !s.st.Unknown {
+		s.st.Unknown, s.st.Problem = true, why
+	}
 }
 
 // leave undoes enter.
@@ -56,7 +63,7 @@ func analyze(toks []token) Statement {
 	s := &stmt{toks: toks, match: match, hi: len(toks)}
 	s.read()
 	if !balanced {
-		s.st.Unknown = true
+		s.unknown("unbalanced parentheses")
 	}
 	return s.st
 }
@@ -101,7 +108,7 @@ func (s *stmt) read() {
 		i = s.with(i + 1)
 	}
 	if i >= s.hi || s.toks[i].kind != tWord {
-		s.st.Unknown = true
+		s.unknown("does not start with a keyword")
 		return
 	}
 	s.st.Verb = strings.ToUpper(s.toks[i].text)
@@ -134,7 +141,7 @@ func (s *stmt) readVerb(i int) {
 		"DESCRIBE", "DESC", "HANDLER", "ATTACH", "DETACH", "END", "ABORT", "CHECKPOINT", "RENAME", "OPTIMIZE":
 		// Understood well enough: none of these writes table data directly.
 	default:
-		s.st.Unknown = true
+		s.unknown("unknown statement " + s.st.Verb)
 	}
 }
 
@@ -284,7 +291,7 @@ func (s *stmt) target(i int) int {
 	i = s.skipWords(i, "ONLY")
 	full, last, j, ok := s.name(i)
 	if !ok || (s.toks[i].kind == tWord && reserved(s.toks[i].text)) {
-		s.st.Unknown = true
+		s.unknown("no table name after " + s.st.Verb)
 		return s.hi
 	}
 	s.st.Table, s.tableLast = full, last
@@ -348,7 +355,7 @@ func (s *stmt) with(i int) int {
 		end := s.closeOf(i)
 		body := s.sub(i+1, end)
 		if !body.enter() {
-			s.st.Unknown = true
+			s.unknown("WITH nested too deeply")
 			return s.hi
 		}
 		body.read()
@@ -356,8 +363,8 @@ func (s *stmt) with(i int) int {
 			s.st.Writes = true
 			s.st.With = append(s.st.With, body.st)
 		}
-		if body.st.Unknown && body.st.Verb != "" {
-			s.st.Unknown = true
+		if body.st.Unknown {
+			s.unknown("WITH " + body.st.Problem)
 		}
 		i = end + 1
 		if i < s.hi && s.toks[i].kind == tComma {
@@ -366,7 +373,7 @@ func (s *stmt) with(i int) int {
 		}
 		return i
 	}
-	s.st.Unknown = true
+	s.unknown("malformed WITH clause")
 	return s.hi
 }
 
@@ -382,7 +389,7 @@ func (s *stmt) update(i int) {
 	i = s.target(i)
 	set := s.find(i, s.hi, "SET")
 	if set == s.hi {
-		s.st.Unknown = true
+		s.unknown("UPDATE without SET")
 		return
 	}
 	end := s.find(set+1, s.hi, "FROM", "WHERE", "RETURNING", "ORDER", "LIMIT")
@@ -438,7 +445,7 @@ func (s *stmt) copy(i int) {
 	}
 	full, _, j, ok := s.name(i)
 	if !ok {
-		s.st.Unknown = true
+		s.unknown("COPY without a table or query")
 		return
 	}
 	if j < s.hi && s.toks[j].kind == tLParen {
@@ -453,7 +460,7 @@ func (s *stmt) copy(i int) {
 func (s *stmt) load(i int) {
 	into := s.find(i, s.hi, "INTO")
 	if !s.word(i, "DATA") && !s.word(i, "XML") || into == s.hi || !s.word(into+1, "TABLE") {
-		s.st.Unknown = true
+		s.unknown("LOAD without DATA ... INTO TABLE")
 		return
 	}
 	s.st.Writes = true
