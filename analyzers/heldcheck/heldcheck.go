@@ -72,7 +72,7 @@ func message(pass *analysis.Pass, c *lease.Check, ws []*lease.Write) string {
 	if len(ws) > 1 {
 		more = fmt.Sprintf(" and %d more", len(ws)-1)
 	}
-	return fmt.Sprintf("%s guards the unfenced write %s at line %d%s, but the lease can expire "+
-		"during a pause between the check and the write, which makes the check worthless; %s",
+	return fmt.Sprintf("%s only tells that the lease was held when it ran, yet it guards the unfenced write "+
+		"%s at line %d%s: a pause between the check and the write lets the lease expire, which makes the check worthless; %s",
 		c.What, what, pass.Fset.Position(w.Pos).Line, more, w.Advice)
 }

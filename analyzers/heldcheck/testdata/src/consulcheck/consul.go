@@ -21,7 +21,7 @@ type worker struct {
 
 // sessionInfo asks whether the session still exists, then writes.
 func (w *worker) sessionInfo(ctx context.Context) error {
-	entry, _, err := w.c.Session().Info(w.session, nil) // want `Session.Info guards the unfenced write DB.ExecContext \(UPDATE orders\) at line 31`
+	entry, _, err := w.c.Session().Info(w.session, nil) // want `Session.Info only tells that the lease was held when it ran, yet it guards the unfenced write DB.ExecContext \(UPDATE orders\) at line 31`
 	if err != nil {
 		return err
 	}
@@ -34,7 +34,7 @@ func (w *worker) sessionInfo(ctx context.Context) error {
 
 // lockKeyOwner reads the lock key back and compares its session with ours.
 func (w *worker) lockKeyOwner() error {
-	pair, _, err := w.c.KV().Get(w.lockKey, nil) // want `KV.Get of the lock key guards the unfenced write KV.Put at line 41`
+	pair, _, err := w.c.KV().Get(w.lockKey, nil) // want `KV.Get of the lock key only tells that the lease was held when it ran, yet it guards the unfenced write KV.Put at line 41`
 	if err != nil || pair == nil || pair.Session != w.session {
 		return errLost
 	}

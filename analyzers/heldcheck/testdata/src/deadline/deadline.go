@@ -22,14 +22,14 @@ type worker struct {
 
 // before compares now with the lease's deadline.
 func (w *worker) before(ctx context.Context) {
-	if time.Now().Before(w.lease.ExpiresAt) { // want `time.Now\(\).Before\(w.lease.ExpiresAt\) guards the unfenced write DB.ExecContext \(UPDATE payouts\) at line 26`
+	if time.Now().Before(w.lease.ExpiresAt) { // want `time.Now\(\).Before\(w.lease.ExpiresAt\) only tells that the lease was held when it ran, yet it guards the unfenced write DB.ExecContext \(UPDATE payouts\) at line 26`
 		w.db.ExecContext(ctx, "UPDATE payouts SET paid = true WHERE run = 4")
 	}
 }
 
 // until keeps a margin, and returns early when it is too thin.
 func (w *worker) until(ctx context.Context) error {
-	if time.Until(w.expiry) < time.Second { // want `time.Until\(w.expiry\) guards the unfenced write DB.ExecContext \(INSERT payouts\)`
+	if time.Until(w.expiry) < time.Second { // want `time.Until\(w.expiry\) only tells that the lease was held when it ran, yet it guards the unfenced write DB.ExecContext \(INSERT payouts\)`
 		return nil
 	}
 	_, err := w.db.ExecContext(ctx, "INSERT INTO payouts (run) VALUES (5)")
@@ -38,14 +38,14 @@ func (w *worker) until(ctx context.Context) error {
 
 // after reads the comparison the other way round.
 func (w *worker) after(ctx context.Context, now time.Time) {
-	if w.lease.ExpiresAt.After(now) { // want `w.lease.ExpiresAt.After\(now\) guards the unfenced write DB.ExecContext \(DELETE payouts\)`
+	if w.lease.ExpiresAt.After(now) { // want `w.lease.ExpiresAt.After\(now\) only tells that the lease was held when it ran, yet it guards the unfenced write DB.ExecContext \(DELETE payouts\)`
 		w.db.ExecContext(ctx, "DELETE FROM payouts WHERE run = 3")
 	}
 }
 
 // computed derives the deadline from when the lease was taken.
 func (w *worker) computed(ctx context.Context, acquired time.Time, ttl time.Duration) {
-	if time.Since(acquired) < ttl { // want `time.Since\(acquired\) guards the unfenced write DB.ExecContext \(UPDATE payouts\)`
+	if time.Since(acquired) < ttl { // want `time.Since\(acquired\) only tells that the lease was held when it ran, yet it guards the unfenced write DB.ExecContext \(UPDATE payouts\)`
 		w.db.ExecContext(ctx, "UPDATE payouts SET paid = false WHERE run = 6")
 	}
 }

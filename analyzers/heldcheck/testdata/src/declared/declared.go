@@ -22,14 +22,14 @@ type worker struct {
 
 // directive: a //fencelint:check method from another package.
 func (w *worker) directive(ctx context.Context) {
-	if w.l.Held(ctx) { // want `Lease.Held guards the unfenced write DB.ExecContext \(UPDATE pages\) at line 26`
+	if w.l.Held(ctx) { // want `Lease.Held only tells that the lease was held when it ran, yet it guards the unfenced write DB.ExecContext \(UPDATE pages\) at line 26`
 		w.db.ExecContext(ctx, "UPDATE pages SET published = true WHERE id = 1")
 	}
 }
 
 // crossWrapper: a wrapper of IsLeader from another package.
 func (w *worker) crossWrapper(ctx context.Context) {
-	if leasecheck.StillLeader(w.le) { // want `leasecheck.StillLeader guards the unfenced write DB.ExecContext \(DELETE pages\)`
+	if leasecheck.StillLeader(w.le) { // want `leasecheck.StillLeader only tells that the lease was held when it ran, yet it guards the unfenced write DB.ExecContext \(DELETE pages\)`
 		w.db.ExecContext(ctx, "DELETE FROM pages WHERE draft")
 	}
 }
@@ -44,7 +44,7 @@ func (w *worker) leading() error {
 
 // localWrapper: the wrapper's nil error says "held".
 func (w *worker) localWrapper(ctx context.Context) error {
-	if err := w.leading(); err != nil { // want `leading guards the unfenced write (worker\.)?save \(DB.ExecContext \(UPDATE pages\) at declared.go:55\) at line 50`
+	if err := w.leading(); err != nil { // want `leading only tells that the lease was held when it ran, yet it guards the unfenced write (worker\.)?save \(DB.ExecContext \(UPDATE pages\) at declared.go:55\) at line 50`
 		return err
 	}
 	return w.save(ctx)
@@ -58,7 +58,7 @@ func (w *worker) save(ctx context.Context) error {
 
 // guardedTwice names the first write and counts the others.
 func (w *worker) guardedTwice(ctx context.Context) {
-	if !w.l.Held(ctx) { // want `Lease.Held guards the unfenced write DB.ExecContext \(UPDATE pages\) at line 64 and 1 more`
+	if !w.l.Held(ctx) { // want `Lease.Held only tells that the lease was held when it ran, yet it guards the unfenced write DB.ExecContext \(UPDATE pages\) at line 64 and 1 more`
 		return
 	}
 	w.db.ExecContext(ctx, "UPDATE pages SET views = 0")

@@ -23,7 +23,7 @@ type service struct {
 // timeToLive asks for the lease's remaining TTL, then writes with a plain
 // Put.
 func (s *service) timeToLive(ctx context.Context) error {
-	resp, err := s.cli.TimeToLive(ctx, s.id) // want `Lease.TimeToLive guards the unfenced write KV.Put at line 33, .*Txn\(ctx\).If\(mutex.IsOwner\(\)\)`
+	resp, err := s.cli.TimeToLive(ctx, s.id) // want `Lease.TimeToLive only tells that the lease was held when it ran, yet it guards the unfenced write KV.Put at line 33: .*Txn\(ctx\).If\(mutex.IsOwner\(\)\)`
 	if err != nil {
 		return err
 	}
@@ -36,7 +36,7 @@ func (s *service) timeToLive(ctx context.Context) error {
 
 // leader compares the current leader's value with our own.
 func (s *service) leader(ctx context.Context) error {
-	resp, err := s.e.Leader(ctx) // want `Election.Leader guards the unfenced write KV.Delete`
+	resp, err := s.e.Leader(ctx) // want `Election.Leader only tells that the lease was held when it ran, yet it guards the unfenced write KV.Delete`
 	if err != nil {
 		return err
 	}
@@ -49,7 +49,7 @@ func (s *service) leader(ctx context.Context) error {
 
 // leaderBytes compares with bytes.Equal.
 func (s *service) leaderBytes(ctx context.Context) {
-	resp, err := s.e.Leader(ctx) // want `Election.Leader guards the unfenced write KV.Put`
+	resp, err := s.e.Leader(ctx) // want `Election.Leader only tells that the lease was held when it ran, yet it guards the unfenced write KV.Put`
 	if err == nil && len(resp.Kvs) > 0 && bytes.Equal(resp.Kvs[0].Value, []byte(s.me)) {
 		s.cli.Put(ctx, "/jobs/owner", s.me)
 	}

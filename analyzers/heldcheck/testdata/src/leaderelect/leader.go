@@ -20,7 +20,7 @@ type worker struct {
 
 // publish checks leadership, then writes: the check is stale by the write.
 func (w *worker) publish(ctx context.Context, id int64) error {
-	if w.le.IsLeader() { // want `LeaderElector.IsLeader guards the unfenced write DB.ExecContext \(UPDATE reports\) at line 24, but the lease can expire during a pause between the check and the write, which makes the check worthless; fence it: add`
+	if w.le.IsLeader() { // want `LeaderElector.IsLeader only tells that the lease was held when it ran, yet it guards the unfenced write DB.ExecContext \(UPDATE reports\) at line 24: a pause between the check and the write lets the lease expire, which makes the check worthless; fence it: add`
 		_, err := w.db.ExecContext(ctx, "UPDATE reports SET state = 'published' WHERE id = $1", id)
 		return err
 	}
@@ -29,7 +29,7 @@ func (w *worker) publish(ctx context.Context, id int64) error {
 
 // earlyReturn leaves when not leader; everything after it is guarded.
 func (w *worker) earlyReturn(ctx context.Context, id int64) error {
-	if !w.le.IsLeader() { // want `LeaderElector.IsLeader guards the unfenced write DB.ExecContext \(DELETE reports\) at line 36`
+	if !w.le.IsLeader() { // want `LeaderElector.IsLeader only tells that the lease was held when it ran, yet it guards the unfenced write DB.ExecContext \(DELETE reports\) at line 36`
 		return nil
 	}
 	log.Printf("cleaning report %d", id)
@@ -39,7 +39,7 @@ func (w *worker) earlyReturn(ctx context.Context, id int64) error {
 
 // drain loops while leader.
 func (w *worker) drain(ctx context.Context, ids []int64) {
-	for i := 0; w.le.IsLeader() && i < len(ids); i++ { // want `LeaderElector.IsLeader guards the unfenced write DB.ExecContext \(UPDATE queue\) at line 43`
+	for i := 0; w.le.IsLeader() && i < len(ids); i++ { // want `LeaderElector.IsLeader only tells that the lease was held when it ran, yet it guards the unfenced write DB.ExecContext \(UPDATE queue\) at line 43`
 		if _, err := w.db.ExecContext(ctx, "UPDATE queue SET done = true WHERE id = $1", ids[i]); err != nil {
 			return
 		}
@@ -48,7 +48,7 @@ func (w *worker) drain(ctx context.Context, ids []int64) {
 
 // ready is a boolean assigned from &&: true only when leader.
 func (w *worker) assigned(ctx context.Context, ready bool) {
-	ok := w.le.IsLeader() && ready // want `LeaderElector.IsLeader guards the unfenced write DB.ExecContext \(INSERT audit\) at line 53`
+	ok := w.le.IsLeader() && ready // want `LeaderElector.IsLeader only tells that the lease was held when it ran, yet it guards the unfenced write DB.ExecContext \(INSERT audit\) at line 53`
 	if ok {
 		w.db.ExecContext(ctx, "INSERT INTO audit (what) VALUES ('tick')")
 	}
@@ -56,7 +56,7 @@ func (w *worker) assigned(ctx context.Context, ready bool) {
 
 // inClosure writes in a goroutine started after the check.
 func (w *worker) inClosure(ctx context.Context) {
-	if w.le.IsLeader() { // want `LeaderElector.IsLeader guards the unfenced write DB.ExecContext \(UPDATE stats\) at line 61`
+	if w.le.IsLeader() { // want `LeaderElector.IsLeader only tells that the lease was held when it ran, yet it guards the unfenced write DB.ExecContext \(UPDATE stats\) at line 61`
 		go func() {
 			w.db.ExecContext(ctx, "UPDATE stats SET runs = runs + 1")
 		}()

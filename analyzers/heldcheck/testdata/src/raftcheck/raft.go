@@ -18,14 +18,14 @@ type node struct {
 
 // state reads the node's cached state: a deposed leader still reads Leader.
 func (n *node) state(ctx context.Context) {
-	if n.r.State() == raft.Leader { // want `Raft.State guards the unfenced write DB.ExecContext \(UPDATE cluster\) at line 22`
+	if n.r.State() == raft.Leader { // want `Raft.State only tells that the lease was held when it ran, yet it guards the unfenced write DB.ExecContext \(UPDATE cluster\) at line 22`
 		n.db.ExecContext(ctx, "UPDATE cluster SET leader_seen = now()")
 	}
 }
 
 // stateNotLeader returns early unless leader.
 func (n *node) stateNotLeader(ctx context.Context) error {
-	if n.r.State() != raft.Leader { // want `Raft.State guards the unfenced write DB.ExecContext \(INSERT jobs\)`
+	if n.r.State() != raft.Leader { // want `Raft.State only tells that the lease was held when it ran, yet it guards the unfenced write DB.ExecContext \(INSERT jobs\)`
 		return nil
 	}
 	_, err := n.db.ExecContext(ctx, "INSERT INTO jobs (name) VALUES ('compact')")
@@ -34,7 +34,7 @@ func (n *node) stateNotLeader(ctx context.Context) error {
 
 // switchState writes in the Leader case of a switch.
 func (n *node) switchState(ctx context.Context) {
-	switch n.r.State() { // want `Raft.State guards the unfenced write DB.ExecContext \(DELETE jobs\)`
+	switch n.r.State() { // want `Raft.State only tells that the lease was held when it ran, yet it guards the unfenced write DB.ExecContext \(DELETE jobs\)`
 	case raft.Leader:
 		n.db.ExecContext(ctx, "DELETE FROM jobs WHERE done")
 	case raft.Follower:
@@ -44,7 +44,7 @@ func (n *node) switchState(ctx context.Context) {
 
 // verify asks a quorum, then writes elsewhere: still check-then-act.
 func (n *node) verify(ctx context.Context) error {
-	if err := n.r.VerifyLeader().Error(); err != nil { // want `Raft.VerifyLeader guards the unfenced write DB.ExecContext \(UPDATE cluster\)`
+	if err := n.r.VerifyLeader().Error(); err != nil { // want `Raft.VerifyLeader only tells that the lease was held when it ran, yet it guards the unfenced write DB.ExecContext \(UPDATE cluster\)`
 		return err
 	}
 	_, err := n.db.ExecContext(ctx, "UPDATE cluster SET epoch = epoch + 1")

@@ -21,7 +21,7 @@ func (j *job) acquire(ctx context.Context, owner string) bool {
 
 // pttl checks the lock key's TTL, then writes: stale by the write.
 func (j *job) pttl(ctx context.Context) error {
-	if j.rdb.PTTL(ctx, lockKey).Val() > 0 { // want `PTTL guards the unfenced write (cmdable\.)?HSet at line 25`
+	if j.rdb.PTTL(ctx, lockKey).Val() > 0 { // want `PTTL only tells that the lease was held when it ran, yet it guards the unfenced write (cmdable\.)?HSet at line 25`
 		return j.rdb.HSet(ctx, "report:7", "state", "done").Err()
 	}
 	return nil

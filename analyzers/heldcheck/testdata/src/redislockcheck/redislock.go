@@ -16,7 +16,7 @@ var errLost = errors.New("lost the lock")
 
 // ttlPositive writes while the TTL says the lock is ours.
 func ttlPositive(ctx context.Context, lock *redislock.Lock, db *sql.DB) error {
-	ttl, err := lock.TTL(ctx) // want `Lock.TTL guards the unfenced write DB.ExecContext \(UPDATE accounts\) at line 26`
+	ttl, err := lock.TTL(ctx) // want `Lock.TTL only tells that the lease was held when it ran, yet it guards the unfenced write DB.ExecContext \(UPDATE accounts\) at line 26`
 	if err != nil {
 		return err
 	}
@@ -29,7 +29,7 @@ func ttlPositive(ctx context.Context, lock *redislock.Lock, db *sql.DB) error {
 
 // ttlSeconds compares a conversion of the TTL.
 func ttlSeconds(ctx context.Context, lock *redislock.Lock, db *sql.DB) {
-	if ttl, _ := lock.TTL(ctx); ttl.Seconds() > 1 { // want `Lock.TTL guards the unfenced write DB.ExecContext \(INSERT ledger\)`
+	if ttl, _ := lock.TTL(ctx); ttl.Seconds() > 1 { // want `Lock.TTL only tells that the lease was held when it ran, yet it guards the unfenced write DB.ExecContext \(INSERT ledger\)`
 		db.ExecContext(ctx, "INSERT INTO ledger (account, amount) VALUES (1, -10)")
 	}
 }

@@ -22,7 +22,7 @@ type job struct {
 
 // valid asks every Redis node, then writes: the answer is stale by then.
 func (j *job) valid(ctx context.Context) error {
-	ok, err := j.mu.Valid() // want `Mutex.Valid guards the unfenced write DB.ExecContext \(UPDATE invoices\) at line 32`
+	ok, err := j.mu.Valid() // want `Mutex.Valid only tells that the lease was held when it ran, yet it guards the unfenced write DB.ExecContext \(UPDATE invoices\) at line 32`
 	if err != nil {
 		return err
 	}
@@ -35,7 +35,7 @@ func (j *job) valid(ctx context.Context) error {
 
 // validContext guards a Redis write in the same condition as the error.
 func (j *job) validContext(ctx context.Context) error {
-	if ok, err := j.mu.ValidContext(ctx); err == nil && ok { // want `Mutex.ValidContext guards the unfenced write (cmdable\.)?Set at line 39`
+	if ok, err := j.mu.ValidContext(ctx); err == nil && ok { // want `Mutex.ValidContext only tells that the lease was held when it ran, yet it guards the unfenced write (cmdable\.)?Set at line 39`
 		return j.rdb.Set(ctx, "report:latest", "v2", 0).Err()
 	}
 	return errLost
@@ -43,14 +43,14 @@ func (j *job) validContext(ctx context.Context) error {
 
 // until compares the local estimate of the expiry with the clock.
 func (j *job) until(ctx context.Context) {
-	if time.Now().Before(j.mu.Until()) { // want `Mutex.Until guards the unfenced write DB.ExecContext \(DELETE invoices\) at line 47`
+	if time.Now().Before(j.mu.Until()) { // want `Mutex.Until only tells that the lease was held when it ran, yet it guards the unfenced write DB.ExecContext \(DELETE invoices\) at line 47`
 		j.db.ExecContext(ctx, "DELETE FROM invoices WHERE batch = 7")
 	}
 }
 
 // untilMargin keeps a margin: it narrows the window, it does not close it.
 func (j *job) untilMargin(ctx context.Context) {
-	if time.Until(j.mu.Until()) > 2*time.Second { // want `Mutex.Until guards the unfenced write DB.ExecContext \(UPDATE invoices\)`
+	if time.Until(j.mu.Until()) > 2*time.Second { // want `Mutex.Until only tells that the lease was held when it ran, yet it guards the unfenced write DB.ExecContext \(UPDATE invoices\)`
 		j.db.ExecContext(ctx, "UPDATE invoices SET sent = false WHERE batch = 8")
 	}
 }

@@ -20,14 +20,14 @@ type worker struct {
 
 // state reads the connection's state: the session can expire right after.
 func (w *worker) state(ctx context.Context) {
-	if w.conn.State() == zk.StateHasSession { // want `Conn.State guards the unfenced write DB.ExecContext \(UPDATE shards\) at line 24`
+	if w.conn.State() == zk.StateHasSession { // want `Conn.State only tells that the lease was held when it ran, yet it guards the unfenced write DB.ExecContext \(UPDATE shards\) at line 24`
 		w.db.ExecContext(ctx, "UPDATE shards SET owner = 'w1' WHERE id = 3")
 	}
 }
 
 // lockNodeExists checks that our ephemeral lock node is still there.
 func (w *worker) lockNodeExists() error {
-	ok, _, err := w.conn.Exists(w.lockNode) // want `Conn.Exists guards the unfenced write Conn.Set at line 34`
+	ok, _, err := w.conn.Exists(w.lockNode) // want `Conn.Exists only tells that the lease was held when it ran, yet it guards the unfenced write Conn.Set at line 34`
 	if err != nil || !ok {
 		return errLost
 	}
