@@ -286,7 +286,14 @@ func (p *parser) localStat() {
 		}
 		p.env = append(p.env, binding{name: n, v: v, block: p.block})
 	}
+	if len(p.env) > maxLocals {
+		p.fail("too many local variables")
+	}
 }
+
+// maxLocals bounds the locals in scope (Lua itself allows 200 per
+// function), so that name lookups stay cheap on hostile input.
+const maxLocals = 1000
 
 // attrib skips a Lua 5.4 attribute: <const> or <close>.
 func (p *parser) attrib() {

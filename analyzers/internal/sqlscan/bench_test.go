@@ -20,6 +20,7 @@ func benchQueries() map[string]string {
 		"upsert":    `INSERT INTO settings (key, value, fence) VALUES ($1, $2, $3) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, fence = EXCLUDED.fence WHERE settings.fence < EXCLUDED.fence RETURNING key`,
 		"mysql":     `INSERT INTO t (k, v, fence) VALUES (?, 'a\'b', ?) ON DUPLICATE KEY UPDATE v = IF(fence < VALUES(fence), VALUES(v), v) # done`,
 		"migration": migration.String(),
+		"nested":    "SELECT " + strings.Repeat("now(", 5000) + "$1" + strings.Repeat(")", 5000) + " WHERE " + strings.Repeat("(", 5000) + "fence < $2" + strings.Repeat(")", 5000),
 	}
 }
 

@@ -1,6 +1,10 @@
 package sqlscan
 
-import "strings"
+import (
+	"cmp"
+	"slices"
+	"strings"
+)
 
 // stmt is the state of reading one statement. Positions are indices into
 // toks; a statement (or a WITH body read as a statement) spans [lo, hi).
@@ -156,6 +160,11 @@ func (s *stmt) params() []Param {
 	return ps
 }
 
+// maxCallArgs bounds the placeholders reported per call: the functions this
+// package knows take at most three arguments, and a bound keeps nested
+// calls from making the report quadratic in the query's size.
+const maxCallArgs = 8
+
 // calls returns the calls of known functions, and the bare keywords
 // (CURRENT_TIMESTAMP) that stand for them.
 func (s *stmt) calls() []Call {
@@ -170,16 +179,32 @@ func (s *stmt) calls() []Call {
 			continue
 		}
 		name := strings.ToLower(t.text)
-		if KnownFunc(name) == RoleNone || (!called && !bareFunc(name)) {
+		if KnownFunc(name) == RoleNone {
 			continue
 		}
 		c := Call{Name: name, Pos: t.pos}
 		if called {
-			c.Args = s.paramsIn(i+2, s.closeOf(i+1))
+			c.Args = s.argsOf(i+1, s.closeOf(i+1))
 		}
 		cs = append(cs, c)
 	}
 	return cs
+}
+
+// argsOf returns the first maxCallArgs placeholders of the statement
+// between the parentheses at open and closing.
+func (s *stmt) argsOf(open, closing int) []Param {
+	lo, hi := s.toks[open].pos, s.toks[min(closing, s.hi-1)].end
+	ps := s.st.Params
+	first, _ := slices.BinarySearchFunc(ps, lo, func(p Param, pos int) int { return cmp.Compare(p.Pos, pos) })
+	var args []Param
+	for _, p := range ps[first:] {
+		if p.Pos >= hi || len(args) == maxCallArgs {
+			break
+		}
+		args = append(args, p)
+	}
+	return args
 }
 
 // bareFunc reports SQL keywords that call a function without parentheses,
@@ -191,17 +216,6 @@ func bareFunc(name string) bool {
 		}
 	}
 	return false
-}
-
-// paramsIn returns the placeholders in [lo, hi).
-func (s *stmt) paramsIn(lo, hi int) []Param {
-	var ps []Param
-	for i := lo; i < hi && i < s.hi; i++ {
-		if s.toks[i].kind == tParam {
-			ps = append(ps, s.toks[i].param())
-		}
-	}
-	return ps
 }
 
 // closeOf returns the index of the parenthesis closing the one at i, or
