@@ -201,7 +201,7 @@ func (b *builder) sqlWrite(w *Write, call ssa.CallInstruction, query ssa.Value, 
 			w.Token = tok
 		}
 	}
-	if !resultUsed(call) {
+	if isExec(call) && !resultUsed(call) {
 		w.Fenced = false
 		w.What += ", whose rows-affected result is never checked"
 	}
@@ -255,6 +255,13 @@ func namedArg(args []ssa.Value, name string) ssa.Value {
 		}
 	}
 	return nil
+}
+
+// isExec reports whether call is an Exec or ExecContext, whose result
+// carries the rows-affected count.
+func isExec(call ssa.CallInstruction) bool {
+	f := calleeFunc(call.Common())
+	return f != nil && strings.HasPrefix(f.Name(), "Exec")
 }
 
 // resultUsed reports whether the first result of call (the sql.Result,

@@ -10,5 +10,5 @@ import (
 func Test(t *testing.T) {
 	fencetest.Run(t, unfencedwrite.Analyzer,
 		"sqladvisory", "billing", "etcdlock", "redislocks", "consullock", "zklock",
-		"k8sleader", "cloudstores", "crosspkg")
+		"k8sleader", "cloudstores", "crosspkg", "pgxworker", "gocronjobs", "raftleader")
 }
