@@ -14,10 +14,10 @@ import (
 	"github.com/go-sql-driver/mysql"
 
 	"github.com/fencelint/fencelint/testdata/fencegen/e2e/fencecheck"
-	"github.com/fencelint/fencelint/testdata/fencegen/e2e/fenced/mysqlle"
-	"github.com/fencelint/fencelint/testdata/fencegen/e2e/fenced/mysqllt"
 	"github.com/fencelint/fencelint/testdata/fencegen/e2e/mariadbtest"
 	"github.com/fencelint/fencelint/testdata/fencegen/e2e/suite"
+	mysqllt "github.com/fencelint/fencelint/testdata/fencegen/golden/mysql-lt/mysqldb"
+	mysqlle "github.com/fencelint/fencelint/testdata/fencegen/golden/mysql/mysqldb"
 )
 
 // packages lists the generated packages under test, each bound to a fresh

@@ -12,11 +12,11 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/fencelint/fencelint/testdata/fencegen/e2e/fencecheck"
-	"github.com/fencelint/fencelint/testdata/fencegen/e2e/fenced/pgsqlle"
-	"github.com/fencelint/fencelint/testdata/fencegen/e2e/fenced/pgxle"
-	"github.com/fencelint/fencelint/testdata/fencegen/e2e/fenced/pgxlt"
 	"github.com/fencelint/fencelint/testdata/fencegen/e2e/pgtest"
 	"github.com/fencelint/fencelint/testdata/fencegen/e2e/suite"
+	pgxlt "github.com/fencelint/fencelint/testdata/fencegen/golden/postgres-pgx-lt/pgdb"
+	pgxle "github.com/fencelint/fencelint/testdata/fencegen/golden/postgres-pgx/pgdb"
+	pgsqlle "github.com/fencelint/fencelint/testdata/fencegen/golden/postgres-stdlib/pgsqldb"
 )
 
 // packages lists the generated packages under test, each bound to a fresh

@@ -10,10 +10,10 @@ import (
 	"testing"
 
 	"github.com/fencelint/fencelint/testdata/fencegen/e2e/fencecheck"
-	"github.com/fencelint/fencelint/testdata/fencegen/e2e/fenced/sqlitele"
-	"github.com/fencelint/fencelint/testdata/fencegen/e2e/fenced/sqlitelt"
 	"github.com/fencelint/fencelint/testdata/fencegen/e2e/sqlitetest"
 	"github.com/fencelint/fencelint/testdata/fencegen/e2e/suite"
+	sqlitelt "github.com/fencelint/fencelint/testdata/fencegen/golden/sqlite-lt/sqlitedb"
+	sqlitele "github.com/fencelint/fencelint/testdata/fencegen/golden/sqlite/sqlitedb"
 )
 
 // packages lists the generated packages under test, each bound to a fresh
