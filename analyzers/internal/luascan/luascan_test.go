@@ -119,7 +119,7 @@ if cur == false or tonumber(ARGV[1]) > tonumber(cur) then
   return 1
 end
 return 0`,
-			[]string{"HGET k1 'fence'", "HSET k1 'fence' a1 'data' a2 w"}, luascan.None},
+			[]string{"HGET k1 'fence'", "HSET k1 'fence' a1 'data' a2 w fence-compare(k1,a1)"}, luascan.FenceCompare},
 		{"fence and owner in the then branch", `
 local tok = tonumber(ARGV[1])
 local cur = tonumber(redis.call("GET", KEYS[1]) or "0")
@@ -142,7 +142,7 @@ redis.call('INCR', KEYS[2])`,
 local stored = tonumber(redis.call('GET', KEYS[1]))
 if stored ~= nil and stored >= tonumber(ARGV[1]) then error('stale token') end
 redis.call('SET', KEYS[2], ARGV[2])`,
-			[]string{"GET k1", "SET k2 a2 w"}, luascan.None},
+			[]string{"GET k1", "SET k2 a2 w fence-compare(k1,a1)"}, luascan.FenceCompare},
 		{"early exit: stored >= token", `
 local stored = tonumber(redis.call('GET', KEYS[1]) or 0)
 if stored >= tonumber(ARGV[1]) then error('stale token') end
@@ -153,6 +153,27 @@ local fresh = tonumber(ARGV[1]) > tonumber(redis.call('GET', KEYS[1]) or '0')
 if not fresh then return 0 end
 redis.call('SET', KEYS[2], ARGV[2])`,
 			[]string{"GET k1", "SET k2 a2 w fence-compare(k1,a1)"}, luascan.FenceCompare},
+		{"missing key or newer token", `
+local cur = redis.call('GET', KEYS[1])
+if not cur or tonumber(cur) < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]) end`,
+			[]string{"GET k1", "SET k1 a1 w fence-compare(k1,a1)"}, luascan.FenceCompare},
+		{"present and not newer: exit", `
+local cur = redis.call('GET', KEYS[1])
+if cur and tonumber(cur) >= tonumber(ARGV[1]) then return 0 end
+redis.call('SET', KEYS[2], ARGV[2])`,
+			[]string{"GET k1", "SET k2 a2 w fence-compare(k1,a1)"}, luascan.FenceCompare},
+		{"missing key alone guards nothing", `
+local cur = redis.call('GET', KEYS[1])
+if not cur then redis.call('SET', KEYS[1], ARGV[1]) end`,
+			[]string{"GET k1", "SET k1 a1 w"}, luascan.None},
+		{"missing key or owner is no owner check", `
+local cur = redis.call('GET', KEYS[1])
+if cur == false or cur == ARGV[1] then redis.call('SET', KEYS[1], ARGV[1]) end`,
+			[]string{"GET k1", "SET k1 a1 w"}, luascan.None},
+		{"missing other key or newer token is no fence", `
+local a = redis.call('GET', KEYS[2])
+if not a or tonumber(redis.call('GET', KEYS[1])) < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]) end`,
+			[]string{"GET k2", "GET k1", "SET k1 a1 w"}, luascan.None},
 		{"else branch of the owner check", `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return 0 else redis.call('SET', KEYS[1], ARGV[1]) end`,
 			[]string{"GET k1", "SET k1 a1 w"}, luascan.None},

@@ -25,10 +25,14 @@ type val struct {
 	ifTrue, ifFalse guardInfo
 }
 
-// guardInfo is a guard with what it compared.
+// guardInfo is a guard with what it compared. absent marks the fact "the
+// value stored at KEYS[key] is missing" (nil or false), which guards
+// nothing by itself but completes a fence: "not cur or token > cur" lets a
+// first writer in, like SQL's "fence IS NULL OR fence < $1".
 type guardInfo struct {
 	g         Guard
 	key, argv int
+	absent    bool
 }
 
 // maxGuard returns the stronger of two guards.
@@ -47,10 +51,40 @@ func minGuard(a, b guardInfo) guardInfo {
 	return a
 }
 
+// both returns the guard that holds when both a and b hold.
+func both(a, b guardInfo) guardInfo {
+	switch {
+	case a.absent:
+		return b
+	case b.absent:
+		return a
+	}
+	return maxGuard(a, b)
+}
+
+// either returns the guard that holds when a or b holds: the weaker one,
+// except that "missing or newer token" is still a fence on that key.
+func either(a, b guardInfo) guardInfo {
+	if b.absent {
+		a, b = b, a
+	}
+	switch {
+	case a.absent && !b.absent && b.g == FenceCompare && b.key == a.key:
+		return b
+	case a.absent:
+		return guardInfo{}
+	}
+	return minGuard(a, b)
+}
+
 // truth returns the guards that hold when v is truthy and when it is falsy.
+// A stored value is falsy when its key is missing.
 func truth(v val) (ifTrue, ifFalse guardInfo) {
-	if v.kind == vBool {
+	switch v.kind {
+	case vBool:
 		return v.ifTrue, v.ifFalse
+	case vStored:
+		return guardInfo{}, guardInfo{absent: true, key: v.index}
 	}
 	return guardInfo{}, guardInfo{}
 }
@@ -62,6 +96,10 @@ func compare(a val, op string, b val) val {
 	case a.kind == vArgv && b.kind == vStored:
 		a, b, op = b, a, mirror(op)
 	case a.kind == vStored && b.kind == vArgv:
+	case a.kind == vLit && b.kind == vStored:
+		return missing(b, op, a)
+	case a.kind == vStored && b.kind == vLit:
+		return missing(a, op, b)
 	case isFollowed(a) && isFollowed(b) && (a.kind == vUnsure || b.kind == vUnsure):
 		res.ifTrue, res.ifFalse = guardInfo{g: Unsure}, guardInfo{g: Unsure}
 		return res
@@ -79,6 +117,23 @@ func compare(a val, op string, b val) val {
 		res.ifTrue = gi(FenceCompare)
 	case ">", ">=": // false means stored <= token (or <)
 		res.ifFalse = gi(FenceCompare)
+	}
+	return res
+}
+
+// missing returns the value of "stored == nil/false" (or ~=): a test for
+// a missing key.
+func missing(stored val, op string, lit val) val {
+	res := val{kind: vBool}
+	if lit.lit != "nil" && lit.lit != "false" {
+		return res
+	}
+	absent := guardInfo{absent: true, key: stored.index}
+	switch op {
+	case "==":
+		res.ifTrue = absent
+	case "~=":
+		res.ifFalse = absent
 	}
 	return res
 }
@@ -108,15 +163,15 @@ func logical(a val, op string, b val) val {
 	if op == "or" && a.kind != vBool && b.kind == vLit && (a.kind == vStored || a.kind == vArgv || a.kind == vUnsure) {
 		return a // cur or '0': a default for a missing key
 	}
-	at, af := truth(a)
-	bt, bf := truth(b)
 	if a.kind != vBool && b.kind != vBool {
 		return val{}
 	}
+	at, af := truth(a)
+	bt, bf := truth(b)
 	if op == "and" {
-		return val{kind: vBool, ifTrue: maxGuard(at, bt), ifFalse: minGuard(af, bf)}
+		return val{kind: vBool, ifTrue: both(at, bt), ifFalse: either(af, bf)}
 	}
-	return val{kind: vBool, ifTrue: minGuard(at, bt), ifFalse: maxGuard(af, bf)}
+	return val{kind: vBool, ifTrue: either(at, bt), ifFalse: both(af, bf)}
 }
 
 // not returns the value of "not v".
