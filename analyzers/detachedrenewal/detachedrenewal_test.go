@@ -9,5 +9,9 @@ import (
 
 func Test(t *testing.T) {
 	fencetest.Run(t, detachedrenewal.Analyzer,
-		"redsyncrenew")
+		"redsyncrenew", "redislockrenew", "etcdrenew", "consulrenew", "renewdirective")
+}
+
+func TestSuggestedFixes(t *testing.T) {
+	fencetest.RunWithSuggestedFixes(t, detachedrenewal.Analyzer, "leaderctx")
 }

@@ -175,7 +175,7 @@ func resultValue(call *ssa.Call, i, n int) ssa.Value {
 		return nil
 	}
 	for _, ref := range *call.Referrers() {
-		if ex, ok := ref.(*ssa.Extract); ok && ex.Index == i {
+		if ex, ok := ref.(*ssa.Extract); ok && ex.Index == i && len(*ex.Referrers()) > 0 {
 			return ex
 		}
 	}
@@ -994,19 +994,26 @@ func (n *notifier) stopsWork(p *pathScan) bool {
 }
 
 // drainOnly reports whether fn is a goroutine that does nothing but wait:
-// started only by go statements, calling nothing but logging.
+// started only by go statements, calling nothing but logging and the
+// lost-signal methods it waits on (s.Done()).
 func (n *notifier) drainOnly(fn *ssa.Function) bool {
 	if !n.goOnly(fn) {
 		return false
 	}
 	for _, blk := range fn.Blocks {
 		for _, instr := range blk.Instrs {
-			if call, ok := instr.(ssa.CallInstruction); ok && !isLogging(call.Common()) {
+			if call, ok := instr.(ssa.CallInstruction); ok && !isLogging(call.Common()) && !n.isLostSignal(call) {
 				return false
 			}
 		}
 	}
 	return true
+}
+
+// isLostSignal reports whether call obtains a catalogued lost-signal.
+func (n *notifier) isLostSignal(call ssa.CallInstruction) bool {
+	c, ok := n.b.resolve(call.Common())
+	return ok && c.api != nil && c.role.Has(RoleLost)
 }
 
 // isLogging reports whether a call only logs or formats.

@@ -1,0 +1,180 @@
+// Package etcdrenew runs jobs under etcd mutexes and keeps etcd leases
+// alive by hand.
+package etcdrenew
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"log"
+	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.etcd.io/etcd/client/v3/concurrency"
+)
+
+var errLost = errors.New("lost the etcd session")
+
+type runner struct {
+	cli *clientv3.Client
+	db  *sql.DB
+}
+
+// sessionIgnored: nothing waits on the session, so when its lease expires
+// the loop keeps updating rows.
+func (r *runner) sessionIgnored(ctx context.Context, jobs []string) error {
+	s, err := concurrency.NewSession(r.cli, concurrency.WithTTL(10)) // want `nothing waits on this etcd session's Done\(\) or uses its Ctx\(\), so the write at line 37 goes on after the session's lease expires; derive the work's context from session.Ctx\(\) \(or select on session.Done\(\)\) and fence the write`
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	m := concurrency.NewMutex(s, "/locks/jobs")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	for _, j := range jobs {
+		if _, err := r.db.ExecContext(ctx, `UPDATE jobs SET done = true WHERE name = $1`, j); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sessionDoneLogged: a goroutine waits on Done, but only to log.
+func (r *runner) sessionDoneLogged(ctx context.Context, jobs []string) error {
+	s, err := concurrency.NewSession(r.cli) // want `nothing waits on this etcd session's Done\(\)`
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	go func() {
+		<-s.Done()
+		log.Print("etcd session lost")
+	}()
+	m := concurrency.NewMutex(s, "/locks/jobs")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	return r.update(ctx, jobs)
+}
+
+// sessionCtx: the work runs on the session's ctx, which is cancelled when
+// the session's lease is gone.
+func (r *runner) sessionCtx(jobs []string) error {
+	s, err := concurrency.NewSession(r.cli)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	ctx := s.Ctx()
+	m := concurrency.NewMutex(s, "/locks/jobs")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	return r.update(ctx, jobs)
+}
+
+// sessionDoneCancels: losing the session cancels the work's context.
+func (r *runner) sessionDoneCancels(ctx context.Context, jobs []string) error {
+	s, err := concurrency.NewSession(r.cli)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-s.Done():
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	m := concurrency.NewMutex(s, "/locks/jobs")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	return r.update(ctx, jobs)
+}
+
+// sessionSelected: the worker loop stops when the session is done.
+func (r *runner) sessionSelected(ctx context.Context, jobs <-chan string) error {
+	s, err := concurrency.NewSession(r.cli)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	m := concurrency.NewMutex(s, "/locks/jobs")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	for {
+		select {
+		case <-s.Done():
+			return errLost
+		case j := <-jobs:
+			if _, err := r.db.ExecContext(ctx, `UPDATE jobs SET done = true WHERE name = $1`, j); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// registration: a key attached to the lease dies with it; nothing else is
+// written, so there is nothing for a lost lease to corrupt.
+func (r *runner) registration(ctx context.Context, addr string) error {
+	lease, err := r.cli.Grant(ctx, 10)
+	if err != nil {
+		return err
+	}
+	if _, err := r.cli.Put(ctx, "/services/api/"+addr, addr, clientv3.WithLease(lease.ID)); err != nil {
+		return err
+	}
+	ch, err := r.cli.KeepAlive(ctx, lease.ID)
+	if err != nil {
+		return err
+	}
+	go func() {
+		for range ch {
+		}
+	}()
+	return nil
+}
+
+// keepAliveOnceLoop renews by hand and ignores failures.
+func (r *runner) keepAliveOnceLoop(ctx context.Context, id clientv3.LeaseID) {
+	go func() { // want `this goroutine renews the etcd lock with Lease.KeepAliveOnce`
+		for {
+			time.Sleep(3 * time.Second)
+			if _, err := r.cli.KeepAliveOnce(ctx, id); err != nil {
+				log.Printf("keepalive: %v", err)
+			}
+		}
+	}()
+}
+
+// keepAliveOnceFatal: a lost lease ends the process.
+func (r *runner) keepAliveOnceFatal(ctx context.Context, id clientv3.LeaseID) {
+	go func() {
+		for {
+			time.Sleep(3 * time.Second)
+			if _, err := r.cli.KeepAliveOnce(ctx, id); err != nil {
+				log.Fatalf("lost the lease: %v", err)
+			}
+		}
+	}()
+}
+
+func (r *runner) update(ctx context.Context, jobs []string) error {
+	for _, j := range jobs {
+		if _, err := r.db.ExecContext(ctx, `UPDATE jobs SET done = true WHERE name = $1`, j); err != nil {
+			return err
+		}
+	}
+	return nil
+}

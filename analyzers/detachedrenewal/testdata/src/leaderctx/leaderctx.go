@@ -1,0 +1,94 @@
+// Package leaderctx runs a controller while it leads, with client-go
+// leader election.
+package leaderctx
+
+import (
+	"context"
+	"database/sql"
+	"log"
+
+	"k8s.io/client-go/tools/leaderelection"
+)
+
+type controller struct {
+	db *sql.DB
+}
+
+// reconcile writes until ctx is cancelled.
+func (c *controller) reconcile(ctx context.Context) {
+	for ctx.Err() == nil {
+		c.db.ExecContext(ctx, `UPDATE status SET beat = now()`)
+	}
+}
+
+// background starts the work on a context that is never cancelled.
+func (c *controller) background(ctx context.Context, cfg leaderelection.LeaderElectionConfig) {
+	cfg.Callbacks = leaderelection.LeaderCallbacks{
+		OnStartedLeading: func(ctx context.Context) { // want `the work in OnStartedLeading runs on context.Background\(\) \(line 28\), not on the callback's ctx, so it keeps running after leadership is lost and another leader starts; pass the callback's ctx, which is cancelled when the lease is lost`
+			c.reconcile(context.Background())
+		},
+		OnStoppedLeading: func() { log.Print("stopped leading") },
+	}
+	leaderelection.RunOrDie(ctx, cfg)
+}
+
+// todoInClosure hides context.TODO() in a goroutine the callback starts.
+func (c *controller) todoInClosure(ctx context.Context, cfg leaderelection.LeaderElectionConfig) {
+	cfg.Callbacks.OnStartedLeading = func(leading context.Context) { // want `the work in OnStartedLeading runs on context.TODO\(\)`
+		go func() {
+			c.reconcile(context.TODO())
+		}()
+		<-leading.Done()
+	}
+	leaderelection.RunOrDie(ctx, cfg)
+}
+
+// outerCtx ignores the callback's ctx and runs on the caller's.
+func (c *controller) outerCtx(ctx context.Context, cfg leaderelection.LeaderElectionConfig) {
+	cfg.Callbacks = leaderelection.LeaderCallbacks{
+		OnStartedLeading: func(context.Context) { // want `OnStartedLeading never uses its ctx, which is cancelled when leadership is lost, so the work it starts keeps running after another leader starts; run the work on the callback's ctx`
+			c.reconcile(ctx)
+		},
+		OnStoppedLeading: func() {},
+	}
+	leaderelection.RunOrDie(ctx, cfg)
+}
+
+// shadowed: a local named like the parameter hides it where Background is
+// called, so no fix is offered.
+func (c *controller) shadowed(ctx context.Context, cfg leaderelection.LeaderElectionConfig) {
+	cfg.Callbacks.OnStartedLeading = func(ctx context.Context) { // want `runs on context.Background\(\)`
+		for _, ctx := range []string{"a"} {
+			log.Print(ctx)
+			c.reconcile(context.Background())
+		}
+	}
+	leaderelection.RunOrDie(ctx, cfg)
+}
+
+// usesCtx is correct: the work stops when leadership is lost.
+func (c *controller) usesCtx(ctx context.Context, cfg leaderelection.LeaderElectionConfig) {
+	cfg.Callbacks = leaderelection.LeaderCallbacks{
+		OnStartedLeading: func(ctx context.Context) { c.reconcile(ctx) },
+		OnStoppedLeading: func() {},
+	}
+	leaderelection.RunOrDie(ctx, cfg)
+}
+
+// methodValue installs a method that runs on the ctx it is given.
+func (c *controller) methodValue(ctx context.Context, cfg leaderelection.LeaderElectionConfig) {
+	cfg.Callbacks = leaderelection.LeaderCallbacks{
+		OnStartedLeading: c.reconcile,
+		OnStoppedLeading: func() {},
+	}
+	leaderelection.RunOrDie(ctx, cfg)
+}
+
+// logsOnly does no work while leading.
+func (c *controller) logsOnly(ctx context.Context, cfg leaderelection.LeaderElectionConfig) {
+	cfg.Callbacks = leaderelection.LeaderCallbacks{
+		OnStartedLeading: func(context.Context) { log.Print("leading") },
+		OnStoppedLeading: func() {},
+	}
+	leaderelection.RunOrDie(ctx, cfg)
+}
