@@ -25,10 +25,19 @@ var Analyzer = &analysis.Analyzer{
 
 func run(pass *analysis.Pass) (any, error) {
 	m := pass.ResultOf[lease.Analyzer].(*lease.Model)
+	var idx calls // built on the first finding: most packages have none
 	for _, w := range m.Writes {
-		if isUnfencedUnderLease(w) {
-			m.Report(pass, analysis.Diagnostic{Pos: w.Pos, Message: message(pass, w)})
+		if !isUnfencedUnderLease(w) {
+			continue
 		}
+		if idx == nil {
+			idx = indexCalls(pass)
+		}
+		m.Report(pass, analysis.Diagnostic{
+			Pos:            w.Pos,
+			Message:        message(pass, w),
+			SuggestedFixes: suggestFixes(pass, idx, w),
+		})
 	}
 	return nil, nil
 }

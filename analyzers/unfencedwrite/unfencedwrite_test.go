@@ -12,3 +12,7 @@ func Test(t *testing.T) {
 		"sqladvisory", "billing", "etcdlock", "redislocks", "consullock", "zklock",
 		"k8sleader", "cloudstores", "crosspkg", "pgxworker", "gocronjobs", "raftleader")
 }
+
+func TestSuggestedFixes(t *testing.T) {
+	fencetest.RunWithSuggestedFixes(t, unfencedwrite.Analyzer, "fixes")
+}
