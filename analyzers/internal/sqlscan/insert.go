@@ -77,20 +77,19 @@ func (s *stmt) source(i int, cols []string) int {
 	for end < s.hi && s.word(end, "ON") && !s.word(end+1, "CONFLICT") && !s.word(end+1, "DUPLICATE") {
 		end = s.find(end+1, s.hi, "ON", "RETURNING")
 	}
+	as := s.find(i+1, end, "AS") // MySQL's row alias: VALUES (...) AS new
 	switch {
 	case s.word(i, "VALUES") || s.word(i, "VALUE"):
-		s.values(i+1, end, cols)
+		s.values(i+1, as, cols)
 	case s.word(i, "SET"):
-		as := s.find(i+1, end, "AS")
 		for _, a := range s.assignments(i+1, as) {
 			s.inserted[strings.ToLower(a.Column)] = value{param: a.Value}
 			s.st.Stored = append(s.st.Stored, a)
 		}
+	default: // SELECT, TABLE, DEFAULT VALUES: nothing to map, no row alias
+		return end
 	}
-	if as := s.find(i, end, "AS"); as < end {
-		return as
-	}
-	return end
+	return as
 }
 
 // values reads the rows of a VALUES list in [lo, hi).
