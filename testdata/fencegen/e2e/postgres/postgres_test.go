@@ -69,7 +69,7 @@ func TestPostgres(t *testing.T) {
 			t.Run("contention", func(t *testing.T) {
 				for _, table := range store.Tables {
 					t.Run(table.Name, func(t *testing.T) {
-						suite.RunContention(t, store, table, suite.DefaultLoad())
+						suite.RunContention(t, store, table, suite.DefaultLoad(), fencecheck.Counter())
 					})
 				}
 			})

@@ -56,7 +56,7 @@ func TestSQLite(t *testing.T) {
 			t.Run("contention", func(t *testing.T) {
 				for _, table := range store.Tables {
 					t.Run(table.Name, func(t *testing.T) {
-						suite.RunContention(t, store, table, suite.DefaultLoad())
+						suite.RunContention(t, store, table, suite.DefaultLoad(), fencecheck.Counter())
 					})
 				}
 			})

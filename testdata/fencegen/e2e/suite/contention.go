@@ -25,11 +25,11 @@ func DefaultLoad() fencecheck.Load {
 	}
 }
 
-// RunContention hammers table with load, alternating the generated update
-// and upsert, then checks the recorded history and the final rows with
-// fencecheck. Each row is first seeded with token 0, which is recorded as
-// the first accepted write.
-func RunContention(t *testing.T, s Store, table Table, load fencecheck.Load) {
+// RunContention hammers table with load and tokens, alternating the
+// generated update and upsert, then checks the recorded history and the
+// final rows with fencecheck. Each row is first seeded with token 0, which
+// is recorded as the first accepted write.
+func RunContention(t *testing.T, s Store, table Table, load fencecheck.Load, tokens fencecheck.TokenFunc) {
 	ctx := context.Background()
 	history := seedRows(t, ctx, table, load.Rows)
 	write := func(ctx context.Context, row int, token, value int64) (fencecheck.Outcome, error) {
@@ -39,7 +39,7 @@ func RunContention(t *testing.T, s Store, table Table, load fencecheck.Load) {
 		}
 		return outcome(s, op(ctx, token, int64(row), value))
 	}
-	recorded, err := fencecheck.Hammer(ctx, load, write)
+	recorded, err := fencecheck.Hammer(ctx, load, tokens, write)
 	if err != nil {
 		t.Fatal(err)
 	}
