@@ -42,7 +42,7 @@ func (p *parser) suffixed() suffix {
 			if s.path != "" {
 				s.path += "." + n
 			}
-			s = suffix{path: s.path}
+			s = suffix{path: s.path, v: field(s.v)}
 		case p.accept("["):
 			k := p.expr()
 			p.expect("]")
@@ -68,6 +68,15 @@ func (p *parser) isLocal(name string) bool {
 		}
 	}
 	return false
+}
+
+// field returns the value of v.name: a field of a decoded stored value is
+// a stored value too (cjson.decode(redis.call("GET", KEYS[1])).fence).
+func field(v val) val {
+	if v.kind == vStored || v.kind == vUnsure {
+		return v
+	}
+	return val{}
 }
 
 // index returns the value of v[k].
@@ -112,14 +121,17 @@ func (p *parser) args() []val {
 // call parses the arguments of a call of s starting at pos and returns the
 // call's value.
 func (p *parser) call(s suffix, pos int) suffix {
-	if s.path == "redis.call" || s.path == "redis.pcall" {
-		return suffix{v: p.redisCall(pos, s.path == "redis.pcall"), call: true}
+	switch s.path {
+	case "redis.call", "server.call": // server.* is Valkey's name for redis.*
+		return suffix{v: p.redisCall(pos, false), call: true}
+	case "redis.pcall", "server.pcall":
+		return suffix{v: p.redisCall(pos, true), call: true}
 	}
 	args := p.args()
 	out := suffix{call: true, path: s.path}
 	switch s.path {
 	case "tonumber", "tostring", "string.sub", "string.lower", "string.upper", "math.floor", "math.ceil",
-		"ipairs", "pairs":
+		"ipairs", "pairs", "cjson.decode", "cmsgpack.unpack":
 		if len(args) > 0 && args[0].kind != vLit {
 			out.v = args[0]
 		}

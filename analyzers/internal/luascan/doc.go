@@ -1,8 +1,9 @@
 // Package luascan reads the Lua source of Redis scripts (EVAL, EVALSHA,
 // go-redis NewScript) well enough for the fencelint lease model to tell
 // whether the script fences its writes: which redis.call/redis.pcall
-// commands it issues with which KEYS[i]/ARGV[i] arguments, which of them
-// write, and whether each write only happens after the script compared a
+// (Valkey: server.call/server.pcall) commands it issues with which
+// KEYS[i]/ARGV[i] arguments, which of them write, and whether each write
+// only happens after the script compared a
 // value it read from Redis with an ARGV: an ordered comparison (a fencing
 // token check) or an equality (the owner check of the compare-and-delete
 // release and compare-and-extend idioms of redsync and bsm/redislock).

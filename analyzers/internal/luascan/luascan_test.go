@@ -174,6 +174,12 @@ if cur == false or cur == ARGV[1] then redis.call('SET', KEYS[1], ARGV[1]) end`,
 local a = redis.call('GET', KEYS[2])
 if not a or tonumber(redis.call('GET', KEYS[1])) < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]) end`,
 			[]string{"GET k2", "GET k1", "SET k1 a1 w"}, luascan.None},
+		{"JSON state with a fence field", `
+local state = cjson.decode(redis.call('GET', KEYS[1]) or '{}')
+if state.fence and state.fence >= tonumber(ARGV[1]) then return 0 end
+state.fence = tonumber(ARGV[1])
+server.call('SET', KEYS[1], cjson.encode(state))`,
+			[]string{"GET k1", "SET k1 ? w fence-compare(k1,a1)"}, luascan.FenceCompare},
 		{"else branch of the owner check", `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return 0 else redis.call('SET', KEYS[1], ARGV[1]) end`,
 			[]string{"GET k1", "SET k1 a1 w"}, luascan.None},
