@@ -3,10 +3,10 @@
 // whether the script fences its writes: which redis.call/redis.pcall
 // (Valkey: server.call/server.pcall) commands it issues with which
 // KEYS[i]/ARGV[i] arguments, which of them write, and whether each write
-// only happens after the script compared a
-// value it read from Redis with an ARGV: an ordered comparison (a fencing
-// token check) or an equality (the owner check of the compare-and-delete
-// release and compare-and-extend idioms of redsync and bsm/redislock).
+// only happens after the script compared a value it read from Redis with
+// an ARGV: an ordered comparison (a fencing token check) or an equality
+// (the owner check of the compare-and-delete release and
+// compare-and-extend idioms of redsync and bsm/redislock).
 //
 // It has a real Lua 5.1+ tokenizer (long strings, long comments, escapes)
 // and a recursive-descent parser of statements and expressions; values are
