@@ -1,8 +1,86 @@
-// Package detachedrenewal defines an Analyzer. TODO.
+// Package detachedrenewal defines an Analyzer that reports leases kept
+// alive while the work they protect would not stop if they were lost.
 //
 // # Analyzer detachedrenewal
 //
-// detachedrenewal: TODO one-line summary
+// detachedrenewal: report lease renewal and lost-signals that never reach the work the lease protects
 //
-// TODO: the full story.
+// A lease is renewed so that long work can keep it: a goroutine extends a
+// redsync or bsm/redislock lock every few seconds, renews a Consul session,
+// sends etcd keepalives, or the library does it for you (an etcd Session,
+// Consul's Lock, client-go's leader election). Renewal fails sooner or
+// later: the lock service is unreachable, the process was paused past the
+// TTL, another holder took the lock. What matters then is whether the work
+// hears of it. When it does not, it goes on writing as the holder while
+// someone else holds the lock:
+//
+//	t0  worker A locks "import" (TTL 8s) and starts a goroutine that
+//	    calls Extend every 2s; the import loop starts inserting rows
+//	t4  the Redis node is partitioned away: Extend fails, the goroutine
+//	    logs "extend failed" and returns
+//	t8  the lock expires; worker B locks "import" and starts the same job
+//	t9  A's import loop, which was never told, keeps inserting:
+//	    both workers now write, and rows are imported twice
+//
+// A longer TTL or more frequent renewal only moves the window; a failure
+// the work never hears of lasts until the work ends. Hearing of it does not
+// make the writes safe either (a pause can still fall between the moment the
+// lease expires and the moment the signal is noticed, so the writes still
+// need a fencing token: see unfencedwrite), but a worker that keeps writing
+// for minutes without the lease turns a rare race into a certain one.
+//
+// detachedrenewal reports:
+//
+//   - a go statement whose goroutine renews again and again (redsync Extend
+//     and ExtendContext, bsm/redislock Refresh, etcd KeepAliveOnce, Consul
+//     Session.Renew and RenewPeriodic, a function marked //fencelint:renew or
+//     one that wraps a renewal) where a failed renewal does not reach the
+//     work: its error is ignored, the loop continues, or it logs and returns
+//     from a goroutine nobody waits on. go s.RenewPeriodic(...) is always
+//     reported: the go statement drops the error RenewPeriodic returns when
+//     the session is gone.
+//   - an etcd concurrency.Session whose Done() nothing waits on and whose
+//     Ctx() nothing uses, or an etcd KeepAlive channel that is only drained,
+//     while an etcd lock held in the same function guards an unfenced write;
+//     reported at NewSession or KeepAlive.
+//   - the channel Consul's Lock.Lock or Semaphore.Acquire returns (it closes
+//     when the lock is lost) discarded, or never read: a nil check is not a
+//     read. Reported at the call.
+//   - a leaderelection OnStartedLeading callback whose work runs on
+//     context.Background() or context.TODO(), or that never uses its ctx
+//     (it runs on an outer ctx). The callback's ctx is cancelled when
+//     leadership is lost; the suggested fix replaces context.Background()
+//     and context.TODO() in the callback with it.
+//
+// The failure, or the lost-signal, reaches the work when the code that runs
+// then cancels a context (a CancelFunc or CancelCauseFunc, also in a
+// deferred call), closes or sends on a channel, sets a field, a captured
+// variable or an atomic flag, calls a callback the code was given, stops
+// something (Shutdown, Stop, Kill), exits or panics (log.Fatal, os.Exit),
+// or returns the error to a caller in the goroutine that does one of these.
+// A goroutine that renews and does the writes itself stops the work by
+// returning. None of that is reported, nor is renewal under a lease whose
+// writes are all fenced: a lost lease cannot lose a fenced write.
+//
+// How to connect renewal to the work, per library:
+//
+//   - redsync, bsm/redislock, Consul Session.Renew, etcd KeepAliveOnce:
+//     derive the work's context with context.WithCancelCause and call
+//     cancel(err) when a renewal fails (for redsync, also when Extend returns
+//     false; for Session.Renew, also when the entry is nil), then stop the
+//     renewal goroutine when the work's context is done.
+//   - Consul RenewPeriodic: go func() { cancel(s.RenewPeriodic(ttl, id, nil,
+//     ctx.Done())) }(), so the work's end stops renewal and renewal's end
+//     cancels the work. Or use api.Lock, and select on the channel Lock
+//     returns (check it for nil first: Lock returns a nil channel when it
+//     gives up without the lock).
+//   - etcd: run the work on session.Ctx(), or on a context cancelled when
+//     session.Done() closes; for a raw lease, cancel the work when the
+//     KeepAlive channel closes.
+//   - client-go leader election: run the work on the ctx OnStartedLeading
+//     receives, and return when it is done.
+//
+// The check does not follow a signal stored in a struct and read in
+// another function, or renewal started through a func value it cannot
+// resolve; it assumes those reach the work.
 package detachedrenewal
