@@ -25,6 +25,7 @@ const (
 	RoleCallback                    // a func field whose function runs while the lease is held
 	RoleElect                       // configures a scheduler whose jobs run under a lease (gocron)
 	RoleGrant                       // grants a lease that is not a lock by itself (etcd Grant, NewSession)
+	RoleCounter                     // draws from a monotonic counter (Redis INCR): a token only if drawn with the grant
 )
 
 // Has reports whether r includes every role in want.
@@ -104,6 +105,7 @@ const (
 	pkgZK         = "github.com/go-zookeeper/zk"
 	pkgLeader     = "k8s.io/client-go/tools/leaderelection"
 	pkgResLock    = "k8s.io/client-go/tools/leaderelection/resourcelock"
+	pkgCoordV1    = "k8s.io/api/coordination/v1"
 	pkgGocron     = "github.com/go-co-op/gocron"
 	pkgRaft       = "github.com/hashicorp/raft"
 	pkgSQL        = "database/sql"
@@ -209,8 +211,10 @@ func catalog() []API {
 		API{Pkg: pkgConsul, Recv: "Lock", Name: "Unlock", Role: RoleRelease, System: Consul},
 		API{Pkg: pkgConsul, Recv: "Semaphore", Name: "Acquire", Role: RoleAcquire | RoleAutoRenew | RoleLost, System: Consul},
 		API{Pkg: pkgConsul, Recv: "Semaphore", Name: "Release", Role: RoleRelease, System: Consul},
-		API{Pkg: pkgConsul, Recv: "Session", Name: "Create", Role: RoleAcquire, System: Consul},
-		API{Pkg: pkgConsul, Recv: "Session", Name: "CreateNoChecks", Role: RoleAcquire, System: Consul},
+		API{Pkg: pkgConsul, Recv: "Session", Name: "Create", Role: RoleAcquire | RoleNotToken, System: Consul,
+			Note: "a Consul session ID is a random UUID"},
+		API{Pkg: pkgConsul, Recv: "Session", Name: "CreateNoChecks", Role: RoleAcquire | RoleNotToken, System: Consul,
+			Note: "a Consul session ID is a random UUID"},
 		API{Pkg: pkgConsul, Recv: "Session", Name: "Renew", Role: RoleRenew, System: Consul},
 		API{Pkg: pkgConsul, Recv: "Session", Name: "RenewPeriodic", Role: RoleRenew, System: Consul, Loop: true},
 		API{Pkg: pkgConsul, Recv: "Session", Name: "Destroy", Role: RoleRelease, System: Consul},
@@ -266,6 +270,8 @@ func catalog() []API {
 			Note: "LeaderTransitions does not move when the same identity re-acquires and restarts at 0 when the Lease object is recreated"},
 		API{Pkg: pkgResLock, Recv: "LeaderElectionRecord", Name: "HolderIdentity", Field: true, Role: RoleNotToken, System: Kubernetes,
 			Note: "a holder identity is a name, not an ordered number"},
+		API{Pkg: pkgCoordV1, Recv: "LeaseSpec", Name: "LeaseTransitions", Field: true, Role: RoleNotToken, System: Kubernetes,
+			Note: "LeaseTransitions does not move when the same identity re-acquires and restarts at 0 when the Lease object is recreated"},
 	)
 
 	// gocron v2.
@@ -327,7 +333,11 @@ func catalog() []API {
 	// receiver in the package matches.
 	for _, p := range []string{pkgGoRedis, pkgGoRedisOld} {
 		for _, name := range redisWrites() {
-			add(API{Pkg: p, Recv: "*", Name: name, Role: RoleWrite, System: Redis})
+			role := RoleWrite
+			if name == "Incr" || name == "IncrBy" {
+				role |= RoleCounter
+			}
+			add(API{Pkg: p, Recv: "*", Name: name, Role: role, System: Redis})
 		}
 		add(
 			API{Pkg: p, Recv: "*", Name: "SetNX", Role: RoleTryAcquire, System: Redis},

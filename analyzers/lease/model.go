@@ -166,6 +166,10 @@ type Origin struct {
 	Pos  token.Pos // the source call or field read
 	What string    // "Mutex.Header().Revision", "redsync Mutex.Value()", "time.Now()"
 	Note string    // why it is (not) a token
+	// System is the library the source belongs to ("" for clocks, random
+	// numbers, UUIDs and host facts), so a diagnostic can name a real token
+	// source for it.
+	System System
 }
 
 // OriginKind classifies a token's origin.

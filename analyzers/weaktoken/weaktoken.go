@@ -2,6 +2,7 @@ package weaktoken
 
 import (
 	_ "embed"
+	"fmt"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -12,7 +13,8 @@ import (
 //go:embed doc.go
 var doc string
 
-// Analyzer is the weaktoken check. TODO.
+// Analyzer reports fenced writes whose token is not a monotonic value
+// issued with the lease.
 var Analyzer = &analysis.Analyzer{
 	Name:     "weaktoken",
 	Doc:      analysisdoc.Extract(doc, "weaktoken"),
@@ -22,6 +24,81 @@ var Analyzer = &analysis.Analyzer{
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	_ = pass.ResultOf[lease.Analyzer].(*lease.Model)
+	m := pass.ResultOf[lease.Analyzer].(*lease.Model)
+	for _, w := range m.Writes {
+		if o, ok := weakToken(m, w); ok {
+			m.Report(pass, analysis.Diagnostic{Pos: w.Pos, Message: message(pass, w, o)})
+		}
+	}
 	return nil, nil
+}
+
+// weakToken returns the origin of w's token when w is fenced with a value
+// that does not order leases. A clock or random value counts only under a
+// lease: outside one, a timestamp compare is last-writer-wins by design. A
+// token that is a parameter is judged at the calls that pass it.
+func weakToken(m *lease.Model, w *lease.Write) (lease.Origin, bool) {
+	if !w.Fenced || w.Token == nil || w.LockImpl || m.TokenFromCaller(w) {
+		return lease.Origin{}, false
+	}
+	o := m.TokenOrigin(w.Token)
+	switch o.Kind {
+	case lease.LateDrawn:
+		return o, true
+	case lease.NotOrdered:
+		return o, len(w.Held) > 0 || o.System != ""
+	}
+	return o, false
+}
+
+// message says which value fences the write, why it can let a stale holder
+// win, and what to use instead.
+func message(pass *analysis.Pass, w *lease.Write, o lease.Origin) string {
+	what := w.What
+	if w.Via != "" {
+		what = fmt.Sprintf("%s (%s)", w.What, w.Via)
+	}
+	problem := "is not ordered by lease"
+	if o.Kind == lease.LateDrawn {
+		problem = "is not issued with the lease"
+	}
+	return fmt.Sprintf("%s is fenced with %s (line %d), which %s: %s; a stale holder's write can pass this fence; use %s",
+		what, o.What, pass.Fset.Position(o.Pos).Line, problem, o.Note, tokenSource(system(w, o)))
+}
+
+// system is the lock library whose token the write should use: the lease
+// held there, else the library the weak value came from, else the store.
+func system(w *lease.Write, o lease.Origin) lease.System {
+	for _, l := range w.Held {
+		if l.System != "" {
+			return l.System
+		}
+	}
+	if o.System != "" {
+		return o.System
+	}
+	return w.System
+}
+
+// tokenSource names a real fencing token for a lock library: one issued
+// with the grant.
+func tokenSource(s lease.System) string {
+	switch s {
+	case lease.Etcd:
+		return "the revision the lock was acquired at, m.Header().Revision (e.Rev() for an Election)"
+	case lease.Redsync, lease.Redislock, lease.Redis:
+		return "a token issued with the grant: a Lua script that sets the lock key and INCRs a fence key in one step"
+	case lease.Consul:
+		return "the lock key's ModifyIndex from a read whose Session is compared with yours, " +
+			"or fence the write with a Txn that checks the lock key's session"
+	case lease.ZooKeeper:
+		return "the Czxid of your own lock node (Stat.Czxid)"
+	case lease.Kubernetes:
+		return "a store that issues a token with the lease (leader election has none): " +
+			"a PostgreSQL lease row whose acquiring UPDATE ... RETURNING hands out token + 1"
+	case lease.Raft:
+		return "r.CurrentTerm() captured when leadership was won, or apply the write through r.Apply"
+	}
+	return "a token issued with the grant: a lease row whose acquiring UPDATE ... RETURNING hands out token + 1, " +
+		"or nextval in the statement that takes the lock"
 }

@@ -1,0 +1,35 @@
+package tokenflow
+
+import (
+	"context"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// lateIncr draws the fence with INCR after SET NX.
+func lateIncr(ctx context.Context, rdb *redis.Client) {
+	ok, err := rdb.SetNX(ctx, "lock:r", "me", 10*time.Second).Result()
+	if err != nil || !ok {
+		return
+	}
+	defer rdb.Del(ctx, "lock:r")
+	tok := rdb.Incr(ctx, "fence:r").Val()
+	probe(tok) // want `late-drawn Incr\(\).Val\(\)`
+}
+
+const acquireLua = `
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  return redis.call('INCR', KEYS[2])
+end
+return 0`
+
+// atomicFence sets the lock and increments the fence in one script.
+func atomicFence(ctx context.Context, rdb *redis.Client) { // want atomicFence:"writes .*"
+	acquire := redis.NewScript(acquireLua)
+	tok, err := acquire.Run(ctx, rdb, []string{"lock:r", "fence:r"}, "me", 10000).Int64()
+	if err != nil || tok == 0 {
+		return
+	}
+	probe(tok) // want `monotonic the Lua script`
+}

@@ -1,0 +1,39 @@
+package lease
+
+import (
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/ctrlflow"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/fencelint/fencelint/analyzers/internal/fencetest"
+)
+
+// tokenProbe reports, at every call of a function named probe in the
+// fixtures, the origin the token flow gives its argument: "kind what".
+// It builds the model itself so that it can export token facts and check
+// them against the fixtures' fact expectations.
+var tokenProbe = &analysis.Analyzer{
+	Name:      "tokenprobe",
+	Doc:       "report the token origin of every argument passed to probe",
+	Requires:  []*analysis.Analyzer{inspect.Analyzer, ctrlflow.Analyzer},
+	FactTypes: factTypes(),
+	Run: func(pass *analysis.Pass) (any, error) {
+		m := build(pass)
+		m.tokens.b.exportTokenFacts()
+		m.tokens.b.calls(func(_ *ssa.Function, call ssa.CallInstruction) bool {
+			if f := call.Common().StaticCallee(); f != nil && f.Name() == "probe" && len(call.Common().Args) == 1 {
+				o := m.TokenOrigin(call.Common().Args[0])
+				pass.Reportf(call.Pos(), "%s %s", o.Kind, o.What)
+			}
+			return true
+		})
+		return nil, nil
+	},
+}
+
+func TestTokenFlow(t *testing.T) {
+	fencetest.Run(t, tokenProbe, "tokenflow/...")
+}
