@@ -47,7 +47,7 @@ func checkScript(t *testing.T, q string, s *sqlscan.Script) {
 			t.Fatalf("statement Unknown %v (%q) in a script Unknown %v", st.Unknown, st.Problem, s.Unknown)
 		}
 		n += len(st.Params)
-		checkStatement(t, q, st)
+		checkStatement(t, q, st, s.Params)
 	}
 	if n != len(s.Params) {
 		t.Fatalf("statements hold %d params, script %d", n, len(s.Params))
@@ -56,10 +56,10 @@ func checkScript(t *testing.T, q string, s *sqlscan.Script) {
 
 // checkStatement verifies that fences and stored values name placeholders
 // of the statement and that fences use the two fencing operators.
-func checkStatement(t *testing.T, q string, st sqlscan.Statement) {
+func checkStatement(t *testing.T, q string, st sqlscan.Statement, script []sqlscan.Param) {
 	t.Helper()
 	has := func(p sqlscan.Param) bool {
-		for _, x := range st.Params {
+		for _, x := range script {
 			if x == p {
 				return true
 			}
@@ -85,6 +85,6 @@ func checkStatement(t *testing.T, q string, st sqlscan.Statement) {
 		if !w.Writes {
 			t.Fatalf("read-only WITH part reported: %+v", w)
 		}
-		checkStatement(t, q, w)
+		checkStatement(t, q, w, script)
 	}
 }

@@ -39,7 +39,64 @@ func ParseDialect(query string, d Dialect) *Script {
 		}
 		s.Statements = append(s.Statements, st)
 	}
+	resolveUserVars(s, lx.toks, spans)
 	return s
+}
+
+// resolveUserVars replaces MySQL user variables used as tokens by the
+// placeholder an earlier statement of the script assigned them:
+// "SET @tok = ?; INSERT ... ON DUPLICATE KEY UPDATE v = IF(fence < @tok, ...)".
+func resolveUserVars(s *Script, toks []token, spans [][2]int) {
+	var vars map[string]Param
+	for k := range s.Statements {
+		st := &s.Statements[k]
+		for i, f := range st.Fences {
+			if p, ok := vars[userVar(f.Token)]; ok {
+				st.Fences[i].Token = p
+			}
+		}
+		if st.Verb != "SET" {
+			continue
+		}
+		for _, a := range userVarAssignments(toks[spans[k][0]:spans[k][1]]) {
+			if vars == nil {
+				vars = make(map[string]Param)
+			}
+			vars[a.Column] = a.Value
+		}
+	}
+}
+
+// userVar returns the name of the user variable p stands for, or "".
+func userVar(p Param) string {
+	if p.Style != AtName {
+		return ""
+	}
+	return p.Name
+}
+
+// userVarAssignments reads "SET @a = ?, @b := ?" and returns the variables
+// assigned a single placeholder (Column holds the name without @).
+func userVarAssignments(toks []token) []Assign {
+	var out []Assign
+	for i := 1; i+3 <= len(toks); i++ {
+		t := &toks[i]
+		name := ""
+		switch {
+		case t.kind == tParam && t.style == AtName:
+			name = t.text[1:]
+		case t.kind == tWord && strings.HasPrefix(t.text, "@") && !strings.HasPrefix(t.text, "@@"):
+			name = t.text[1:]
+		default:
+			continue
+		}
+		eq, v := &toks[i+1], &toks[i+2]
+		last := i+3 == len(toks) || toks[i+3].kind == tComma
+		if (eq.isOp("=") || eq.isOp(":=")) && v.kind == tParam && v.style != AtName && last && (toks[i-1].is("SET") || toks[i-1].kind == tComma) {
+			out = append(out, Assign{Column: name, Value: v.param()})
+		}
+	}
+	return out
 }
 
 // read tokenizes query for dialect d. For Auto it reads with PostgreSQL

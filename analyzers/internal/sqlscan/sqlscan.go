@@ -221,7 +221,9 @@ type Fence struct {
 	Op string
 	// Token is the placeholder carrying the token. For `col < EXCLUDED.col`,
 	// `VALUES(col)` and MySQL row aliases it is the placeholder inserted
-	// into that column. It is the zero Param when the compared value is
+	// into that column; for a MySQL user variable (`col < @tok`) it is the
+	// placeholder an earlier "SET @tok = ?" of the script assigned, else
+	// an AtName Param naming the variable, which no Go argument feeds. It is the zero Param when the compared value is
 	// not a single placeholder (INSERT ... SELECT, an expression): the
 	// statement is fenced but the token cannot be traced.
 	Token Param

@@ -138,14 +138,43 @@ func (s *stmt) readVerb(i int) {
 		s.load(i + 1)
 	case "SELECT", "VALUES", "TABLE":
 		s.st.ForUpdate = s.lockingRead(i + 1)
+	case "EXPLAIN":
+		s.explain(i + 1)
 	case "CALL", "EXEC", "EXECUTE", "DO", "CREATE", "ALTER", "DROP", "SET", "SHOW", "BEGIN", "START",
 		"COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE", "LOCK", "UNLOCK", "GRANT", "REVOKE", "ANALYZE",
-		"VACUUM", "EXPLAIN", "PRAGMA", "LISTEN", "NOTIFY", "UNLISTEN", "DECLARE", "FETCH", "CLOSE",
+		"VACUUM", "PRAGMA", "LISTEN", "NOTIFY", "UNLISTEN", "DECLARE", "FETCH", "CLOSE",
 		"PREPARE", "DEALLOCATE", "DISCARD", "RESET", "REFRESH", "REINDEX", "CLUSTER", "COMMENT", "USE",
 		"DESCRIBE", "DESC", "HANDLER", "ATTACH", "DETACH", "END", "ABORT", "CHECKPOINT", "RENAME", "OPTIMIZE":
 		// Understood well enough: none of these writes table data directly.
 	default:
 		s.unknown("unknown statement " + s.st.Verb)
+	}
+}
+
+// explain reads EXPLAIN [options] statement. EXPLAIN ANALYZE runs the
+// statement, so it is read as that statement; a plain EXPLAIN runs nothing.
+func (s *stmt) explain(i int) {
+	analyze := false
+	for i < s.hi {
+		switch t := &s.toks[i]; {
+		case t.kind == tLParen: // PostgreSQL: EXPLAIN (ANALYZE, BUFFERS) ...
+			end := s.closeOf(i)
+			analyze = analyze || s.find(i+1, end, "ANALYZE", "ANALYSE") < end
+			i = end + 1
+			continue
+		case t.is("ANALYZE") || t.is("ANALYSE"):
+			analyze = true
+		case t.is("FORMAT"):
+			i++
+		case t.is("VERBOSE") || t.is("EXTENDED") || t.is("PARTITIONS") || t.is("QUERY") || t.is("PLAN"):
+		default:
+			if analyze && t.kind == tWord {
+				s.st.Verb = strings.ToUpper(t.text)
+				s.readVerb(i)
+			}
+			return
+		}
+		i++
 	}
 }
 
