@@ -19,8 +19,9 @@ import (
 	pgsqlle "github.com/fencelint/fencelint/testdata/fencegen/golden/postgres-stdlib/pgsqldb"
 )
 
-// packages lists the generated packages under test, each bound to a fresh
-// database: the pgx/v5 driver over a pool, database/sql over pgx's stdlib.
+// packages lists the generated packages under test (golden cases), each
+// bound to a fresh database: the pgx/v5 driver over a pool, database/sql
+// over pgx's stdlib.
 func packages() []struct {
 	name string
 	bind func(pool *pgxpool.Pool, db *sql.DB) suite.Generated
@@ -29,30 +30,39 @@ func packages() []struct {
 		name string
 		bind func(pool *pgxpool.Pool, db *sql.DB) suite.Generated
 	}{
-		{"pgx/v5 <=", func(pool *pgxpool.Pool, _ *sql.DB) suite.Generated {
-			return suite.Generated{
-				Cmp:    fencecheck.AtMost,
-				Fenced: pgxle.NewFenced(pool),
-				Classify: suite.Classifier[*pgxle.StaleError, *pgxle.NotFoundError](pgxle.ErrStale, pgxle.ErrNotFound,
-					func(e *pgxle.StaleError) (string, *int64) { return e.Table, suite.Int64(e.Current) }),
-			}
-		}},
-		{"pgx/v5 <", func(pool *pgxpool.Pool, _ *sql.DB) suite.Generated {
-			return suite.Generated{
-				Cmp:    fencecheck.Below,
-				Fenced: pgxlt.NewFenced(pool),
-				Classify: suite.Classifier[*pgxlt.StaleError, *pgxlt.NotFoundError](pgxlt.ErrStale, pgxlt.ErrNotFound,
-					func(e *pgxlt.StaleError) (string, *int64) { return e.Table, suite.Int64(e.Current) }),
-			}
-		}},
-		{"database/sql <=", func(_ *pgxpool.Pool, db *sql.DB) suite.Generated {
-			return suite.Generated{
-				Cmp:    fencecheck.AtMost,
-				Fenced: pgsqlle.NewFenced(db),
-				Classify: suite.Classifier[*pgsqlle.StaleError, *pgsqlle.NotFoundError](pgsqlle.ErrStale, pgsqlle.ErrNotFound,
-					func(e *pgsqlle.StaleError) (string, *int64) { return e.Table, suite.Int64(e.Current) }),
-			}
-		}},
+		{"pgx/v5 <=", pgxAtMost},
+		{"pgx/v5 <", pgxBelow},
+		{"database/sql <=", stdlibAtMost},
+	}
+}
+
+// pgxAtMost binds golden case postgres-pgx.
+func pgxAtMost(pool *pgxpool.Pool, _ *sql.DB) suite.Generated {
+	return suite.Generated{
+		Cmp:    fencecheck.AtMost,
+		Fenced: pgxle.NewFenced(pool),
+		Classify: suite.Classifier[*pgxle.StaleError, *pgxle.NotFoundError](pgxle.ErrStale, pgxle.ErrNotFound,
+			func(e *pgxle.StaleError) (string, *int64) { return e.Table, suite.Int64(e.Current) }),
+	}
+}
+
+// pgxBelow binds golden case postgres-pgx-lt.
+func pgxBelow(pool *pgxpool.Pool, _ *sql.DB) suite.Generated {
+	return suite.Generated{
+		Cmp:    fencecheck.Below,
+		Fenced: pgxlt.NewFenced(pool),
+		Classify: suite.Classifier[*pgxlt.StaleError, *pgxlt.NotFoundError](pgxlt.ErrStale, pgxlt.ErrNotFound,
+			func(e *pgxlt.StaleError) (string, *int64) { return e.Table, suite.Int64(e.Current) }),
+	}
+}
+
+// stdlibAtMost binds golden case postgres-stdlib.
+func stdlibAtMost(_ *pgxpool.Pool, db *sql.DB) suite.Generated {
+	return suite.Generated{
+		Cmp:    fencecheck.AtMost,
+		Fenced: pgsqlle.NewFenced(db),
+		Classify: suite.Classifier[*pgsqlle.StaleError, *pgsqlle.NotFoundError](pgsqlle.ErrStale, pgsqlle.ErrNotFound,
+			func(e *pgsqlle.StaleError) (string, *int64) { return e.Table, suite.Int64(e.Current) }),
 	}
 }
 
