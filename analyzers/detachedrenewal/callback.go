@@ -21,14 +21,14 @@ func (c *checker) callback(s *lease.Signal) {
 		first := bg[0]
 		c.m.Report(c.pass, analysis.Diagnostic{
 			Pos: c.rangeAt(s.Pos).Pos(), End: c.rangeAt(s.Pos).End(),
-			Message: sprintf("the work in %s runs on %s (line %d), not on the callback's ctx, so it keeps running after leadership is lost and another leader starts; "+
+			Message: sprintf("the work in %s runs on %s (line %d), not on the callback's ctx, so it never hears that leadership is lost and keeps running after another leader starts; "+
 				"pass the callback's ctx, which is cancelled when the lease is lost", s.What, calleeName(first), c.pass.Fset.Position(first.Pos()).Line),
 			SuggestedFixes: c.useCallbackCtx(s, bg),
 		})
 		return
 	}
 	if !s.Observed && doesWork(s.Fn) {
-		c.m.Reportf(c.pass, c.rangeAt(s.Pos), "%s never uses its ctx, which is cancelled when leadership is lost, so the work it starts keeps running after another leader starts; "+
+		c.m.Reportf(c.pass, c.rangeAt(s.Pos), "%s never uses its ctx, which is cancelled when leadership is lost, so the work it starts never hears of it and keeps running after another leader starts; "+
 			"run the work on the callback's ctx", s.What)
 	}
 }

@@ -158,10 +158,10 @@ func renewalAt(g *lease.Goroutine, call ssa.CallInstruction) *lease.Renewal {
 func (c *checker) detachedMessage(r *lease.Renewal) string {
 	line := c.pass.Fset.Position(r.Pos).Line
 	if r.Periodic && !r.ErrorUsed {
-		return fmt.Sprintf("the error of %s (line %d) is dropped: when the %s session expires the work is not told and keeps writing as if it held the lock; "+
+		return fmt.Sprintf("the error of %s (line %d) is dropped, so the work never hears when the %s session expires and keeps writing as if it held the lock; "+
 			"run it in a goroutine that cancels the work's context when it returns, or fence the writes", r.What, line, r.System)
 	}
-	return fmt.Sprintf("this goroutine renews %s with %s (line %d), but a failed renewal never reaches the work, which keeps writing after the lease expires; "+
+	return fmt.Sprintf("this goroutine renews %s with %s (line %d), but the work never hears when renewal fails and keeps writing after the lease expires; "+
 		"when renewal fails, cancel the work's context or close a channel it selects on", lockName(r.System), r.What, line)
 }
 
@@ -245,11 +245,11 @@ func (c *checker) etcdSignal(s *lease.Signal) {
 	}
 	line := c.pass.Fset.Position(w.Pos).Line
 	if !returnsChan(s.Call) {
-		c.m.Reportf(c.pass, c.rangeAt(s.Pos), "nothing waits on this etcd session's Done() or uses its Ctx(), so the write at line %d goes on after the session's lease expires; "+
+		c.m.Reportf(c.pass, c.rangeAt(s.Pos), "nothing waits on this etcd session's Done() or uses its Ctx(), so the work never hears when its lease expires and the write at line %d goes on; "+
 			"derive the work's context from session.Ctx() (or select on session.Done()) and fence the write", line)
 		return
 	}
-	c.m.Reportf(c.pass, c.rangeAt(s.Pos), "nothing acts when the channel of %s closes (the lease is gone), so the write at line %d goes on after the lease expires; "+
+	c.m.Reportf(c.pass, c.rangeAt(s.Pos), "nothing acts when the channel of %s closes, so the work never hears that the lease is gone and the write at line %d goes on; "+
 		"cancel the work's context when the channel closes, or use a concurrency.Session and its Ctx()", s.What, line)
 }
 
@@ -270,7 +270,7 @@ func (c *checker) consulSignal(s *lease.Signal) {
 	if s.Value == nil {
 		how = "this discards"
 	}
-	c.m.Reportf(c.pass, c.rangeAt(s.Pos), "%s the channel %s returns, which closes when the lock is lost, so the work goes on without the lock; "+
+	c.m.Reportf(c.pass, c.rangeAt(s.Pos), "%s the channel %s returns, which closes when the lock is lost, so the work never hears of it and goes on without the lock; "+
 		"select on it in the work and stop when it closes (it is nil if %s returned without the lock)", how, s.What, s.What)
 }
 

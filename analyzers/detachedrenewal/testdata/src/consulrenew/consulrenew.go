@@ -27,7 +27,7 @@ func (s *syncer) renewPeriodicDropped(ctx context.Context, rows []string) error 
 	}
 	done := make(chan struct{})
 	defer close(done)
-	go s.consul.Session().RenewPeriodic("10s", id, nil, done) // want `the error of Session.RenewPeriodic \(line 30\) is dropped: when the Consul session expires the work is not told and keeps writing as if it held the lock; run it in a goroutine that cancels the work's context when it returns, or fence the writes`
+	go s.consul.Session().RenewPeriodic("10s", id, nil, done) // want `the error of Session.RenewPeriodic \(line 30\) is dropped, so the work never hears when the Consul session expires and keeps writing as if it held the lock; run it in a goroutine that cancels the work's context when it returns, or fence the writes`
 	ok, _, err := s.consul.KV().Acquire(&api.KVPair{Key: "locks/sync", Session: id}, nil)
 	if err != nil || !ok {
 		return errLost
@@ -94,7 +94,7 @@ func (s *syncer) lockDiscarded(ctx context.Context, rows []string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := l.Lock(nil); err != nil { // want `this discards the channel Lock.Lock returns, which closes when the lock is lost, so the work goes on without the lock; select on it in the work and stop when it closes \(it is nil if Lock.Lock returned without the lock\)`
+	if _, err := l.Lock(nil); err != nil { // want `this discards the channel Lock.Lock returns, which closes when the lock is lost, so the work never hears of it and goes on without the lock; select on it in the work and stop when it closes \(it is nil if Lock.Lock returned without the lock\)`
 		return err
 	}
 	defer l.Unlock()

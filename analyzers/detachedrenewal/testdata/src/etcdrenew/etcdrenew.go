@@ -23,7 +23,7 @@ type runner struct {
 // sessionIgnored: nothing waits on the session, so when its lease expires
 // the loop keeps updating rows.
 func (r *runner) sessionIgnored(ctx context.Context, jobs []string) error {
-	s, err := concurrency.NewSession(r.cli, concurrency.WithTTL(10)) // want `nothing waits on this etcd session's Done\(\) or uses its Ctx\(\), so the write at line 37 goes on after the session's lease expires; derive the work's context from session.Ctx\(\) \(or select on session.Done\(\)\) and fence the write`
+	s, err := concurrency.NewSession(r.cli, concurrency.WithTTL(10)) // want `nothing waits on this etcd session's Done\(\) or uses its Ctx\(\), so the work never hears when its lease expires and the write at line 37 goes on; derive the work's context from session.Ctx\(\) \(or select on session.Done\(\)\) and fence the write`
 	if err != nil {
 		return err
 	}

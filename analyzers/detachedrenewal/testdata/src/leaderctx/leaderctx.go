@@ -24,7 +24,7 @@ func (c *controller) reconcile(ctx context.Context) {
 // background starts the work on a context that is never cancelled.
 func (c *controller) background(ctx context.Context, cfg leaderelection.LeaderElectionConfig) {
 	cfg.Callbacks = leaderelection.LeaderCallbacks{
-		OnStartedLeading: func(ctx context.Context) { // want `the work in OnStartedLeading runs on context.Background\(\) \(line 28\), not on the callback's ctx, so it keeps running after leadership is lost and another leader starts; pass the callback's ctx, which is cancelled when the lease is lost`
+		OnStartedLeading: func(ctx context.Context) { // want `the work in OnStartedLeading runs on context.Background\(\) \(line 28\), not on the callback's ctx, so it never hears that leadership is lost and keeps running after another leader starts; pass the callback's ctx, which is cancelled when the lease is lost`
 			c.reconcile(context.Background())
 		},
 		OnStoppedLeading: func() { log.Print("stopped leading") },
@@ -46,7 +46,7 @@ func (c *controller) todoInClosure(ctx context.Context, cfg leaderelection.Leade
 // outerCtx ignores the callback's ctx and runs on the caller's.
 func (c *controller) outerCtx(ctx context.Context, cfg leaderelection.LeaderElectionConfig) {
 	cfg.Callbacks = leaderelection.LeaderCallbacks{
-		OnStartedLeading: func(context.Context) { // want `OnStartedLeading never uses its ctx, which is cancelled when leadership is lost, so the work it starts keeps running after another leader starts; run the work on the callback's ctx`
+		OnStartedLeading: func(context.Context) { // want `OnStartedLeading never uses its ctx, which is cancelled when leadership is lost, so the work it starts never hears of it and keeps running after another leader starts; run the work on the callback's ctx`
 			c.reconcile(ctx)
 		},
 		OnStoppedLeading: func() {},

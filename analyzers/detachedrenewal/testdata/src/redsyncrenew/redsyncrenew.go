@@ -27,7 +27,7 @@ func (im *importer) logsAndGivesUp(ctx context.Context, rows []string) error {
 		return err
 	}
 	defer m.Unlock()
-	go func() { // want `this goroutine renews the redsync lock with Mutex.Extend \(line 34\), but a failed renewal never reaches the work, which keeps writing after the lease expires; when renewal fails, cancel the work's context or close a channel it selects on`
+	go func() { // want `this goroutine renews the redsync lock with Mutex.Extend \(line 34\), but the work never hears when renewal fails and keeps writing after the lease expires; when renewal fails, cancel the work's context or close a channel it selects on`
 		t := time.NewTicker(2 * time.Second)
 		defer t.Stop()
 		for range t.C {

@@ -27,7 +27,7 @@ func (l *leaser) extend(ctx context.Context, owner string) error {
 
 // heartbeatIgnored drops extend's error.
 func (l *leaser) heartbeatIgnored(ctx context.Context, owner string) {
-	go func() { // want `this goroutine renews a lease with leaser.extend \(line 33\), but a failed renewal never reaches the work`
+	go func() { // want `this goroutine renews a lease with leaser.extend \(line 33\), but the work never hears when renewal fails`
 		for {
 			time.Sleep(3 * time.Second)
 			l.extend(ctx, owner)
