@@ -8,9 +8,15 @@ import (
 	"github.com/pingcap/tidb/pkg/parser"
 )
 
-// dialect renders identifiers and parameters for one engine.
+// dialect renders identifiers and parameters for one engine. It memoizes
+// quoting, which asks PostgreSQL's scanner (a cgo call) about keywords.
 type dialect struct {
 	engine Engine
+	quoted map[string]string
+}
+
+func newDialect(engine Engine) *dialect {
+	return &dialect{engine: engine, quoted: map[string]string{}}
 }
 
 // plainPostgres matches identifiers that need no quoting when they are not
@@ -21,7 +27,16 @@ var plainPostgres = regexp.MustCompile(`^[a-z_][a-z0-9_]*$`)
 
 // ident quotes name exactly when the engine needs it: characters outside a
 // plain identifier, upper case (folded when unquoted), or a keyword.
-func (d dialect) ident(name string) string {
+func (d *dialect) ident(name string) string {
+	if q, ok := d.quoted[name]; ok {
+		return q
+	}
+	q := d.quote(name)
+	d.quoted[name] = q
+	return q
+}
+
+func (d *dialect) quote(name string) string {
 	switch d.engine {
 	case PostgreSQL:
 		if plainPostgres.MatchString(name) && !isPostgresKeyword(name) {
@@ -42,7 +57,7 @@ func (d dialect) ident(name string) string {
 }
 
 // table renders a possibly schema-qualified table name.
-func (d dialect) table(t *Table) string {
+func (d *dialect) table(t *Table) string {
 	if t.Schema == "" {
 		return d.ident(t.Name)
 	}
@@ -52,7 +67,7 @@ func (d dialect) table(t *Table) string {
 // arg renders a sqlc named parameter. The string form keeps names that are
 // not plain identifiers ("OrderLine") intact; sqlc derives the Go field name
 // from it as it does for the model's columns.
-func (d dialect) arg(name string) string {
+func (d *dialect) arg(name string) string {
 	if plainPostgres.MatchString(name) && d.ident(name) == name {
 		return "sqlc.arg(" + name + ")"
 	}
@@ -64,7 +79,7 @@ const tokenParam = "fencegen_token"
 
 // token renders the token parameter; PostgreSQL casts it so sqlc types it
 // int64 even when the fence column is nullable.
-func (d dialect) token() string {
+func (d *dialect) token() string {
 	if d.engine == PostgreSQL {
 		return d.arg(tokenParam) + "::bigint"
 	}

@@ -2,7 +2,6 @@ package gen
 
 import (
 	"fmt"
-	"go/format"
 	"go/token"
 	"sort"
 	"strings"
@@ -87,9 +86,6 @@ func Generate(opts Options) (*Result, error) {
 	fencedGo, err := renderFencedGo(opts.Package, opts.goHeader(), opts.Engine, opts.Driver, opts.Compare, tables, sources, sqlcQueries)
 	if err != nil {
 		return nil, err
-	}
-	if fencedGo, err = format.Source(fencedGo); err != nil {
-		return nil, fmt.Errorf("formatting fenced.go: %w", err)
 	}
 	for name, data := range goFiles {
 		files[name] = data

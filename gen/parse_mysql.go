@@ -19,7 +19,7 @@ func (b *builder) parseMySQL(src Source) error {
 	if err != nil {
 		return mysqlSyntaxError(src, err)
 	}
-	m := &myFile{b: b, src: src}
+	m := &myFile{b: b, file: newSourceFile(src)}
 	for _, stmt := range stmts {
 		m.locate(stmt.Text())
 		if err := m.statement(stmt); err != nil {
@@ -70,7 +70,7 @@ func nearPos(src Source, line int, near string, fallback Pos) Pos {
 // myFile walks the statements of one file, tracking where each starts.
 type myFile struct {
 	b      *builder
-	src    Source
+	file   *sourceFile
 	cursor int // byte offset just past the previous statement
 	start  int // byte offset of the current statement
 	text   string
@@ -80,13 +80,13 @@ type myFile struct {
 func (m *myFile) locate(text string) {
 	m.text = text
 	m.start = m.cursor
-	if i := strings.Index(string(m.src.Data[m.cursor:]), text); i >= 0 {
+	if i := strings.Index(m.file.text[m.cursor:], text); i >= 0 {
 		m.start = m.cursor + i
 		m.cursor = m.start + len(text)
 	}
 }
 
-func (m *myFile) stmtPos() Pos { return posAt(m.src.Path, m.src.Data, m.start) }
+func (m *myFile) stmtPos() Pos { return m.file.pos(m.start) }
 
 // namePos points at the first mention of name in the current statement,
 // backquoted or bare, falling back to the statement start.
@@ -101,7 +101,7 @@ func (m *myFile) namePos(name string) Pos {
 			}
 			i += from
 			if isWordBoundary(lower, i-1) && isWordBoundary(lower, i+len(needle)) {
-				return posAt(m.src.Path, m.src.Data, m.start+i)
+				return m.file.pos(m.start + i)
 			}
 			from = i + len(needle)
 		}

@@ -19,7 +19,7 @@ func (b *builder) parsePostgres(src Source) error {
 	if err != nil {
 		return postgresSyntaxError(src, err)
 	}
-	p := &pgFile{b: b, src: src}
+	p := &pgFile{b: b, file: newSourceFile(src)}
 	for _, raw := range tree.Stmts {
 		if err := p.statement(raw); err != nil {
 			return err
@@ -41,11 +41,11 @@ func postgresSyntaxError(src Source, err error) error {
 
 // pgFile walks the statements of one file.
 type pgFile struct {
-	b   *builder
-	src Source
+	b    *builder
+	file *sourceFile
 }
 
-func (p *pgFile) pos(location int32) Pos { return posAt(p.src.Path, p.src.Data, int(location)) }
+func (p *pgFile) pos(location int32) Pos { return p.file.pos(int(location)) }
 
 func (p *pgFile) statement(raw *pg.RawStmt) error {
 	n := raw.GetStmt()

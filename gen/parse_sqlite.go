@@ -59,7 +59,8 @@ func (s *sqliteSchema) authorize(action sqlite3.AuthorizerActionCode, name3rd, n
 
 // file executes one source statement by statement.
 func (s *sqliteSchema) file(src Source) error {
-	text := string(src.Data)
+	file := newSourceFile(src)
+	text := file.text
 	rest := text
 	for {
 		start := len(text) - len(strings.TrimLeftFunc(skipSQLComments(rest), isSpace))
@@ -77,7 +78,7 @@ func (s *sqliteSchema) file(src Source) error {
 		if err != nil {
 			return sqliteError(src, start, err)
 		}
-		if err := s.record(src, start, stmtText); err != nil {
+		if err := s.record(file, start, stmtText); err != nil {
 			return err
 		}
 		rest = tail
@@ -102,8 +103,8 @@ func sqliteError(src Source, start int, err error) error {
 }
 
 // record updates the model after a statement ran.
-func (s *sqliteSchema) record(src Source, start int, stmtText string) error {
-	m := &myFile{src: src, start: start, text: stmtText} // reuse the name locator
+func (s *sqliteSchema) record(file *sourceFile, start int, stmtText string) error {
+	m := &myFile{file: file, start: start, text: stmtText} // reuse the name locator
 	for _, a := range s.actions {
 		switch a.code {
 		case sqlite3.AUTH_CREATE_TABLE, sqlite3.AUTH_CREATE_VIEW:

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"unicode/utf8"
 )
@@ -21,18 +22,35 @@ func (p Pos) String() string {
 	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
 }
 
-// posAt converts a byte offset in src to a Pos.
+// sourceFile indexes the line starts of a Source, so that converting the
+// many offsets a parser reports costs a binary search each, not a scan.
+type sourceFile struct {
+	Source
+	text       string // Data as a string, converted once
+	lineStarts []int  // byte offset of each line's first byte
+}
+
+func newSourceFile(src Source) *sourceFile {
+	f := &sourceFile{Source: src, text: string(src.Data), lineStarts: []int{0}}
+	for i, b := range src.Data {
+		if b == '\n' {
+			f.lineStarts = append(f.lineStarts, i+1)
+		}
+	}
+	return f
+}
+
+// pos converts a byte offset to a Pos.
+func (f *sourceFile) pos(offset int) Pos {
+	offset = max(0, min(offset, len(f.Data)))
+	line := sort.SearchInts(f.lineStarts, offset+1) // lines starting at or before offset
+	start := f.lineStarts[line-1]
+	return Pos{File: f.Path, Line: line, Col: 1 + utf8.RuneCount(f.Data[start:offset])}
+}
+
+// posAt converts one byte offset in src to a Pos.
 func posAt(file string, src []byte, offset int) Pos {
-	if offset < 0 {
-		offset = 0
-	}
-	if offset > len(src) {
-		offset = len(src)
-	}
-	before := src[:offset]
-	line := 1 + strings.Count(string(before), "\n")
-	lineStart := strings.LastIndexByte(string(before), '\n') + 1
-	return Pos{File: file, Line: line, Col: 1 + utf8.RuneCount(before[lineStart:])}
+	return newSourceFile(Source{Path: file, Data: src}).pos(offset)
 }
 
 // runeOffsetToByte converts a 0-based character offset (as PostgreSQL reports

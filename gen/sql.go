@@ -15,7 +15,7 @@ func fenceQuery(t *fencedTable) string  { return "fencedFence" + t.GoName }
 
 // sqlWriter renders the sqlc-annotated fenced queries.
 type sqlWriter struct {
-	d   dialect
+	d   *dialect
 	cmp Compare
 	b   strings.Builder
 }
@@ -26,7 +26,7 @@ func (w *sqlWriter) printf(format string, args ...any) { fmt.Fprintf(&w.b, forma
 // DELETE and the fence read that labels a rejected write; then the token
 // source queries.
 func renderFencedSQL(engine Engine, cmp Compare, tables []*fencedTable, src tokenSources) string {
-	w := &sqlWriter{d: dialect{engine}, cmp: cmp}
+	w := &sqlWriter{d: newDialect(engine), cmp: cmp}
 	for _, t := range tables {
 		w.update(t)
 		w.upsert(t)
