@@ -3,6 +3,7 @@ package mariadbtest_test
 import (
 	"database/sql"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -69,4 +70,23 @@ func identicalUpdateRowsAffected(t *testing.T, db *sql.DB) int64 {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// TestStartFailureShowsLog checks that a server that cannot start yields an
+// error carrying the failing tool's own output.
+func TestStartFailureShowsLog(t *testing.T) {
+	bin := t.TempDir()
+	script := "#!/bin/sh\necho 'mariadb-install-db: simulated disk full' >&2\nexit 1\n"
+	if err := os.WriteFile(filepath.Join(bin, "mariadb-install-db"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	s, err := mariadbtest.Start()
+	if err == nil {
+		s.Stop()
+		t.Fatal("Start succeeded with a failing mariadb-install-db")
+	}
+	if !strings.Contains(err.Error(), "simulated disk full") {
+		t.Errorf("error does not carry the log tail:\n%v", err)
+	}
 }

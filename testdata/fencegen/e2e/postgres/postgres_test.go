@@ -96,7 +96,9 @@ func openSchema(t *testing.T, server *pgtest.Server) (*pgxpool.Pool, *sql.DB) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pool, err := pgxpool.New(ctx, server.NewDatabase(t))
+	// As many connections as contention workers, so the writes really
+	// race in the server rather than queue for the pool.
+	pool, err := pgxpool.New(ctx, server.NewDatabase(t)+" pool_max_conns=16")
 	if err != nil {
 		t.Fatal(err)
 	}
