@@ -26,7 +26,7 @@ type Store struct {
 // composite key derives all its parts from the one number, a text column
 // holds the decimal value).
 type Table struct {
-	Name          string // SQL name as the schema writes it, e.g. "app.settings"
+	Name          string // as the generated StaleError names it, e.g. "app.settings"
 	NullableFence bool
 
 	Update func(ctx context.Context, token, key, value int64) error
@@ -55,11 +55,11 @@ func Run(t *testing.T, s Store) {
 	for _, table := range s.Tables {
 		t.Run(table.Name, func(t *testing.T) {
 			for _, c := range cases(s.Cmp) {
+				if c.needsNullableFence && !table.NullableFence {
+					continue // not a case of this table: no empty passing subtest
+				}
 				t.Run(c.name, func(t *testing.T) {
-					if c.needsNullableFence && !table.NullableFence {
-						return
-					}
-					c.run(t, checker{t: t, store: s, table: table, ctx: context.Background()})
+					c.run(checker{t: t, store: s, table: table, ctx: context.Background()})
 				})
 			}
 		})
@@ -98,28 +98,28 @@ func (s Store) table(t *testing.T, name string) Table {
 type testCase struct {
 	name               string
 	needsNullableFence bool
-	run                func(t *testing.T, c checker)
+	run                func(c checker)
 }
 
 // cases lists the behaviours. Every case uses its own key so the cases of one
 // table do not see each other's rows.
 func cases(cmp fencecheck.Comparison) []testCase {
 	return []testCase{
-		{name: "upsert inserts a new row", run: func(t *testing.T, c checker) {
+		{name: "upsert inserts a new row", run: func(c checker) {
 			c.applied("upsert", c.table.Upsert(c.ctx, 5, 101, 1))
 			c.row(101, 1, 5)
 		}},
-		{name: "stale update is rejected and leaves the row", run: func(t *testing.T, c checker) {
+		{name: "stale update is rejected and leaves the row", run: func(c checker) {
 			c.seed(102, 1, 5)
 			c.stale("update", c.table.Update(c.ctx, 3, 102, 2), 5)
 			c.row(102, 1, 5)
 		}},
-		{name: "newer update applies", run: func(t *testing.T, c checker) {
+		{name: "newer update applies", run: func(c checker) {
 			c.seed(103, 1, 5)
 			c.applied("update", c.table.Update(c.ctx, 6, 103, 2))
 			c.row(103, 2, 6)
 		}},
-		{name: "same token update", run: func(t *testing.T, c checker) {
+		{name: "same token update", run: func(c checker) {
 			c.seed(104, 1, 5)
 			err := c.table.Update(c.ctx, 5, 104, 2)
 			if cmp == fencecheck.Below {
@@ -130,7 +130,7 @@ func cases(cmp fencecheck.Comparison) []testCase {
 			c.applied("update with the current token under <=", err)
 			c.row(104, 2, 5)
 		}},
-		{name: "same token rewrite of identical values", run: func(t *testing.T, c checker) {
+		{name: "same token rewrite of identical values", run: func(c checker) {
 			c.seed(105, 1, 5)
 			err := c.table.Update(c.ctx, 5, 105, 1)
 			if cmp == fencecheck.Below {
@@ -140,7 +140,7 @@ func cases(cmp fencecheck.Comparison) []testCase {
 			}
 			c.row(105, 1, 5)
 		}},
-		{name: "same token upsert", run: func(t *testing.T, c checker) {
+		{name: "same token upsert", run: func(c checker) {
 			c.seed(117, 1, 5)
 			err := c.table.Upsert(c.ctx, 5, 117, 2)
 			if cmp == fencecheck.Below {
@@ -151,7 +151,7 @@ func cases(cmp fencecheck.Comparison) []testCase {
 			c.applied("upsert with the current token under <=", err)
 			c.row(117, 2, 5)
 		}},
-		{name: "same token delete", run: func(t *testing.T, c checker) {
+		{name: "same token delete", run: func(c checker) {
 			c.seed(118, 1, 5)
 			err := c.table.Delete(c.ctx, 5, 118)
 			if cmp == fencecheck.Below {
@@ -162,51 +162,51 @@ func cases(cmp fencecheck.Comparison) []testCase {
 			c.applied("delete with the current token under <=", err)
 			c.missing(118)
 		}},
-		{name: "update of a missing row is not found", run: func(t *testing.T, c checker) {
+		{name: "update of a missing row is not found", run: func(c checker) {
 			c.notFound("update", c.table.Update(c.ctx, 9, 106, 1))
 			c.missing(106)
 		}},
-		{name: "stale upsert conflict leaves the row", run: func(t *testing.T, c checker) {
+		{name: "stale upsert conflict leaves the row", run: func(c checker) {
 			c.seed(107, 1, 5)
 			c.stale("upsert", c.table.Upsert(c.ctx, 4, 107, 2), 5)
 			c.row(107, 1, 5)
 		}},
-		{name: "newer upsert conflict updates the row", run: func(t *testing.T, c checker) {
+		{name: "newer upsert conflict updates the row", run: func(c checker) {
 			c.seed(108, 1, 5)
 			c.applied("upsert", c.table.Upsert(c.ctx, 8, 108, 2))
 			c.row(108, 2, 8)
 		}},
-		{name: "stale delete is rejected and keeps the row", run: func(t *testing.T, c checker) {
+		{name: "stale delete is rejected and keeps the row", run: func(c checker) {
 			c.seed(109, 1, 5)
 			c.stale("delete", c.table.Delete(c.ctx, 2, 109), 5)
 			c.row(109, 1, 5)
 		}},
-		{name: "newer delete removes the row", run: func(t *testing.T, c checker) {
+		{name: "newer delete removes the row", run: func(c checker) {
 			c.seed(110, 1, 5)
 			c.applied("delete", c.table.Delete(c.ctx, 6, 110))
 			c.missing(110)
 		}},
-		{name: "delete of a missing row is not found", run: func(t *testing.T, c checker) {
+		{name: "delete of a missing row is not found", run: func(c checker) {
 			c.notFound("delete", c.table.Delete(c.ctx, 6, 111))
 		}},
-		{name: "writes to other keys are untouched", run: func(t *testing.T, c checker) {
+		{name: "writes to other keys are untouched", run: func(c checker) {
 			c.seed(112, 1, 5)
 			c.seed(113, 1, 5)
 			c.applied("update", c.table.Update(c.ctx, 7, 112, 2))
 			c.row(113, 1, 5)
 		}},
-		{name: "null fence accepts the first update", needsNullableFence: true, run: func(t *testing.T, c checker) {
+		{name: "null fence accepts the first update", needsNullableFence: true, run: func(c checker) {
 			c.insertUnfenced(114, 1)
 			c.applied("update", c.table.Update(c.ctx, 1, 114, 2))
 			c.row(114, 2, 1)
 			c.stale("update", c.table.Update(c.ctx, 0, 114, 3), 1)
 		}},
-		{name: "null fence accepts the first upsert", needsNullableFence: true, run: func(t *testing.T, c checker) {
+		{name: "null fence accepts the first upsert", needsNullableFence: true, run: func(c checker) {
 			c.insertUnfenced(115, 1)
 			c.applied("upsert", c.table.Upsert(c.ctx, 1, 115, 2))
 			c.row(115, 2, 1)
 		}},
-		{name: "null fence accepts the first delete", needsNullableFence: true, run: func(t *testing.T, c checker) {
+		{name: "null fence accepts the first delete", needsNullableFence: true, run: func(c checker) {
 			c.insertUnfenced(116, 1)
 			c.applied("delete", c.table.Delete(c.ctx, 1, 116))
 			c.missing(116)
