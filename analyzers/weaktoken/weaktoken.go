@@ -58,12 +58,9 @@ func message(pass *analysis.Pass, w *lease.Write, o lease.Origin) string {
 	if w.Via != "" {
 		what = fmt.Sprintf("%s (%s)", w.What, w.Via)
 	}
-	problem := "is not ordered by lease"
-	if o.Kind == lease.LateDrawn {
-		problem = "is not issued with the lease"
-	}
-	return fmt.Sprintf("%s is fenced with %s (line %d), which %s: %s; a stale holder's write can pass this fence; use %s",
-		what, o.What, pass.Fset.Position(o.Pos).Line, problem, o.Note, tokenSource(system(w, o)))
+	return fmt.Sprintf("%s is fenced with %s (line %d), which is not a fencing token: %s; "+
+		"a stale holder's write can pass this fence; use %s",
+		what, o.What, pass.Fset.Position(o.Pos).Line, o.Note, tokenSource(system(w, o)))
 }
 
 // system is the lock library whose token the write should use: the lease

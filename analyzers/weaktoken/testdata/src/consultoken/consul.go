@@ -39,7 +39,7 @@ func lockIndexReadBack(ctx context.Context, db *sql.DB, c *api.Client, sid strin
 	if err != nil || pair == nil {
 		return err
 	}
-	return checked(db.ExecContext(ctx, update, "body", pair.LockIndex, 1)) // want `is fenced with KV.Get\(\).LockIndex \(line 42\), which is not issued with the lease: it is read back after .*without comparing the pair's Session.*; use the lock key's ModifyIndex`
+	return checked(db.ExecContext(ctx, update, "body", pair.LockIndex, 1)) // want `is fenced with KV.Get\(\).LockIndex \(line 42\), which is not a fencing token: it is read back after .*without comparing the pair's Session.*; use the lock key's ModifyIndex`
 }
 
 // lockIndexChecked compares the pair's session first: the sequencer.
@@ -68,7 +68,7 @@ func sessionID(ctx context.Context, db *sql.DB, c *api.Client) error {
 		return err
 	}
 	defer c.KV().Release(&api.KVPair{Key: "docs", Session: sid}, nil)
-	return checked(db.ExecContext(ctx, update, "body", sid, 1)) // want `is fenced with Session.Create\(\) \(line 61\), which is not ordered by lease: a Consul session ID is a random UUID`
+	return checked(db.ExecContext(ctx, update, "body", sid, 1)) // want `is fenced with Session.Create\(\) \(line 61\), which is not a fencing token: a Consul session ID is a random UUID`
 }
 
 func checked(res sql.Result, err error) error {

@@ -44,7 +44,7 @@ func leaseID(ctx context.Context, db *sql.DB, s *concurrency.Session) error {
 		return err
 	}
 	defer m.Unlock(ctx)
-	return checked(db.ExecContext(ctx, update, "body", int64(s.Lease()), 1)) // want `is fenced with Session.Lease\(\) \(line 47\), which is not ordered by lease: an etcd lease ID is picked per cluster member.*; use the revision the lock was acquired at, m.Header\(\).Revision`
+	return checked(db.ExecContext(ctx, update, "body", int64(s.Lease()), 1)) // want `is fenced with Session.Lease\(\) \(line 47\), which is not a fencing token: an etcd lease ID is picked per cluster member.*; use the revision the lock was acquired at, m.Header\(\).Revision`
 }
 
 // keyVersion fences with the lock key's Version, which restarts.
@@ -58,7 +58,7 @@ func keyVersion(ctx context.Context, db *sql.DB, cli *clientv3.Client, s *concur
 	if err != nil || len(resp.Kvs) == 0 {
 		return err
 	}
-	return checked(db.ExecContext(ctx, update, "body", resp.Kvs[0].Version, 1)) // want `is fenced with KeyValue.Version \(line 61\), which is not ordered by lease: a key's Version counts its writes and restarts`
+	return checked(db.ExecContext(ctx, update, "body", resp.Kvs[0].Version, 1)) // want `is fenced with KeyValue.Version \(line 61\), which is not a fencing token: a key's Version counts its writes and restarts`
 }
 
 // createRevision fences with the lock key's create revision: a real token.

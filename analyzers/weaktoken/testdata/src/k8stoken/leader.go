@@ -25,7 +25,7 @@ func run(ctx context.Context, db *sql.DB, lock *resourcelock.LeaseLock) {
 					return
 				}
 				const claim = `UPDATE jobs SET owner = $1, fence = $2 WHERE id = 1 AND fence < $2`
-				res, err := db.ExecContext(ctx, claim, rec.HolderIdentity, rec.LeaderTransitions) // want `is fenced with LeaseLock.Get\(\).LeaderTransitions \(line 28\), which is not ordered by lease: LeaderTransitions does not move when the same identity re-acquires.*; use a store that issues a token with the lease`
+				res, err := db.ExecContext(ctx, claim, rec.HolderIdentity, rec.LeaderTransitions) // want `is fenced with LeaseLock.Get\(\).LeaderTransitions \(line 28\), which is not a fencing token: LeaderTransitions does not move when the same identity re-acquires.*; use a store that issues a token with the lease`
 				if err == nil {
 					res.RowsAffected()
 				}

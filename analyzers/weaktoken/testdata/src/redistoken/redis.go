@@ -22,7 +22,7 @@ func redsyncValue(ctx context.Context, db *sql.DB, rs *redsync.Redsync) error {
 		return err
 	}
 	defer m.UnlockContext(ctx)
-	res, err := db.ExecContext(ctx, update, "body", m.Value(), 1) // want `ExecContext \(UPDATE docs\) is fenced with Mutex.Value\(\) \(line 25\), which is not ordered by lease: redsync's value is 16 random bytes.*; use a token issued with the grant: a Lua script that sets the lock key and INCRs a fence key in one step`
+	res, err := db.ExecContext(ctx, update, "body", m.Value(), 1) // want `ExecContext \(UPDATE docs\) is fenced with Mutex.Value\(\) \(line 25\), which is not a fencing token: redsync's value is 16 random bytes.*; use a token issued with the grant: a Lua script that sets the lock key and INCRs a fence key in one step`
 	return checked(res, err)
 }
 
@@ -34,7 +34,7 @@ func redislockToken(ctx context.Context, db *sql.DB, rdb *redis.Client) error {
 	}
 	defer l.Release(ctx)
 	tok := l.Token()
-	res, err := db.ExecContext(ctx, update, "body", tok, 1) // want `is fenced with Lock.Token\(\) \(line 36\), which is not ordered by lease: redislock's token is random bytes`
+	res, err := db.ExecContext(ctx, update, "body", tok, 1) // want `is fenced with Lock.Token\(\) \(line 36\), which is not a fencing token: redislock's token is random bytes`
 	return checked(res, err)
 }
 
@@ -47,7 +47,7 @@ func clockFence(ctx context.Context, db *sql.DB, rs *redsync.Redsync) error {
 	}
 	defer m.Unlock()
 	stamp := time.Now().UnixNano()
-	res, err := db.ExecContext(ctx, update, "body", stamp, 1) // want `is fenced with time.Now\(\).UnixNano\(\) \(line 49\), which is not ordered by lease: clocks of different holders disagree`
+	res, err := db.ExecContext(ctx, update, "body", stamp, 1) // want `is fenced with time.Now\(\).UnixNano\(\) \(line 49\), which is not a fencing token: clocks of different holders disagree`
 	return checked(res, err)
 }
 
@@ -63,7 +63,7 @@ func lateIncr(ctx context.Context, db *sql.DB, rdb *redis.Client) error {
 	if err != nil {
 		return err
 	}
-	res, err := db.ExecContext(ctx, update, "body", fence, 1) // want `is fenced with Incr\(\).Result\(\) \(line 62\), which is not issued with the lease: it is drawn in a separate step after the Redis lock .*\(line 57\) was taken: a holder that pauses in between draws a larger token than its successor`
+	res, err := db.ExecContext(ctx, update, "body", fence, 1) // want `is fenced with Incr\(\).Result\(\) \(line 62\), which is not a fencing token: it is drawn in a separate step after the Redis lock .*\(line 57\) was taken: a holder that pauses in between draws a larger token than its successor`
 	return checked(res, err)
 }
 

@@ -26,7 +26,7 @@ func lateNextval(ctx context.Context, db *sql.DB, other *sql.DB) error {
 	if err := conn.QueryRowContext(ctx, "SELECT nextval('fence_seq')").Scan(&fence); err != nil {
 		return err
 	}
-	res, err := other.ExecContext(ctx, update, "body", fence, 1) // want `is fenced with the query "SELECT nextval\('fence_seq'\)" \(line 26\), which is not issued with the lease: it is drawn in a separate step after the PostgreSQL .*\(line 21\) was taken.*; use a token issued with the grant: a lease row whose acquiring UPDATE`
+	res, err := other.ExecContext(ctx, update, "body", fence, 1) // want `is fenced with the query "SELECT nextval\('fence_seq'\)" \(line 26\), which is not a fencing token: it is drawn in a separate step after the PostgreSQL .*\(line 21\) was taken.*; use a token issued with the grant: a lease row whose acquiring UPDATE`
 	if err != nil {
 		return err
 	}

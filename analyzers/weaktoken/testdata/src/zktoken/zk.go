@@ -35,7 +35,7 @@ func nodeVersion(ctx context.Context, db *sql.DB, conn *zk.Conn, node string) er
 	if err != nil {
 		return err
 	}
-	return checked(db.ExecContext(ctx, update, "body", stat.Version, 1)) // want `is fenced with Conn.Get\(\).Version \(line 38\), which is not ordered by lease: a znode's Version counts its writes.*; use the Czxid of your own lock node`
+	return checked(db.ExecContext(ctx, update, "body", stat.Version, 1)) // want `is fenced with Conn.Get\(\).Version \(line 38\), which is not a fencing token: a znode's Version counts its writes.*; use the Czxid of your own lock node`
 }
 
 // sessionID fences with the connection's session ID.
@@ -45,7 +45,7 @@ func sessionID(ctx context.Context, db *sql.DB, conn *zk.Conn) error {
 		return err
 	}
 	defer l.Unlock()
-	return checked(db.ExecContext(ctx, update, "body", conn.SessionID(), 1)) // want `is fenced with Conn.SessionID\(\) \(line 48\), which is not ordered by lease: a ZooKeeper session ID`
+	return checked(db.ExecContext(ctx, update, "body", conn.SessionID(), 1)) // want `is fenced with Conn.SessionID\(\) \(line 48\), which is not a fencing token: a ZooKeeper session ID`
 }
 
 func checked(res sql.Result, err error) error {
