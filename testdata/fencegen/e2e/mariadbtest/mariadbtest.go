@@ -65,7 +65,7 @@ func Start() (*Server, error) {
 			return nil, fmt.Errorf("%s not found: install the Debian packages mariadb-server-core and mariadb-client-core", bin)
 		}
 	}
-	dir, err := os.MkdirTemp("", "mariadbtest-")
+	dir, err := serverproc.MkdirTemp("mariadbtest-")
 	if err != nil {
 		return nil, err
 	}

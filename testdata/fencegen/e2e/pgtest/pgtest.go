@@ -1,7 +1,7 @@
 // Package pgtest starts throwaway PostgreSQL clusters for tests and
 // benchmarks.
 //
-// A cluster lives in a fresh temporary directory, listens only on a unix
+// A cluster lives in a fresh directory under /tmp, listens only on a unix
 // socket in that directory (so parallel test binaries never fight over a
 // port), runs with fsync off, and is removed when the test ends. initdb
 // refuses to run as root, so when the test runs as root the cluster runs as
@@ -72,7 +72,7 @@ func Start() (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "pgtest-")
+	dir, err := serverproc.MkdirTemp("pgtest-")
 	if err != nil {
 		return nil, err
 	}

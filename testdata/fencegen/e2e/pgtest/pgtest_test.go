@@ -53,9 +53,9 @@ func TestServerLifecycle(t *testing.T) {
 // TestStartFailureShowsLog checks that a cluster that cannot start yields an
 // error carrying initdb's own output.
 func TestStartFailureShowsLog(t *testing.T) {
-	// Not t.TempDir: its parent is private to root, and the postgres user
+	// Not t.TempDir or $TMPDIR: they may be private to root, and the postgres user
 	// must reach the fake initdb.
-	bin, err := os.MkdirTemp("", "fake-pgbin-")
+	bin, err := os.MkdirTemp("/tmp", "fake-pgbin-")
 	if err != nil {
 		t.Fatal(err)
 	}

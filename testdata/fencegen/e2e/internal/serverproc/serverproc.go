@@ -111,6 +111,14 @@ func Tail(path string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
+// MkdirTemp makes a server's temporary directory. It is made under /tmp,
+// not $TMPDIR: a unix socket path must stay under about 100 bytes, and a
+// server running as another OS user must be able to reach the directory,
+// which a private $TMPDIR (say under /root) would prevent.
+func MkdirTemp(prefix string) (string, error) {
+	return os.MkdirTemp("/tmp", prefix)
+}
+
 // RunLogged runs a setup command (initdb, mariadb-install-db) to completion
 // with its output appended to logPath, and returns an error with the log tail
 // if it fails.
