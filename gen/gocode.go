@@ -3,6 +3,7 @@ package gen
 import (
 	"bytes"
 	"fmt"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 )
@@ -106,16 +107,30 @@ func (w *goWriter) common() {
 	)
 }
 
+// writeOp is one fenced write of a table.
+type writeOp struct {
+	verb  string // Update, Upsert or Delete: the method is verb+GoName
+	query string // sqlc's query name
+	doc   string // the method's doc comment after its name
+	// upsert writes whether or not the row exists, so it never reports
+	// "not found".
+	upsert bool
+}
+
+// ops lists the fenced writes of a table.
+func (w *goWriter) ops(t *fencedTable) []writeOp {
+	name := t.QualifiedName()
+	return []writeOp{
+		{verb: "Update", query: updateQuery(t), doc: fmt.Sprintf("sets the %s row with arg's key to arg and its fence to token, if the row's fence %s token.", name, w.cmp)},
+		{verb: "Upsert", query: upsertQuery(t), doc: fmt.Sprintf("inserts arg into %s with fence token, or updates the row with its key if the row's fence %s token.", name, w.cmp), upsert: true},
+		{verb: "Delete", query: deleteQuery(t), doc: fmt.Sprintf("deletes the %s row with arg's key if the row's fence %s token.", name, w.cmp)},
+	}
+}
+
 // table renders the params types and the three writes of one table.
 func (w *goWriter) table(t *fencedTable) error {
-	for _, op := range []struct {
-		verb, query, doc string
-	}{
-		{"Update", updateQuery(t), fmt.Sprintf("sets the %s row with arg's key to arg and its fence to token, if the row's fence %s token.", t.QualifiedName(), w.cmp)},
-		{"Upsert", upsertQuery(t), fmt.Sprintf("inserts arg into %s with fence token, or updates the row with its key if the row's fence %s token.", t.QualifiedName(), w.cmp)},
-		{"Delete", deleteQuery(t), fmt.Sprintf("deletes the %s row with arg's key if the row's fence %s token.", t.QualifiedName(), w.cmp)},
-	} {
-		if err := w.write(t, op.verb, op.query, op.doc); err != nil {
+	for _, op := range w.ops(t) {
+		if err := w.write(t, op); err != nil {
 			return err
 		}
 	}
@@ -123,12 +138,12 @@ func (w *goWriter) table(t *fencedTable) error {
 }
 
 // write renders one exported params struct and its method.
-func (w *goWriter) write(t *fencedTable, verb, query, doc string) error {
-	fields, ok := w.sqlc.structs[query+"Params"]
+func (w *goWriter) write(t *fencedTable, op writeOp) error {
+	fields, ok := w.sqlc.structs[op.query+"Params"]
 	if !ok {
-		return fmt.Errorf("sqlc generated no %sParams", query)
+		return fmt.Errorf("sqlc generated no %sParams", op.query)
 	}
-	name := verb + t.GoName
+	name := op.verb + t.GoName
 	var decl []jen.Code
 	lit := jen.Dict{}
 	for _, fl := range fields {
@@ -150,26 +165,30 @@ func (w *goWriter) write(t *fencedTable, verb, query, doc string) error {
 	w.f.Commentf("%sParams holds the columns %s writes or matches; the token sets the fence.", name, name)
 	w.f.Type().Id(name + "Params").Struct(decl...)
 
-	w.f.Commentf("%s %s", name, doc)
-	w.f.Comment("It returns a *StaleError if a newer token holds the row" + map[bool]string{true: ".", false: " and a *NotFoundError if no row has the key."}[verb == "Upsert"])
+	w.f.Commentf("%s %s", name, op.doc)
+	if op.upsert {
+		w.f.Comment("It returns a *StaleError if a newer token holds the row.")
+	} else {
+		w.f.Comment("It returns a *StaleError if a newer token holds the row and a *NotFoundError if no row has the key.")
+	}
 	w.f.Func().Params(jen.Id("f").Op("*").Id("Fenced")).Id(name).
 		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("token").Id("Token"), jen.Id("arg").Id(name+"Params")).Error().
-		Block(w.writeBody(t, verb, query, lit)...)
+		Block(w.writeBody(t, op, lit)...)
 	return nil
 }
 
 // writeBody runs the fenced statement and labels a write that changed no row.
-func (w *goWriter) writeBody(t *fencedTable, verb, query string, lit jen.Dict) []jen.Code {
+func (w *goWriter) writeBody(t *fencedTable, op writeOp, lit jen.Dict) []jen.Code {
 	body := []jen.Code{
-		jen.List(jen.Id("n"), jen.Err()).Op(":=").Id("f").Dot("q").Dot(query).Call(jen.Id("ctx"), jen.Id(query+"Params").Values(lit)),
+		jen.List(jen.Id("n"), jen.Err()).Op(":=").Id("f").Dot("q").Dot(op.query).Call(jen.Id("ctx"), jen.Id(op.query+"Params").Values(lit)),
 		jen.If(jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit(fmt.Sprintf("fenced %s of %s: %%w", lowerVerb(verb), t.QualifiedName())), jen.Err())),
+			jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit(fmt.Sprintf("fenced %s of %s: %%w", strings.ToLower(op.verb), t.QualifiedName())), jen.Err())),
 		),
 	}
 	applied := jen.Id("n").Op(">").Lit(0)
 	acceptEqual := false
 	if w.engine == MySQL {
-		switch verb {
+		switch op.verb {
 		case "Upsert":
 			// ON DUPLICATE KEY UPDATE reports 2 for a changed row; 1 is an insert or,
 			// with clientFoundRows, an unchanged (stale) row: the fence read decides.
@@ -186,19 +205,9 @@ func (w *goWriter) writeBody(t *fencedTable, verb, query string, lit jen.Dict) [
 	}
 	body = append(body,
 		jen.If(applied).Block(jen.Return(jen.Nil())),
-		jen.Return(jen.Id("f").Dot("rejected"+t.GoName).Call(jen.Id("ctx"), jen.Id("token"), jen.Id(fenceQuery(t)+"Params").Values(key), jen.Lit(verb != "Upsert"), jen.Lit(acceptEqual))),
+		jen.Return(jen.Id("f").Dot("rejected"+t.GoName).Call(jen.Id("ctx"), jen.Id("token"), jen.Id(fenceQuery(t)+"Params").Values(key), jen.Lit(!op.upsert), jen.Lit(acceptEqual))),
 	)
 	return body
-}
-
-func lowerVerb(verb string) string {
-	switch verb {
-	case "Update":
-		return "update"
-	case "Upsert":
-		return "upsert"
-	}
-	return "delete"
 }
 
 // rejected renders the helper that labels a write that changed no row by
@@ -276,9 +285,9 @@ func (w *goWriter) leases() {
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Lit(0), jen.Qual("fmt", "Errorf").Call(jen.Lit("acquiring lease %q: %w"), jen.Id("name"), jen.Err()))),
 		jen.Return(jen.Id("Token").Call(jen.Id("v")), jen.Nil()),
 	)
-	for _, op := range []struct{ name, query, doc string }{
-		{"RenewLease", "fencedRenewLease", "RenewLease extends holder's live lease with token to ttl from now; ErrLeaseLost if it is no longer live."},
-		{"ReleaseLease", "fencedReleaseLease", "ReleaseLease expires holder's live lease with token (the row stays, so tokens keep growing); ErrLeaseLost if it is no longer live."},
+	for _, op := range []struct{ name, query, doing, doc string }{
+		{"RenewLease", "fencedRenewLease", "renewing", "RenewLease extends holder's live lease with token to ttl from now; ErrLeaseLost if it is no longer live."},
+		{"ReleaseLease", "fencedReleaseLease", "releasing", "ReleaseLease expires holder's live lease with token (the row stays, so tokens keep growing); ErrLeaseLost if it is no longer live."},
 	} {
 		params := []jen.Code{jen.Id("ctx").Qual("context", "Context"), jen.List(jen.Id("name"), jen.Id("holder")).String(), jen.Id("token").Id("Token")}
 		values := jen.Dict{jen.Id("Name"): jen.Id("name"), jen.Id("Holder"): jen.Id("holder"), jen.Id("Token"): jen.Int64().Call(jen.Id("token"))}
@@ -289,19 +298,9 @@ func (w *goWriter) leases() {
 		w.f.Comment(op.doc)
 		w.f.Func().Params(jen.Id("f").Op("*").Id("Fenced")).Id(op.name).Params(params...).Error().Block(
 			jen.List(jen.Id("n"), jen.Err()).Op(":=").Id("f").Dot("q").Dot(op.query).Call(jen.Id("ctx"), jen.Id(op.query+"Params").Values(values)),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit(lowerFirst(op.name)+" %q: %w"), jen.Id("name"), jen.Err()))),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit(op.doing+" lease %q: %w"), jen.Id("name"), jen.Err()))),
 			jen.If(jen.Id("n").Op("==").Lit(0)).Block(jen.Return(jen.Id("ErrLeaseLost"))),
 			jen.Return(jen.Nil()),
 		)
 	}
-}
-
-func lowerFirst(s string) string {
-	switch s {
-	case "RenewLease":
-		return "renewing lease"
-	case "ReleaseLease":
-		return "releasing lease"
-	}
-	return s
 }
