@@ -28,6 +28,8 @@ type builder struct {
 	writeCalls map[ssa.CallInstruction]bool
 	// shaped caches the catalog rows made up for SQL-shaped interfaces.
 	shaped map[*types.Func]*API
+	// closureRoles holds the closures that wrap an acquire or a release.
+	closureRoles map[*ssa.Function]closureRole
 }
 
 // build computes the model of pass's package.
@@ -41,6 +43,8 @@ func build(pass *analysis.Pass) *Model {
 
 		writeCalls: make(map[ssa.CallInstruction]bool),
 		shaped:     make(map[*types.Func]*API),
+
+		closureRoles: make(map[*ssa.Function]closureRole),
 	}
 	b.model.directives = b.dirs
 	b.model.tokens = &tokenFlow{b: b}

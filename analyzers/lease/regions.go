@@ -327,6 +327,38 @@ func (b *builder) sqlLockOps(call *ssa.Call, c callee, state leaseSet) leaseSet 
 	return state
 }
 
+// sqlOps says what the SQL text sent by a call does to leases and data.
+type sqlOps struct {
+	acquires, releases, writes bool
+	system                     System
+}
+
+// sqlOps reads the SQL a call sends (api.Arg) for advisory-lock calls and
+// writes. Unreadable SQL does nothing.
+func (b *builder) sqlOps(c *ssa.CallCommon, api *API) sqlOps {
+	var ops sqlOps
+	text, ok := constString(arg(c, api.Arg))
+	if !ok {
+		return ops
+	}
+	script := sqlscan.Parse(text)
+	if script.Unknown {
+		return ops
+	}
+	for _, st := range script.Statements {
+		ops.writes = ops.writes || st.Writes
+		for _, fc := range st.Calls {
+			switch fc.Name {
+			case "pg_advisory_lock", "pg_try_advisory_lock", "get_lock", "pg_advisory_xact_lock", "pg_try_advisory_xact_lock":
+				ops.acquires, ops.system = true, sqlLockSystem(fc.Name)
+			case "pg_advisory_unlock", "pg_advisory_unlock_all", "release_lock", "release_all_locks":
+				ops.releases, ops.system = true, sqlLockSystem(fc.Name)
+			}
+		}
+	}
+	return ops
+}
+
 // sqlLease returns the lease an advisory-lock call opens, once per call site.
 func (b *builder) sqlLease(call *ssa.Call, c callee, fname string, session bool) *Lease {
 	if l := b.regions.byCall[call]; l != nil {

@@ -10,6 +10,12 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
+// closureRole is the lock role of a closure of the package.
+type closureRole struct {
+	role   Role
+	system System
+}
+
 // A callee is what a called function means for leases: a catalog row, a
 // directive, or a fact learned about a wrapper.
 type callee struct {
@@ -24,7 +30,7 @@ type callee struct {
 func (b *builder) resolve(call *ssa.CallCommon) (callee, bool) {
 	fn := calleeFunc(call)
 	if fn == nil {
-		return callee{}, false
+		return b.resolveClosure(call)
 	}
 	if api := b.ix.lookupFunc(fn); api != nil {
 		return callee{fn: fn, api: api, role: api.Role, system: api.System, what: apiName(fn)}, true
@@ -87,6 +93,19 @@ func (b *builder) roleFact(fn *types.Func) *RoleFact {
 	return nil
 }
 
+// resolveClosure resolves a call of a closure of this package that wraps a
+// lock call (release := func() { m.Unlock(ctx) }; defer release()).
+func (b *builder) resolveClosure(call *ssa.CallCommon) (callee, bool) {
+	f := call.StaticCallee()
+	if f == nil || f.Parent() == nil {
+		return callee{}, false
+	}
+	if role, system := b.closureRoles[f].role, b.closureRoles[f].system; role != 0 {
+		return callee{role: role, system: system, what: "a closure wrapping the lock"}, true
+	}
+	return callee{}, false
+}
+
 // inferRoles records a RoleFact for each function of the package that a
 // directive marks, and for each wrapper of a lock call: a function that
 // acquires and returns holding the lease (it releases nothing and writes
@@ -99,6 +118,13 @@ func (b *builder) inferRoles() {
 	for changed := true; changed; {
 		changed = false
 		for _, fn := range b.funcs {
+			if fn.Parent() != nil {
+				if role, system := b.wrapperRole(fn); role&(RoleRelease|RoleAcquire) != 0 && b.closureRoles[fn].role != role {
+					b.closureRoles[fn] = closureRole{role, system}
+					changed = true
+				}
+				continue
+			}
 			obj, ok := fn.Object().(*types.Func)
 			if !ok || fn.Parent() != nil || b.dirs.roles[obj] != 0 {
 				continue
@@ -128,8 +154,18 @@ func (b *builder) wrapperRole(fn *ssa.Function) (Role, System) {
 				continue
 			}
 			_, deferred := instr.(*ssa.Defer)
+			if c.api != nil && c.api.Fence == SQLQuery {
+				ops := b.sqlOps(call.Common(), c.api)
+				acquires = acquires || ops.acquires
+				releases = releases || (ops.releases && !deferred)
+				writes = writes || ops.writes
+				if ops.acquires || ops.releases {
+					system = ops.system
+				}
+				continue
+			}
 			switch {
-			case c.role&(RoleAcquire|RoleTryAcquire) != 0 && c.role&RoleAutoRenew == 0:
+			case c.role&(RoleAcquire|RoleTryAcquire) != 0:
 				acquires, system = true, c.system
 			case c.role.Has(RoleRelease) && !deferred:
 				releases, system = true, c.system

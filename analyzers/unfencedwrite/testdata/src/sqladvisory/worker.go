@@ -127,3 +127,28 @@ func xact(ctx context.Context, db *sql.DB) error {
 	}
 	return tx.Commit()
 }
+
+// releasedByClosure releases through a closure before writing.
+func releasedByClosure(ctx context.Context, db *sql.DB, conn *sql.Conn) error {
+	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1)", 42); err != nil {
+		return err
+	}
+	release := func() { conn.ExecContext(ctx, "SELECT pg_advisory_unlock($1)", 42) }
+	release()
+	_, err := db.ExecContext(ctx, `DELETE FROM sessions WHERE expires < now()`)
+	return err
+}
+
+// mysqlGetLock serializes with MySQL's GET_LOCK and writes through the pool.
+func mysqlGetLock(ctx context.Context, db *sql.DB, conn *sql.Conn) error {
+	var got sql.NullInt64
+	if err := conn.QueryRowContext(ctx, "SELECT GET_LOCK(?, 10)", "nightly").Scan(&got); err != nil {
+		return err
+	}
+	if !got.Valid || got.Int64 != 1 {
+		return nil
+	}
+	defer conn.ExecContext(ctx, "SELECT RELEASE_LOCK(?)", "nightly")
+	_, err := db.ExecContext(ctx, "UPDATE accounts SET balance = balance * 1.01 WHERE id = ?", 7) // want `DB.ExecContext \(UPDATE accounts\) writes to SQL database without a fencing token while the MySQL lock taken by GET_LOCK`
+	return err
+}
