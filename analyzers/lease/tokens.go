@@ -491,13 +491,7 @@ func (w *walk) single(args []ssa.Value) source {
 // package, called at call. A counter fn drew while holding no lease of its
 // own is drawn, as far as the caller is concerned, at the call.
 func (w *walk) returns(fn *ssa.Function, i int, call ssa.CallInstruction) source {
-	var vs []ssa.Value
-	for _, blk := range fn.Blocks {
-		if ret, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return); ok && i < len(ret.Results) {
-			vs = append(vs, ret.Results[i])
-		}
-	}
-	s := w.merge(vs)
+	s := w.merge(returnValues(fn, i))
 	if s.counter {
 		if l := w.t.heldAt(s.drawAt); l != nil {
 			return source{Origin: w.t.lateDrawn(s, l)}
@@ -505,6 +499,20 @@ func (w *walk) returns(fn *ssa.Function, i int, call ssa.CallInstruction) source
 		s.drawAt = call
 	}
 	return s
+}
+
+// returnValues returns the values fn's return statements give result i.
+func returnValues(fn *ssa.Function, i int) []ssa.Value {
+	var vs []ssa.Value
+	for _, blk := range fn.Blocks {
+		if len(blk.Instrs) == 0 {
+			continue
+		}
+		if ret, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return); ok && i < len(ret.Results) {
+			vs = append(vs, ret.Results[i])
+		}
+	}
+	return vs
 }
 
 // scanned returns the source of a variable filled by row.Scan(&v): the
@@ -629,22 +637,21 @@ func isLockIndex(api *API) bool {
 // restarts it at 1). Read back after acquiring without comparing the pair's
 // Session, it may be the successor's.
 func (w *walk) lockIndex(api *API, pair ssa.Value, pos token.Pos, what string) source {
+	checked := sessionCompared(pair)
+	if get := producer(pair); get != nil && !checked {
+		if l := w.t.heldAt(get); l != nil {
+			o := Origin{Kind: LateDrawn, Pos: pos, What: what, System: Consul,
+				Note: fmt.Sprintf("it is read back after %s (line %d) was taken without comparing the pair's Session "+
+					"with this holder's: a holder that pauses in between reads its successor's LockIndex",
+					l.What, w.t.b.pass.Fset.Position(l.Pos).Line)}
+			return source{Origin: o}
+		}
+	}
 	switch {
 	case w.t.index().keyDeleted:
 		return fromAPI(api, pos, what)
-	case sessionCompared(pair):
+	case checked:
 		return monotonic(pos, what, "the pair's Session is compared with this holder's", Consul)
-	}
-	get := producer(pair)
-	if get == nil {
-		return source{}
-	}
-	if l := w.t.heldAt(get); l != nil {
-		o := Origin{Kind: LateDrawn, Pos: pos, What: what, System: Consul,
-			Note: fmt.Sprintf("it is read back after %s (line %d) was taken without comparing the pair's Session "+
-				"with this holder's: a holder that pauses in between reads its successor's LockIndex",
-				l.What, w.t.b.pass.Fset.Position(l.Pos).Line)}
-		return source{Origin: o}
 	}
 	return source{}
 }
@@ -975,13 +982,7 @@ func (t *tokenFlow) resultOrigin(fn *ssa.Function) (Origin, bool) {
 			continue
 		}
 		w := &walk{t: t, seen: make(map[ssa.Value]bool)}
-		var vs []ssa.Value
-		for _, blk := range fn.Blocks {
-			if ret, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return); ok && i < len(ret.Results) {
-				vs = append(vs, ret.Results[i])
-			}
-		}
-		s := w.merge(vs)
+		s := w.merge(returnValues(fn, i))
 		switch {
 		case !s.known():
 			return Origin{}, false

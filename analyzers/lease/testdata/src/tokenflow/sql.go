@@ -13,12 +13,11 @@ func lateNextval(ctx context.Context, db *sql.DB, m *redsync.Mutex) {
 	if err := m.Lock(); err != nil {
 		return
 	}
-	defer m.Unlock()
 	var tok int64
-	if err := db.QueryRowContext(ctx, "SELECT nextval('fence_seq')").Scan(&tok); err != nil {
-		return
+	if err := db.QueryRowContext(ctx, "SELECT nextval('fence_seq')").Scan(&tok); err == nil {
+		probe(tok) // want `late-drawn the query "SELECT nextval\('fence_seq'\)"`
 	}
-	probe(tok) // want `late-drawn the query "SELECT nextval\('fence_seq'\)"`
+	m.Unlock()
 }
 
 // earlyNextval draws before locking: ordered by draw, never stale.
@@ -30,8 +29,8 @@ func earlyNextval(ctx context.Context, db *sql.DB, m *redsync.Mutex) {
 	if err := m.Lock(); err != nil {
 		return
 	}
-	defer m.Unlock()
 	probe(tok) // want `monotonic the query "SELECT nextval\('fence_seq'\)"`
+	m.Unlock()
 }
 
 // sameStatement takes the advisory lock and draws the token in one query.
@@ -43,6 +42,7 @@ func sameStatement(ctx context.Context, conn *sql.Conn) {
 		return
 	}
 	probe(tok) // want `monotonic the query`
+	conn.ExecContext(ctx, "SELECT pg_advisory_unlock(42)")
 }
 
 // leaseRow is a lease taken by the statement that returns its token.
