@@ -159,6 +159,13 @@ func (p *parser) redisCall(pos int, protected bool) val {
 	g = maxGuard(g, intrinsicGuard(c))
 	c.Guard, c.GuardKey, c.GuardArgv = g.g, g.key, g.argv
 	p.script.Calls[slot] = c
+	if created := intrinsicGuard(c); created.g == CreateOnly {
+		if c.Command == "SET" {
+			// SET ... NX replies OK or nil: truthy only for the creator.
+			return val{kind: vBool, ifTrue: created}
+		}
+		return val{kind: vCreated}
+	}
 	if isRead(c.Command) && len(c.Args) > 0 {
 		v := val{kind: vStored}
 		if c.Args[0].Kind == Key {

@@ -208,6 +208,18 @@ if redis.call('GET', KEYS[1]) == ARGV[1] or ARGV[2] == '1' then redis.call('DEL'
 		{"read only", `return redis.call('GET', KEYS[1])`, []string{"GET k1"}, luascan.None},
 		{"conditional write commands", `redis.call('SORT', KEYS[1]); redis.call('GETEX', KEYS[1]); redis.call('SORT', KEYS[1], 'STORE', KEYS[2])`,
 			[]string{"SORT k1", "GETEX k1", "SORT k1 'STORE' k2 w"}, luascan.None},
+		{"token drawn only by the creator of the lock", `
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  return redis.call('INCR', KEYS[2])
+end
+return false`,
+			[]string{"SET k1 a1 'NX' 'PX' a2 w create-only(k0,a0)", "INCR k2 w create-only(k0,a0)"}, luascan.CreateOnly},
+		{"SETNX result compared with 1", `
+if redis.call('SETNX', KEYS[1], ARGV[1]) == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end`,
+			[]string{"SETNX k1 a1 w create-only(k0,a0)", "PEXPIRE k1 a2 w create-only(k0,a0)"}, luascan.CreateOnly},
+		{"SETNX result is truthy even when 0", `
+if redis.call('SETNX', KEYS[1], ARGV[1]) then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end`,
+			[]string{"SETNX k1 a1 w create-only(k0,a0)", "PEXPIRE k1 a2 w"}, luascan.None},
 		{"SET IFEQ compares by itself", `return redis.call('SET', KEYS[1], ARGV[2], 'IFEQ', ARGV[1])`,
 			[]string{"SET k1 a2 'IFEQ' a1 w owner-compare(k1,a1)"}, luascan.OwnerCompare},
 

@@ -13,6 +13,7 @@ const (
 	vArgvs                  // the ARGV table itself
 	vLit                    // a literal; lit holds its value
 	vBool                   // the result of a comparison or a logical combination of them
+	vCreated                // the 0/1 result of SETNX, HSETNX, MSETNX: 1 when this call created the key
 )
 
 // val is the abstract value of an expression.
@@ -96,6 +97,10 @@ func compare(a val, op string, b val) val {
 	case a.kind == vArgv && b.kind == vStored:
 		a, b, op = b, a, mirror(op)
 	case a.kind == vStored && b.kind == vArgv:
+	case a.kind == vLit && b.kind == vCreated:
+		return created(op, a)
+	case a.kind == vCreated && b.kind == vLit:
+		return created(op, b)
 	case a.kind == vLit && b.kind == vStored:
 		return missing(b, op, a)
 	case a.kind == vStored && b.kind == vLit:
@@ -117,6 +122,20 @@ func compare(a val, op string, b val) val {
 		res.ifTrue = gi(FenceCompare)
 	case ">", ">=": // false means stored <= token (or <)
 		res.ifFalse = gi(FenceCompare)
+	}
+	return res
+}
+
+// created returns the value of "setnx_result == 1" (or ~=, or 0): what
+// follows a successful SETNX only runs for the caller that created the key.
+func created(op string, lit val) val {
+	res := val{kind: vBool}
+	g := guardInfo{g: CreateOnly}
+	switch {
+	case lit.lit == "1" && op == "==", lit.lit == "0" && op == "~=":
+		res.ifTrue = g
+	case lit.lit == "0" && op == "==", lit.lit == "1" && op == "~=":
+		res.ifFalse = g
 	}
 	return res
 }
