@@ -151,6 +151,16 @@ func cases(cmp fencecheck.Comparison) []testCase {
 			c.applied("upsert with the current token under <=", err)
 			c.row(117, 2, 5)
 		}},
+		{name: "same token upsert of identical values", run: func(c checker) {
+			c.seed(119, 1, 5)
+			err := c.table.Upsert(c.ctx, 5, 119, 1)
+			if cmp == fencecheck.Below {
+				c.stale("identical upsert under <", err, 5)
+			} else {
+				c.applied("identical upsert under <=", err)
+			}
+			c.row(119, 1, 5)
+		}},
 		{name: "same token delete", run: func(c checker) {
 			c.seed(118, 1, 5)
 			err := c.table.Delete(c.ctx, 5, 118)
