@@ -1,6 +1,9 @@
 package gen
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // builder accumulates a Schema across statements and files, reporting the
 // semantic errors (duplicate tables, unknown tables and columns) that a
@@ -60,8 +63,9 @@ func addColumn(t *Table, c *Column) error {
 	return nil
 }
 
-// setPrimaryKey records the primary key; its columns become NOT NULL.
-func setPrimaryKey(t *Table, pos Pos, cols []string) error {
+// setPrimaryKey records the primary key; its columns become NOT NULL. name
+// is the constraint's name ("" for the database's default).
+func setPrimaryKey(t *Table, pos Pos, name string, cols []string) error {
 	if len(t.PrimaryKey) > 0 {
 		return errorf(pos, "%s has more than one primary key", t.QualifiedName())
 	}
@@ -73,17 +77,26 @@ func setPrimaryKey(t *Table, pos Pos, cols []string) error {
 		c.NotNull = true
 	}
 	t.PrimaryKey = cols
+	t.pkName = name
+	if name == "" {
+		t.pkName = t.Name + "_pkey"
+	}
 	return nil
 }
 
 // addUnique records a unique constraint after checking its columns exist.
-func addUnique(t *Table, pos Pos, cols []string) error {
+// name is the constraint's name ("" for PostgreSQL's default).
+func addUnique(t *Table, pos Pos, name string, cols []string) error {
 	for _, name := range cols {
 		if t.Column(name) == nil {
 			return errorf(pos, "unique constraint of %s names column %q, which %s does not have", t.QualifiedName(), name, t.QualifiedName())
 		}
 	}
+	if name == "" {
+		name = t.Name + "_" + strings.Join(cols, "_") + "_key"
+	}
 	t.Uniques = append(t.Uniques, cols)
+	t.uniqueNames = append(t.uniqueNames, constraint{name, cols})
 	return nil
 }
 
@@ -92,4 +105,94 @@ func qualify(schema, name string) string {
 		return name
 	}
 	return fmt.Sprintf("%s.%s", schema, name)
+}
+
+// constraint names a key so a later DROP CONSTRAINT can remove it.
+type constraint struct {
+	name string
+	cols []string
+}
+
+// column finds a column that a later statement refers to, reporting it
+// missing the way the database (and sqlc, which would stop fencegen's
+// process) would.
+func column(t *Table, pos Pos, name string) (*Column, error) {
+	c := t.Column(name)
+	if c == nil {
+		return nil, errorf(pos, "column %q of %s does not exist", name, t.QualifiedName())
+	}
+	return c, nil
+}
+
+// dropColumn removes a column and every key that contains it, as
+// PostgreSQL and MySQL do.
+func dropColumn(t *Table, name string) {
+	cols := t.Columns[:0]
+	for _, c := range t.Columns {
+		if c.Name != name {
+			cols = append(cols, c)
+		}
+	}
+	t.Columns = cols
+	if contains(t.PrimaryKey, name) {
+		t.PrimaryKey, t.pkName = nil, ""
+	}
+	uniques := t.uniqueNames[:0]
+	t.Uniques = t.Uniques[:0]
+	for _, u := range t.uniqueNames {
+		if !contains(u.cols, name) {
+			uniques = append(uniques, u)
+			t.Uniques = append(t.Uniques, u.cols)
+		}
+	}
+	t.uniqueNames = uniques
+}
+
+// renameColumn renames a column and its mentions in keys.
+func renameColumn(t *Table, pos Pos, from, to string) error {
+	c, err := column(t, pos, from)
+	if err != nil {
+		return err
+	}
+	if t.Column(to) != nil {
+		return errorf(pos, "column %q of %s already exists", to, t.QualifiedName())
+	}
+	c.Name = to
+	rename := func(cols []string) {
+		for i, k := range cols {
+			if k == from {
+				cols[i] = to
+			}
+		}
+	}
+	rename(t.PrimaryKey)
+	for _, u := range t.uniqueNames {
+		rename(u.cols)
+	}
+	return nil
+}
+
+// dropConstraint removes a named primary key or unique constraint.
+func dropConstraint(t *Table, name string) {
+	if t.pkName == name {
+		t.PrimaryKey, t.pkName = nil, ""
+	}
+	uniques := t.uniqueNames[:0]
+	t.Uniques = t.Uniques[:0]
+	for _, u := range t.uniqueNames {
+		if u.name != name {
+			uniques = append(uniques, u)
+			t.Uniques = append(t.Uniques, u.cols)
+		}
+	}
+	t.uniqueNames = uniques
+}
+
+// renameTable renames a table within its schema.
+func (b *builder) renameTable(t *Table, pos Pos, to string) error {
+	if other := b.schema.Table(t.Schema, to); other != nil {
+		return errorf(pos, "cannot rename %s to %s: %s is already defined at %s", t.QualifiedName(), to, qualify(t.Schema, to), other.Pos)
+	}
+	t.Name = to
+	return nil
 }

@@ -128,7 +128,20 @@ func (m *myFile) statement(stmt ast.StmtNode) error {
 		return err
 	case *ast.DropTableStmt:
 		for _, t := range s.Tables {
+			if m.b.schema.Table(t.Schema.O, t.Name.O) == nil && !s.IfExists {
+				return errorf(m.stmtPos(), "DROP of %s, which is not defined before this statement", qualify(t.Schema.O, t.Name.O))
+			}
 			m.b.dropTable(t.Schema.O, t.Name.O)
+		}
+	case *ast.RenameTableStmt:
+		for _, tt := range s.TableToTables {
+			t, err := m.b.table(m.namePos(tt.OldTable.Name.O), tt.OldTable.Schema.O, tt.OldTable.Name.O)
+			if err != nil {
+				return err
+			}
+			if err := m.b.renameTable(t, m.stmtPos(), tt.NewTable.Name.O); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -169,11 +182,11 @@ func (m *myFile) addColumnDef(t *Table, def *ast.ColumnDef) error {
 		case ast.ColumnOptionNull:
 			c.NotNull = false
 		case ast.ColumnOptionPrimaryKey:
-			if err := setPrimaryKey(t, c.Pos, []string{c.Name}); err != nil {
+			if err := setPrimaryKey(t, c.Pos, "PRIMARY", []string{c.Name}); err != nil {
 				return err
 			}
 		case ast.ColumnOptionUniqKey:
-			if err := addUnique(t, c.Pos, []string{c.Name}); err != nil {
+			if err := addUnique(t, c.Pos, c.Name, []string{c.Name}); err != nil {
 				return err
 			}
 		case ast.ColumnOptionGenerated:
@@ -210,9 +223,13 @@ func (m *myFile) constraint(t *Table, con *ast.Constraint) error {
 	pos := m.stmtPos()
 	switch con.Tp {
 	case ast.ConstraintPrimaryKey:
-		return setPrimaryKey(t, pos, cols)
+		return setPrimaryKey(t, pos, "PRIMARY", cols)
 	case ast.ConstraintUniq, ast.ConstraintUniqKey, ast.ConstraintUniqIndex:
-		return addUnique(t, pos, cols)
+		name := con.Name
+		if name == "" && len(cols) > 0 {
+			name = cols[0] // MySQL names an unnamed index after its first column
+		}
+		return addUnique(t, pos, name, cols)
 	}
 	return nil
 }
@@ -233,11 +250,64 @@ func (m *myFile) alterTable(s *ast.AlterTableStmt) error {
 					return err
 				}
 			}
-		case ast.AlterTableAddConstraint:
-			if err := m.constraint(t, spec.Constraint); err != nil {
+		default:
+			if err := m.alterSpec(t, spec); err != nil {
 				return err
 			}
 		}
 	}
+	return nil
+}
+
+// alterSpec applies the ALTER TABLE actions that change columns or keys.
+func (m *myFile) alterSpec(t *Table, spec *ast.AlterTableSpec) error {
+	switch spec.Tp {
+	case ast.AlterTableAddConstraint:
+		return m.constraint(t, spec.Constraint)
+	case ast.AlterTableDropColumn:
+		name := spec.OldColumnName.Name.O
+		if t.Column(name) == nil && spec.IfExists {
+			return nil
+		}
+		if _, err := column(t, m.namePos(name), name); err != nil {
+			return err
+		}
+		dropColumn(t, name)
+	case ast.AlterTableModifyColumn, ast.AlterTableChangeColumn:
+		old := spec.NewColumns[0].Name.Name.O
+		if spec.OldColumnName != nil {
+			old = spec.OldColumnName.Name.O
+		}
+		return m.replaceColumn(t, old, spec.NewColumns[0])
+	case ast.AlterTableRenameColumn:
+		return renameColumn(t, m.namePos(spec.OldColumnName.Name.O), spec.OldColumnName.Name.O, spec.NewColumnName.Name.O)
+	case ast.AlterTableRenameTable:
+		return m.b.renameTable(t, m.stmtPos(), spec.NewTable.Name.O)
+	case ast.AlterTableDropPrimaryKey:
+		dropConstraint(t, "PRIMARY")
+	case ast.AlterTableDropIndex:
+		dropConstraint(t, spec.Name)
+	}
+	return nil
+}
+
+// replaceColumn applies MODIFY and CHANGE COLUMN: a new definition,
+// possibly under a new name, in the old column's place.
+func (m *myFile) replaceColumn(t *Table, old string, def *ast.ColumnDef) error {
+	c, err := column(t, m.namePos(old), old)
+	if err != nil {
+		return err
+	}
+	if name := def.Name.Name.O; name != old {
+		if err := renameColumn(t, c.Pos, old, name); err != nil {
+			return err
+		}
+	}
+	fresh := &Table{Name: t.Name}
+	if err := m.addColumnDef(fresh, def); err != nil {
+		return err
+	}
+	n := fresh.Columns[0]
+	c.Type, c.NotNull, c.Generated, c.Comment = n.Type, n.NotNull || contains(t.PrimaryKey, c.Name), n.Generated, n.Comment
 	return nil
 }

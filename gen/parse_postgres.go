@@ -61,7 +61,9 @@ func (p *pgFile) statement(raw *pg.RawStmt) error {
 	case n.GetCommentStmt() != nil:
 		return p.comment(raw, n.GetCommentStmt())
 	case n.GetDropStmt() != nil:
-		p.drop(n.GetDropStmt())
+		return p.drop(raw, n.GetDropStmt())
+	case n.GetRenameStmt() != nil:
+		return p.rename(n.GetRenameStmt())
 	case n.GetCreateEnumStmt() != nil:
 		p.b.types[lastString(n.GetCreateEnumStmt().GetTypeName())] = true
 	case n.GetCreateDomainStmt() != nil:
@@ -128,11 +130,11 @@ func (p *pgFile) addColumnDef(t *Table, def *pg.ColumnDef) error {
 		case pg.ConstrType_CONSTR_NULL:
 			c.NotNull = false
 		case pg.ConstrType_CONSTR_PRIMARY:
-			if err := setPrimaryKey(t, pos, []string{c.Name}); err != nil {
+			if err := setPrimaryKey(t, pos, con.GetConname(), []string{c.Name}); err != nil {
 				return err
 			}
 		case pg.ConstrType_CONSTR_UNIQUE:
-			if err := addUnique(t, pos, []string{c.Name}); err != nil {
+			if err := addUnique(t, pos, con.GetConname(), []string{c.Name}); err != nil {
 				return err
 			}
 		case pg.ConstrType_CONSTR_IDENTITY:
@@ -150,9 +152,9 @@ func (p *pgFile) tableConstraint(t *Table, con *pg.Constraint) error {
 	pos := p.pos(con.GetLocation())
 	switch con.GetContype() {
 	case pg.ConstrType_CONSTR_PRIMARY:
-		return setPrimaryKey(t, pos, pgStrings(con.GetKeys()))
+		return setPrimaryKey(t, pos, con.GetConname(), pgStrings(con.GetKeys()))
 	case pg.ConstrType_CONSTR_UNIQUE:
-		return addUnique(t, pos, pgStrings(con.GetKeys()))
+		return addUnique(t, pos, con.GetConname(), pgStrings(con.GetKeys()))
 	}
 	return nil
 }
@@ -187,15 +189,17 @@ func (p *pgFile) alterTable(stmt *pg.AlterTableStmt) error {
 		}
 		return err
 	}
+	pos := p.pos(rel.GetLocation())
 	for _, n := range stmt.GetCmds() {
-		if err := p.alterCmd(t, n.GetAlterTableCmd()); err != nil {
+		if err := p.alterCmd(t, pos, n.GetAlterTableCmd()); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (p *pgFile) alterCmd(t *Table, cmd *pg.AlterTableCmd) error {
+// alterCmd applies one ALTER TABLE action; pos is the table name's.
+func (p *pgFile) alterCmd(t *Table, pos Pos, cmd *pg.AlterTableCmd) error {
 	switch cmd.GetSubtype() {
 	case pg.AlterTableType_AT_AddColumn:
 		def := cmd.GetDef().GetColumnDef()
@@ -206,17 +210,49 @@ func (p *pgFile) alterCmd(t *Table, cmd *pg.AlterTableCmd) error {
 	case pg.AlterTableType_AT_AddConstraint:
 		return p.tableConstraint(t, cmd.GetDef().GetConstraint())
 	case pg.AlterTableType_AT_SetNotNull, pg.AlterTableType_AT_DropNotNull:
-		if c := t.Column(cmd.GetName()); c != nil {
-			c.NotNull = cmd.GetSubtype() == pg.AlterTableType_AT_SetNotNull
+		c, err := column(t, pos, cmd.GetName())
+		if err != nil {
+			return err
 		}
+		c.NotNull = cmd.GetSubtype() == pg.AlterTableType_AT_SetNotNull
+	case pg.AlterTableType_AT_AlterColumnType:
+		c, err := column(t, pos, cmd.GetName())
+		if err != nil {
+			return err
+		}
+		c.Type, err = p.columnType(cmd.GetDef().GetColumnDef().GetTypeName())
+		return err
 	case pg.AlterTableType_AT_DropColumn:
-		cols := t.Columns[:0]
-		for _, c := range t.Columns {
-			if c.Name != cmd.GetName() {
-				cols = append(cols, c)
-			}
+		if t.Column(cmd.GetName()) == nil && cmd.GetMissingOk() {
+			return nil
 		}
-		t.Columns = cols
+		if _, err := column(t, pos, cmd.GetName()); err != nil {
+			return err
+		}
+		dropColumn(t, cmd.GetName())
+	case pg.AlterTableType_AT_DropConstraint:
+		dropConstraint(t, cmd.GetName())
+	}
+	return nil
+}
+
+// rename applies ALTER TABLE ... RENAME [COLUMN] ... TO.
+func (p *pgFile) rename(stmt *pg.RenameStmt) error {
+	rel := stmt.GetRelation()
+	pos := p.pos(rel.GetLocation())
+	switch stmt.GetRenameType() {
+	case pg.ObjectType_OBJECT_TABLE:
+		t, err := p.b.table(pos, pgSchema(rel), rel.GetRelname())
+		if err != nil {
+			return err
+		}
+		return p.b.renameTable(t, pos, stmt.GetNewname())
+	case pg.ObjectType_OBJECT_COLUMN:
+		t, err := p.b.table(pos, pgSchema(rel), rel.GetRelname())
+		if err != nil {
+			return err
+		}
+		return renameColumn(t, pos, stmt.GetSubname(), stmt.GetNewname())
 	}
 	return nil
 }
@@ -251,14 +287,21 @@ func (p *pgFile) comment(raw *pg.RawStmt, stmt *pg.CommentStmt) error {
 	return nil
 }
 
-func (p *pgFile) drop(stmt *pg.DropStmt) {
+func (p *pgFile) drop(raw *pg.RawStmt, stmt *pg.DropStmt) error {
 	if stmt.GetRemoveType() != pg.ObjectType_OBJECT_TABLE && stmt.GetRemoveType() != pg.ObjectType_OBJECT_VIEW {
-		return
+		return nil
 	}
 	for _, obj := range stmt.GetObjects() {
 		schema, name := splitPGName(pgStrings(obj.GetList().GetItems()))
+		if p.b.schema.Table(schema, name) == nil {
+			if stmt.GetMissingOk() {
+				continue
+			}
+			return errorf(p.pos(raw.GetStmtLocation()), "DROP of %s, which is not defined before this statement", qualify(schema, name))
+		}
 		p.b.dropTable(schema, name)
 	}
+	return nil
 }
 
 // splitPGName resolves [schema,] name, folding the default schema away.

@@ -122,12 +122,33 @@ func (s *sqliteSchema) record(file *sourceFile, start int, stmtText string) erro
 			}
 		case sqlite3.AUTH_ALTER_TABLE:
 			if t := s.b.schema.Table("", a.table); t != nil {
+				if err := s.followRename(t); err != nil {
+					return err
+				}
 				if err := s.loadTable(t, m); err != nil {
 					return err
 				}
 			}
 		case sqlite3.AUTH_DROP_TABLE, sqlite3.AUTH_DROP_VIEW:
 			s.b.dropTable("", a.table)
+		}
+	}
+	return nil
+}
+
+// followRename gives t its new name after ALTER TABLE ... RENAME TO: the
+// one table in SQLite's catalog that the model does not know yet.
+func (s *sqliteSchema) followRename(t *Table) error {
+	var names []string
+	err := s.query("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'", func(st *sqlite3.Stmt) {
+		names = append(names, st.ColumnText(0))
+	})
+	if err != nil || contains(names, t.Name) {
+		return err
+	}
+	for _, name := range names {
+		if s.b.schema.Table("", name) == nil {
+			t.Name = name
 		}
 	}
 	return nil

@@ -162,3 +162,52 @@ func TestParseSchemaErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestParseSchemaMigrations checks later statements that change tables:
+// renames, dropped columns and constraints, type changes.
+func TestParseSchemaMigrations(t *testing.T) {
+	tests := []struct {
+		name   string
+		engine Engine
+		schema string
+		want   string
+	}{
+		{
+			name:   "postgres",
+			engine: PostgreSQL,
+			schema: `CREATE TABLE a (id bigint PRIMARY KEY, old text, gone int, fence int);
+CREATE TABLE b (id bigint CONSTRAINT b_key PRIMARY KEY, k text NOT NULL, fence bigint, CONSTRAINT k_uniq UNIQUE (k));
+ALTER TABLE a RENAME COLUMN old TO body;
+ALTER TABLE a DROP COLUMN gone, ALTER COLUMN fence TYPE bigint;
+ALTER TABLE a RENAME TO docs;
+ALTER TABLE b DROP CONSTRAINT b_key;
+DROP TABLE IF EXISTS nothing;`,
+			want: "table docs @1:14 pk(id); id int8 notnull @1:17; body text @1:40; fence int8 @1:60\ntable b @2:14 unique(k); id int8 notnull @2:17; k text notnull @2:57; fence int8 @2:74\n",
+		},
+		{
+			name:   "mysql",
+			engine: MySQL,
+			schema: "CREATE TABLE a (id BIGINT PRIMARY KEY, old TEXT, gone INT, fence INT, UNIQUE KEY u (gone));\n" +
+				"ALTER TABLE a RENAME COLUMN old TO body;\nALTER TABLE a DROP COLUMN gone;\nALTER TABLE a MODIFY COLUMN fence BIGINT NOT NULL;\nRENAME TABLE a TO docs;\n",
+			want: "table docs @1:14 pk(id); id bigint notnull @1:17; body text @1:40; fence bigint notnull @1:60\n",
+		},
+		{
+			name:   "sqlite",
+			engine: SQLite,
+			schema: "CREATE TABLE a (id INTEGER PRIMARY KEY, old TEXT, gone INT, fence INTEGER);\n" +
+				"ALTER TABLE a RENAME COLUMN old TO body;\nALTER TABLE a DROP COLUMN gone;\nALTER TABLE a RENAME TO docs;\n",
+			want: "table docs @1:14 pk(id); id integer notnull @1:17; body text @2:36; fence integer @1:61\n",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := ParseSchema(tt.engine, []Source{{Path: "m.sql", Data: []byte(tt.schema)}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := describe(s); got != tt.want {
+				t.Errorf("got:\n%s\nwant:\n%s", got, tt.want)
+			}
+		})
+	}
+}

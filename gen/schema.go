@@ -37,6 +37,9 @@ type Table struct {
 	Uniques    [][]string // unique constraints, each in constraint order
 	Comment    string
 	Pos        Pos
+
+	pkName      string       // for DROP CONSTRAINT
+	uniqueNames []constraint // Uniques with their names
 }
 
 // Column is one table column.
