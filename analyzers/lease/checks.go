@@ -121,8 +121,9 @@ func (b *builder) callCheck(fn *ssa.Function, call *ssa.Call, used map[ssa.CallI
 		}
 	} else {
 		// A wrapper that returns a value and an error says "held" with
-		// the value; its error may only mean the lookup failed.
-		flow.skipErr = hasNonError(call.Type())
+		// the value; its error may only mean the lookup failed, and a
+		// nil pointer only that there was nothing to return.
+		flow.skipErr, flow.skipNil = hasNonError(call.Type()), true
 	}
 	flow.follow(call, +1)
 	for c := range flow.used {
@@ -306,12 +307,11 @@ func (b *builder) namesLock(fn *ssa.Function, v ssa.Value) bool {
 			return false
 		}
 		seen[v] = true
-		keys := b.lockKeys()
-		if keys.values[v] {
+		if b.isLockKey(v) {
 			return true
 		}
 		if s, ok := constString(v); ok {
-			return keys.consts[s] || hasLeaseWord(s) || strings.Contains(strings.ToLower(s), "mutex")
+			return hasLeaseWord(s) || strings.Contains(strings.ToLower(s), "mutex")
 		}
 		switch x := v.(type) {
 		case *ssa.Parameter:

@@ -64,3 +64,27 @@ func (w *worker) guardedTwice(ctx context.Context) {
 	w.db.ExecContext(ctx, "UPDATE pages SET views = 0")
 	w.db.ExecContext(ctx, "DELETE FROM page_cache")
 }
+
+// Status is what the worker reports about itself.
+type Status struct {
+	Leader bool
+	Pages  int
+}
+
+// status calls the check but returns a report: its error and its nil
+// pointer say nothing about the lease, so it is no check to lean on.
+func (w *worker) status(ctx context.Context) (*Status, error) {
+	st := &Status{Leader: w.le.IsLeader()}
+	err := w.db.QueryRowContext(ctx, "SELECT count(*) FROM pages").Scan(&st.Pages)
+	return st, err
+}
+
+// afterStatus writes after asking for the status.
+func (w *worker) afterStatus(ctx context.Context) error {
+	st, err := w.status(ctx)
+	if err != nil || st == nil {
+		return err
+	}
+	_, err = w.db.ExecContext(ctx, "UPDATE pages SET checked = now()")
+	return err
+}

@@ -86,3 +86,19 @@ func (j *job) reportOnly(gauge func(float64)) {
 		gauge(0)
 	}
 }
+
+// valueFence fences with the mutex's random value: a weak token, which is
+// weaktoken's to report, not heldcheck's.
+func (j *job) valueFence(ctx context.Context) error {
+	if ok, err := j.mu.Valid(); err != nil || !ok {
+		return errLost
+	}
+	res, err := j.db.ExecContext(ctx, "UPDATE invoices SET sent = true, fence = $1 WHERE batch = 9 AND fence < $1", j.mu.Value())
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return errLost
+	}
+	return nil
+}
