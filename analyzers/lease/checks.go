@@ -41,6 +41,7 @@ import (
 	"go/types"
 	"slices"
 	"strings"
+	"unicode"
 
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/ssa"
@@ -217,23 +218,27 @@ func (b *builder) deadlineOperand(call *ssa.Call) (ssa.Value, ast.Expr) {
 	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "time" {
 		return nil, nil
 	}
+	args := call.Common().Args
+	recv := receiverName(fn)
+	isClock := recv == "" && (fn.Name() == "Until" || fn.Name() == "Since") && len(args) == 1
+	isCompare := recv == "Time" && isTimeComparison(fn.Name()) && len(args) == 2
+	if !isClock && !isCompare {
+		return nil, nil
+	}
 	ce := b.callExpr(call.Pos())
 	if ce == nil || len(ce.Args) != 1 {
 		return nil, nil
 	}
-	args := call.Common().Args
-	switch recv := receiverName(fn); {
-	case recv == "" && (fn.Name() == "Until" || fn.Name() == "Since"):
+	if isClock {
 		return args[0], ce.Args[0]
-	case recv == "Time" && isTimeComparison(fn.Name()) && len(args) == 2:
-		sel, ok := ast.Unparen(ce.Fun).(*ast.SelectorExpr)
-		switch {
-		case !ok:
-		case isNow(args[0]) && !isNow(args[1]):
-			return args[1], ce.Args[0]
-		case isNow(args[1]) && !isNow(args[0]):
-			return args[0], sel.X
-		}
+	}
+	sel, ok := ast.Unparen(ce.Fun).(*ast.SelectorExpr)
+	switch {
+	case !ok:
+	case isNow(args[0]) && !isNow(args[1]):
+		return args[1], ce.Args[0]
+	case isNow(args[1]) && !isNow(args[0]):
+		return args[0], sel.X
 	}
 	return nil, nil
 }
@@ -242,23 +247,23 @@ func isTimeComparison(name string) bool {
 	return name == "Before" || name == "After" || name == "Compare" || name == "Sub"
 }
 
-// isNow reports whether v is the current time: time.Now(), possibly
-// adjusted (UTC, Add(margin), Round), or a parameter named now.
+// isNow reports whether v is the current time: time.Now() or a clock's
+// Now() (k8s.io/utils/clock, a fake clock in tests), possibly adjusted
+// (UTC, Add(margin), Round), or a parameter named now.
 func isNow(v ssa.Value) bool {
 	switch x := v.(type) {
 	case *ssa.Parameter:
-		return strings.Contains(strings.ToLower(x.Name()), "now")
+		return slices.Contains(words(x.Name()), "now")
 	case *ssa.Call:
 		fn := calleeFunc(x.Common())
-		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "time" {
+		if fn == nil || !typeIsTime(x.Type()) {
 			return false
 		}
-		if fn.Name() == "Now" && receiverName(fn) == "" {
-			return true
-		}
 		switch fn.Name() {
+		case "Now":
+			return true
 		case "UTC", "Local", "In", "Add", "Round", "Truncate":
-			return receiverName(fn) == "Time" && isNow(x.Common().Args[0])
+			return receiverName(fn) == "Time" && fn.Pkg() != nil && fn.Pkg().Path() == "time" && isNow(x.Common().Args[0])
 		}
 	}
 	return false
@@ -283,16 +288,44 @@ func (b *builder) leaseNamed(expr ast.Expr) bool {
 	return found
 }
 
-// hasLeaseWord reports whether name mentions a lease: the words that mark a
-// time as a lease's deadline, or a key as a lock's.
+// hasLeaseWord reports whether name mentions a lease: one of its words
+// (leaseDeadline, ExpiresAt, "locks:report", heldUntil) starts with a word
+// that marks a time as a lease's deadline or a key as a lock's. Words, not
+// substrings: a clock or a blocklist is no lock.
 func hasLeaseWord(name string) bool {
-	name = strings.ToLower(name)
-	for _, w := range [...]string{"lease", "expir", "lock", "leader", "held", "hold", "valid", "ttl", "acquir"} {
-		if strings.Contains(name, w) {
-			return true
+	for _, w := range words(name) {
+		for _, prefix := range [...]string{"lease", "expir", "lock", "leader", "held", "hold", "valid", "ttl", "acquir", "mutex", "elect"} {
+			if strings.HasPrefix(w, prefix) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// words splits an identifier or a key into lower-case words at
+// punctuation and at camel-case humps: "leaseExpiresAt" and
+// "lease_expires_at" both give lease, expires, at.
+func words(name string) []string {
+	var out []string
+	start := -1
+	runes := []rune(name)
+	for i, r := range runes {
+		alnum := unicode.IsLetter(r) || unicode.IsDigit(r)
+		hump := i > 0 && unicode.IsUpper(r) && (unicode.IsLower(runes[i-1]) ||
+			(i+1 < len(runes) && unicode.IsUpper(runes[i-1]) && unicode.IsLower(runes[i+1])))
+		if start >= 0 && (!alnum || hump) {
+			out = append(out, strings.ToLower(string(runes[start:i])))
+			start = -1
+		}
+		if alnum && start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		out = append(out, strings.ToLower(string(runes[start:])))
+	}
+	return out
 }
 
 // namesLock reports whether v, the key or path a check reads, names a lock:

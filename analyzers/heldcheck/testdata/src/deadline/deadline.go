@@ -93,3 +93,21 @@ func (w *worker) fenced(ctx context.Context, token int64) (bool, error) {
 	n, err := res.RowsAffected()
 	return n == 1, err
 }
+
+// clock is an injectable clock, as k8s.io/utils/clock has.
+type clock interface{ Now() time.Time }
+
+// injected reads the time from an injected clock.
+func (w *worker) injected(ctx context.Context, c clock) {
+	if c.Now().Before(w.lease.ExpiresAt) { // want `c.Now\(\).Before\(w.lease.ExpiresAt\) only tells that the lease was held when it ran, yet it guards the unfenced write DB.ExecContext \(UPDATE payouts\)`
+		w.db.ExecContext(ctx, "UPDATE payouts SET paid = true WHERE run = 8")
+	}
+}
+
+// backoff compares with a backoff deadline: "blocked" and "clock" hold
+// the letters of "lock" but are no lock.
+func (w *worker) backoff(ctx context.Context, blockedUntil, clockSkewDeadline time.Time) {
+	if time.Now().After(blockedUntil) && time.Now().Before(clockSkewDeadline) {
+		w.db.ExecContext(ctx, "UPDATE payouts SET tries = 0 WHERE run = 8")
+	}
+}
