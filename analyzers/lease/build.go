@@ -21,7 +21,7 @@ type builder struct {
 	// fenced-by-param): consulted before imported facts.
 	local map[*types.Func][]analysis.Fact
 	// keys caches the keys of the package's SET NX calls (lockKeys).
-	keys *lockKeySet
+	keys *[]ssa.Value
 	// regions holds the lease state of every block (regions.go).
 	regions *regions
 	// writeCalls marks the calls already recorded as writes.

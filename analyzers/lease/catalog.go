@@ -80,8 +80,8 @@ type API struct {
 	Arg    int      // the argument the FenceRule reads (receiver excluded), when it reads one
 	Note   string   // NotToken: why it is not monotonic; Token: what it is
 	Held   HeldRule // RoleCheck: which uses of the result say the lease is held
-}
 	Loop   bool     // RoleRenew: repeats by itself until it fails or is stopped (RenewPeriodic)
+}
 
 // A HeldRule says, for a RoleCheck row, which uses of the result say that the
 // lease is held.
@@ -211,9 +211,9 @@ func catalog() []API {
 		API{Pkg: pkgConsul, Recv: "Lock", Name: "Unlock", Role: RoleRelease, System: Consul},
 		API{Pkg: pkgConsul, Recv: "Semaphore", Name: "Acquire", Role: RoleAcquire | RoleAutoRenew | RoleLost, System: Consul},
 		API{Pkg: pkgConsul, Recv: "Semaphore", Name: "Release", Role: RoleRelease, System: Consul},
-		API{Pkg: pkgConsul, Recv: "Session", Name: "Create", Role: RoleAcquire | RoleNotToken, System: Consul,
+		API{Pkg: pkgConsul, Recv: "Session", Name: "Create", Role: RoleGrant | RoleNotToken, System: Consul,
 			Note: "a Consul session ID is a random UUID"},
-		API{Pkg: pkgConsul, Recv: "Session", Name: "CreateNoChecks", Role: RoleAcquire | RoleNotToken, System: Consul,
+		API{Pkg: pkgConsul, Recv: "Session", Name: "CreateNoChecks", Role: RoleGrant | RoleNotToken, System: Consul,
 			Note: "a Consul session ID is a random UUID"},
 		API{Pkg: pkgConsul, Recv: "Session", Name: "Renew", Role: RoleRenew, System: Consul},
 		API{Pkg: pkgConsul, Recv: "Session", Name: "RenewPeriodic", Role: RoleRenew, System: Consul, Loop: true},

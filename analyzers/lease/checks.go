@@ -196,7 +196,7 @@ func (b *builder) producerOf(instr ssa.Instruction) *ssa.Call {
 // not named for a lease (a retry loop's deadline) is not a lease check.
 func (b *builder) deadlineCheck(fn *ssa.Function, call *ssa.Call) {
 	d, expr := b.deadlineOperand(call)
-	if d == nil || !b.leaseNamed(expr) {
+	if d == nil || !(b.leaseNamed(expr) || b.leaseDeadline(d)) {
 		return
 	}
 	flow := newCheckFlow()
@@ -208,6 +208,48 @@ func (b *builder) deadlineCheck(fn *ssa.Function, call *ssa.Call) {
 	b.model.Checks = append(b.model.Checks, &Check{
 		Pos: pos, End: end, Fn: fn, What: abbreviate(b.exprString(call)), held: flow.branches,
 	})
+}
+
+// leaseDeadline reports whether d, a time compared with the clock, is a
+// lease's deadline by where it comes from: returned by a call that
+// acquires or renews a lease, or computed as now plus a duration after
+// such a call in the same function (m.Lock(); deadline :=
+// time.Now().Add(ttl)).
+func (b *builder) leaseDeadline(d ssa.Value) bool {
+	call, ok := unwrap(d).(*ssa.Call)
+	if !ok {
+		if p := producer(d); p != nil {
+			return b.acquiresOrRenews(p)
+		}
+		return false
+	}
+	if b.acquiresOrRenews(call) {
+		return true
+	}
+	fn := calleeFunc(call.Common())
+	if fn == nil || fn.Name() != "Add" || !isTimeMethod(fn) || !isNow(call.Common().Args[0], false) {
+		return false
+	}
+	for _, blk := range call.Parent().Blocks {
+		if !blk.Dominates(call.Block()) {
+			continue
+		}
+		for _, instr := range blk.Instrs {
+			if instr == call {
+				break
+			}
+			if c, ok := instr.(*ssa.Call); ok && b.acquiresOrRenews(c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// acquiresOrRenews reports whether call acquires or renews a lease.
+func (b *builder) acquiresOrRenews(call *ssa.Call) bool {
+	c, ok := b.resolve(call.Common())
+	return ok && c.role&(RoleAcquire|RoleTryAcquire|RoleRenew) != 0
 }
 
 // deadlineOperand returns the deadline a time call compares with the clock,
@@ -233,14 +275,25 @@ func (b *builder) deadlineOperand(call *ssa.Call) (ssa.Value, ast.Expr) {
 		return args[0], ce.Args[0]
 	}
 	sel, ok := ast.Unparen(ce.Fun).(*ast.SelectorExpr)
-	switch {
-	case !ok:
-	case isNow(args[0]) && !isNow(args[1]):
-		return args[1], ce.Args[0]
-	case isNow(args[1]) && !isNow(args[0]):
-		return args[0], sel.X
+	if !ok {
+		return nil, nil
+	}
+	// The clock side is the plain now; failing that, now with a margin
+	// added (time.Now().Add(margin).Before(l.ExpiresAt)).
+	for _, margin := range [...]bool{false, true} {
+		switch {
+		case isNow(args[0], margin) && !isNow(args[1], margin):
+			return args[1], ce.Args[0]
+		case isNow(args[1], margin) && !isNow(args[0], margin):
+			return args[0], sel.X
+		}
 	}
 	return nil, nil
+}
+
+// isTimeMethod reports whether fn is a method of time.Time.
+func isTimeMethod(fn *types.Func) bool {
+	return receiverName(fn) == "Time" && fn.Pkg() != nil && fn.Pkg().Path() == "time"
 }
 
 func isTimeComparison(name string) bool {
@@ -248,9 +301,9 @@ func isTimeComparison(name string) bool {
 }
 
 // isNow reports whether v is the current time: time.Now() or a clock's
-// Now() (k8s.io/utils/clock, a fake clock in tests), possibly adjusted
-// (UTC, Add(margin), Round), or a parameter named now.
-func isNow(v ssa.Value) bool {
+// Now() (k8s.io/utils/clock, a fake clock in tests), possibly converted
+// (UTC, Round) or, with margin, moved (Add), or a parameter named now.
+func isNow(v ssa.Value, margin bool) bool {
 	switch x := v.(type) {
 	case *ssa.Parameter:
 		return slices.Contains(words(x.Name()), "now")
@@ -262,8 +315,10 @@ func isNow(v ssa.Value) bool {
 		switch fn.Name() {
 		case "Now":
 			return true
-		case "UTC", "Local", "In", "Add", "Round", "Truncate":
-			return receiverName(fn) == "Time" && fn.Pkg() != nil && fn.Pkg().Path() == "time" && isNow(x.Common().Args[0])
+		case "Add":
+			return margin && isTimeMethod(fn) && isNow(x.Common().Args[0], margin)
+		case "UTC", "Local", "In", "Round", "Truncate":
+			return isTimeMethod(fn) && isNow(x.Common().Args[0], margin)
 		}
 	}
 	return false

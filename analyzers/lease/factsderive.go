@@ -31,8 +31,8 @@ func (b *builder) updateWriteFacts() bool {
 	changed := false
 	for _, fn := range b.funcs {
 		obj := declaredFunc(fn)
-		if obj == nil || b.dirs.roles[obj] != 0 {
-			continue
+		if obj == nil || b.dirs.roles[obj] != 0 || b.ix.knowsPath(b.pass.Pkg.Path()) {
+			continue // a lock library's own writes implement the lock
 		}
 		if b.setWriteFact(fn, byFunc[fn]) {
 			changed = true

@@ -67,6 +67,9 @@ type Write struct {
 	What   string // "ExecContext (UPDATE docs)", "Put", "PutObject"
 	// Fenced says the store rejects the write from a stale holder.
 	Fenced bool
+	// Unchecked marks a SQL write that has a fence but whose rows-affected
+	// count is never read: the holder cannot learn that it lost.
+	Unchecked bool
 	// Token is the value the store compares, for a fenced write whose
 	// token travels as a Go value (SQL parameter, ZooKeeper version).
 	Token ssa.Value

@@ -33,7 +33,7 @@ func (b *builder) resolve(call *ssa.CallCommon) (callee, bool) {
 		return b.resolveClosure(call)
 	}
 	if api := b.ix.lookupFunc(fn); api != nil {
-		return callee{fn: fn, api: api, role: api.Role, system: api.System, what: apiName(fn)}, true
+		return callee{fn: fn, api: api, role: api.Role, system: api.System, what: apiName(fn, api)}, true
 	}
 	if f := b.roleFact(fn); f != nil {
 		return callee{fn: fn, role: f.Role, system: f.System, what: shortName(fn)}, true
@@ -240,10 +240,11 @@ func declaredFunc(fn *ssa.Function) *types.Func {
 }
 
 // apiName names a library function as its users know it: go-redis's
-// commands are methods of the unexported cmdable, which means nothing to
-// a reader, so they are named by the method alone.
-func apiName(fn *types.Func) string {
-	if recv := receiverName(fn); recv != "" && !token.IsExported(recv) {
+// commands are methods of the unexported cmdable or of one of a dozen
+// *Cmdable interfaces, which mean nothing to a reader, so they are named
+// by the method alone.
+func apiName(fn *types.Func, api *API) string {
+	if recv := receiverName(fn); api.Recv == "*" || recv != "" && !token.IsExported(recv) {
 		return fn.Name()
 	}
 	return shortName(fn)

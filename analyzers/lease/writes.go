@@ -112,6 +112,9 @@ func (b *builder) factWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
 	if obj == nil {
 		return nil
 	}
+	if c, ok := b.resolve(call.Common()); ok && c.role != 0 {
+		return nil // a lock operation (Mutex.Unlock deletes its key): not a protected write
+	}
 	var wf WritesFact
 	if b.fact(obj, &wf) {
 		w := newWrite(fn, call, wf.System, shortName(obj))
@@ -202,8 +205,7 @@ func (b *builder) sqlWrite(w *Write, call ssa.CallInstruction, query ssa.Value, 
 		}
 	}
 	if isExec(call) && !resultUsed(call) {
-		w.Fenced = false
-		w.What += ", whose rows-affected result is never checked"
+		w.Fenced, w.Unchecked = false, true
 	}
 	return w
 }
@@ -431,12 +433,18 @@ func pkgPathOf(t types.Type) string {
 // hand-rolled lock (the key of a SET NX in the package): deleting or
 // expiring the lock key is the lock's own release or renewal.
 func (b *builder) touchesLockKey(fn *ssa.Function, c *ssa.CallCommon) bool {
-	keys := b.lockKeys()
 	for _, k := range redisKeyArgs(c) {
-		if s, ok := constString(k); ok && keys.consts[s] {
+		if b.isLockKey(k) {
 			return true
 		}
-		if keys.values[unwrap(k)] {
+	}
+	return false
+}
+
+// isLockKey reports whether v computes the key of a SET NX in the package.
+func (b *builder) isLockKey(v ssa.Value) bool {
+	for _, lk := range b.lockKeys() {
+		if sameValue(v, lk, 0) {
 			return true
 		}
 	}
@@ -456,30 +464,53 @@ func redisKeyArgs(c *ssa.CallCommon) []ssa.Value {
 	return []ssa.Value{k}
 }
 
-// lockKeySet holds the keys passed to SET NX in the package.
-type lockKeySet struct {
-	consts map[string]bool
-	values map[ssa.Value]bool
-}
-
-// lockKeys collects the keys of every SET NX in the package, once.
-func (b *builder) lockKeys() *lockKeySet {
+// lockKeys returns the keys of every SET NX in the package, once.
+func (b *builder) lockKeys() []ssa.Value {
 	if b.keys != nil {
-		return b.keys
+		return *b.keys
 	}
-	b.keys = &lockKeySet{consts: make(map[string]bool), values: make(map[ssa.Value]bool)}
+	keys := []ssa.Value{}
 	b.calls(func(fn *ssa.Function, call ssa.CallInstruction) bool {
 		if callee, ok := b.resolve(call.Common()); ok && callee.api != nil && callee.api.System == Redis && callee.role.Has(RoleTryAcquire) {
 			if k := arg(call.Common(), 1); k != nil {
-				if s, ok := constString(k); ok {
-					b.keys.consts[s] = true
-				}
-				b.keys.values[unwrap(k)] = true
+				keys = append(keys, k)
 			}
 		}
 		return true
 	})
-	return b.keys
+	b.keys = &keys
+	return keys
+}
+
+// sameValue reports whether a and b compute the same value: the same SSA
+// value, equal constants, or the same operation on the same operands
+// ("lock:"+job written twice).
+func sameValue(a, b ssa.Value, depth int) bool {
+	a, b = unwrap(a), unwrap(b)
+	if a == b {
+		return true
+	}
+	if depth > 4 {
+		return false
+	}
+	switch x := a.(type) {
+	case *ssa.Const:
+		y, ok := b.(*ssa.Const)
+		return ok && x.Value != nil && y.Value != nil && x.Value.ExactString() == y.Value.ExactString()
+	case *ssa.BinOp:
+		y, ok := b.(*ssa.BinOp)
+		return ok && x.Op == y.Op && sameValue(x.X, y.X, depth+1) && sameValue(x.Y, y.Y, depth+1)
+	case *ssa.UnOp:
+		y, ok := b.(*ssa.UnOp)
+		return ok && x.Op == y.Op && sameValue(x.X, y.X, depth+1)
+	case *ssa.FieldAddr:
+		y, ok := b.(*ssa.FieldAddr)
+		return ok && x.Field == y.Field && sameValue(x.X, y.X, depth+1)
+	case *ssa.Field:
+		y, ok := b.(*ssa.Field)
+		return ok && x.Field == y.Field && sameValue(x.X, y.X, depth+1)
+	}
+	return false
 }
 
 // advice says how to fence a write to system, for diagnostics.

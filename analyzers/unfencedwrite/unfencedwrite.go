@@ -64,6 +64,11 @@ func heldOnlyByChecks(w *lease.Write) bool {
 // how to fence it.
 func message(pass *analysis.Pass, w *lease.Write) string {
 	l := w.Held[0]
+	if w.Unchecked {
+		return fmt.Sprintf("%s is fenced but its rows-affected count is never read, while %s (line %d) is held: "+
+			"a stale holder's write is rejected silently and it carries on as if it had written; check RowsAffected() and abort on 0",
+			w.What, l.What, pass.Fset.Position(l.Pos).Line)
+	}
 	what := w.What
 	if w.Via != "" {
 		what = fmt.Sprintf("%s (%s)", w.What, w.Via)

@@ -63,7 +63,7 @@ func closeInvoicesIgnored(ctx context.Context, db *sql.DB, conn *sql.Conn, fence
 	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1)", 42); err != nil {
 		return err
 	}
-	_, err := db.ExecContext(ctx, `UPDATE invoices SET fence = $1 WHERE fence < $1`, fence) // want `whose rows-affected result is never checked`
+	_, err := db.ExecContext(ctx, `UPDATE invoices SET fence = $1 WHERE fence < $1`, fence) // want `DB.ExecContext \(UPDATE invoices\) is fenced but its rows-affected count is never read`
 	return err
 }
 
