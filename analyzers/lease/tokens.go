@@ -589,7 +589,7 @@ func quoteSQL(text string) string {
 func (w *walk) script(call *ssa.Call, c callee) (source, bool) {
 	src, ok := scriptSource(call.Common(), c.api)
 	if !ok {
-		src, ok = w.t.globalScript(call.Common())
+		src, ok = w.t.scriptVar(call.Common())
 	}
 	if !ok {
 		return source{}, true
@@ -604,9 +604,9 @@ func (w *walk) script(call *ssa.Call, c callee) (source, bool) {
 	return counter(call, "the Lua script's INCR", c.system), true
 }
 
-// globalScript returns the source of a Script held in a package variable
+// scriptVar returns the source of a Script held in a package variable
 // (var acquire = redis.NewScript(`...`)).
-func (t *tokenFlow) globalScript(c *ssa.CallCommon) (string, bool) {
+func (t *tokenFlow) scriptVar(c *ssa.CallCommon) (string, bool) {
 	load, ok := callRecv(c).(*ssa.UnOp)
 	if !ok || load.Op != token.MUL {
 		return "", false
@@ -615,15 +615,7 @@ func (t *tokenFlow) globalScript(c *ssa.CallCommon) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	vals := t.index().globals[g]
-	if len(vals) != 1 {
-		return "", false
-	}
-	p := producer(vals[0])
-	if p == nil {
-		return "", false
-	}
-	return constString(arg(p.Common(), 0))
+	return t.b.globalScript(g)
 }
 
 // isLockIndex reports whether api is Consul's KVPair.LockIndex.

@@ -9,5 +9,6 @@ import (
 
 func Test(t *testing.T) {
 	fencetest.Run(t, weaktoken.Analyzer,
-		"redistoken", "etcdtoken/...", "consultoken", "zktoken", "k8stoken", "sqltoken")
+		"redistoken", "etcdtoken/...", "consultoken", "zktoken", "k8stoken", "sqltoken",
+		"drawtoken", "rafttoken")
 }

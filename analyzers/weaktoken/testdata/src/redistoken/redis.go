@@ -120,3 +120,23 @@ func checked(res sql.Result, err error) error {
 	}
 	return nil
 }
+
+var fenceScript = redis.NewScript(`
+if tonumber(ARGV[1]) <= tonumber(redis.call('GET', KEYS[1]) or '0') then return 0 end
+redis.call('SET', KEYS[1], ARGV[1])
+redis.call('SET', KEYS[2], ARGV[2])
+return 1`)
+
+// scriptFence compares a stored fence in Lua, but feeds it a random value.
+func scriptFence(ctx context.Context, rdb *redis.Client, rs *redsync.Redsync) error {
+	m := rs.NewMutex("docs")
+	if err := m.Lock(); err != nil {
+		return err
+	}
+	defer m.Unlock()
+	ok, err := fenceScript.Run(ctx, rdb, []string{"fence:docs", "docs"}, m.Value(), "body").Int() // want `Script.Run is fenced with Mutex.Value\(\) \(line 137\), which is not a fencing token`
+	if err == nil && ok == 0 {
+		return sql.ErrNoRows
+	}
+	return err
+}
