@@ -111,3 +111,55 @@ func (w *worker) backoff(ctx context.Context, blockedUntil, clockSkewDeadline ti
 		w.db.ExecContext(ctx, "UPDATE payouts SET tries = 0 WHERE run = 8")
 	}
 }
+
+// Locker is the team's lock service.
+type Locker struct{}
+
+// Acquire takes the lock and returns when its lease ends.
+//
+//fencelint:acquire
+func (Locker) Acquire(ctx context.Context, name string) (time.Time, error) {
+	return time.Now().Add(10 * time.Second), nil
+}
+
+// Heartbeat renews the lease and returns its new end.
+//
+//fencelint:renew
+func (Locker) Heartbeat(ctx context.Context, name string) (time.Time, error) {
+	return time.Now().Add(10 * time.Second), nil
+}
+
+// acquiredDeadline compares with the deadline Acquire returned.
+func (w *worker) acquiredDeadline(ctx context.Context, l Locker) error {
+	deadline, err := l.Acquire(ctx, "payouts")
+	if err != nil {
+		return err
+	}
+	if time.Until(deadline) > 0 { // want `time.Until\(deadline\) only tells that the lease was held when it ran, yet it guards the unfenced write DB.ExecContext \(UPDATE payouts\)`
+		_, err = w.db.ExecContext(ctx, "UPDATE payouts SET paid = true WHERE run = 10")
+	}
+	return err
+}
+
+// computedDeadline computes the deadline right after renewing.
+func (w *worker) computedDeadline(ctx context.Context, l Locker) error {
+	if _, err := l.Heartbeat(ctx, "payouts"); err != nil {
+		return err
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	w.prepare()
+	if !time.Now().Before(deadline) { // want `time.Now\(\).Before\(deadline\) only tells that the lease was held when it ran, yet it guards the unfenced write DB.ExecContext \(DELETE payouts\)`
+		return nil
+	}
+	_, err := w.db.ExecContext(ctx, "DELETE FROM payouts WHERE run = 10")
+	return err
+}
+
+func (w *worker) prepare() {}
+
+// withMargin moves the clock forward by a safety margin first.
+func (w *worker) withMargin(ctx context.Context) {
+	if time.Now().Add(time.Second).Before(w.lease.ExpiresAt) { // want `time.Now\(\).Add\(time.Second\).Before\(w.lease.ExpiresAt\) only tells`
+		w.db.ExecContext(ctx, "UPDATE payouts SET paid = true WHERE run = 11")
+	}
+}
