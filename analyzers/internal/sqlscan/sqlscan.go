@@ -72,7 +72,13 @@ type Statement struct {
 	Table string
 	// Alias is the target table's alias, if any ("UPDATE docs AS d").
 	Alias string
-	// Fences are comparisons that make the write reject a stale token.
+	// Fences are comparisons that make the write reject a stale token: in
+	// the WHERE of UPDATE and DELETE, in ON CONFLICT ... DO UPDATE ...
+	// WHERE, in the WHEN MATCHED AND conditions of MERGE (only when every
+	// WHEN MATCHED branch that writes has one), and in the IF/CASE
+	// conditions of ON DUPLICATE KEY UPDATE (only when no column there is
+	// overwritten unconditionally). A fence ANDed with anything counts; one
+	// ORed with anything but a NULL test of its column does not.
 	Fences []Fence
 	// Stored lists placeholders written into columns (SET c = $2, INSERT
 	// (c) VALUES ($2), ON DUPLICATE KEY UPDATE c = ?).
@@ -221,11 +227,12 @@ type Fence struct {
 	Op string
 	// Token is the placeholder carrying the token. For `col < EXCLUDED.col`,
 	// `VALUES(col)` and MySQL row aliases it is the placeholder inserted
-	// into that column; for a MySQL user variable (`col < @tok`) it is the
-	// placeholder an earlier "SET @tok = ?" of the script assigned, else
-	// an AtName Param naming the variable, which no Go argument feeds. It is the zero Param when the compared value is
-	// not a single placeholder (INSERT ... SELECT, an expression): the
-	// statement is fenced but the token cannot be traced.
+	// into that column. For a MySQL user variable (`col < @tok`) it is the
+	// placeholder an earlier "SET @tok = ?" of the script assigned, else an
+	// AtName Param naming the variable, which no Go argument feeds. It is
+	// the zero Param when the compared value is not a single placeholder
+	// (INSERT ... SELECT, a joined row, an expression): the statement is
+	// fenced but the token cannot be traced.
 	Token Param
 	// NullOK reports that a NULL stored value passes the fence
 	// (`col IS NULL OR col < $2`, `COALESCE(col, 0) < $2`).
@@ -246,7 +253,8 @@ type Call struct {
 	// Name is the lower-case function name without schema.
 	Name string
 	// Args holds the placeholders among the call's arguments, in order,
-	// at any depth (pg_advisory_lock(hashtext($1)) has Args [$1]).
+	// at any depth (pg_advisory_lock(hashtext($1)) has Args [$1]); at most
+	// eight are kept.
 	Args []Param
 	// Pos is the byte offset of the call in the query.
 	Pos int

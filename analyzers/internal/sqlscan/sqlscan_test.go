@@ -293,7 +293,7 @@ WHERE id = $1;`,
 		// WITH.
 		{"data-modifying CTE", 0,
 			`WITH upd AS (UPDATE docs SET body = $1 WHERE id = $2 AND fence < $3 RETURNING id) SELECT count(*) FROM upd`,
-			`SELECT W {UPDATE docs W F[fence<$3 WHERE] S[body=$1] R}`},
+			`SELECT docs W {UPDATE docs W F[fence<$3 WHERE] S[body=$1] R}`},
 		{"read-only CTE", 0,
 			`WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n+1 FROM t WHERE n < $1) SELECT * FROM t`,
 			`SELECT`},

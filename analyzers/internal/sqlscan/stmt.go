@@ -117,6 +117,9 @@ func (s *stmt) read() {
 	}
 	s.st.Verb = strings.ToUpper(s.toks[i].text)
 	s.readVerb(i)
+	if s.st.Table == "" && len(s.st.With) > 0 {
+		s.st.Table = s.st.With[0].Table
+	}
 }
 
 // readVerb dispatches on the statement's verb at index i.
