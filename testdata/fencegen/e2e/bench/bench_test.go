@@ -26,20 +26,49 @@ const rows = 1000
 // writeFunc writes body to row id with token, which grows with every call.
 type writeFunc func(ctx context.Context, pool *pgxpool.Pool, token, id int64, body string) error
 
-func BenchmarkUpdate(b *testing.B) {
-	pool := openSchema(b, pgtest.New(b))
+// variant is one way of writing a row.
+type variant struct {
+	name  string
+	write writeFunc
+}
+
+// variants lists the writes compared; fenced is fencegen's generated
+// UpdateDoc (golden case postgres-pgx, "<=").
+func variants(pool *pgxpool.Pool) []variant {
 	fenced := pgdb.NewFenced(pool)
 	fencedUpdate := func(ctx context.Context, _ *pgxpool.Pool, token, id int64, body string) error {
 		return fenced.UpdateDoc(ctx, pgdb.Token(token), pgdb.UpdateDocParams{ID: id, Body: body})
 	}
-	for _, bm := range []struct {
-		name  string
-		write writeFunc
-	}{
+	return []variant{
 		{"plain", plainUpdate},
-		{"fenced", fencedUpdate}, // fencegen's generated UpdateDoc (pgx/v5, "<=")
+		{"fenced", fencedUpdate},
 		{"select-for-update", selectForUpdate},
-	} {
+	}
+}
+
+// TestVariants checks that every benchmarked write really writes, so the
+// benchmark measures work that happens.
+func TestVariants(t *testing.T) {
+	pool := openSchema(t, pgtest.New(t))
+	ctx := context.Background()
+	for _, v := range variants(pool) {
+		token := resetRows(t, pool)
+		if err := v.write(ctx, pool, token+1, 7, "written"); err != nil {
+			t.Fatalf("%s: %v", v.name, err)
+		}
+		var body string
+		if err := pool.QueryRow(ctx, "SELECT body FROM docs WHERE id = 7").Scan(&body); err != nil {
+			t.Fatal(err)
+		}
+		if body != "written" {
+			t.Errorf("%s: row body = %q after the write", v.name, body)
+		}
+	}
+}
+
+func BenchmarkUpdate(b *testing.B) {
+	pool := openSchema(b, pgtest.New(b))
+	for _, bm := range variants(pool) {
 		b.Run(bm.name, func(b *testing.B) {
 			ctx := context.Background()
 			token := resetRows(b, pool)
@@ -79,8 +108,8 @@ func selectForUpdate(ctx context.Context, pool *pgxpool.Pool, token, id int64, b
 
 // resetRows gives every benchmark the same fresh table (rows rows, fence 0)
 // and returns the token the writes count up from.
-func resetRows(b *testing.B, pool *pgxpool.Pool) int64 {
-	b.Helper()
+func resetRows(tb testing.TB, pool *pgxpool.Pool) int64 {
+	tb.Helper()
 	ctx := context.Background()
 	for _, stmt := range []string{
 		"TRUNCATE docs",
@@ -88,7 +117,7 @@ func resetRows(b *testing.B, pool *pgxpool.Pool) int64 {
 		"VACUUM ANALYZE docs",
 	} {
 		if _, err := pool.Exec(ctx, stmt); err != nil {
-			b.Fatal(err)
+			tb.Fatal(err)
 		}
 	}
 	return 0
@@ -96,20 +125,20 @@ func resetRows(b *testing.B, pool *pgxpool.Pool) int64 {
 
 // openSchema creates a database with the PostgreSQL test schema and returns
 // a pool on it.
-func openSchema(b *testing.B, server *pgtest.Server) *pgxpool.Pool {
-	b.Helper()
+func openSchema(tb testing.TB, server *pgtest.Server) *pgxpool.Pool {
+	tb.Helper()
 	ctx := context.Background()
 	schema, err := os.ReadFile("../schema/postgresql.sql")
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
-	pool, err := pgxpool.New(ctx, server.NewDatabase(b))
+	pool, err := pgxpool.New(ctx, server.NewDatabase(tb))
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
-	b.Cleanup(pool.Close)
+	tb.Cleanup(pool.Close)
 	if _, err := pool.Exec(ctx, string(schema)); err != nil {
-		b.Fatalf("apply schema: %v", err)
+		tb.Fatalf("apply schema: %v", err)
 	}
 	return pool
 }
