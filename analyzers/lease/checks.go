@@ -101,6 +101,15 @@ func (b *builder) findChecks() {
 		}
 		return true
 	})
+	for _, fn := range b.funcs {
+		for _, blk := range fn.Blocks {
+			for _, instr := range blk.Instrs {
+				if op, ok := instr.(*ssa.BinOp); ok {
+					b.unixDeadlineCheck(fn, op)
+				}
+			}
+		}
+	}
 	slices.SortStableFunc(b.model.Checks, func(x, y *Check) int { return int(x.Pos - y.Pos) })
 }
 
@@ -208,6 +217,76 @@ func (b *builder) deadlineCheck(fn *ssa.Function, call *ssa.Call) {
 	b.model.Checks = append(b.model.Checks, &Check{
 		Pos: pos, End: end, Fn: fn, What: abbreviate(b.exprString(call)), held: flow.branches,
 	})
+}
+
+// unixDeadlineCheck records a comparison of the clock in Unix units with
+// a lease's deadline kept as a number: time.Now().Unix() < l.ExpiresAtUnix.
+func (b *builder) unixDeadlineCheck(fn *ssa.Function, op *ssa.BinOp) {
+	switch op.Op {
+	case token.LSS, token.LEQ, token.GTR, token.GEQ:
+	default:
+		return
+	}
+	nowLeft := isUnixNow(op.X)
+	if nowLeft == isUnixNow(op.Y) {
+		return
+	}
+	be := b.binaryExpr(op.Pos())
+	if be == nil {
+		return
+	}
+	deadline := be.Y
+	if !nowLeft {
+		deadline = be.X
+	}
+	if !b.leaseNamed(deadline) {
+		return
+	}
+	p := +1 // now < deadline: held
+	if (op.Op == token.GTR || op.Op == token.GEQ) == nowLeft {
+		p = -1
+	}
+	flow := newCheckFlow()
+	flow.follow(op, p)
+	if len(flow.branches) == 0 {
+		return
+	}
+	b.model.Checks = append(b.model.Checks, &Check{
+		Pos: be.Pos(), End: be.End(), Fn: fn, What: abbreviate(types.ExprString(be)), held: flow.branches,
+	})
+}
+
+// isUnixNow reports whether v is the current time in Unix units:
+// time.Now().Unix(), UnixMilli, UnixMicro or UnixNano.
+func isUnixNow(v ssa.Value) bool {
+	call, ok := unwrap(v).(*ssa.Call)
+	if !ok {
+		return false
+	}
+	fn := calleeFunc(call.Common())
+	if fn == nil || !isTimeMethod(fn) || !strings.HasPrefix(fn.Name(), "Unix") {
+		return false
+	}
+	return isNow(call.Common().Args[0], true)
+}
+
+// binaryExpr returns the binary expression whose operator is at opPos.
+func (b *builder) binaryExpr(opPos token.Pos) *ast.BinaryExpr {
+	if !opPos.IsValid() {
+		return nil
+	}
+	for _, f := range b.pass.Files {
+		if f.FileStart > opPos || opPos >= f.FileEnd {
+			continue
+		}
+		path, _ := astutil.PathEnclosingInterval(f, opPos, opPos+1)
+		for _, n := range path {
+			if be, ok := n.(*ast.BinaryExpr); ok && be.OpPos == opPos {
+				return be
+			}
+		}
+	}
+	return nil
 }
 
 // leaseDeadline reports whether d, a time compared with the clock, is a

@@ -163,3 +163,25 @@ func (w *worker) withMargin(ctx context.Context) {
 		w.db.ExecContext(ctx, "UPDATE payouts SET paid = true WHERE run = 11")
 	}
 }
+
+// Row is a lease row with its deadline in Unix milliseconds.
+type Row struct {
+	ExpiresAtMs int64
+	Attempts    int64
+}
+
+// unixMillis compares the clock in milliseconds with the row's deadline.
+func (w *worker) unixMillis(ctx context.Context, r Row) error {
+	if time.Now().UnixMilli() >= r.ExpiresAtMs { // want `time.Now\(\).UnixMilli\(\) >= r.ExpiresAtMs only tells that the lease was held when it ran, yet it guards the unfenced write DB.ExecContext \(UPDATE payouts\)`
+		return nil
+	}
+	_, err := w.db.ExecContext(ctx, "UPDATE payouts SET paid = true WHERE run = 12")
+	return err
+}
+
+// unixAttempts compares something else with the clock: no lease.
+func (w *worker) unixAttempts(ctx context.Context, r Row) {
+	if time.Now().Unix() > r.Attempts {
+		w.db.ExecContext(ctx, "UPDATE payouts SET tries = 0 WHERE run = 12")
+	}
+}
