@@ -172,6 +172,13 @@ func cases(cmp fencecheck.Comparison) []testCase {
 			c.applied("delete with the current token under <=", err)
 			c.missing(118)
 		}},
+		{name: "tokens beyond 32 bits", run: func(c checker) {
+			const big = int64(1) << 40 // an etcd revision or zxid after a long life
+			c.seed(120, 1, big)
+			c.stale("update", c.table.Update(c.ctx, big-1, 120, 2), big)
+			c.applied("update", c.table.Update(c.ctx, big+1, 120, 3))
+			c.row(120, 3, big+1)
+		}},
 		{name: "update of a missing row is not found", run: func(c checker) {
 			c.notFound("update", c.table.Update(c.ctx, 9, 106, 1))
 			c.missing(106)
