@@ -136,6 +136,17 @@ analyze() {
 	fi
 }
 
+# canary checks that fencelint reports the bundled example's unfenced
+# write: a binary that reports nothing would otherwise pass here.
+canary() {
+	local out
+	out=$(cd "$root" && "$work/fencelint" -json ./examples/frozenworker 2>&1 | jq -r "$jq_findings" 2>&1) || true
+	if ! grep -q '^unfencedwrite .*/examples/frozenworker/advisory\.go:' <<<"$out"; then
+		echo "  FAIL: fencelint does not report the unfenced write in examples/frozenworker: $out" >&2
+		failed=1
+	fi
+}
+
 # jq_findings prints each diagnostic of fencelint -json output as
 # "ANALYZER POSN<TAB>MESSAGE"; jq_errors prints each analysis error.
 readonly jq_findings='to_entries[] | .value | to_entries[] | select(.value | type == "array")
@@ -189,6 +200,7 @@ compare() {
 start=$SECONDS
 failed=0
 buildFencelint
+canary
 : >"$work/actual.txt"
 printf '%-34s %-8s\n' target version
 while read -r name version pattern mark; do
