@@ -11,7 +11,11 @@ package lease
 // (//fencelint:check, wrappers), a Consul KVPair's Session read back and
 // compared with the holder's session, and hand-written comparisons of the
 // clock with a lease's deadline (time.Now().Before(lease.ExpiresAt),
-// time.Until(l.expiry) > 0).
+// time.Until(l.expiry) > 0, time.Now().UnixMilli() < row.ExpiresAtMs). A
+// deadline is a lease's when its expression names one (lease, expiry,
+// lock, leader, held, valid, TTL, acquired: whole words, so a clock is no
+// lock), or when it was returned by an acquire or renew call, or computed
+// as now plus a duration after one; a retry loop's deadline is not.
 //
 // For each check it follows the result through the SSA values (tuple
 // extracts, negation, comparisons with nil, zero, the leader constant or the
@@ -79,38 +83,41 @@ func (c *Check) guardsBlock(blk *ssa.BasicBlock) bool {
 }
 
 // findChecks fills Model.Checks with the package's lease-validity checks,
-// in source order.
+// in source order. Deadline comparisons are looked for last, so that one a
+// library check's flow already went through (time.Now().Before(m.Until()))
+// is not counted twice.
 func (b *builder) findChecks() {
 	used := make(map[ssa.CallInstruction]bool) // time calls a check's flow already explains
-	b.calls(func(fn *ssa.Function, call ssa.CallInstruction) bool {
-		if c, ok := call.(*ssa.Call); ok {
-			b.callCheck(fn, c, used)
+	b.instrs(func(fn *ssa.Function, instr ssa.Instruction) {
+		switch x := instr.(type) {
+		case *ssa.Call:
+			b.callCheck(fn, x, used)
+		case *ssa.Field, *ssa.FieldAddr:
+			b.sessionCheck(fn, x)
 		}
-		return true
 	})
-	for _, fn := range b.funcs {
-		for _, blk := range fn.Blocks {
-			for _, instr := range blk.Instrs {
-				b.sessionCheck(fn, instr)
+	b.instrs(func(fn *ssa.Function, instr ssa.Instruction) {
+		switch x := instr.(type) {
+		case *ssa.Call:
+			if !used[x] {
+				b.deadlineCheck(fn, x)
 			}
+		case *ssa.BinOp:
+			b.unixDeadlineCheck(fn, x)
 		}
-	}
-	b.calls(func(fn *ssa.Function, call ssa.CallInstruction) bool {
-		if c, ok := call.(*ssa.Call); ok && !used[c] {
-			b.deadlineCheck(fn, c)
-		}
-		return true
 	})
-	for _, fn := range b.funcs {
-		for _, blk := range fn.Blocks {
-			for _, instr := range blk.Instrs {
-				if op, ok := instr.(*ssa.BinOp); ok {
-					b.unixDeadlineCheck(fn, op)
-				}
-			}
-		}
-	}
 	slices.SortStableFunc(b.model.Checks, func(x, y *Check) int { return int(x.Pos - y.Pos) })
+}
+
+// instrs calls f with every instruction of the package's functions.
+func (b *builder) instrs(f func(fn *ssa.Function, instr ssa.Instruction)) {
+	for _, fn := range b.funcs {
+		for _, blk := range fn.Blocks {
+			for _, instr := range blk.Instrs {
+				f(fn, instr)
+			}
+		}
+	}
 }
 
 // callCheck records call if it calls a validity check.
@@ -171,6 +178,12 @@ func (b *builder) sessionCheck(fn *ssa.Function, instr ssa.Instruction) {
 	}
 	check := &Check{Pos: instr.Pos(), Fn: fn, System: api.System, What: typeName(owner) + "." + api.Name, held: flow.branches}
 	if get := b.producerOf(instr); get != nil {
+		for _, c := range b.model.Checks {
+			if c.Call == get { // pair.Session read twice: one check
+				c.held = append(c.held, flow.branches...)
+				return
+			}
+		}
 		check.Call = get
 		check.Pos, check.End = b.callExtent(get)
 		check.What = shortName(calleeFunc(get.Common())) + " of the lock key"

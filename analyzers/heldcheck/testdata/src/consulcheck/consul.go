@@ -69,3 +69,22 @@ func (w *worker) config(ctx context.Context) error {
 	}
 	return err
 }
+
+// twice compares the pair's session twice: one check, one report.
+func (w *worker) twice() error {
+	pair, _, err := w.c.KV().Get(w.lockKey, nil) // want `KV.Get of the lock key only tells that the lease was held when it ran, yet it guards the unfenced write KV.Delete`
+	if err != nil || pair == nil {
+		return err
+	}
+	if pair.Session == "" {
+		return errLost
+	}
+	if pair.Session != w.session {
+		return errLost
+	}
+	_, err = w.c.KV().Delete("orders/next", nil)
+	if pair.Session == w.session {
+		_, err = w.c.KV().Delete("orders/last", nil)
+	}
+	return err
+}
