@@ -1,6 +1,8 @@
 package luascan
 
 import (
+	"cmp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -43,6 +45,9 @@ func (p *parser) suffixed() suffix {
 				s.path += "." + n
 			}
 			s = suffix{path: s.path, v: field(s.v)}
+			if fn, protected := redisFn(s.path); fn {
+				s.v = val{kind: vRedisFn, protected: protected}
+			}
 		case p.accept("["):
 			k := p.expr()
 			p.expect("]")
@@ -121,13 +126,20 @@ func (p *parser) args() []val {
 // call parses the arguments of a call of s starting at pos and returns the
 // call's value.
 func (p *parser) call(s suffix, pos int) suffix {
-	switch s.path {
-	case "redis.call", "server.call": // server.* is Valkey's name for redis.*
-		return suffix{v: p.redisCall(pos, false), call: true}
-	case "redis.pcall", "server.pcall":
-		return suffix{v: p.redisCall(pos, true), call: true}
+	if s.v.kind == vRedisFn { // redis.call(...), or a local alias of it
+		return suffix{v: p.redisCall(pos, s.v.protected, p.args()), call: true}
 	}
 	args := p.args()
+	if s.path == "pcall" && len(args) > 0 && args[0].kind == vRedisFn {
+		// pcall(redis.call, "SET", ...): the call runs, its error is caught.
+		p.redisCall(pos, true, args[1:])
+		return suffix{call: true}
+	}
+	for _, a := range args {
+		if a.kind == vRedisFn {
+			p.failAt(pos, "redis.call passed to a function")
+		}
+	}
 	out := suffix{call: true, path: s.path}
 	switch s.path {
 	case "tonumber", "tostring", "string.sub", "string.lower", "string.upper", "math.floor", "math.ceil",
@@ -139,13 +151,21 @@ func (p *parser) call(s suffix, pos int) suffix {
 	return out
 }
 
-// redisCall parses the arguments of redis.call/redis.pcall at pos, records
-// the call with the guard that holds here, and returns its result's value.
-func (p *parser) redisCall(pos int, protected bool) val {
-	slot := len(p.script.Calls)
-	p.script.Calls = append(p.script.Calls, Call{Pos: pos, Protected: protected})
-	g := p.guard()
-	args := p.args()
+// redisFn reports whether path names redis.call or redis.pcall (Valkey:
+// server.call, server.pcall), and which.
+func redisFn(path string) (fn, protected bool) {
+	switch path {
+	case "redis.call", "server.call":
+		return true, false
+	case "redis.pcall", "server.pcall":
+		return true, true
+	}
+	return false, false
+}
+
+// redisCall records a redis call at pos with its arguments (the command
+// first) and the guard that holds here, and returns its result's value.
+func (p *parser) redisCall(pos int, protected bool, args []val) val {
 	c := Call{Pos: pos, Protected: protected}
 	if len(args) > 0 && args[0].kind == vLit {
 		c.Command = strings.ToUpper(args[0].lit)
@@ -156,9 +176,16 @@ func (p *parser) redisCall(pos int, protected bool) val {
 		}
 	}
 	c.Write = writes(c)
-	g = maxGuard(g, intrinsicGuard(c))
+	g := maxGuard(p.guard(), intrinsicGuard(c))
 	c.Guard, c.GuardKey, c.GuardArgv = g.g, g.key, g.argv
-	p.script.Calls[slot] = c
+	// Calls nested in the arguments were recorded first; keep source order.
+	at, _ := slices.BinarySearchFunc(p.script.Calls, pos, func(c Call, pos int) int { return cmp.Compare(c.Pos, pos) })
+	p.script.Calls = slices.Insert(p.script.Calls, at, c)
+	return resultOf(c)
+}
+
+// resultOf returns the value a redis call evaluates to.
+func resultOf(c Call) val {
 	if created := intrinsicGuard(c); created.g == CreateOnly {
 		if c.Command == "SET" {
 			// SET ... NX replies OK or nil: truthy only for the creator.

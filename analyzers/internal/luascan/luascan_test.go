@@ -220,6 +220,15 @@ if redis.call('SETNX', KEYS[1], ARGV[1]) == 1 then redis.call('PEXPIRE', KEYS[1]
 		{"SETNX result is truthy even when 0", `
 if redis.call('SETNX', KEYS[1], ARGV[1]) then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end`,
 			[]string{"SETNX k1 a1 w create-only(k0,a0)", "PEXPIRE k1 a2 w"}, luascan.None},
+		{"pcall of redis.call and a local alias", `
+local call = redis.call
+if call('GET', KEYS[1]) == ARGV[1] then
+  local ok, err = pcall(redis.call, 'SET', KEYS[2], ARGV[2])
+  call('DEL', KEYS[1])
+end`,
+			[]string{"GET k1", "pcall SET k2 a2 w owner-compare(k1,a1)", "DEL k1 w owner-compare(k1,a1)"}, luascan.OwnerCompare},
+		{"nested calls keep source order", `return redis.call('SET', KEYS[1], redis.call('GET', KEYS[2]))`,
+			[]string{"SET k1 ? w", "GET k2"}, luascan.None},
 		{"SET IFEQ compares by itself", `return redis.call('SET', KEYS[1], ARGV[2], 'IFEQ', ARGV[1])`,
 			[]string{"SET k1 a2 'IFEQ' a1 w owner-compare(k1,a1)"}, luascan.OwnerCompare},
 
@@ -301,6 +310,8 @@ func TestUnknown(t *testing.T) {
 	}{
 		{"computed command", `return redis.call(ARGV[1], KEYS[1])`, "redis command computed at run time"},
 		{"unpacked command", `return redis.call(unpack(ARGV))`, "redis command computed at run time"},
+		{"redis.call escapes", `local function run(f, ...) return f(...) end
+return run(redis.call, 'DEL', KEYS[1])`, "redis.call passed to a function at offset 52"},
 		{"syntax error", `if redis.call('GET', KEYS[1]) == ARGV[1] redis.call('DEL', KEYS[1]) end`, `expected "then" at offset 41`},
 		{"missing end", `if x then redis.call('DEL', KEYS[1])`, `expected "end" at offset 36`},
 		{"unfinished string", `redis.call('DEL, KEYS[1])`, "unfinished string at offset 11"},

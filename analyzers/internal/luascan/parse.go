@@ -44,10 +44,14 @@ func (p *parser) next() {
 	}
 }
 
-// fail records the first syntax error and stops the parse.
-func (p *parser) fail(msg string) {
+// fail records the first syntax error, at the current token, and stops
+// the parse.
+func (p *parser) fail(msg string) { p.failAt(p.tok.pos, msg) }
+
+// failAt records the first problem, at offset pos, and stops the parse.
+func (p *parser) failAt(pos int, msg string) {
 	if p.problem == "" {
-		p.problem = msg + " at offset " + strconv.Itoa(p.tok.pos)
+		p.problem = msg + " at offset " + strconv.Itoa(pos)
 	}
 	p.lx.i = len(p.lx.src)
 	p.tok = token{kind: tEOF, pos: len(p.lx.src)}

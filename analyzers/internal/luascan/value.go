@@ -14,6 +14,7 @@ const (
 	vLit                    // a literal; lit holds its value
 	vBool                   // the result of a comparison or a logical combination of them
 	vCreated                // the 0/1 result of SETNX, HSETNX, MSETNX: 1 when this call created the key
+	vRedisFn                // the function redis.call (or redis.pcall: protected) itself
 )
 
 // val is the abstract value of an expression.
@@ -21,6 +22,8 @@ type val struct {
 	kind  valKind
 	index int    // KEYS/ARGV index (0 when not a literal index)
 	lit   string // vLit: the literal's value ("nil", "true", a string or numeral)
+	// protected marks the vRedisFn value of redis.pcall.
+	protected bool
 	// ifTrue and ifFalse are the guards that hold when a vBool is true or
 	// false.
 	ifTrue, ifFalse guardInfo

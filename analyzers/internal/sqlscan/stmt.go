@@ -45,15 +45,15 @@ func (s *stmt) enter() bool {
 	return true
 }
 
+// leave undoes enter.
+func (s *stmt) leave() { s.depth-- }
+
 // unknown marks the statement as not understood, keeping the first reason.
 func (s *stmt) unknown(why string) {
 	if !s.st.Unknown {
 		s.st.Unknown, s.st.Problem = true, why
 	}
 }
-
-// leave undoes enter.
-func (s *stmt) leave() { s.depth-- }
 
 // value is what an INSERT put into a column.
 type value struct {
@@ -357,18 +357,7 @@ func (s *stmt) target(i int) int {
 
 // reserved reports words that end a table reference rather than alias it.
 func reserved(w string) bool {
-	if len(w) > len("STRAIGHT_JOIN") {
-		return false
-	}
-	var up [len("STRAIGHT_JOIN")]byte
-	for i := 0; i < len(w); i++ {
-		c := w[i]
-		if 'a' <= c && c <= 'z' {
-			c -= 'a' - 'A'
-		}
-		up[i] = c
-	}
-	switch string(up[:len(w)]) {
+	switch strings.ToUpper(w) {
 	case "SET", "WHERE", "FROM", "USING", "VALUES", "VALUE", "SELECT", "DEFAULT", "ON", "JOIN", "INNER",
 		"LEFT", "RIGHT", "FULL", "CROSS", "NATURAL", "STRAIGHT_JOIN", "OUTER", "RETURNING", "ORDER", "LIMIT",
 		"WITH", "AS", "PARTITION", "OVERRIDING", "TABLE", "WHEN", "USE", "FORCE", "IGNORE", "INDEXED", "NOT",
