@@ -68,9 +68,12 @@
 // and so is a check whose result is only logged or returned. A write fenced
 // with a token that is not monotonic is reported by weaktoken, and a write
 // under a lease but not behind a check by unfencedwrite, so each bug is
-// reported once. A deadline comparison counts as a lease check only when
-// the deadline's expression names a lease (lease, expiry, lock, leader,
-// held, valid, TTL); a retry loop's deadline does not.
+// reported once. A comparison of the clock with a deadline
+// (time.Now().Before(d), time.Until(d) > 0, time.Now().UnixMilli() < d)
+// counts as a lease check only when d is a lease's: its expression names
+// one (lease, expiry, lock, leader, held, valid, TTL, acquired, as whole
+// words), or it was returned by a call that acquires or renews, or computed
+// as now plus a duration right after one. A retry loop's deadline is not.
 //
 // When the write is safe without a token (it is idempotent, or a last
 // writer wins by design), say so on the check's line:
