@@ -79,7 +79,9 @@ const (
 	// extension.
 	OwnerCompare
 	// FenceCompare: the write runs only when an ARGV is greater than (or at
-	// least) a stored value: a fencing token check.
+	// least) a stored value, or the key is missing: the shape of a fencing
+	// token check. Whether ARGV[GuardArgv] really carries a token (and not,
+	// say, a rate limit) is for the caller to check.
 	FenceCompare
 )
 

@@ -219,7 +219,9 @@ func ArgIndex(p Param) (index int, name string) {
 
 // Fence is a comparison that rejects a write carrying an older-or-equal
 // token: the stored Column must be less than (Op "<") or at most (Op "<=")
-// the Token, so a stale holder's write matches no row.
+// the Token, so a stale holder's write matches no row. It is the shape of a
+// fence only: whether the Go argument bound to Token carries a fencing
+// token (and not, say, a date) is for the caller to check.
 type Fence struct {
 	// Column is the compared column, unquoted and without its qualifier.
 	Column string
