@@ -75,9 +75,17 @@ func (s source) known() bool { return !s.none && (s.Kind != Unknown || s.counter
 
 // walk is one query's state.
 type walk struct {
-	t     *tokenFlow
-	seen  map[ssa.Value]bool
+	t *tokenFlow
+	// seen marks the values being walked: meeting one again is a cycle
+	// (a loop's phi), which adds nothing.
+	seen map[ssa.Value]bool
+	// done holds the values already walked in this query.
+	done  map[ssa.Value]source
 	depth int
+}
+
+func (t *tokenFlow) newWalk() *walk {
+	return &walk{t: t, seen: make(map[ssa.Value]bool), done: make(map[ssa.Value]source)}
 }
 
 // origin reports where v comes from.
@@ -85,8 +93,7 @@ func (t *tokenFlow) origin(v ssa.Value) Origin {
 	if t.b == nil || t.b.funcs == nil {
 		return Origin{}
 	}
-	w := &walk{t: t, seen: make(map[ssa.Value]bool)}
-	return t.settle(w.value(v))
+	return t.settle(t.newWalk().value(v))
 }
 
 // settle turns a walk's result into an Origin: a counter is LateDrawn if a
@@ -120,13 +127,23 @@ func (w *walk) value(v ssa.Value) source {
 	if v == nil || w.seen[v] {
 		return neutral
 	}
+	if s, ok := w.done[v]; ok {
+		return s
+	}
 	if w.depth > maxDepth {
 		return source{}
 	}
 	w.seen[v] = true
 	w.depth++
-	defer func() { w.depth-- }()
+	s := w.step(v)
+	w.depth--
+	delete(w.seen, v)
+	w.done[v] = s
+	return s
+}
 
+// step returns the source of v, one definition back.
+func (w *walk) step(v ssa.Value) source {
 	switch v := v.(type) {
 	case *ssa.Const:
 		return neutral
@@ -779,6 +796,12 @@ func fromAPI(api *API, pos token.Pos, what string) source {
 	return source{Origin: Origin{Kind: kind, Pos: pos, What: what, Note: api.Note, System: api.System}}
 }
 
+// isBasic reports whether t is a number, a string or a bool, possibly named.
+func isBasic(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Basic)
+	return ok
+}
+
 func indexOf[T comparable](xs []T, x T) int {
 	for i, y := range xs {
 		if y == x {
@@ -952,11 +975,10 @@ func (b *builder) exportTokenFacts() {
 		}
 	}
 	for fv := range t.index().fieldSources {
-		if fv.Pkg() != b.pass.Pkg {
+		if fv.Pkg() != b.pass.Pkg || !isBasic(fv.Type()) {
 			continue
 		}
-		w := &walk{t: t, seen: make(map[ssa.Value]bool)}
-		if s := w.fieldSources(fv); s.known() && !s.counter {
+		if s := t.newWalk().fieldSources(fv); s.known() && !s.counter {
 			export(fv, s.Origin)
 		}
 	}
@@ -965,16 +987,16 @@ func (b *builder) exportTokenFacts() {
 	}
 }
 
-// resultOrigin returns the origin of fn's first result that is not an
-// error, if it is known and does not depend on the caller.
+// resultOrigin returns the origin of fn's first result of basic type (a
+// number or a string, as tokens are), if it is known and does not depend on
+// the caller.
 func (t *tokenFlow) resultOrigin(fn *ssa.Function) (Origin, bool) {
 	res := fn.Signature.Results()
 	for i := range res.Len() {
-		if types.Identical(res.At(i).Type(), types.Universe.Lookup("error").Type()) {
+		if !isBasic(res.At(i).Type()) {
 			continue
 		}
-		w := &walk{t: t, seen: make(map[ssa.Value]bool)}
-		s := w.merge(returnValues(fn, i))
+		s := t.newWalk().merge(returnValues(fn, i))
 		switch {
 		case !s.known():
 			return Origin{}, false
