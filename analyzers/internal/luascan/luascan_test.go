@@ -96,6 +96,11 @@ func TestParse(t *testing.T) {
 			[]string{"GET k1", "DEL k1 w owner-compare(k1,a1)"}, luascan.OwnerCompare},
 		{"redsync touch", redsyncTouch,
 			[]string{"GET k1", "PEXPIRE k1 a2 w owner-compare(k1,a1)"}, luascan.OwnerCompare},
+		{"elseif condition runs after the if condition failed", `
+local cur = tonumber(redis.call('GET', KEYS[1]) or '0')
+if tonumber(ARGV[1]) <= cur then return 0
+elseif redis.call('INCR', KEYS[2]) > 10 then return 1 end`,
+			[]string{"GET k1", "INCR k2 w fence-compare(k1,a1)"}, luascan.FenceCompare},
 		{"redsync touch with SET NX", redsyncTouchWithSetNX,
 			[]string{"GET k1", "PEXPIRE k1 a2 w owner-compare(k1,a1)", "SET k1 a1 'PX' a2 'NX' w create-only(k0,a0)"},
 			luascan.CreateOnly},

@@ -191,9 +191,9 @@ func (p *parser) ifStat() bool {
 	allExit, hasElse := true, false
 	for first := true; first || p.is("elseif"); first = false {
 		p.next() // if / elseif
+		p.facts = append(p.facts, falses...)
 		t, f := truth(p.expr())
 		p.expect("then")
-		p.facts = append(p.facts, falses...)
 		exits := p.guarded(t, p.blockBody)
 		p.facts = p.facts[:len(p.facts)-len(falses)]
 		allExit = allExit && exits
