@@ -8,5 +8,5 @@ import (
 )
 
 func Test(t *testing.T) {
-	fencetest.Run(t, heldcheck.Analyzer, "leaderelect", "redsynccheck", "redislockcheck", "raftcheck", "etcdcheck", "consulcheck", "zkcheck", "gocroncheck", "redischeck", "deadline", "declared", "shapes")
+	fencetest.Run(t, heldcheck.Analyzer, "leaderelect", "redsynccheck", "redislockcheck", "raftcheck", "etcdcheck", "consulcheck", "zkcheck", "gocroncheck", "redischeck", "deadline", "declared", "shapes", "objectstores")
 }
