@@ -137,6 +137,9 @@ func (b *builder) callCheck(fn *ssa.Function, call *ssa.Call, used map[ssa.CallI
 			}
 		}
 	} else {
+		if !b.answersCheck(call) {
+			return
+		}
 		// A wrapper that returns a value and an error says "held" with
 		// the value; its error may only mean the lookup failed, and a
 		// nil pointer only that there was nothing to return.
@@ -150,6 +153,105 @@ func (b *builder) callCheck(fn *ssa.Function, call *ssa.Call, used map[ssa.CallI
 	b.model.Checks = append(b.model.Checks, &Check{
 		Call: call, Pos: pos, End: end, Fn: fn, System: cal.system, What: cal.what, held: flow.branches,
 	})
+}
+
+// answersCheck reports whether call, to a function with RoleCheck that is
+// not in the catalog, answers whether the lease is held: a
+// //fencelint:check function, a wrapper from another package (its fact
+// says so), or a function of this package that is a faithful wrapper.
+func (b *builder) answersCheck(call *ssa.Call) bool {
+	if obj := calleeFunc(call.Common()); obj != nil && b.dirs.roles[obj.Origin()].Has(RoleCheck) {
+		return true
+	}
+	fn := call.Common().StaticCallee()
+	if fn == nil || fn.Pkg == nil || fn.Pkg.Pkg != b.pass.Pkg || len(fn.Blocks) == 0 {
+		return true
+	}
+	return b.faithfulWrapper(fn)
+}
+
+// faithfulWrapper reports whether fn, a function that calls validity
+// checks, answers with them: it returns a check's result, or on every path
+// from a check's "lost" branch it returns false or an error. A function
+// that checks and then does its work, returning nil either way
+// (if !le.IsLeader() { return nil }; return work()), is no check its
+// callers can lean on. The lead's wrapper inference (roles.go) can call it
+// too, so that facts only call faithful wrappers checks.
+func (b *builder) faithfulWrapper(fn *ssa.Function) bool {
+	answered := false
+	for _, blk := range fn.Blocks {
+		for _, instr := range blk.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			if c, ok := b.resolve(call.Common()); !ok || !c.role.Has(RoleCheck) {
+				continue
+			}
+			flow := newCheckFlow()
+			flow.follow(call, +1)
+			if flow.returned {
+				answered = true
+				continue
+			}
+			if len(flow.branches) == 0 {
+				continue
+			}
+			if !lostReturnsLost(flow.branches) {
+				return false
+			}
+			answered = true
+		}
+	}
+	return answered
+}
+
+// lostReturnsLost reports whether every return reachable from a check's
+// "lost" branches, without taking one of its "held" branches, returns
+// false or an error.
+func lostReturnsLost(held []branch) bool {
+	isHeld := func(from *ssa.BasicBlock, succ int) bool {
+		return slices.Contains(held, branch{from: from, succ: succ})
+	}
+	seen := make(map[*ssa.BasicBlock]bool)
+	var queue []*ssa.BasicBlock
+	for _, br := range held {
+		if lost := br.from.Succs[1-br.succ]; !seen[lost] && !isHeld(br.from, 1-br.succ) {
+			seen[lost] = true
+			queue = append(queue, lost)
+		}
+	}
+	for len(queue) > 0 {
+		blk := queue[0]
+		queue = queue[1:]
+		if ret, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return); ok && !returnsLost(ret) {
+			return false
+		}
+		for i, succ := range blk.Succs {
+			if !seen[succ] && !isHeld(blk, i) {
+				seen[succ] = true
+				queue = append(queue, succ)
+			}
+		}
+	}
+	return true
+}
+
+// returnsLost reports whether ret says "not held": a bool result that is
+// not the constant true, or, with no bool result, an error that is not nil.
+func returnsLost(ret *ssa.Return) bool {
+	sawErr := false
+	for _, r := range ret.Results {
+		switch {
+		case typeIsBool(r.Type()):
+			c, ok := r.(*ssa.Const)
+			return !ok || c.Value == nil || c.Value.Kind() != constant.Bool || !constant.BoolVal(c.Value)
+		case typeIsError(r.Type()):
+			c, ok := r.(*ssa.Const)
+			sawErr = sawErr || !ok || !c.IsNil()
+		}
+	}
+	return sawErr
 }
 
 // sessionCheck records a read of a catalogued RoleCheck field, such as the
@@ -697,6 +799,7 @@ type checkFlow struct {
 	seen     map[ssa.Value]bool
 	branches []branch
 	used     map[ssa.CallInstruction]bool // time calls the flow went through
+	returned bool                         // the answer reaches a return: the function passes it on
 }
 
 func newCheckFlow() *checkFlow {
@@ -724,6 +827,8 @@ func (f *checkFlow) use(v ssa.Value, ref ssa.Instruction, p int) {
 	switch x := ref.(type) {
 	case *ssa.If:
 		f.decide(x.Block(), p)
+	case *ssa.Return:
+		f.returned = true
 	case *ssa.Extract:
 		f.follow(x, p)
 	case *ssa.UnOp:

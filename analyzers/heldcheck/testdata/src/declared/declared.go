@@ -88,3 +88,42 @@ func (w *worker) afterStatus(ctx context.Context) error {
 	_, err = w.db.ExecContext(ctx, "UPDATE pages SET checked = now()")
 	return err
 }
+
+// reconcile checks, then does its work, and returns nil either way: the
+// check guards its own write, but reconcile is no check for its callers.
+func (w *worker) reconcile(ctx context.Context) error {
+	if !w.le.IsLeader() { // want `IsLeader only tells .* unfenced write (worker\.)?save`
+		return nil
+	}
+	return w.save(ctx)
+}
+
+// sweep writes after reconcile returned nil, which it does when not leader
+// too: not a check-then-write.
+func (w *worker) sweep(ctx context.Context) error {
+	if err := w.reconcile(ctx); err != nil {
+		return err
+	}
+	_, err := w.db.ExecContext(ctx, "UPDATE pages SET swept = now()")
+	return err
+}
+
+// waitLeader blocks until leader: callers that write after it do
+// check-then-act.
+func (w *worker) waitLeader(ctx context.Context) error {
+	for !w.le.IsLeader() {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+	return nil
+}
+
+// afterWait writes once waitLeader returned.
+func (w *worker) afterWait(ctx context.Context) error {
+	if err := w.waitLeader(ctx); err != nil { // want `waitLeader only tells that the lease was held when it ran, yet it guards the unfenced write DB.ExecContext \(UPDATE pages\)`
+		return err
+	}
+	_, err := w.db.ExecContext(ctx, "UPDATE pages SET leader_since = now()")
+	return err
+}
