@@ -104,7 +104,7 @@ func (c *checker) heard(g *lease.Goroutine, r *lease.Renewal, seen []*lease.Rene
 	case !r.Returns || slices.Contains(seen, r):
 		return false
 	case r.Fn == g.Fn:
-		return c.goroutineWrites(g) // returning ends the work only if the goroutine is the work
+		return g.Works // returning ends the work only if the goroutine is (part of) the work
 	}
 	sites := callSites(g, r.Fn)
 	if len(sites) == 0 {
@@ -114,16 +114,6 @@ func (c *checker) heard(g *lease.Goroutine, r *lease.Renewal, seen []*lease.Rene
 		outer := renewalAt(g, site)
 		if outer == nil || c.heard(g, outer, append(seen, r)) {
 			return true // a caller that is not a renewal: assume it acts on the error
-		}
-	}
-	return false
-}
-
-// goroutineWrites reports whether g itself writes to a store.
-func (c *checker) goroutineWrites(g *lease.Goroutine) bool {
-	for _, w := range c.m.Writes {
-		if !w.LockImpl && slices.Contains(g.Funcs, w.Fn) {
-			return true
 		}
 	}
 	return false

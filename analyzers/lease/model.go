@@ -161,6 +161,11 @@ type Goroutine struct {
 	// Loops lists the Renewals that run again and again: in a loop, in a
 	// function called in a loop, or periodic by themselves.
 	Loops []*Renewal
+	// Works reports whether the goroutine does more than renew: it writes
+	// to a store or calls something besides renewals, the lock library,
+	// logging, metrics, timers and contexts. Such a goroutine is (part of)
+	// the work, and returning from it stops that work.
+	Works bool
 }
 
 // An Origin says where a value used as a token comes from.

@@ -269,6 +269,7 @@ func (b *builder) findGoroutines() {
 		if gr.Fn != nil && b.inPackage(gr.Fn) {
 			w := &goroutineWalk{b: b, g: gr, byFn: byFn, seen: make(map[*ssa.Function]bool)}
 			w.visit(gr.Fn, false)
+			gr.Works = b.works(gr, byCall)
 		}
 		b.model.Goroutines = append(b.model.Goroutines, gr)
 	}
@@ -314,6 +315,62 @@ func (w *goroutineWalk) visit(fn *ssa.Function, looping bool) {
 	for _, anon := range fn.AnonFuncs { // closures handed to others (time.AfterFunc, wait.Until)
 		w.visit(anon, looping)
 	}
+}
+
+// works reports whether g does more than renew (see Goroutine.Works).
+func (b *builder) works(g *Goroutine, renewals map[ssa.CallInstruction]*Renewal) bool {
+	writes := make(map[*ssa.Function]bool)
+	for _, w := range b.model.Writes {
+		if !w.LockImpl {
+			writes[w.Fn] = true
+		}
+	}
+	for _, fn := range g.Funcs {
+		if writes[fn] {
+			return true
+		}
+		for _, blk := range fn.Blocks {
+			for _, instr := range blk.Instrs {
+				if call, ok := instr.(ssa.CallInstruction); ok && renewals[call] == nil && b.isWork(call.Common()) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// upkeepPackages are packages whose calls are the upkeep of a renewal loop,
+// not work.
+var upkeepPackages = map[string]bool{
+	"time": true, "context": true, "sync": true, "sync/atomic": true, "errors": true, "runtime": true,
+	"math/rand": true, "math/rand/v2": true, "strings": true, "strconv": true,
+}
+
+// metricNames are the methods metrics libraries count and time with.
+var metricNames = map[string]bool{"Inc": true, "Dec": true, "Add": true, "Observe": true, "Set": true,
+	"WithLabelValues": true, "With": true}
+
+// isWork reports whether a call does something other than upkeep: not a
+// closure or function of the package (their bodies are looked at), not the
+// lock library, logging, metrics, timers, contexts or errors.
+func (b *builder) isWork(c *ssa.CallCommon) bool {
+	if callee := Callee(c); callee != nil && b.inPackage(callee) {
+		return false
+	}
+	if _, ok := c.Value.(*ssa.Builtin); ok {
+		return false
+	}
+	fn := calleeFunc(c)
+	if fn == nil {
+		return false // a func value: a callback, which callNotifies treats as telling the work
+	}
+	path := pkgPath(fn)
+	switch {
+	case upkeepPackages[path], logPackages[path], b.ix.knowsPath(path), isLogging(c), metricNames[fn.Name()]:
+		return false
+	}
+	return true
 }
 
 func (w *goroutineWalk) hasFunc(fn *ssa.Function) bool {
@@ -618,6 +675,8 @@ func (p *pathScan) failure(v ssa.Value, s sense) {
 			p.returns, p.ends = true, true
 		case *ssa.Send, *ssa.Panic:
 			p.notifies = true
+		case *ssa.Select: // select { case errs <- err: default: }
+			p.notifies = true
 		case *ssa.Store:
 			if x.Val == v && p.n.nonLocal(x.Addr) {
 				p.notifies = true
@@ -738,6 +797,10 @@ func (p *pathScan) instrs(instrs []ssa.Instruction) {
 		switch x := instr.(type) {
 		case *ssa.Send, *ssa.Panic:
 			p.notifies = true
+		case *ssa.Select:
+			if sends(x) {
+				p.notifies = true
+			}
 		case *ssa.Store:
 			if p.n.storeNotifies(x) {
 				p.notifies = true
@@ -756,6 +819,16 @@ func (p *pathScan) instrs(instrs []ssa.Instruction) {
 			}
 		}
 	}
+}
+
+// sends reports whether a select has a send case.
+func sends(sel *ssa.Select) bool {
+	for _, st := range sel.States {
+		if st.Dir == types.SendOnly {
+			return true
+		}
+	}
+	return false
 }
 
 // returnsFailure reports whether ret ends a function that returns nothing,
@@ -890,10 +963,10 @@ func (n *notifier) funcNotifies(fn *ssa.Function, depth int) bool {
 	for _, blk := range fn.Blocks {
 		for _, instr := range blk.Instrs {
 			switch x := instr.(type) {
-			case *ssa.Send:
+			case *ssa.Send, *ssa.Panic:
 				found = true
-			case *ssa.Panic:
-				found = true
+			case *ssa.Select:
+				found = found || sends(x)
 			case *ssa.Store:
 				found = found || n.storeNotifies(x)
 			case ssa.CallInstruction:

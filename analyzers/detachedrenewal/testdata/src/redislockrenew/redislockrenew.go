@@ -105,6 +105,53 @@ func (rp *reporter) deferredCancel(ctx context.Context, lock *redislock.Lock, ca
 	}()
 }
 
+// handlerRenews: the goroutine that refreshes is the one that handles the
+// messages, so returning on failure stops the handling.
+func (rp *reporter) handlerRenews(ctx context.Context, lock *redislock.Lock, msgs <-chan string, h handler) {
+	go func() {
+		for msg := range msgs {
+			if err := lock.Refresh(ctx, 10*time.Second, nil); err != nil {
+				return
+			}
+			h.Handle(ctx, msg)
+		}
+	}()
+}
+
+type handler interface {
+	Handle(ctx context.Context, msg string)
+}
+
+// metricsOnly counts failures and gives up: counting is not telling.
+func (rp *reporter) metricsOnly(ctx context.Context, lock *redislock.Lock, failures counter) {
+	go func() { // want `this goroutine renews the bsm/redislock lock with Lock.Refresh`
+		for range time.Tick(3 * time.Second) {
+			if err := lock.Refresh(ctx, 10*time.Second, nil); err != nil {
+				failures.Inc()
+				log.Print(err)
+				return
+			}
+		}
+	}()
+}
+
+type counter interface{ Inc() }
+
+// trySend hands the failure to the worker without blocking.
+func (rp *reporter) trySend(ctx context.Context, lock *redislock.Lock, errs chan error) {
+	go func() {
+		for range time.Tick(3 * time.Second) {
+			if err := lock.Refresh(ctx, 10*time.Second, nil); err != nil {
+				select {
+				case errs <- err:
+				default:
+				}
+				return
+			}
+		}
+	}()
+}
+
 func (rp *reporter) generate(ctx context.Context) error {
 	_, err := rp.db.ExecContext(ctx, `INSERT INTO reports (day) VALUES (current_date)`)
 	return err
