@@ -134,7 +134,7 @@ func (w *goWriter) table(t *fencedTable) error {
 			return err
 		}
 	}
-	return w.rejected(t)
+	return w.settle(t)
 }
 
 // write renders one exported params struct and its method.
@@ -177,14 +177,8 @@ func (w *goWriter) write(t *fencedTable, op writeOp) error {
 	return nil
 }
 
-// writeBody runs the fenced statement and labels a write that changed no row.
+// writeBody runs the fenced statement and hands its outcome to settle.
 func (w *goWriter) writeBody(t *fencedTable, op writeOp, lit jen.Dict) []jen.Code {
-	body := []jen.Code{
-		jen.List(jen.Id("n"), jen.Err()).Op(":=").Id("f").Dot("q").Dot(op.query).Call(jen.Id("ctx"), jen.Id(op.query+"Params").Values(lit)),
-		jen.If(jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit(fmt.Sprintf("fenced %s of %s: %%w", strings.ToLower(op.verb), t.QualifiedName())), jen.Err())),
-		),
-	}
 	applied := jen.Id("n").Op(">").Lit(0)
 	acceptEqual := false
 	if w.engine == MySQL {
@@ -203,17 +197,19 @@ func (w *goWriter) writeBody(t *fencedTable, op writeOp, lit jen.Dict) []jen.Cod
 	for _, fl := range w.sqlc.structs[fenceQuery(t)+"Params"] {
 		key[jen.Id(fl.Name)] = jen.Id("arg").Dot(fl.Name)
 	}
-	body = append(body,
-		jen.If(applied).Block(jen.Return(jen.Nil())),
-		jen.Return(jen.Id("f").Dot("rejected"+t.GoName).Call(jen.Id("ctx"), jen.Id("token"), jen.Id(fenceQuery(t)+"Params").Values(key), jen.Lit(!op.upsert), jen.Lit(acceptEqual))),
-	)
-	return body
+	return []jen.Code{
+		jen.List(jen.Id("n"), jen.Err()).Op(":=").Id("f").Dot("q").Dot(op.query).Call(jen.Id("ctx"), jen.Id(op.query+"Params").Values(lit)),
+		jen.Return(jen.Id("f").Dot("settle"+t.GoName).Call(
+			jen.Id("ctx"), jen.Lit(strings.ToLower(op.verb)), jen.Id("token"), jen.Err(), applied,
+			jen.Id(fenceQuery(t)+"Params").Values(key), jen.Lit(!op.upsert), jen.Lit(acceptEqual))),
+	}
 }
 
-// rejected renders the helper that labels a write that changed no row by
-// reading the row's fence: no row is "not found" (or, for an upsert, a row
-// deleted meanwhile), else the row is held by a newer token.
-func (w *goWriter) rejected(t *fencedTable) error {
+// settle renders the helper that finishes every write of a table: it wraps
+// a database error, returns nil for an applied write, and otherwise reads
+// the row's fence once to label the rejection: no row is "not found" (or,
+// for an upsert, a row deleted meanwhile), else a newer token holds it.
+func (w *goWriter) settle(t *fencedTable) error {
 	result, ok := w.sqlc.results[fenceQuery(t)]
 	if !ok {
 		return fmt.Errorf("sqlc generated no %s", fenceQuery(t))
@@ -225,6 +221,10 @@ func (w *goWriter) rejected(t *fencedTable) error {
 	table := jen.Lit(t.QualifiedName())
 	stale := jen.Op("&").Id("StaleError").Values(jen.Dict{jen.Id("Table"): table, jen.Id("Token"): jen.Id("token")})
 	body := []jen.Code{
+		jen.If(jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit(fmt.Sprintf("fenced %%s of %s: %%w", t.QualifiedName())), jen.Id("op"), jen.Err())),
+		),
+		jen.If(jen.Id("applied")).Block(jen.Return(jen.Nil())),
 		jen.List(jen.Id("fence"), jen.Err()).Op(":=").Id("f").Dot("q").Dot(fenceQuery(t)).Call(jen.Id("ctx"), jen.Id("key")),
 		jen.If(jen.Qual("errors", "Is").Call(jen.Err(), w.noRows())).Block(
 			jen.If(jen.Id("mustExist")).Block(jen.Return(jen.Op("&").Id("NotFoundError").Values(jen.Dict{jen.Id("Table"): table}))),
@@ -244,10 +244,16 @@ func (w *goWriter) rejected(t *fencedTable) error {
 		jen.If(jen.Id("acceptEqual").Op("&&").Id("current").Op("==").Id("token")).Block(jen.Return(jen.Nil())),
 		jen.Return(jen.Op("&").Id("StaleError").Values(jen.Dict{jen.Id("Table"): table, jen.Id("Token"): jen.Id("token"), jen.Id("Current"): jen.Op("&").Id("current")})),
 	)
-	w.f.Commentf("rejected%s labels a %s write that changed no row. acceptEqual treats a fence", t.GoName, t.QualifiedName())
-	w.f.Comment("equal to the token as applied (MySQL reports identical rewrites as unchanged).")
-	w.f.Func().Params(jen.Id("f").Op("*").Id("Fenced")).Id("rejected"+t.GoName).
-		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("token").Id("Token"), jen.Id("key").Id(fenceQuery(t)+"Params"), jen.List(jen.Id("mustExist"), jen.Id("acceptEqual")).Bool()).Error().
+	w.f.Commentf("settle%s finishes a %s write: err is the statement's error and applied", t.GoName, t.QualifiedName())
+	w.f.Comment("whether it changed the row. A write that changed nothing is labelled by reading the")
+	w.f.Comment("row's fence (key): a missing row is a *NotFoundError if mustExist, else the row is")
+	w.f.Comment("stale, unless acceptEqual and the fence equals the token (MySQL reports an identical")
+	w.f.Comment("rewrite as unchanged).")
+	w.f.Func().Params(jen.Id("f").Op("*").Id("Fenced")).Id("settle"+t.GoName).
+		Params(
+			jen.Id("ctx").Qual("context", "Context"), jen.Id("op").String(), jen.Id("token").Id("Token"), jen.Err().Error(), jen.Id("applied").Bool(),
+			jen.Id("key").Id(fenceQuery(t)+"Params"), jen.List(jen.Id("mustExist"), jen.Id("acceptEqual")).Bool(),
+		).Error().
 		Block(body...)
 	return nil
 }

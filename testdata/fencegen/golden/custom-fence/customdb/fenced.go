@@ -79,13 +79,7 @@ func (f *Fenced) UpdateJob(ctx context.Context, token Token, arg UpdateJobParams
 		ID:            arg.ID,
 		Name:          arg.Name,
 	})
-	if err != nil {
-		return fmt.Errorf("fenced update of jobs: %w", err)
-	}
-	if n > 0 {
-		return nil
-	}
-	return f.rejectedJob(ctx, token, fencedFenceJobParams{ID: arg.ID}, true, false)
+	return f.settleJob(ctx, "update", token, err, n > 0, fencedFenceJobParams{ID: arg.ID}, true, false)
 }
 
 // UpsertJobParams holds the columns UpsertJob writes or matches; the token sets the fence.
@@ -102,13 +96,7 @@ func (f *Fenced) UpsertJob(ctx context.Context, token Token, arg UpsertJobParams
 		ID:            arg.ID,
 		Name:          arg.Name,
 	})
-	if err != nil {
-		return fmt.Errorf("fenced upsert of jobs: %w", err)
-	}
-	if n > 0 {
-		return nil
-	}
-	return f.rejectedJob(ctx, token, fencedFenceJobParams{ID: arg.ID}, false, false)
+	return f.settleJob(ctx, "upsert", token, err, n > 0, fencedFenceJobParams{ID: arg.ID}, false, false)
 }
 
 // DeleteJobParams holds the columns DeleteJob writes or matches; the token sets the fence.
@@ -123,18 +111,21 @@ func (f *Fenced) DeleteJob(ctx context.Context, token Token, arg DeleteJobParams
 		FencegenToken: int64(token),
 		ID:            arg.ID,
 	})
-	if err != nil {
-		return fmt.Errorf("fenced delete of jobs: %w", err)
-	}
-	if n > 0 {
-		return nil
-	}
-	return f.rejectedJob(ctx, token, fencedFenceJobParams{ID: arg.ID}, true, false)
+	return f.settleJob(ctx, "delete", token, err, n > 0, fencedFenceJobParams{ID: arg.ID}, true, false)
 }
 
-// rejectedJob labels a jobs write that changed no row. acceptEqual treats a fence
-// equal to the token as applied (MySQL reports identical rewrites as unchanged).
-func (f *Fenced) rejectedJob(ctx context.Context, token Token, key fencedFenceJobParams, mustExist, acceptEqual bool) error {
+// settleJob finishes a jobs write: err is the statement's error and applied
+// whether it changed the row. A write that changed nothing is labelled by reading the
+// row's fence (key): a missing row is a *NotFoundError if mustExist, else the row is
+// stale, unless acceptEqual and the fence equals the token (MySQL reports an identical
+// rewrite as unchanged).
+func (f *Fenced) settleJob(ctx context.Context, op string, token Token, err error, applied bool, key fencedFenceJobParams, mustExist, acceptEqual bool) error {
+	if err != nil {
+		return fmt.Errorf("fenced %s of jobs: %w", op, err)
+	}
+	if applied {
+		return nil
+	}
 	fence, err := f.q.fencedFenceJob(ctx, key)
 	if errors.Is(err, sql.ErrNoRows) {
 		if mustExist {
@@ -175,13 +166,7 @@ func (f *Fenced) UpdateCounter(ctx context.Context, token Token, arg UpdateCount
 		Tenant:        arg.Tenant,
 		Value:         arg.Value,
 	})
-	if err != nil {
-		return fmt.Errorf("fenced update of counters: %w", err)
-	}
-	if n > 0 {
-		return nil
-	}
-	return f.rejectedCounter(ctx, token, fencedFenceCounterParams{
+	return f.settleCounter(ctx, "update", token, err, n > 0, fencedFenceCounterParams{
 		Name:   arg.Name,
 		Tenant: arg.Tenant,
 	}, true, false)
@@ -203,13 +188,7 @@ func (f *Fenced) UpsertCounter(ctx context.Context, token Token, arg UpsertCount
 		Tenant:        arg.Tenant,
 		Value:         arg.Value,
 	})
-	if err != nil {
-		return fmt.Errorf("fenced upsert of counters: %w", err)
-	}
-	if n > 0 {
-		return nil
-	}
-	return f.rejectedCounter(ctx, token, fencedFenceCounterParams{
+	return f.settleCounter(ctx, "upsert", token, err, n > 0, fencedFenceCounterParams{
 		Name:   arg.Name,
 		Tenant: arg.Tenant,
 	}, false, false)
@@ -229,21 +208,24 @@ func (f *Fenced) DeleteCounter(ctx context.Context, token Token, arg DeleteCount
 		Name:          arg.Name,
 		Tenant:        arg.Tenant,
 	})
-	if err != nil {
-		return fmt.Errorf("fenced delete of counters: %w", err)
-	}
-	if n > 0 {
-		return nil
-	}
-	return f.rejectedCounter(ctx, token, fencedFenceCounterParams{
+	return f.settleCounter(ctx, "delete", token, err, n > 0, fencedFenceCounterParams{
 		Name:   arg.Name,
 		Tenant: arg.Tenant,
 	}, true, false)
 }
 
-// rejectedCounter labels a counters write that changed no row. acceptEqual treats a fence
-// equal to the token as applied (MySQL reports identical rewrites as unchanged).
-func (f *Fenced) rejectedCounter(ctx context.Context, token Token, key fencedFenceCounterParams, mustExist, acceptEqual bool) error {
+// settleCounter finishes a counters write: err is the statement's error and applied
+// whether it changed the row. A write that changed nothing is labelled by reading the
+// row's fence (key): a missing row is a *NotFoundError if mustExist, else the row is
+// stale, unless acceptEqual and the fence equals the token (MySQL reports an identical
+// rewrite as unchanged).
+func (f *Fenced) settleCounter(ctx context.Context, op string, token Token, err error, applied bool, key fencedFenceCounterParams, mustExist, acceptEqual bool) error {
+	if err != nil {
+		return fmt.Errorf("fenced %s of counters: %w", op, err)
+	}
+	if applied {
+		return nil
+	}
 	fence, err := f.q.fencedFenceCounter(ctx, key)
 	if errors.Is(err, sql.ErrNoRows) {
 		if mustExist {
@@ -288,13 +270,7 @@ func (f *Fenced) UpdatePlain(ctx context.Context, token Token, arg UpdatePlainPa
 		FencegenToken: int64(token),
 		ID:            arg.ID,
 	})
-	if err != nil {
-		return fmt.Errorf("fenced update of plain: %w", err)
-	}
-	if n > 0 {
-		return nil
-	}
-	return f.rejectedPlain(ctx, token, fencedFencePlainParams{ID: arg.ID}, true, false)
+	return f.settlePlain(ctx, "update", token, err, n > 0, fencedFencePlainParams{ID: arg.ID}, true, false)
 }
 
 // UpsertPlainParams holds the columns UpsertPlain writes or matches; the token sets the fence.
@@ -311,13 +287,7 @@ func (f *Fenced) UpsertPlain(ctx context.Context, token Token, arg UpsertPlainPa
 		FencegenToken: int64(token),
 		ID:            arg.ID,
 	})
-	if err != nil {
-		return fmt.Errorf("fenced upsert of plain: %w", err)
-	}
-	if n > 0 {
-		return nil
-	}
-	return f.rejectedPlain(ctx, token, fencedFencePlainParams{ID: arg.ID}, false, false)
+	return f.settlePlain(ctx, "upsert", token, err, n > 0, fencedFencePlainParams{ID: arg.ID}, false, false)
 }
 
 // DeletePlainParams holds the columns DeletePlain writes or matches; the token sets the fence.
@@ -332,18 +302,21 @@ func (f *Fenced) DeletePlain(ctx context.Context, token Token, arg DeletePlainPa
 		FencegenToken: int64(token),
 		ID:            arg.ID,
 	})
-	if err != nil {
-		return fmt.Errorf("fenced delete of plain: %w", err)
-	}
-	if n > 0 {
-		return nil
-	}
-	return f.rejectedPlain(ctx, token, fencedFencePlainParams{ID: arg.ID}, true, false)
+	return f.settlePlain(ctx, "delete", token, err, n > 0, fencedFencePlainParams{ID: arg.ID}, true, false)
 }
 
-// rejectedPlain labels a plain write that changed no row. acceptEqual treats a fence
-// equal to the token as applied (MySQL reports identical rewrites as unchanged).
-func (f *Fenced) rejectedPlain(ctx context.Context, token Token, key fencedFencePlainParams, mustExist, acceptEqual bool) error {
+// settlePlain finishes a plain write: err is the statement's error and applied
+// whether it changed the row. A write that changed nothing is labelled by reading the
+// row's fence (key): a missing row is a *NotFoundError if mustExist, else the row is
+// stale, unless acceptEqual and the fence equals the token (MySQL reports an identical
+// rewrite as unchanged).
+func (f *Fenced) settlePlain(ctx context.Context, op string, token Token, err error, applied bool, key fencedFencePlainParams, mustExist, acceptEqual bool) error {
+	if err != nil {
+		return fmt.Errorf("fenced %s of plain: %w", op, err)
+	}
+	if applied {
+		return nil
+	}
 	fence, err := f.q.fencedFencePlain(ctx, key)
 	if errors.Is(err, sql.ErrNoRows) {
 		if mustExist {

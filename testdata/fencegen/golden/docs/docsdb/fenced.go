@@ -79,13 +79,7 @@ func (f *Fenced) UpdateDoc(ctx context.Context, token Token, arg UpdateDocParams
 		FencegenToken: int64(token),
 		ID:            arg.ID,
 	})
-	if err != nil {
-		return fmt.Errorf("fenced update of docs: %w", err)
-	}
-	if n > 0 {
-		return nil
-	}
-	return f.rejectedDoc(ctx, token, fencedFenceDocParams{ID: arg.ID}, true, false)
+	return f.settleDoc(ctx, "update", token, err, n > 0, fencedFenceDocParams{ID: arg.ID}, true, false)
 }
 
 // UpsertDocParams holds the columns UpsertDoc writes or matches; the token sets the fence.
@@ -102,13 +96,7 @@ func (f *Fenced) UpsertDoc(ctx context.Context, token Token, arg UpsertDocParams
 		FencegenToken: int64(token),
 		ID:            arg.ID,
 	})
-	if err != nil {
-		return fmt.Errorf("fenced upsert of docs: %w", err)
-	}
-	if n > 0 {
-		return nil
-	}
-	return f.rejectedDoc(ctx, token, fencedFenceDocParams{ID: arg.ID}, false, false)
+	return f.settleDoc(ctx, "upsert", token, err, n > 0, fencedFenceDocParams{ID: arg.ID}, false, false)
 }
 
 // DeleteDocParams holds the columns DeleteDoc writes or matches; the token sets the fence.
@@ -123,18 +111,21 @@ func (f *Fenced) DeleteDoc(ctx context.Context, token Token, arg DeleteDocParams
 		FencegenToken: int64(token),
 		ID:            arg.ID,
 	})
-	if err != nil {
-		return fmt.Errorf("fenced delete of docs: %w", err)
-	}
-	if n > 0 {
-		return nil
-	}
-	return f.rejectedDoc(ctx, token, fencedFenceDocParams{ID: arg.ID}, true, false)
+	return f.settleDoc(ctx, "delete", token, err, n > 0, fencedFenceDocParams{ID: arg.ID}, true, false)
 }
 
-// rejectedDoc labels a docs write that changed no row. acceptEqual treats a fence
-// equal to the token as applied (MySQL reports identical rewrites as unchanged).
-func (f *Fenced) rejectedDoc(ctx context.Context, token Token, key fencedFenceDocParams, mustExist, acceptEqual bool) error {
+// settleDoc finishes a docs write: err is the statement's error and applied
+// whether it changed the row. A write that changed nothing is labelled by reading the
+// row's fence (key): a missing row is a *NotFoundError if mustExist, else the row is
+// stale, unless acceptEqual and the fence equals the token (MySQL reports an identical
+// rewrite as unchanged).
+func (f *Fenced) settleDoc(ctx context.Context, op string, token Token, err error, applied bool, key fencedFenceDocParams, mustExist, acceptEqual bool) error {
+	if err != nil {
+		return fmt.Errorf("fenced %s of docs: %w", op, err)
+	}
+	if applied {
+		return nil
+	}
 	fence, err := f.q.fencedFenceDoc(ctx, key)
 	if errors.Is(err, pgx.ErrNoRows) {
 		if mustExist {

@@ -79,13 +79,7 @@ func (f *Fenced) UpdateDoc(ctx context.Context, token Token, arg UpdateDocParams
 		FencegenToken: int64(token),
 		ID:            arg.ID,
 	})
-	if err != nil {
-		return fmt.Errorf("fenced update of docs: %w", err)
-	}
-	if n > 0 {
-		return nil
-	}
-	return f.rejectedDoc(ctx, token, fencedFenceDocParams{ID: arg.ID}, true, true)
+	return f.settleDoc(ctx, "update", token, err, n > 0, fencedFenceDocParams{ID: arg.ID}, true, true)
 }
 
 // UpsertDocParams holds the columns UpsertDoc writes or matches; the token sets the fence.
@@ -102,13 +96,7 @@ func (f *Fenced) UpsertDoc(ctx context.Context, token Token, arg UpsertDocParams
 		FencegenToken: int64(token),
 		ID:            arg.ID,
 	})
-	if err != nil {
-		return fmt.Errorf("fenced upsert of docs: %w", err)
-	}
-	if n == 2 {
-		return nil
-	}
-	return f.rejectedDoc(ctx, token, fencedFenceDocParams{ID: arg.ID}, false, true)
+	return f.settleDoc(ctx, "upsert", token, err, n == 2, fencedFenceDocParams{ID: arg.ID}, false, true)
 }
 
 // DeleteDocParams holds the columns DeleteDoc writes or matches; the token sets the fence.
@@ -123,18 +111,21 @@ func (f *Fenced) DeleteDoc(ctx context.Context, token Token, arg DeleteDocParams
 		FencegenToken: int64(token),
 		ID:            arg.ID,
 	})
-	if err != nil {
-		return fmt.Errorf("fenced delete of docs: %w", err)
-	}
-	if n > 0 {
-		return nil
-	}
-	return f.rejectedDoc(ctx, token, fencedFenceDocParams{ID: arg.ID}, true, false)
+	return f.settleDoc(ctx, "delete", token, err, n > 0, fencedFenceDocParams{ID: arg.ID}, true, false)
 }
 
-// rejectedDoc labels a docs write that changed no row. acceptEqual treats a fence
-// equal to the token as applied (MySQL reports identical rewrites as unchanged).
-func (f *Fenced) rejectedDoc(ctx context.Context, token Token, key fencedFenceDocParams, mustExist, acceptEqual bool) error {
+// settleDoc finishes a docs write: err is the statement's error and applied
+// whether it changed the row. A write that changed nothing is labelled by reading the
+// row's fence (key): a missing row is a *NotFoundError if mustExist, else the row is
+// stale, unless acceptEqual and the fence equals the token (MySQL reports an identical
+// rewrite as unchanged).
+func (f *Fenced) settleDoc(ctx context.Context, op string, token Token, err error, applied bool, key fencedFenceDocParams, mustExist, acceptEqual bool) error {
+	if err != nil {
+		return fmt.Errorf("fenced %s of docs: %w", op, err)
+	}
+	if applied {
+		return nil
+	}
 	fence, err := f.q.fencedFenceDoc(ctx, key)
 	if errors.Is(err, sql.ErrNoRows) {
 		if mustExist {
@@ -176,13 +167,7 @@ func (f *Fenced) UpdateNote(ctx context.Context, token Token, arg UpdateNotePara
 		},
 		ID: arg.ID,
 	})
-	if err != nil {
-		return fmt.Errorf("fenced update of notes: %w", err)
-	}
-	if n > 0 {
-		return nil
-	}
-	return f.rejectedNote(ctx, token, fencedFenceNoteParams{ID: arg.ID}, true, true)
+	return f.settleNote(ctx, "update", token, err, n > 0, fencedFenceNoteParams{ID: arg.ID}, true, true)
 }
 
 // UpsertNoteParams holds the columns UpsertNote writes or matches; the token sets the fence.
@@ -202,13 +187,7 @@ func (f *Fenced) UpsertNote(ctx context.Context, token Token, arg UpsertNotePara
 		},
 		ID: arg.ID,
 	})
-	if err != nil {
-		return fmt.Errorf("fenced upsert of notes: %w", err)
-	}
-	if n == 2 {
-		return nil
-	}
-	return f.rejectedNote(ctx, token, fencedFenceNoteParams{ID: arg.ID}, false, true)
+	return f.settleNote(ctx, "upsert", token, err, n == 2, fencedFenceNoteParams{ID: arg.ID}, false, true)
 }
 
 // DeleteNoteParams holds the columns DeleteNote writes or matches; the token sets the fence.
@@ -226,18 +205,21 @@ func (f *Fenced) DeleteNote(ctx context.Context, token Token, arg DeleteNotePara
 		},
 		ID: arg.ID,
 	})
-	if err != nil {
-		return fmt.Errorf("fenced delete of notes: %w", err)
-	}
-	if n > 0 {
-		return nil
-	}
-	return f.rejectedNote(ctx, token, fencedFenceNoteParams{ID: arg.ID}, true, false)
+	return f.settleNote(ctx, "delete", token, err, n > 0, fencedFenceNoteParams{ID: arg.ID}, true, false)
 }
 
-// rejectedNote labels a notes write that changed no row. acceptEqual treats a fence
-// equal to the token as applied (MySQL reports identical rewrites as unchanged).
-func (f *Fenced) rejectedNote(ctx context.Context, token Token, key fencedFenceNoteParams, mustExist, acceptEqual bool) error {
+// settleNote finishes a notes write: err is the statement's error and applied
+// whether it changed the row. A write that changed nothing is labelled by reading the
+// row's fence (key): a missing row is a *NotFoundError if mustExist, else the row is
+// stale, unless acceptEqual and the fence equals the token (MySQL reports an identical
+// rewrite as unchanged).
+func (f *Fenced) settleNote(ctx context.Context, op string, token Token, err error, applied bool, key fencedFenceNoteParams, mustExist, acceptEqual bool) error {
+	if err != nil {
+		return fmt.Errorf("fenced %s of notes: %w", op, err)
+	}
+	if applied {
+		return nil
+	}
 	fence, err := f.q.fencedFenceNote(ctx, key)
 	if errors.Is(err, sql.ErrNoRows) {
 		if mustExist {
@@ -287,13 +269,7 @@ func (f *Fenced) UpdateOrderLine(ctx context.Context, token Token, arg UpdateOrd
 		Order:  arg.Order,
 		Select: arg.Select,
 	})
-	if err != nil {
-		return fmt.Errorf("fenced update of OrderLine: %w", err)
-	}
-	if n > 0 {
-		return nil
-	}
-	return f.rejectedOrderLine(ctx, token, fencedFenceOrderLineParams{
+	return f.settleOrderLine(ctx, "update", token, err, n > 0, fencedFenceOrderLineParams{
 		Line:  arg.Line,
 		Order: arg.Order,
 	}, true, true)
@@ -318,13 +294,7 @@ func (f *Fenced) UpsertOrderLine(ctx context.Context, token Token, arg UpsertOrd
 		Order:  arg.Order,
 		Select: arg.Select,
 	})
-	if err != nil {
-		return fmt.Errorf("fenced upsert of OrderLine: %w", err)
-	}
-	if n == 2 {
-		return nil
-	}
-	return f.rejectedOrderLine(ctx, token, fencedFenceOrderLineParams{
+	return f.settleOrderLine(ctx, "upsert", token, err, n == 2, fencedFenceOrderLineParams{
 		Line:  arg.Line,
 		Order: arg.Order,
 	}, false, true)
@@ -347,21 +317,24 @@ func (f *Fenced) DeleteOrderLine(ctx context.Context, token Token, arg DeleteOrd
 		Line:  arg.Line,
 		Order: arg.Order,
 	})
-	if err != nil {
-		return fmt.Errorf("fenced delete of OrderLine: %w", err)
-	}
-	if n > 0 {
-		return nil
-	}
-	return f.rejectedOrderLine(ctx, token, fencedFenceOrderLineParams{
+	return f.settleOrderLine(ctx, "delete", token, err, n > 0, fencedFenceOrderLineParams{
 		Line:  arg.Line,
 		Order: arg.Order,
 	}, true, false)
 }
 
-// rejectedOrderLine labels a OrderLine write that changed no row. acceptEqual treats a fence
-// equal to the token as applied (MySQL reports identical rewrites as unchanged).
-func (f *Fenced) rejectedOrderLine(ctx context.Context, token Token, key fencedFenceOrderLineParams, mustExist, acceptEqual bool) error {
+// settleOrderLine finishes a OrderLine write: err is the statement's error and applied
+// whether it changed the row. A write that changed nothing is labelled by reading the
+// row's fence (key): a missing row is a *NotFoundError if mustExist, else the row is
+// stale, unless acceptEqual and the fence equals the token (MySQL reports an identical
+// rewrite as unchanged).
+func (f *Fenced) settleOrderLine(ctx context.Context, op string, token Token, err error, applied bool, key fencedFenceOrderLineParams, mustExist, acceptEqual bool) error {
+	if err != nil {
+		return fmt.Errorf("fenced %s of OrderLine: %w", op, err)
+	}
+	if applied {
+		return nil
+	}
 	fence, err := f.q.fencedFenceOrderLine(ctx, key)
 	if errors.Is(err, sql.ErrNoRows) {
 		if mustExist {
@@ -406,13 +379,7 @@ func (f *Fenced) UpdateSetting(ctx context.Context, token Token, arg UpdateSetti
 		Name:          arg.Name,
 		Value:         arg.Value,
 	})
-	if err != nil {
-		return fmt.Errorf("fenced update of settings: %w", err)
-	}
-	if n > 0 {
-		return nil
-	}
-	return f.rejectedSetting(ctx, token, fencedFenceSettingParams{Name: arg.Name}, true, true)
+	return f.settleSetting(ctx, "update", token, err, n > 0, fencedFenceSettingParams{Name: arg.Name}, true, true)
 }
 
 // UpsertSettingParams holds the columns UpsertSetting writes or matches; the token sets the fence.
@@ -429,13 +396,7 @@ func (f *Fenced) UpsertSetting(ctx context.Context, token Token, arg UpsertSetti
 		Name:          arg.Name,
 		Value:         arg.Value,
 	})
-	if err != nil {
-		return fmt.Errorf("fenced upsert of settings: %w", err)
-	}
-	if n == 2 {
-		return nil
-	}
-	return f.rejectedSetting(ctx, token, fencedFenceSettingParams{Name: arg.Name}, false, true)
+	return f.settleSetting(ctx, "upsert", token, err, n == 2, fencedFenceSettingParams{Name: arg.Name}, false, true)
 }
 
 // DeleteSettingParams holds the columns DeleteSetting writes or matches; the token sets the fence.
@@ -450,18 +411,21 @@ func (f *Fenced) DeleteSetting(ctx context.Context, token Token, arg DeleteSetti
 		FencegenToken: int64(token),
 		Name:          arg.Name,
 	})
-	if err != nil {
-		return fmt.Errorf("fenced delete of settings: %w", err)
-	}
-	if n > 0 {
-		return nil
-	}
-	return f.rejectedSetting(ctx, token, fencedFenceSettingParams{Name: arg.Name}, true, false)
+	return f.settleSetting(ctx, "delete", token, err, n > 0, fencedFenceSettingParams{Name: arg.Name}, true, false)
 }
 
-// rejectedSetting labels a settings write that changed no row. acceptEqual treats a fence
-// equal to the token as applied (MySQL reports identical rewrites as unchanged).
-func (f *Fenced) rejectedSetting(ctx context.Context, token Token, key fencedFenceSettingParams, mustExist, acceptEqual bool) error {
+// settleSetting finishes a settings write: err is the statement's error and applied
+// whether it changed the row. A write that changed nothing is labelled by reading the
+// row's fence (key): a missing row is a *NotFoundError if mustExist, else the row is
+// stale, unless acceptEqual and the fence equals the token (MySQL reports an identical
+// rewrite as unchanged).
+func (f *Fenced) settleSetting(ctx context.Context, op string, token Token, err error, applied bool, key fencedFenceSettingParams, mustExist, acceptEqual bool) error {
+	if err != nil {
+		return fmt.Errorf("fenced %s of settings: %w", op, err)
+	}
+	if applied {
+		return nil
+	}
 	fence, err := f.q.fencedFenceSetting(ctx, key)
 	if errors.Is(err, sql.ErrNoRows) {
 		if mustExist {
