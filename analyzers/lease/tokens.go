@@ -1030,3 +1030,20 @@ func (m *Model) TokenFromCaller(w *Write) bool {
 	}
 	return false
 }
+
+// LeaseAround returns a lease held where w is made: one of w.Held, or, for
+// a write in a function of the package that holds none itself, a lease held
+// where the package calls that function (up to a few calls up). It is nil
+// when no lease is seen.
+func (m *Model) LeaseAround(w *Write) *Lease {
+	if m == nil || w == nil {
+		return nil
+	}
+	if len(w.Held) > 0 {
+		return w.Held[0]
+	}
+	if m.tokens == nil || m.tokens.b.funcs == nil || w.Call == nil {
+		return nil
+	}
+	return m.tokens.lateAt(w.Call, 0)
+}

@@ -34,9 +34,11 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 // weakToken returns the origin of w's token when w is fenced with a value
-// that does not order leases. A clock or random value counts only under a
-// lease: outside one, a timestamp compare is last-writer-wins by design. A
-// token that is a parameter is judged at the calls that pass it.
+// that does not order leases. A clock or random value counts only where a
+// lease is held (at the write, or where its function is called): outside
+// one, a timestamp compare is last-writer-wins by design. A lock library's
+// own value counts anywhere. A token that is a parameter is judged at the
+// calls that pass it.
 func weakToken(m *lease.Model, w *lease.Write) (lease.Origin, bool) {
 	if !w.Fenced || w.Token == nil || w.LockImpl || m.TokenFromCaller(w) {
 		return lease.Origin{}, false
@@ -46,7 +48,7 @@ func weakToken(m *lease.Model, w *lease.Write) (lease.Origin, bool) {
 	case lease.LateDrawn:
 		return o, true
 	case lease.NotOrdered:
-		return o, len(w.Held) > 0 || o.System != ""
+		return o, o.System != "" || m.LeaseAround(w) != nil
 	}
 	return o, false
 }

@@ -140,3 +140,22 @@ func scriptFence(ctx context.Context, rdb *redis.Client, rs *redsync.Redsync) er
 	}
 	return err
 }
+
+// A ledger stamps its own writes with the clock.
+type ledger struct{ db *sql.DB }
+
+func (l *ledger) record(ctx context.Context, body string) error {
+	res, err := l.db.ExecContext(ctx, update, body, time.Now().UnixMilli(), 1) // want `is fenced with time.Now\(\).UnixMilli\(\) \(line 148\), which is not a fencing token: clocks of different holders disagree`
+	return checked(res, err)
+}
+
+// underLock calls the ledger while holding the mutex.
+func underLock(ctx context.Context, l *ledger, rs *redsync.Redsync) error {
+	m := rs.NewMutex("docs")
+	if err := m.Lock(); err != nil {
+		return err
+	}
+	err := l.record(ctx, "body")
+	m.Unlock()
+	return err
+}
