@@ -6,6 +6,7 @@ import (
 	"context"
 
 	v3 "go.etcd.io/etcd/client/v3"
+	"go.uber.org/zap"
 )
 
 type Session struct {
@@ -28,9 +29,7 @@ type sessionOptions struct {
 	ctx     context.Context
 }
 
-// SessionOption configures a Session. (The real one also takes a
-// *zap.Logger; the stub leaves zap out.)
-type SessionOption func(*sessionOptions)
+type SessionOption func(*sessionOptions, *zap.Logger)
 
 func WithTTL(ttl int) (_ SessionOption)                 { return }
 func WithLease(leaseID v3.LeaseID) (_ SessionOption)    { return }

@@ -1,0 +1,206 @@
+package conformance
+
+import (
+	"fmt"
+	"go/types"
+	"strings"
+	"testing"
+
+
+	"github.com/fencelint/fencelint/analyzers/lease"
+)
+
+// checkCatalog checks that every catalog row names a symbol of the real
+// package, declared on the receiver the analyzers will see. The conformance
+// module must import (directly or not) every catalogued package.
+func checkCatalog(t *testing.T, m *module) {
+	byPath := make(map[string][]*types.Package)
+	for _, p := range m.all {
+		if p.Types != nil {
+			np := normalizePath(p.PkgPath)
+			byPath[np] = append(byPath[np], p.Types)
+		}
+	}
+	rows := lease.Catalog()
+	if len(rows) == 0 {
+		t.Fatal("lease.Catalog() is empty")
+	}
+	for _, row := range rows {
+		pkgs := byPath[row.Pkg]
+		if len(pkgs) == 0 {
+			t.Errorf("%s: the conformance module imports no package %s (any major version); "+
+				"add realistic code that uses it to testdata/conformance", rowString(row), row.Pkg)
+			continue
+		}
+		if err := findSymbol(pkgs, row); err != nil {
+			t.Errorf("%s: %v", rowString(row), err)
+		}
+	}
+}
+
+func rowString(row lease.API) string {
+	what := "func"
+	switch {
+	case row.Field:
+		what = "field"
+	case row.Recv != "":
+		what = "method"
+	}
+	recv := row.Recv
+	if recv != "" {
+		recv += "."
+	}
+	return fmt.Sprintf("catalog row %s %s.%s%s (%s)", what, row.Pkg, recv, row.Name, row.System)
+}
+
+// findSymbol reports why none of pkgs (the imported versions of the row's
+// package) has the row's symbol, or nil.
+func findSymbol(pkgs []*types.Package, row lease.API) error {
+	var errs []string
+	for _, pkg := range pkgs {
+		var err error
+		switch {
+		case row.Field:
+			err = findField(pkg, row.Recv, row.Name)
+		case row.Recv == "":
+			err = findFunc(pkg, row.Name)
+		case row.Recv == "*":
+			err = findAnyMethod(pkg, row.Name)
+		default:
+			err = findMethod(pkg, row.Recv, row.Name)
+		}
+		if err == nil {
+			return nil
+		}
+		errs = append(errs, fmt.Sprintf("%s: %v", pkg.Path(), err))
+	}
+	return fmt.Errorf("%s", strings.Join(errs, "; "))
+}
+
+func findFunc(pkg *types.Package, name string) error {
+	if _, ok := pkg.Scope().Lookup(name).(*types.Func); !ok {
+		return fmt.Errorf("no func %s", name)
+	}
+	return nil
+}
+
+func findField(pkg *types.Package, recv, name string) error {
+	tn, ok := pkg.Scope().Lookup(recv).(*types.TypeName)
+	if !ok {
+		return fmt.Errorf("no type %s", recv)
+	}
+	st, ok := tn.Type().Underlying().(*types.Struct)
+	if !ok {
+		return fmt.Errorf("%s is not a struct", recv)
+	}
+	for f := range st.Fields() {
+		if f.Name() == name {
+			return nil
+		}
+	}
+	if obj, _, _ := types.LookupFieldOrMethod(tn.Type(), true, pkg, name); obj != nil {
+		return fmt.Errorf("%s.%s is promoted from an embedded field, not declared in %s", recv, name, recv)
+	}
+	return fmt.Errorf("struct %s has no field %s", recv, name)
+}
+
+// findMethod requires the method to be declared on recv (for an interface,
+// declared in it rather than in an embedded interface): the analyzers match
+// the receiver of the callee's declaration.
+func findMethod(pkg *types.Package, recv, name string) error {
+	tn, ok := pkg.Scope().Lookup(recv).(*types.TypeName)
+	if !ok {
+		return fmt.Errorf("no type %s", recv)
+	}
+	obj, _, _ := types.LookupFieldOrMethod(tn.Type(), true, pkg, name)
+	fn, ok := obj.(*types.Func)
+	if !ok {
+		return fmt.Errorf("type %s has no method %s", recv, name)
+	}
+	if got := receiverName(fn); got != recv {
+		return fmt.Errorf("%s.%s is declared on %s (embedded), so calls resolve to (%s).%s", recv, name, got, got, name)
+	}
+	return nil
+}
+
+// findAnyMethod requires some type or interface declared in pkg to declare
+// a method called name.
+func findAnyMethod(pkg *types.Package, name string) error {
+	scope := pkg.Scope()
+	for _, n := range scope.Names() {
+		tn, ok := scope.Lookup(n).(*types.TypeName)
+		if !ok {
+			continue
+		}
+		if declaresMethod(tn.Type(), name) {
+			return nil
+		}
+	}
+	return fmt.Errorf("no type or interface in the package declares a method %s", name)
+}
+
+func declaresMethod(t types.Type, name string) bool {
+	if iface, ok := t.Underlying().(*types.Interface); ok {
+		for m := range iface.ExplicitMethods() {
+			if m.Name() == name {
+				return true
+			}
+		}
+		return false
+	}
+	named, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return false
+	}
+	for m := range named.Methods() {
+		if m.Name() == name {
+			return true
+		}
+	}
+	return false
+}
+
+// receiverName is the name of fn's receiver type without '*'.
+func receiverName(fn *types.Func) string {
+	recv := fn.Signature().Recv()
+	if recv == nil {
+		return ""
+	}
+	t := types.Unalias(recv.Type())
+	if p, ok := t.(*types.Pointer); ok {
+		t = types.Unalias(p.Elem())
+	}
+	if n, ok := t.(*types.Named); ok {
+		return n.Origin().Obj().Name()
+	}
+	return ""
+}
+
+// normalizePath removes major-version elements from an import path, as
+// the lease catalog does (lease.normalizePath is unexported; keep the two
+// in step).
+func normalizePath(path string) string {
+	if i := strings.LastIndex(path, "/vendor/"); i >= 0 {
+		path = path[i+len("/vendor/"):]
+	}
+	elems := strings.Split(path, "/")
+	kept := elems[:1]
+	for _, e := range elems[1:] {
+		if !isMajorVersion(e) {
+			kept = append(kept, e)
+		}
+	}
+	return strings.Join(kept, "/")
+}
+
+func isMajorVersion(e string) bool {
+	if len(e) < 2 || e[0] != 'v' || e == "v0" || e == "v1" {
+		return false
+	}
+	for _, r := range e[1:] {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,324 @@
+package conformance
+
+import (
+	"fmt"
+	"go/scanner"
+	"go/token"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/fencelint/fencelint/analyzers"
+)
+
+// moduleDir is the nested conformance module, relative to this package.
+const moduleDir = "../../../testdata/conformance"
+
+// TestConformance downloads the conformance module's dependencies, loads
+// it, runs every fencelint check on it and compares the findings with its
+// // want expectations; then checks the catalog and the stubs against the
+// real packages it loaded.
+func TestConformance(t *testing.T) {
+	dir, err := filepath.Abs(moduleDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	downloadModules(t, dir)
+	m := loadModule(t, dir)
+
+	t.Run("expectations", func(t *testing.T) { checkExpectations(t, m) })
+	t.Run("catalog", func(t *testing.T) { checkCatalog(t, m) })
+	t.Run("stubs", func(t *testing.T) { checkStubs(t, m) })
+}
+
+// downloadModules runs go mod download in dir, so that a fresh CI machine
+// fetches the real libraries from the module proxy. It fails loudly when
+// the proxy is unreachable: the suite is worthless without the real code.
+func downloadModules(t *testing.T, dir string) {
+	t.Helper()
+	cmd := exec.Command("go", "mod", "download")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=readonly")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go mod download in %s failed: %v\n%s\n"+
+			"The conformance suite compiles against the real lock libraries and needs the Go module proxy "+
+			"(GOPROXY=%s); it does not skip.", dir, err, out, goEnv(t, "GOPROXY"))
+	}
+}
+
+func goEnv(t *testing.T, name string) string {
+	out, err := exec.Command("go", "env", name).Output()
+	if err != nil {
+		return "?"
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// module is the loaded conformance module.
+type module struct {
+	dir   string
+	roots []*packages.Package // the module's own packages
+	all   []*packages.Package // roots and every dependency
+}
+
+// loadModule loads every package of the module with its dependencies from
+// source, as the checker needs for facts, and fails on any load, parse or
+// type error: the conformance code must compile against the real modules.
+func loadModule(t *testing.T, dir string) *module {
+	t.Helper()
+	cfg := &packages.Config{
+		Mode: packages.LoadAllSyntax | packages.NeedModule,
+		Dir:  dir,
+		Env:  append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=readonly"),
+	}
+	roots, err := packages.Load(cfg, "./...")
+	if err != nil {
+		t.Fatalf("loading %s: %v", dir, err)
+	}
+	m := &module{dir: dir, roots: roots}
+	var errs []string
+	packages.Visit(roots, nil, func(p *packages.Package) {
+		m.all = append(m.all, p)
+		for _, e := range p.Errors {
+			errs = append(errs, e.Error())
+		}
+	})
+	if len(errs) > 0 {
+		t.Fatalf("the conformance module does not load cleanly (%d errors):\n%s", len(errs), strings.Join(first(errs, 30), "\n"))
+	}
+	if len(roots) < 10 {
+		t.Fatalf("loaded only %d packages from %s", len(roots), dir)
+	}
+	return m
+}
+
+// checkExpectations runs every fencelint analyzer on the module and
+// compares the diagnostics with the // want comments.
+func checkExpectations(t *testing.T, m *module) {
+	want := expectations(t, m)
+	graph, err := checker.Analyze(analyzers.All(), m.roots, &checker.Options{})
+	if err != nil {
+		t.Fatalf("checker: %v", err)
+	}
+	for act := range graph.All() {
+		if act.Err != nil {
+			t.Errorf("analysis error: %s: %v", act, act.Err)
+		}
+	}
+	counts := make(map[string]*tally)
+	count := func(name string) *tally {
+		if counts[name] == nil {
+			counts[name] = new(tally)
+		}
+		return counts[name]
+	}
+	for _, e := range want.all() {
+		count(e.analyzer).expected++
+	}
+	var problems []string
+	for _, act := range graph.Roots {
+		for _, d := range act.Diagnostics {
+			pos := act.Package.Fset.Position(d.Pos)
+			name := act.Analyzer.Name
+			if e := want.match(pos, name, d.Message); e != nil {
+				count(name).matched++
+				continue
+			}
+			count(name).unexpected++
+			problems = append(problems, fmt.Sprintf("%s: unexpected %s diagnostic: %s", m.rel(pos), name, d.Message))
+		}
+	}
+	for _, e := range want.unmatched() {
+		problems = append(problems, fmt.Sprintf("%s: missing %s diagnostic matching %q", m.rel(e.pos), e.analyzer, e.re))
+	}
+	slices.Sort(problems)
+	for _, p := range problems {
+		t.Error(p)
+	}
+	for _, name := range sortedKeys(counts) {
+		c := counts[name]
+		t.Logf("%-16s expected %3d, matched %3d, unexpected %3d", name, c.expected, c.matched, c.unexpected)
+	}
+}
+
+type tally struct{ expected, matched, unexpected int }
+
+// An expectation is one ANALYZER:"REGEXP" item of a // want comment.
+type expectation struct {
+	pos      token.Position
+	analyzer string
+	re       *regexp.Regexp
+	matched  bool
+}
+
+// expectationSet indexes expectations by file and line.
+type expectationSet map[lineKey][]*expectation
+
+type lineKey struct {
+	file string
+	line int
+}
+
+func (s expectationSet) add(e *expectation) {
+	k := lineKey{e.pos.Filename, e.pos.Line}
+	s[k] = append(s[k], e)
+}
+
+// match consumes the first unmatched expectation for analyzer on pos's line
+// whose pattern matches message.
+func (s expectationSet) match(pos token.Position, analyzer, message string) *expectation {
+	for _, e := range s[lineKey{pos.Filename, pos.Line}] {
+		if !e.matched && e.analyzer == analyzer && e.re.MatchString(message) {
+			e.matched = true
+			return e
+		}
+	}
+	return nil
+}
+
+func (s expectationSet) all() []*expectation {
+	var all []*expectation
+	for _, es := range s {
+		all = append(all, es...)
+	}
+	return all
+}
+
+func (s expectationSet) unmatched() []*expectation {
+	var out []*expectation
+	for _, e := range s.all() {
+		if !e.matched {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// expectations parses the // want comments of the module's packages.
+func expectations(t *testing.T, m *module) expectationSet {
+	set := make(expectationSet)
+	known := make(map[string]bool)
+	for _, a := range analyzers.All() {
+		known[a.Name] = true
+	}
+	for _, p := range m.roots {
+		for _, f := range p.Syntax {
+			for _, cg := range f.Comments {
+				for _, c := range cg.List {
+					text, ok := wantText(c.Text)
+					if !ok {
+						continue
+					}
+					pos := p.Fset.Position(c.Pos())
+					es, err := parseWant(pos, text)
+					if err != nil {
+						t.Errorf("%s: malformed want comment: %v", m.rel(pos), err)
+						continue
+					}
+					for _, e := range es {
+						if !known[e.analyzer] {
+							t.Errorf("%s: want names %q, which is not one of analyzers.All()", m.rel(pos), e.analyzer)
+						}
+						set.add(e)
+					}
+				}
+			}
+		}
+	}
+	if len(set) == 0 {
+		t.Fatal("the conformance module has no // want comments")
+	}
+	return set
+}
+
+// wantText returns what follows "want" in a // want or /* want */ comment.
+func wantText(comment string) (string, bool) {
+	if rest, ok := strings.CutPrefix(comment, "// want "); ok {
+		return rest, true
+	}
+	if rest, ok := strings.CutPrefix(comment, "/* want "); ok {
+		return strings.TrimSuffix(rest, "*/"), true
+	}
+	return "", false
+}
+
+// parseWant parses a list of ANALYZER:"REGEXP" items.
+func parseWant(pos token.Position, text string) ([]*expectation, error) {
+	var s scanner.Scanner
+	fset := token.NewFileSet()
+	src := []byte(text)
+	var firstErr error
+	s.Init(fset.AddFile("want", -1, len(src)), src, func(_ token.Position, msg string) {
+		if firstErr == nil {
+			firstErr = fmt.Errorf("%s", msg)
+		}
+	}, 0)
+	var out []*expectation
+	for {
+		_, tok, lit := s.Scan()
+		if tok == token.EOF || (tok == token.SEMICOLON && lit == "\n") {
+			break
+		}
+		if tok != token.IDENT {
+			return nil, fmt.Errorf("want ANALYZER:\"REGEXP\", found %s %q", tok, lit)
+		}
+		name := lit
+		if _, tok, _ = s.Scan(); tok != token.COLON {
+			return nil, fmt.Errorf("want ':' after %s", name)
+		}
+		_, tok, lit = s.Scan()
+		if tok != token.STRING {
+			return nil, fmt.Errorf("want a string literal after %s:", name)
+		}
+		pattern, err := strconv.Unquote(lit)
+		if err != nil {
+			return nil, err
+		}
+		re, err := regexp.Compile(pattern)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, &expectation{pos: pos, analyzer: name, re: re})
+	}
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no ANALYZER:\"REGEXP\" items")
+	}
+	return out, nil
+}
+
+// rel prints pos relative to the module directory.
+func (m *module) rel(pos token.Position) string {
+	name := pos.Filename
+	if r, err := filepath.Rel(m.dir, name); err == nil {
+		name = r
+	}
+	return fmt.Sprintf("%s:%d", name, pos.Line)
+}
+
+func first(s []string, n int) []string {
+	if len(s) > n {
+		return append(s[:n:n], fmt.Sprintf("... and %d more", len(s)-n))
+	}
+	return s
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

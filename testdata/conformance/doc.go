@@ -1,0 +1,27 @@
+// Package conformance is fencelint's conformance suite: realistic code, one
+// package per lock library and store, compiled against the real modules
+// (see go.mod) and analyzed by analyzers/internal/conformance in the root
+// module with every fencelint check.
+//
+// # Expectations
+//
+// A comment of the form
+//
+//	// want ANALYZER:"REGEXP" [ANALYZER:"REGEXP" ...]
+//
+// (or the same inside /* */, for lines that already end in a line comment)
+// expects, for each item, exactly one diagnostic from ANALYZER on the line
+// where the comment starts, whose message matches REGEXP. REGEXP is a Go
+// string literal, interpreted ("...") or raw (`...`). Every diagnostic that
+// no item matches is unexpected, so a line with no want comment expects
+// silence: the hard negatives (correctly fenced writes, reads, logging) are
+// simply code without a want.
+//
+// The fixed phrases the checks put in their messages:
+//
+//	unfencedwrite    "without a fencing token"
+//	heldcheck        "only tells that the lease was held"
+//	detachedrenewal  "never hears"
+//	weaktoken        "is not a fencing token"
+//	fencedirective   "fencelint" or "directive"
+package conformance
