@@ -17,7 +17,7 @@ func (c *checker) callback(s *lease.Signal) {
 	if c.regionFenced(s.Fn, s.System) {
 		return
 	}
-	if bg := backgroundCalls(s.Fn); len(bg) > 0 {
+	if bg := backgroundCalls(s.Fn); len(bg) > 0 && !s.Relayed {
 		first := bg[0]
 		c.m.Report(c.pass, analysis.Diagnostic{
 			Pos: c.rangeAt(s.Pos).Pos(), End: c.rangeAt(s.Pos).End(),
@@ -34,19 +34,58 @@ func (c *checker) callback(s *lease.Signal) {
 }
 
 // backgroundCalls returns the calls to context.Background and context.TODO
-// in fn and the closures it contains.
+// in fn and the closures it contains, except in deferred calls: cleanup on
+// the way out (defer srv.Shutdown(context.Background())) is not the work.
 func backgroundCalls(fn *ssa.Function) []*ssa.Call {
 	var calls []*ssa.Call
 	for _, f := range withClosures(fn) {
+		if deferredOnly(f) {
+			continue
+		}
 		for _, blk := range f.Blocks {
 			for _, instr := range blk.Instrs {
-				if call, ok := instr.(*ssa.Call); ok && isBackground(call.Common()) {
+				if call, ok := instr.(*ssa.Call); ok && isBackground(call.Common()) && !usedOnlyByDefer(call) {
 					calls = append(calls, call)
 				}
 			}
 		}
 	}
 	return calls
+}
+
+// deferredOnly reports whether f is a closure that only defer statements run.
+func deferredOnly(f *ssa.Function) bool {
+	if f.Parent() == nil {
+		return false
+	}
+	refs := f.Referrers()
+	if refs == nil || len(*refs) == 0 {
+		return false
+	}
+	for _, ref := range *refs {
+		v, ok := ref.(ssa.Value) // a MakeClosure: look at its uses
+		if !ok {
+			v = nil
+		}
+		if _, isDefer := ref.(*ssa.Defer); !isDefer && (v == nil || !usedOnlyByDefer(v)) {
+			return false
+		}
+	}
+	return true
+}
+
+// usedOnlyByDefer reports whether every use of v is a defer statement.
+func usedOnlyByDefer(v ssa.Value) bool {
+	refs := v.Referrers()
+	if refs == nil || len(*refs) == 0 {
+		return false
+	}
+	for _, ref := range *refs {
+		if _, ok := ref.(*ssa.Defer); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // withClosures returns fn and, recursively, the function literals in it.

@@ -145,6 +145,10 @@ type Signal struct {
 	// Observed reports whether the program ever waits on, selects on,
 	// reads from or derives a context from the signal.
 	Observed bool
+	// Relayed reports, for a callback's ctx, whether its cancellation is
+	// passed on: waiting on ctx.Done() leads to a cancel, close or send,
+	// or context.AfterFunc(ctx, ...) is called.
+	Relayed bool
 }
 
 // A Goroutine is a go statement and what its body does.
@@ -153,7 +157,8 @@ type Goroutine struct {
 	Pos token.Pos
 	Fn  *ssa.Function // the function the go statement calls, when static
 	// Funcs lists the package's functions the goroutine runs: Fn, the
-	// functions and closures it calls, and the closures they create.
+	// functions and closures it calls, and the closures they create. It,
+	// Loops and Works are computed only in packages that renew a lease.
 	Funcs []*ssa.Function
 	// Renewals lists the renewal calls in Funcs, and the go statement's
 	// own call when it is a renewal (go s.RenewPeriodic(...)).

@@ -115,7 +115,7 @@ func (b *builder) findSignals() {
 		for _, blk := range fn.Blocks {
 			for _, instr := range blk.Instrs {
 				if st, ok := instr.(*ssa.Store); ok {
-					b.callbackSignal(st)
+					b.callbackSignal(n, st)
 				}
 			}
 		}
@@ -185,7 +185,7 @@ func resultValue(call *ssa.Call, i, n int) ssa.Value {
 // callbackSignal records the ctx parameter of a function stored into a
 // callback field that is also a lost-signal (OnStartedLeading: its ctx is
 // cancelled when leadership is lost).
-func (b *builder) callbackSignal(st *ssa.Store) {
+func (b *builder) callbackSignal(n *notifier, st *ssa.Store) {
 	fa, ok := st.Addr.(*ssa.FieldAddr)
 	if !ok {
 		return
@@ -205,6 +205,7 @@ func (b *builder) callbackSignal(st *ssa.Store) {
 	if ctx := ctxParam(cb); ctx != nil {
 		s.Value = ctx
 		s.Observed = len(*ctx.Referrers()) > 0
+		s.Relayed = n.ctxRelayed(ctx)
 	}
 	b.model.Signals = append(b.model.Signals, s)
 }
@@ -266,7 +267,7 @@ func (b *builder) findGoroutines() {
 				gr.Loops = append(gr.Loops, r)
 			}
 		}
-		if gr.Fn != nil && b.inPackage(gr.Fn) {
+		if gr.Fn != nil && b.inPackage(gr.Fn) && len(b.model.Renewals) > 0 {
 			w := &goroutineWalk{b: b, g: gr, byFn: byFn, seen: make(map[*ssa.Function]bool)}
 			w.visit(gr.Fn, false)
 			gr.Works = b.works(gr, byCall)
@@ -983,29 +984,68 @@ func (n *notifier) funcNotifies(fn *ssa.Function, depth int) bool {
 // the work or ends the function doing it, or the channel is handed to
 // code this package cannot see.
 func (n *notifier) chanObserved(ch ssa.Value) bool {
-	observed := false
+	return n.chanHeard(ch, n.stopsWork, true)
+}
+
+// chanHeard reports whether some receive from ch leads to code that judge
+// accepts; handedOn is the answer when ch is passed to code this package
+// cannot see.
+func (n *notifier) chanHeard(ch ssa.Value, judge func(*pathScan) bool, handedOn bool) bool {
+	heard := false
 	n.aliases(ch, 0, func(v ssa.Value, use ssa.Instruction) {
-		if observed {
+		if heard {
 			return
 		}
 		switch x := use.(type) {
 		case *ssa.UnOp:
 			if x.Op == token.ARROW {
-				observed = n.received(x)
+				heard = judge(n.received(x))
 			}
 		case *ssa.Select:
-			observed = n.selected(x, v)
+			p, ok := n.selected(x, v)
+			heard = !ok || judge(p)
 		case *ssa.BinOp, *ssa.DebugRef:
 			// ch == nil: a test, not a read
 		default:
-			observed = true // handed on: assume whoever gets it waits on it
+			heard = handedOn
 		}
 	})
-	return observed
+	return heard
 }
 
-// received judges a receive from a lost-signal channel.
-func (n *notifier) received(recv *ssa.UnOp) bool {
+// ctxRelayed reports whether the cancellation of ctx is relayed to other
+// work: waiting on ctx.Done() leads to a cancel, close or send, or
+// context.AfterFunc(ctx, f) runs f. Work started on context.Background()
+// can still hear of the lost lease that way.
+func (n *notifier) ctxRelayed(ctx ssa.Value) bool {
+	relayed := false
+	n.aliases(ctx, 0, func(v ssa.Value, use ssa.Instruction) {
+		call, ok := use.(ssa.CallInstruction)
+		if relayed || !ok {
+			return
+		}
+		c := call.Common()
+		switch {
+		case c.IsInvoke() && c.Method.Name() == "Done" && c.Value == v:
+			if done, ok := call.(*ssa.Call); ok {
+				relayed = n.chanHeard(done, func(p *pathScan) bool { return p.notifies }, false)
+			}
+		case isContextFunc(c, "AfterFunc"):
+			relayed = true
+		}
+	})
+	return relayed
+}
+
+// isContextFunc reports whether c calls the function name of package context.
+func isContextFunc(c *ssa.CallCommon, name string) bool {
+	f := c.StaticCallee()
+	return f != nil && f.Name() == name && calleePkg(f) == "context"
+}
+
+// received returns the scan of what runs after a receive from a lost-signal
+// channel has fired.
+func (n *notifier) received(recv *ssa.UnOp) *pathScan {
 	p := n.scan(recv.Parent(), recv.Block())
 	if recv.CommaOk { // v, ok := <-ch; for range ch: !ok means it closed
 		for _, ref := range *recv.Referrers() {
@@ -1016,11 +1056,12 @@ func (n *notifier) received(recv *ssa.UnOp) bool {
 	} else {
 		p.after(recv)
 	}
-	return n.stopsWork(p)
+	return p
 }
 
-// selected judges a select with a case on the lost-signal channel ch.
-func (n *notifier) selected(sel *ssa.Select, ch ssa.Value) bool {
+// selected returns the scan of the case of sel that receives from ch, or
+// false if it cannot tell which code that is.
+func (n *notifier) selected(sel *ssa.Select, ch ssa.Value) (*pathScan, bool) {
 	idx := -1
 	for i, st := range sel.States {
 		if st.Chan == ch && st.Dir == types.RecvOnly {
@@ -1028,7 +1069,7 @@ func (n *notifier) selected(sel *ssa.Select, ch ssa.Value) bool {
 		}
 	}
 	if idx < 0 {
-		return true
+		return nil, false
 	}
 	p := n.scan(sel.Parent(), sel.Block())
 	found := false
@@ -1048,10 +1089,7 @@ func (n *notifier) selected(sel *ssa.Select, ch ssa.Value) bool {
 			}
 		}
 	}
-	if !found {
-		return true // a select SSA did not lower as expected: assume it is heard
-	}
-	return n.stopsWork(p)
+	return p, found
 }
 
 func isConstInt(v ssa.Value, i int) bool {

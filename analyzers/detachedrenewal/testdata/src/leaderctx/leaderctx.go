@@ -92,3 +92,45 @@ func (c *controller) logsOnly(ctx context.Context, cfg leaderelection.LeaderElec
 	}
 	leaderelection.RunOrDie(ctx, cfg)
 }
+
+// bridged runs on context.Background() but cancels it when the callback's
+// ctx is done: the work hears of the lost lease.
+func (c *controller) bridged(ctx context.Context, cfg leaderelection.LeaderElectionConfig) {
+	cfg.Callbacks.OnStartedLeading = func(leading context.Context) {
+		work, cancel := context.WithCancel(context.Background())
+		go func() {
+			<-leading.Done()
+			cancel()
+		}()
+		c.reconcile(work)
+	}
+	leaderelection.RunOrDie(ctx, cfg)
+}
+
+// afterFunc relays the cancellation with context.AfterFunc.
+func (c *controller) afterFunc(ctx context.Context, cfg leaderelection.LeaderElectionConfig) {
+	cfg.Callbacks.OnStartedLeading = func(leading context.Context) {
+		work, cancel := context.WithCancel(context.TODO())
+		stop := context.AfterFunc(leading, cancel)
+		defer stop()
+		c.reconcile(work)
+	}
+	leaderelection.RunOrDie(ctx, cfg)
+}
+
+// cleanup uses context.Background() only on the way out, for a shutdown
+// that must not be cut short by the lost lease.
+func (c *controller) cleanup(ctx context.Context, cfg leaderelection.LeaderElectionConfig) {
+	cfg.Callbacks.OnStartedLeading = func(leading context.Context) {
+		defer c.flush(context.Background())
+		defer func() {
+			c.flush(context.TODO())
+		}()
+		c.reconcile(leading)
+	}
+	leaderelection.RunOrDie(ctx, cfg)
+}
+
+func (c *controller) flush(ctx context.Context) {
+	c.db.ExecContext(ctx, `UPDATE status SET flushed = now()`)
+}
