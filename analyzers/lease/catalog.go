@@ -266,6 +266,7 @@ func catalog() []API {
 		API{Pkg: pkgLeader, Recv: "LeaderElector", Name: "Run", Role: RoleAutoRenew, System: Kubernetes},
 		API{Pkg: pkgLeader, Recv: "LeaderCallbacks", Name: "OnStartedLeading", Field: true, Role: RoleCallback | RoleLost, System: Kubernetes},
 		API{Pkg: pkgLeader, Recv: "LeaderElector", Name: "IsLeader", Role: RoleCheck, System: Kubernetes},
+		API{Pkg: pkgLeader, Recv: "LeaderElector", Name: "GetLeader", Role: RoleCheck, System: Kubernetes, Held: ValueOnly},
 		API{Pkg: pkgResLock, Recv: "LeaderElectionRecord", Name: "LeaderTransitions", Field: true, Role: RoleNotToken, System: Kubernetes,
 			Note: "LeaderTransitions does not move when the same identity re-acquires and restarts at 0 when the Lease object is recreated"},
 		API{Pkg: pkgResLock, Recv: "LeaderElectionRecord", Name: "HolderIdentity", Field: true, Role: RoleNotToken, System: Kubernetes,
@@ -289,6 +290,8 @@ func catalog() []API {
 	add(
 		API{Pkg: pkgRaft, Recv: "Raft", Name: "State", Role: RoleCheck, System: Raft},
 		API{Pkg: pkgRaft, Recv: "Raft", Name: "VerifyLeader", Role: RoleCheck, System: Raft},
+		API{Pkg: pkgRaft, Recv: "Raft", Name: "Leader", Role: RoleCheck, System: Raft, Held: ValueOnly},
+		API{Pkg: pkgRaft, Recv: "Raft", Name: "LeaderWithID", Role: RoleCheck, System: Raft, Held: ValueOnly},
 		API{Pkg: pkgRaft, Recv: "Raft", Name: "LeaderCh", Role: RoleLost, System: Raft},
 		API{Pkg: pkgRaft, Recv: "Raft", Name: "Apply", Role: RoleFenced, System: Raft},
 		API{Pkg: pkgRaft, Recv: "Raft", Name: "ApplyLog", Role: RoleFenced, System: Raft},
@@ -370,17 +373,22 @@ func catalog() []API {
 	)
 
 	// Values that are never tokens, whatever library they come with.
-	for _, name := range []string{"New", "NewString", "NewRandom", "Must", "NewV7", "NewV4", "NewV1", "NewV6"} {
-		add(API{Pkg: pkgUUID, Name: name, Role: RoleNotToken, Note: "a UUID is random or clock-based, not issued in lease order"},
-			API{Pkg: pkgGofrsUUID, Name: name, Role: RoleNotToken, Note: "a UUID is random or clock-based, not issued in lease order"})
+	const uuidNote = "a UUID is random or clock-based, not issued in lease order"
+	for _, name := range []string{"New", "NewString", "NewRandom", "NewUUID", "Must", "NewV6", "NewV7"} {
+		add(API{Pkg: pkgUUID, Name: name, Role: RoleNotToken, Note: uuidNote})
+	}
+	for _, name := range []string{"NewV1", "NewV4", "NewV6", "NewV7"} {
+		add(API{Pkg: pkgGofrsUUID, Name: name, Role: RoleNotToken, Note: uuidNote})
 	}
 	for _, name := range []string{"Now", "Since", "Until"} {
 		add(API{Pkg: pkgTime, Name: name, Role: RoleNotToken,
 			Note: "clocks of different holders disagree and a paused holder stamps its write with the time it read before the pause"})
 	}
 	for _, name := range []string{"Int", "Int63", "Int63n", "Int31", "Int31n", "Intn", "Uint32", "Uint64", "Int64", "Float64", "N", "IntN", "Int64N"} {
-		add(API{Pkg: pkgMathRand, Name: name, Role: RoleNotToken, Note: "a random number is not ordered by lease"},
-			API{Pkg: pkgMathRand, Recv: "Rand", Name: name, Role: RoleNotToken, Note: "a random number is not ordered by lease"})
+		add(API{Pkg: pkgMathRand, Name: name, Role: RoleNotToken, Note: "a random number is not ordered by lease"})
+		if name != "N" { // a generic func of math/rand/v2, not a method
+			add(API{Pkg: pkgMathRand, Recv: "Rand", Name: name, Role: RoleNotToken, Note: "a random number is not ordered by lease"})
+		}
 	}
 	add(
 		API{Pkg: pkgCryptoRand, Name: "Int", Role: RoleNotToken, Note: "a random number is not ordered by lease"},

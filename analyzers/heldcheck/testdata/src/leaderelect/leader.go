@@ -124,3 +124,17 @@ func (w *worker) reviewed(ctx context.Context) {
 		w.db.ExecContext(ctx, "UPDATE heartbeats SET leader_at = now()")
 	}
 }
+
+// byName compares the observed leader's identity with our own.
+func (w *worker) byName(ctx context.Context, me string) {
+	if w.le.GetLeader() == me { // want `LeaderElector.GetLeader only tells that the lease was held when it ran, yet it guards the unfenced write DB.ExecContext \(UPDATE reports\)`
+		w.db.ExecContext(ctx, "UPDATE reports SET owner = $1", me)
+	}
+}
+
+// anyLeader only asks whether there is a leader at all.
+func (w *worker) anyLeader(ctx context.Context) {
+	if w.le.GetLeader() != "" {
+		w.db.ExecContext(ctx, "UPDATE reports SET seen_leader = true")
+	}
+}

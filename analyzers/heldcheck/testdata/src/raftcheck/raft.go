@@ -65,3 +65,17 @@ func (n *node) follower(ctx context.Context) {
 		n.db.ExecContext(ctx, "UPDATE nodes SET role = 'follower' WHERE id = 1")
 	}
 }
+
+// byID compares the leader's ID with this node's.
+func (n *node) byID(ctx context.Context, self raft.ServerID) {
+	if _, id := n.r.LeaderWithID(); id == self { // want `Raft.LeaderWithID only tells .* DB.ExecContext \(UPDATE cluster\)`
+		n.db.ExecContext(ctx, "UPDATE cluster SET owner = $1", string(self))
+	}
+}
+
+// forward sends the request to the leader unless there is none.
+func (n *node) forward(ctx context.Context, send func(raft.ServerAddress)) {
+	if addr := n.r.Leader(); addr != "" {
+		send(addr)
+	}
+}
