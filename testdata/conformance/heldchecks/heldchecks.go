@@ -1,7 +1,8 @@
 // Package heldchecks asks lock libraries whether the lease is still held
-// and then writes: leaderelection's cached IsLeader and GetLeader, raft's State and VerifyLeader, Consul's session and lock key, ZooKeeper's lock node,
-// gocron's Elector and a lease row's deadline. Each check is stale by the
-// time of the write unless the store fences it.
+// and then writes: leaderelection's cached IsLeader and GetLeader, raft's
+// State and VerifyLeader, Consul's session and lock key, ZooKeeper's lock
+// node, gocron's Elector and a lease row's deadline. Each check is stale by
+// the time of the write unless the store fences it.
 package heldchecks
 
 import (
