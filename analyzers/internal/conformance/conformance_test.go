@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
@@ -32,7 +33,9 @@ func TestConformance(t *testing.T) {
 		t.Fatal(err)
 	}
 	downloadModules(t, dir)
+	start := time.Now()
 	m := loadModule(t, dir)
+	t.Logf("loaded %d packages (%d in the module): %s", len(m.all), len(m.roots), time.Since(start).Round(time.Millisecond))
 
 	t.Run("expectations", func(t *testing.T) { checkExpectations(t, m) })
 	t.Run("catalog", func(t *testing.T) { checkCatalog(t, m) })
@@ -44,18 +47,29 @@ func TestConformance(t *testing.T) {
 // the proxy is unreachable: the suite is worthless without the real code.
 func downloadModules(t *testing.T, dir string) {
 	t.Helper()
-	cmd := exec.Command("go", "mod", "download")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=readonly")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("go mod download in %s failed: %v\n%s\n"+
-			"The conformance suite compiles against the real lock libraries and needs the Go module proxy "+
-			"(GOPROXY=%s); it does not skip.", dir, err, out, goEnv(t, "GOPROXY"))
+	start := time.Now()
+	if err := download(dir, nil); err != nil {
+		t.Fatal(err)
 	}
+	t.Logf("go mod download: %s", time.Since(start).Round(time.Millisecond))
 }
 
-func goEnv(t *testing.T, name string) string {
+// download runs go mod download in dir with extra environment settings and
+// returns an error that says what the suite needs when it fails.
+func download(dir string, env []string) error {
+	cmd := exec.Command("go", "mod", "download")
+	cmd.Dir = dir
+	cmd.Env = append(append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=readonly"), env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("go mod download in %s failed: %v\n%s\n"+
+			"the conformance suite compiles against the real lock libraries and needs the Go module proxy "+
+			"(GOPROXY=%s); it does not skip", dir, err, out, goEnv("GOPROXY"))
+	}
+	return nil
+}
+
+func goEnv(name string) string {
 	out, err := exec.Command("go", "env", name).Output()
 	if err != nil {
 		return "?"
@@ -105,10 +119,12 @@ func loadModule(t *testing.T, dir string) *module {
 // compares the diagnostics with the // want comments.
 func checkExpectations(t *testing.T, m *module) {
 	want := expectations(t, m)
+	start := time.Now()
 	graph, err := checker.Analyze(analyzers.All(), m.roots, &checker.Options{})
 	if err != nil {
 		t.Fatalf("checker: %v", err)
 	}
+	t.Logf("analysis: %s", time.Since(start).Round(time.Millisecond))
 	for act := range graph.All() {
 		if act.Err != nil {
 			t.Errorf("analysis error: %s: %v", act, act.Err)
