@@ -14,6 +14,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/fencelint/fencelint/analyzers/internal/stubs"
+	"github.com/fencelint/fencelint/analyzers/lease"
 )
 
 // stubsDir is the GOPATH of the shared stubs, relative to this package.
@@ -30,7 +31,8 @@ func checkStubs(t *testing.T, m *module) {
 			real[p.PkgPath] = p.Types
 		}
 	}
-	for _, sp := range loadStubs(t) {
+	stubPkgs := loadStubs(t)
+	for _, sp := range stubPkgs {
 		rp := real[sp.Path()]
 		if rp == nil {
 			t.Errorf("stub %s: the conformance module does not import the real package; add code that uses it", sp.Path())
@@ -38,6 +40,34 @@ func checkStubs(t *testing.T, m *module) {
 		}
 		for _, diff := range comparePackages(sp, rp) {
 			t.Errorf("stub %s: %s", sp.Path(), diff)
+		}
+	}
+	checkStubsCoverCatalog(t, stubPkgs, m)
+}
+
+// checkStubsCoverCatalog requires every catalog row that exists in the real
+// package to exist in the stub of that package too, if there is one, so
+// fixtures can use every catalogued symbol.
+func checkStubsCoverCatalog(t *testing.T, stubPkgs []*types.Package, m *module) {
+	stubsByPath := make(map[string][]*types.Package)
+	for _, p := range stubPkgs {
+		np := normalizePath(p.Path())
+		stubsByPath[np] = append(stubsByPath[np], p)
+	}
+	realByPath := make(map[string][]*types.Package)
+	for _, p := range m.all {
+		if p.Types != nil {
+			np := normalizePath(p.PkgPath)
+			realByPath[np] = append(realByPath[np], p.Types)
+		}
+	}
+	for _, row := range lease.Catalog() {
+		stubbed := stubsByPath[row.Pkg]
+		if len(stubbed) == 0 || findSymbol(realByPath[row.Pkg], row) != nil {
+			continue // not stubbed, or reported by the catalog check
+		}
+		if err := findSymbol(stubbed, row); err != nil {
+			t.Errorf("%s: missing from the stubs: %v", rowString(row), err)
 		}
 	}
 }

@@ -117,3 +117,12 @@ type MapStringStringCmd struct {
 func (cmd *MapStringStringCmd) String() (_ string)                 { return }
 func (cmd *MapStringStringCmd) Val() map[string]string             { return cmd.val }
 func (cmd *MapStringStringCmd) Result() (map[string]string, error) { return cmd.val, cmd.err }
+
+type FloatCmd struct {
+	baseCmd
+	val float64
+}
+
+func (cmd *FloatCmd) String() string           { panic("stub") }
+func (cmd *FloatCmd) Val() float64             { return cmd.val }
+func (cmd *FloatCmd) Result() (float64, error) { return cmd.val, cmd.err }

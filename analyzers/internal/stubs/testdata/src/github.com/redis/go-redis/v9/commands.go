@@ -15,6 +15,7 @@ type Cmdable interface {
 	Ping(ctx context.Context) *StatusCmd
 	Unlink(ctx context.Context, keys ...string) *IntCmd
 	FlushDB(ctx context.Context) *StatusCmd
+	FlushAll(ctx context.Context) *StatusCmd
 
 	GenericCmdable
 	HashCmdable
@@ -25,6 +26,8 @@ type Cmdable interface {
 	SortedSetCmdable
 	StringCmdable
 	StreamCmdable
+	BitMapCmdable
+	HyperLogLogCmdable
 }
 
 type StatefulCmdable interface {
@@ -44,6 +47,10 @@ func (c cmdable) FlushDB(ctx context.Context) (_ *StatusCmd)             { retur
 func (c cmdable) Unlink(ctx context.Context, keys ...string) (_ *IntCmd) { return }
 
 type GenericCmdable interface {
+	RenameNX(ctx context.Context, key, newkey string) *BoolCmd
+	Rename(ctx context.Context, key, newkey string) *StatusCmd
+	Persist(ctx context.Context, key string) *BoolCmd
+	PExpireAt(ctx context.Context, key string, tm time.Time) *BoolCmd
 	Del(ctx context.Context, keys ...string) *IntCmd
 	Exists(ctx context.Context, keys ...string) *IntCmd
 	Expire(ctx context.Context, key string, expiration time.Duration) *BoolCmd
@@ -66,6 +73,8 @@ func (c cmdable) PTTL(ctx context.Context, key string) (_ *DurationCmd) { return
 func (c cmdable) TTL(ctx context.Context, key string) (_ *DurationCmd)  { return }
 
 type HashCmdable interface {
+	HIncrByFloat(ctx context.Context, key, field string, incr float64) *FloatCmd
+	HMSet(ctx context.Context, key string, values ...interface{}) *BoolCmd
 	HDel(ctx context.Context, key string, fields ...string) *IntCmd
 	HGet(ctx context.Context, key, field string) *StringCmd
 	HGetAll(ctx context.Context, key string) *MapStringStringCmd
@@ -84,6 +93,11 @@ func (c cmdable) HSetNX(ctx context.Context, key, field string, value interface{
 }
 
 type ListCmdable interface {
+	LTrim(ctx context.Context, key string, start, stop int64) *StatusCmd
+	LRem(ctx context.Context, key string, count int64, value interface{}) *IntCmd
+	LSet(ctx context.Context, key string, index int64, value interface{}) *StatusCmd
+	RPop(ctx context.Context, key string) *StringCmd
+	LPop(ctx context.Context, key string) *StringCmd
 	LPush(ctx context.Context, key string, values ...interface{}) *IntCmd
 	LRange(ctx context.Context, key string, start, stop int64) *StringSliceCmd
 	RPush(ctx context.Context, key string, values ...interface{}) *IntCmd
@@ -128,6 +142,8 @@ func (c cmdable) ScriptExists(ctx context.Context, hashes ...string) (_ *BoolSli
 func (c cmdable) ScriptLoad(ctx context.Context, script string) (_ *StringCmd)         { return }
 
 type SetCmdable interface {
+	SMove(ctx context.Context, source, destination string, member interface{}) *BoolCmd
+	SPop(ctx context.Context, key string) *StringCmd
 	SAdd(ctx context.Context, key string, members ...interface{}) *IntCmd
 	SMembers(ctx context.Context, key string) *StringSliceCmd
 	SRem(ctx context.Context, key string, members ...interface{}) *IntCmd
@@ -143,6 +159,10 @@ type Z struct {
 }
 
 type SortedSetCmdable interface {
+	ZRemRangeByRank(ctx context.Context, key string, start, stop int64) *IntCmd
+	ZRemRangeByScore(ctx context.Context, key, min, max string) *IntCmd
+	ZIncrBy(ctx context.Context, key string, increment float64, member string) *FloatCmd
+	ZAddArgs(ctx context.Context, key string, args ZAddArgs) *IntCmd
 	ZAdd(ctx context.Context, key string, members ...Z) *IntCmd
 	ZRem(ctx context.Context, key string, members ...interface{}) *IntCmd
 }
@@ -162,12 +182,16 @@ type XAddArgs struct {
 }
 
 type StreamCmdable interface {
+	XDel(ctx context.Context, stream string, ids ...string) *IntCmd
 	XAdd(ctx context.Context, a *XAddArgs) *StringCmd
 }
 
 func (c cmdable) XAdd(ctx context.Context, a *XAddArgs) (_ *StringCmd) { return }
 
 type StringCmdable interface {
+	DecrBy(ctx context.Context, key string, decrement int64) *IntCmd
+	IncrByFloat(ctx context.Context, key string, value float64) *FloatCmd
+	MSetNX(ctx context.Context, values ...interface{}) *BoolCmd
 	Append(ctx context.Context, key, value string) *IntCmd
 	Decr(ctx context.Context, key string) *IntCmd
 	Get(ctx context.Context, key string) *StringCmd
@@ -217,3 +241,61 @@ func (c cmdable) SetNX(ctx context.Context, key string, value interface{}, expir
 func (c cmdable) SetXX(ctx context.Context, key string, value interface{}, expiration time.Duration) (_ *BoolCmd) {
 	return
 }
+
+type BitMapCmdable interface {
+	SetBit(ctx context.Context, key string, offset int64, value int) *IntCmd
+}
+
+type HyperLogLogCmdable interface {
+	PFAdd(ctx context.Context, key string, els ...interface{}) *IntCmd
+}
+
+type ZAddArgs struct {
+	NX      bool
+	XX      bool
+	LT      bool
+	GT      bool
+	Ch      bool
+	Members []Z
+}
+
+func (c cmdable) MSetNX(ctx context.Context, values ...interface{}) *BoolCmd           { panic("stub") }
+func (c cmdable) IncrByFloat(ctx context.Context, key string, value float64) *FloatCmd { panic("stub") }
+func (c cmdable) DecrBy(ctx context.Context, key string, decrement int64) *IntCmd      { panic("stub") }
+func (c cmdable) PExpireAt(ctx context.Context, key string, tm time.Time) *BoolCmd     { panic("stub") }
+func (c cmdable) Persist(ctx context.Context, key string) *BoolCmd                     { panic("stub") }
+func (c cmdable) Rename(ctx context.Context, key, newkey string) *StatusCmd            { panic("stub") }
+func (c cmdable) RenameNX(ctx context.Context, key, newkey string) *BoolCmd            { panic("stub") }
+func (c cmdable) HMSet(ctx context.Context, key string, values ...interface{}) *BoolCmd {
+	panic("stub")
+}
+func (c cmdable) HIncrByFloat(ctx context.Context, key, field string, incr float64) *FloatCmd {
+	panic("stub")
+}
+func (c cmdable) LPop(ctx context.Context, key string) *StringCmd { panic("stub") }
+func (c cmdable) RPop(ctx context.Context, key string) *StringCmd { panic("stub") }
+func (c cmdable) LSet(ctx context.Context, key string, index int64, value interface{}) *StatusCmd {
+	panic("stub")
+}
+func (c cmdable) LRem(ctx context.Context, key string, count int64, value interface{}) *IntCmd {
+	panic("stub")
+}
+func (c cmdable) LTrim(ctx context.Context, key string, start, stop int64) *StatusCmd { panic("stub") }
+func (c cmdable) SPop(ctx context.Context, key string) *StringCmd                     { panic("stub") }
+func (c cmdable) SMove(ctx context.Context, source, destination string, member interface{}) *BoolCmd {
+	panic("stub")
+}
+func (c cmdable) ZAddArgs(ctx context.Context, key string, args ZAddArgs) *IntCmd { panic("stub") }
+func (c cmdable) ZIncrBy(ctx context.Context, key string, increment float64, member string) *FloatCmd {
+	panic("stub")
+}
+func (c cmdable) ZRemRangeByScore(ctx context.Context, key, min, max string) *IntCmd { panic("stub") }
+func (c cmdable) ZRemRangeByRank(ctx context.Context, key string, start, stop int64) *IntCmd {
+	panic("stub")
+}
+func (c cmdable) XDel(ctx context.Context, stream string, ids ...string) *IntCmd { panic("stub") }
+func (c cmdable) SetBit(ctx context.Context, key string, offset int64, value int) *IntCmd {
+	panic("stub")
+}
+func (c cmdable) PFAdd(ctx context.Context, key string, els ...interface{}) *IntCmd { panic("stub") }
+func (c cmdable) FlushAll(ctx context.Context) *StatusCmd                           { panic("stub") }
