@@ -725,23 +725,14 @@ func (t *tokenFlow) lateAt(instr ssa.Instruction, depth int) *Lease {
 	return nil
 }
 
-// sessionOnly reports whether l is an etcd or Consul session (or a bare
-// etcd lease grant) rather than a lock taken under it.
+// sessionOnly reports whether l was opened by a grant (an etcd session or
+// lease, a Consul session) rather than a lock taken under it.
 func (t *tokenFlow) sessionOnly(l *Lease) bool {
 	if l.Call == nil {
 		return false
 	}
 	c, ok := t.b.resolve(l.Call.Common())
-	if !ok || c.api == nil {
-		return false
-	}
-	switch c.api.System {
-	case Etcd:
-		return c.api.Name == "NewSession" || c.api.Name == "Grant"
-	case Consul:
-		return c.api.Recv == "Session"
-	}
-	return false
+	return ok && c.role.Has(RoleGrant)
 }
 
 // describe names the value a field is read from, for diagnostics:
