@@ -16,7 +16,9 @@
 # Aims: standalone at most 0.6x vet's wall time and 2 GiB peak memory;
 # vettool at most 1.25x vet's wall time. Peak memory is GNU time's %M: the
 # largest resident set of any one process of the run (for go vet, one of its
-# vet processes or the go command itself).
+# vet processes or the go command itself). CPU time (user + system, of the
+# command and everything it ran) is printed too: on a machine shared with
+# other work it is a steadier measure than wall time.
 #
 # Usage: scripts/bench-vet.sh [-runs N] [-strict] [-fencelint BINARY]
 #   -runs N             runs per way (default 3)
@@ -62,19 +64,20 @@ setup() {
 	echo "module: $etcd_module@$etcd_version, $(go list "$pattern" | wc -l) packages (with tests)"
 }
 
-# measure runs a command under GNU time and prints "WALL_SECONDS PEAK_KB".
+# measure runs a command under GNU time and prints
+# "WALL_SECONDS PEAK_KB CPU_SECONDS".
 # The command's own output goes to $work/last.log; findings are not errors
 # (fencelint exits 3 and go vet 1 when they report something), so only a
 # crash or a load failure, seen in the log, fails the benchmark.
 measure() {
 	local status=0
-	/usr/bin/time -o "$work/time" -f '%e %M' "$@" >"$work/last.log" 2>&1 || status=$?
+	/usr/bin/time -o "$work/time" -f '%e %M %U %S' "$@" >"$work/last.log" 2>&1 || status=$?
 	if grep -q -e 'panic:' -e 'internal error' -e 'cannot find package' -e 'no required module' "$work/last.log"; then
 		echo "bench-vet.sh: $* failed (exit $status):" >&2
 		tail -20 "$work/last.log" >&2
 		exit 1
 	fi
-	cat "$work/time"
+	awk '{printf "%s %s %.2f\n", $1, $2, $3 + $4}' "$work/time"
 }
 
 # freshTool copies fencelint to a new file with a nonce appended, so that go
@@ -109,22 +112,27 @@ echo "warm-up (compiles dependencies; not counted)"
 measure go vet -printf.funcs="warmup$RANDOM" "$pattern" >/dev/null
 measure "$work/fencelint" "$pattern" >/dev/null
 
-declare -a vet_wall vet_mem sa_wall sa_mem vt_wall vt_mem
-printf '%-4s %22s %22s %22s\n' run "vet (s, MB)" "standalone (s, MB)" "vettool (s, MB)"
+declare -a vet_wall vet_mem vet_cpu sa_wall sa_mem sa_cpu vt_wall vt_mem vt_cpu
+printf '%-4s %26s %26s %26s\n' run "vet (wall s, MB, cpu s)" "standalone (wall, MB, cpu)" "vettool (wall, MB, cpu)"
 for ((i = 1; i <= runs; i++)); do
-	read -r w m < <(measure go vet -printf.funcs="nonce$i$RANDOM" "$pattern")
-	vet_wall+=("$w") vet_mem+=("$m")
-	read -r w m < <(measure "$work/fencelint" "$pattern")
-	sa_wall+=("$w") sa_mem+=("$m")
-	read -r w m < <(measure go vet -vettool="$(freshTool "$i")" "$pattern")
-	vt_wall+=("$w") vt_mem+=("$m")
-	printf '%-4s %14s %7d %14s %7d %14s %7d\n' "$i" \
-		"${vet_wall[-1]}" $((vet_mem[-1] / 1024)) "${sa_wall[-1]}" $((sa_mem[-1] / 1024)) "${vt_wall[-1]}" $((vt_mem[-1] / 1024))
+	read -r w m c < <(measure go vet -printf.funcs="nonce$i$RANDOM" "$pattern")
+	vet_wall+=("$w") vet_mem+=("$m") vet_cpu+=("$c")
+	read -r w m c < <(measure "$work/fencelint" "$pattern")
+	sa_wall+=("$w") sa_mem+=("$m") sa_cpu+=("$c")
+	read -r w m c < <(measure go vet -vettool="$(freshTool "$i")" "$pattern")
+	vt_wall+=("$w") vt_mem+=("$m") vt_cpu+=("$c")
+	printf '%-4s %10s %6d %8s %10s %6d %8s %10s %6d %8s\n' "$i" \
+		"${vet_wall[-1]}" $((vet_mem[-1] / 1024)) "${vet_cpu[-1]}" \
+		"${sa_wall[-1]}" $((sa_mem[-1] / 1024)) "${sa_cpu[-1]}" \
+		"${vt_wall[-1]}" $((vt_mem[-1] / 1024)) "${vt_cpu[-1]}"
 done
 
 vw=$(median "${vet_wall[@]}")
 sw=$(median "${sa_wall[@]}")
 tw=$(median "${vt_wall[@]}")
+vc=$(median "${vet_cpu[@]}")
+sc=$(median "${sa_cpu[@]}")
+tc=$(median "${vt_cpu[@]}")
 sm=$(printf '%s\n' "${sa_mem[@]}" | sort -g | tail -1)
 vm=$(printf '%s\n' "${vet_mem[@]}" | sort -g | tail -1)
 tm=$(printf '%s\n' "${vt_mem[@]}" | sort -g | tail -1)
@@ -134,12 +142,14 @@ gib() { awk -v k="$1" 'BEGIN {printf "%.2f", k / 1048576}'; }
 echo
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 echo "median wall time: vet ${vw}s, standalone ${sw}s, vettool ${tw}s"
+echo "median cpu time:  vet ${vc}s, standalone ${sc}s, vettool ${tc}s"
 echo "peak memory:      vet $(gib "$vm") GiB, standalone $(gib "$sm") GiB, vettool $(gib "$tm") GiB"
 echo "standalone / vet wall time: $(ratio "$sw" "$vw")x  $(verdict "$(ratio "$sw" "$vw")" 0.6)"
 echo "standalone peak memory:     $(gib "$sm") GiB  $(verdict "$(gib "$sm")" 2)"
 echo "standalone / vet peak mem:  $(ratio "$sm" "$vm")x"
 echo "vettool / vet wall time:    $(ratio "$tw" "$vw")x  $(verdict "$(ratio "$tw" "$vw")" 1.25)"
 echo "vettool / vet peak mem:     $(ratio "$tm" "$vm")x"
+echo "cpu time ratios:            standalone $(ratio "$sc" "$vc")x, vettool $(ratio "$tc" "$vc")x"
 if $strict && ((missed)); then
 	exit 1
 fi

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -130,4 +131,52 @@ func TestRealChecksHaveSummaries(t *testing.T) {
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
+}
+
+func TestParseStandalone(t *testing.T) {
+	tests := []struct {
+		args     []string
+		ok       bool
+		wantErr  string
+		checks   []string
+		patterns []string
+		json     bool
+		tests    bool
+		context  int
+	}{
+		{args: []string{"./..."}, ok: true, checks: []string{"alpha", "beta"}, patterns: []string{"./..."}, tests: true, context: -1},
+		{args: []string{"-json", "-test=false", "-c=2", "a", "b"}, ok: true, checks: []string{"alpha", "beta"},
+			patterns: []string{"a", "b"}, json: true, context: 2},
+		{args: []string{"-alpha", "./..."}, ok: true, checks: []string{"alpha"}, patterns: []string{"./..."}, tests: true, context: -1},
+		{args: []string{"-alpha=false", "./..."}, ok: true, checks: []string{"beta"}, patterns: []string{"./..."}, tests: true, context: -1},
+		{args: []string{"-alpha", "-beta=false", "./..."}, ok: true, checks: []string{"alpha"}, patterns: []string{"./..."}, tests: true, context: -1},
+		// left to multichecker: go vet's protocol, help, fixes, debugging
+		{args: []string{"-flags"}},
+		{args: []string{"-V=full"}},
+		{args: []string{"-json", "/tmp/vet.cfg"}},
+		{args: []string{"help", "alpha"}},
+		{args: []string{"-fix", "./..."}},
+		{args: []string{"-diff", "-fix", "./..."}},
+		{args: []string{"-debug=v", "./..."}},
+		{args: []string{"-cpuprofile=x", "./..."}},
+		{args: []string{}},
+		{args: []string{"-frobnicate", "./..."}, ok: true, wantErr: "flag provided but not defined: -frobnicate"},
+		{args: []string{"-alpha=maybe", "./..."}, ok: true, wantErr: "want true or false"},
+	}
+	for _, tt := range tests {
+		var stderr bytes.Buffer
+		run, ok, err := parseStandalone(tt.args, fakeChecks, &stderr)
+		if ok != tt.ok || !errorContains(err, tt.wantErr) {
+			t.Errorf("parseStandalone(%q) ok = %v, err = %v; want %v, error containing %q", tt.args, ok, err, tt.ok, tt.wantErr)
+			continue
+		}
+		if !ok || err != nil {
+			continue
+		}
+		got := []any{checkNames(run.checks), run.patterns, run.json, run.tests, run.context}
+		want := []any{tt.checks, tt.patterns, tt.json, tt.tests, tt.context}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("parseStandalone(%q) = checks, patterns, json, tests, context %v; want %v", tt.args, got, want)
+		}
+	}
 }

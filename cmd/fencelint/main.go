@@ -45,6 +45,9 @@ func main() {
 	if code, handled := explainCommand(os.Args[1:], checks, os.Stdout, os.Stderr); handled {
 		os.Exit(code)
 	}
+	if code, handled := standaloneCommand(os.Args[1:], checks, os.Stdout, os.Stderr); handled {
+		os.Exit(code)
+	}
 	flag.Usage = func() { usage(flag.CommandLine.Output(), checks) }
 	multichecker.Main(checks...)
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -98,6 +99,11 @@ func TestCommandLine(t *testing.T) {
 			wantStderr: append([]string{"fencelint -explain NAME", "report store writes made while a lease is held"}, checkNames()...),
 		},
 		{
+			name:       "help NAME is multichecker's",
+			args:       []string{"help", "unfencedwrite"},
+			wantStdout: []string{"unfencedwrite: report store writes made while a lease is held"},
+		},
+		{
 			name:       "unknown flag",
 			args:       []string{"-frobnicate", "./..."},
 			code:       2,
@@ -154,9 +160,12 @@ func checkContains(t *testing.T, what, text string, wants []string) {
 	}
 }
 
-// vetmeSource is a package with an unfenced write under a PostgreSQL
-// session advisory lock.
-const vetmeSource = `package vetme
+// testModule is a small module with unfenced writes under a PostgreSQL
+// session advisory lock: one in vetme, and one in worker through a helper
+// in another package, store, that does the write.
+var testModule = map[string]string{
+	"go.mod": "module example.com/vetme\n\ngo 1.26\n",
+	"vetme.go": `package vetme
 
 import (
 	"context"
@@ -171,18 +180,55 @@ func Recompute(ctx context.Context, db *sql.DB, conn *sql.Conn, id, total int64)
 	_, err := db.ExecContext(ctx, "UPDATE totals SET total = $1 WHERE id = $2", total, id) // line 13
 	return err
 }
-`
+`,
+	"store/store.go": `package store
 
-// writeModule writes a module holding vetmeSource into a new temp dir.
+import (
+	"context"
+	"database/sql"
+)
+
+// SaveTotal writes, with no fence: a call to it under a lease is reported.
+func SaveTotal(ctx context.Context, db *sql.DB, id, total int64) error {
+	_, err := db.ExecContext(ctx, "UPDATE totals SET total = $1 WHERE id = $2", total, id)
+	return err
+}
+`,
+	"worker/worker.go": `package worker
+
+import (
+	"context"
+	"database/sql"
+
+	"example.com/vetme/store"
+)
+
+func Recompute(ctx context.Context, db *sql.DB, conn *sql.Conn, id, total int64) error {
+	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1)", id); err != nil {
+		return err
+	}
+	defer conn.ExecContext(ctx, "SELECT pg_advisory_unlock($1)", id)
+	return store.SaveTotal(ctx, db, id, total) // line 15
+}
+`,
+}
+
+// The findings expected in testModule.
+var (
+	vetmeFinding  = finding{Analyzer: "unfencedwrite", File: "vetme.go", Line: 13}
+	workerFinding = finding{Analyzer: "unfencedwrite", File: "worker.go", Line: 15}
+)
+
+// writeModule writes testModule into a new temp dir.
 func writeModule(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	files := map[string]string{
-		"go.mod":   "module example.com/vetme\n\ngo 1.26\n",
-		"vetme.go": vetmeSource,
-	}
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o666); err != nil {
+	for name, text := range testModule {
+		file := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(file), 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, []byte(text), 0o666); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -195,22 +241,40 @@ func TestGoVetVettool(t *testing.T) {
 	if got.code != 1 {
 		t.Errorf("go vet exit code %d, want 1 (findings)\nstderr:\n%s", got.code, got.stderr)
 	}
-	checkContains(t, "go vet's stderr", got.stderr, []string{"vetme.go:13:", "without a fencing token", "pg_advisory_lock"})
+	checkContains(t, "go vet's stderr", got.stderr, []string{
+		"vetme.go:13:", "worker.go:15:", "without a fencing token", "pg_advisory_lock", "store.SaveTotal"})
 }
 
+// TestJSON checks -json output, and that facts flow between the packages
+// of the analyzed module whether or not they are named on the command line:
+// worker's call to store.SaveTotal is reported with ./worker alone.
 func TestJSON(t *testing.T) {
+	tests := []struct {
+		pattern string
+		want    []finding
+	}{
+		{"./...", []finding{vetmeFinding, workerFinding}},
+		{"./worker", []finding{workerFinding}},
+		{"./store", nil},
+	}
 	dir := writeModule(t)
-	got := run(t, dir, fencelintBin, "-json", "./...")
-	if got.code != 0 {
-		t.Errorf("exit code %d, want 0 with -json\nstderr:\n%s", got.code, got.stderr)
-	}
-	findings, err := parseJSON(got.stdout)
-	if err != nil {
-		t.Fatalf("-json output: %v\n%s", err, got.stdout)
-	}
-	want := finding{Analyzer: "unfencedwrite", File: "vetme.go", Line: 13}
-	if len(findings) != 1 || findings[0].key() != want {
-		t.Errorf("-json findings = %+v, want one at %+v", findings, want)
+	for _, tt := range tests {
+		got := run(t, dir, fencelintBin, "-json", tt.pattern)
+		if got.code != 0 {
+			t.Errorf("%s: exit code %d, want 0 with -json\nstderr:\n%s", tt.pattern, got.code, got.stderr)
+		}
+		findings, err := parseJSON(got.stdout)
+		if err != nil {
+			t.Fatalf("%s: -json output: %v\n%s", tt.pattern, err, got.stdout)
+		}
+		var keys []finding
+		for _, f := range findings {
+			keys = append(keys, f.key())
+		}
+		slices.SortFunc(keys, func(a, b finding) int { return strings.Compare(a.File, b.File) })
+		if !slices.Equal(keys, tt.want) {
+			t.Errorf("fencelint -json %s: findings %v, want %v", tt.pattern, findings, tt.want)
+		}
 	}
 }
 
