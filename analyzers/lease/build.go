@@ -7,6 +7,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/ctrlflow"
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/fencelint/fencelint/analyzers/internal/sqlscan"
 )
 
 // A builder computes one package's Model. It lives for one pass.
@@ -30,6 +32,8 @@ type builder struct {
 	shaped map[*types.Func]*API
 	// closureRoles holds the closures that wrap an acquire or a release.
 	closureRoles map[*ssa.Function]closureRole
+	// sqlCache holds the SQL texts already read (parseSQL).
+	sqlCache map[sqlKey]*sqlscan.Script
 }
 
 // build computes the model of pass's package.
@@ -45,6 +49,7 @@ func build(pass *analysis.Pass) *Model {
 		shaped:     make(map[*types.Func]*API),
 
 		closureRoles: make(map[*ssa.Function]closureRole),
+		sqlCache:     make(map[sqlKey]*sqlscan.Script),
 	}
 	b.model.directives = b.dirs
 	b.model.tokens = &tokenFlow{b: b}

@@ -7,8 +7,6 @@ import (
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
-
-	"github.com/fencelint/fencelint/analyzers/internal/sqlscan"
 )
 
 // Lease regions are computed per function by a forward may-analysis over
@@ -306,7 +304,7 @@ func (b *builder) sqlLockOps(call *ssa.Call, c callee, state leaseSet) leaseSet 
 	if !ok {
 		return state
 	}
-	script := sqlscan.Parse(text)
+	script := b.parseSQL(text, c.api.System)
 	if script.Unknown {
 		return state
 	}
@@ -341,7 +339,7 @@ func (b *builder) sqlOps(c *ssa.CallCommon, api *API) sqlOps {
 	if !ok {
 		return ops
 	}
-	script := sqlscan.Parse(text)
+	script := b.parseSQL(text, api.System)
 	if script.Unknown {
 		return ops
 	}

@@ -174,7 +174,7 @@ func (b *builder) sqlWrite(w *Write, call ssa.CallInstruction, query ssa.Value, 
 	if !ok {
 		return nil
 	}
-	script := sqlscan.Parse(text)
+	script := b.parseSQL(text, w.System)
 	if script.Unknown {
 		return nil
 	}
@@ -208,6 +208,28 @@ func (b *builder) sqlWrite(w *Write, call ssa.CallInstruction, query ssa.Value, 
 		w.Fenced, w.Unchecked = false, true
 	}
 	return w
+}
+
+// parseSQL reads SQL text sent to system, once per text: pgx speaks only
+// PostgreSQL, so its queries are read with PostgreSQL's rules; database/sql
+// could be any database, so sqlscan picks the dialect.
+func (b *builder) parseSQL(text string, system System) *sqlscan.Script {
+	dialect := sqlscan.Auto
+	if system == Postgres {
+		dialect = sqlscan.PostgreSQL
+	}
+	key := sqlKey{text, dialect}
+	if s, ok := b.sqlCache[key]; ok {
+		return s
+	}
+	s := sqlscan.ParseDialect(text, dialect)
+	b.sqlCache[key] = s
+	return s
+}
+
+type sqlKey struct {
+	text    string
+	dialect sqlscan.Dialect
 }
 
 // describeStatement names a statement for a diagnostic: "UPDATE docs".
