@@ -19,6 +19,16 @@
 // flags. The other flags (-json, -c, -fix, -diff, -test) are those of
 // golang.org/x/tools/go/analysis/multichecker.
 //
+// Standalone, fencelint loads the packages of the analyzed packages' own
+// modules from source and every other dependency from the compiler's export
+// data, as go vet does: what a function in another package of your module
+// does (it writes, it acquires, it is fenced by a parameter) is known where
+// it is called, but not what a function in another module does, beyond the
+// lock and store APIs fencelint knows by name. Under go vet every
+// dependency is analyzed, and cached. (With -fix, -diff or the debugging
+// flags, multichecker's driver runs instead, which type-checks every
+// dependency from source: slower, with the same findings as go vet.)
+//
 // # Exit codes
 //
 // Standalone:
