@@ -4,6 +4,7 @@ package leasecheck
 
 import (
 	"context"
+	"database/sql"
 
 	"k8s.io/client-go/tools/leaderelection"
 )
@@ -19,4 +20,10 @@ func (l *Lease) Held(ctx context.Context) bool { return l.name != "" }
 // StillLeader wraps the elector's check, so calling it checks too.
 func StillLeader(le *leaderelection.LeaderElector) bool {
 	return le.IsLeader()
+}
+
+// Touch records that the page was seen; it writes without a fence.
+func Touch(ctx context.Context, db *sql.DB, id int64) error {
+	_, err := db.ExecContext(ctx, "UPDATE pages SET seen = now() WHERE id = $1", id)
+	return err
 }
