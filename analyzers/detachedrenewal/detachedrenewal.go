@@ -105,6 +105,8 @@ func (c *checker) heard(g *lease.Goroutine, r *lease.Renewal, seen []*lease.Rene
 		return false
 	case r.Fn == g.Fn:
 		return g.Works // returning ends the work only if the goroutine is (part of) the work
+	case slices.Contains(g.Repeated, r.Fn):
+		return false // wait.Until runs it again
 	}
 	sites := callSites(g, r.Fn)
 	if len(sites) == 0 {

@@ -166,6 +166,10 @@ type Goroutine struct {
 	// Loops lists the Renewals that run again and again: in a loop, in a
 	// function called in a loop, or periodic by themselves.
 	Loops []*Renewal
+	// Repeated lists the functions of Funcs that the goroutine hands to a
+	// function that runs them again and again (wait.Until, wait.Forever):
+	// returning from one is a retry, not news for anyone.
+	Repeated []*ssa.Function
 	// Works reports whether the goroutine does more than renew: it writes
 	// to a store or calls something besides renewals, the lock library,
 	// logging, metrics, timers and contexts. Such a goroutine is (part of)

@@ -267,9 +267,12 @@ func (b *builder) findGoroutines() {
 				gr.Loops = append(gr.Loops, r)
 			}
 		}
-		if gr.Fn != nil && b.inPackage(gr.Fn) && len(b.model.Renewals) > 0 {
+		if len(b.model.Renewals) > 0 {
 			w := &goroutineWalk{b: b, g: gr, byFn: byFn, seen: make(map[*ssa.Function]bool)}
-			w.visit(gr.Fn, false)
+			if gr.Fn != nil && b.inPackage(gr.Fn) {
+				w.visit(gr.Fn, false)
+			}
+			w.repeatedArgs(g) // go wait.Until(func() {...}, period, stop)
 			gr.Works = b.works(gr, byCall)
 		}
 		b.model.Goroutines = append(b.model.Goroutines, gr)
@@ -311,10 +314,36 @@ func (w *goroutineWalk) visit(fn *ssa.Function, looping bool) {
 			if callee := Callee(call.Common()); callee != nil && w.b.inPackage(callee) {
 				w.visit(callee, looping || inLoop(blk))
 			}
+			w.repeatedArgs(call)
 		}
 	}
 	for _, anon := range fn.AnonFuncs { // closures handed to others (time.AfterFunc, wait.Until)
 		w.visit(anon, looping)
+	}
+}
+
+// repeaterNames are the functions (k8s.io/apimachinery's wait package and
+// the like) that call the function they are given again and again.
+var repeaterNames = map[string]bool{
+	"Until": true, "UntilWithContext": true, "Forever": true, "JitterUntil": true,
+	"JitterUntilWithContext": true, "NonSlidingUntil": true, "NonSlidingUntilWithContext": true,
+	"Every": true, "Repeat": true,
+}
+
+// repeatedArgs visits the package's functions that call hands to a
+// function of another package that runs them again and again.
+func (w *goroutineWalk) repeatedArgs(call ssa.CallInstruction) {
+	fn := calleeFunc(call.Common())
+	if fn == nil || !repeaterNames[fn.Name()] || fn.Pkg() == w.b.pass.Pkg {
+		return
+	}
+	for _, a := range call.Common().Args {
+		if f := funcValue(a); f != nil && w.b.inPackage(f) {
+			if !slices.Contains(w.g.Repeated, f) {
+				w.g.Repeated = append(w.g.Repeated, f)
+			}
+			w.visit(f, true)
+		}
 	}
 }
 
