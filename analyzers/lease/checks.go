@@ -185,8 +185,12 @@ func (b *builder) faithfulWrapper(fn *ssa.Function) bool {
 			if !ok {
 				continue
 			}
-			if c, ok := b.resolve(call.Common()); !ok || !c.role.Has(RoleCheck) {
+			c, ok := b.resolve(call.Common())
+			if !ok || !c.role.Has(RoleCheck) {
 				continue
+			}
+			if c.api != nil && c.api.Held == LockKeyAt && !b.namesLock(fn, arg(call.Common(), c.api.Arg)) {
+				continue // the TTL of a cache key
 			}
 			flow := newCheckFlow()
 			flow.follow(call, +1)
