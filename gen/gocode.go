@@ -31,6 +31,9 @@ func renderFencedGo(pkg string, header []string, engine Engine, driver Driver, c
 	}
 	w.f.ImportName(pgxPath, "pgx")
 	w.common()
+	if len(tables) > 0 {
+		w.settle()
+	}
 	for _, t := range tables {
 		if err := w.table(t); err != nil {
 			return nil, err
@@ -134,7 +137,7 @@ func (w *goWriter) table(t *fencedTable) error {
 			return err
 		}
 	}
-	return w.settle(t)
+	return w.fenceRead(t)
 }
 
 // write renders one exported params struct and its method.
@@ -193,23 +196,70 @@ func (w *goWriter) writeBody(t *fencedTable, op writeOp, lit jen.Dict) []jen.Cod
 			acceptEqual = w.cmp == CompareLE
 		}
 	}
+	outcome := jen.Dict{
+		jen.Id("table"):   jen.Lit(t.QualifiedName()),
+		jen.Id("op"):      jen.Lit(strings.ToLower(op.verb)),
+		jen.Id("token"):   jen.Id("token"),
+		jen.Id("err"):     jen.Err(),
+		jen.Id("applied"): applied,
+	}
+	if !op.upsert {
+		outcome[jen.Id("mustExist")] = jen.True()
+	}
+	if acceptEqual {
+		outcome[jen.Id("acceptEqual")] = jen.True()
+	}
 	key := jen.Dict{}
 	for _, fl := range w.sqlc.structs[fenceQuery(t)+"Params"] {
 		key[jen.Id(fl.Name)] = jen.Id("arg").Dot(fl.Name)
 	}
 	return []jen.Code{
 		jen.List(jen.Id("n"), jen.Err()).Op(":=").Id("f").Dot("q").Dot(op.query).Call(jen.Id("ctx"), jen.Id(op.query+"Params").Values(lit)),
-		jen.Return(jen.Id("f").Dot("settle"+t.GoName).Call(
-			jen.Id("ctx"), jen.Lit(strings.ToLower(op.verb)), jen.Id("token"), jen.Err(), applied,
-			jen.Id(fenceQuery(t)+"Params").Values(key), jen.Lit(!op.upsert), jen.Lit(acceptEqual))),
+		jen.Return(jen.Id("settle").Call(jen.Id("ctx"), jen.Id("outcome").Values(outcome), jen.Id("f").Dot("fence"+t.GoName), jen.Id(fenceQuery(t)+"Params").Values(key))),
 	}
 }
 
-// settle renders the helper that finishes every write of a table: it wraps
-// a database error, returns nil for an applied write, and otherwise reads
-// the row's fence once to label the rejection: no row is "not found" (or,
-// for an upsert, a row deleted meanwhile), else a newer token holds it.
-func (w *goWriter) settle(t *fencedTable) error {
+// settle renders the generic helper that finishes every fenced write: it
+// wraps a database error, returns nil for an applied write, and otherwise
+// reads the row's fence once to label the rejection: no row is "not found"
+// (or, for an upsert, a row deleted meanwhile), else a newer token holds it.
+func (w *goWriter) settle() {
+	f := w.f
+	f.Comment("outcome is what a fenced write reports to settle.")
+	f.Type().Id("outcome").Struct(
+		jen.List(jen.Id("table"), jen.Id("op")).String(),
+		jen.Id("token").Id("Token"),
+		jen.Id("err").Error().Comment("the statement's error"),
+		jen.Id("applied").Bool().Comment("the statement changed the row"),
+		jen.Id("mustExist").Bool().Comment("a missing row is a *NotFoundError (update, delete)"),
+		jen.Id("acceptEqual").Bool().Comment("a fence equal to the token means applied (MySQL reports identical rewrites as unchanged)"),
+	)
+	table := jen.Id("o").Dot("table")
+	f.Comment("settle finishes a fenced write. A write that changed nothing is labelled by reading")
+	f.Comment("the row's fence with read (nil for a NULL fence).")
+	f.Func().Id("settle").Types(jen.Id("K").Any()).Params(
+		jen.Id("ctx").Qual("context", "Context"), jen.Id("o").Id("outcome"),
+		jen.Id("read").Func().Params(jen.Qual("context", "Context"), jen.Id("K")).Params(jen.Op("*").Id("Token"), jen.Error()), jen.Id("key").Id("K"),
+	).Error().Block(
+		jen.If(jen.Id("o").Dot("err").Op("!=").Nil()).Block(
+			jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit("fenced %s of %s: %w"), jen.Id("o").Dot("op"), table, jen.Id("o").Dot("err"))),
+		),
+		jen.If(jen.Id("o").Dot("applied")).Block(jen.Return(jen.Nil())),
+		jen.List(jen.Id("current"), jen.Err()).Op(":=").Id("read").Call(jen.Id("ctx"), jen.Id("key")),
+		jen.If(jen.Qual("errors", "Is").Call(jen.Err(), w.noRows())).Block(
+			jen.If(jen.Id("o").Dot("mustExist")).Block(jen.Return(jen.Op("&").Id("NotFoundError").Values(jen.Dict{jen.Id("Table"): table}))),
+			jen.Return(jen.Op("&").Id("StaleError").Values(jen.Dict{jen.Id("Table"): table, jen.Id("Token"): jen.Id("o").Dot("token")})),
+		),
+		jen.If(jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit("reading the fence of %s: %w"), table, jen.Err())),
+		),
+		jen.If(jen.Id("o").Dot("acceptEqual").Op("&&").Id("current").Op("!=").Nil().Op("&&").Op("*").Id("current").Op("==").Id("o").Dot("token")).Block(jen.Return(jen.Nil())),
+		jen.Return(jen.Op("&").Id("StaleError").Values(jen.Dict{jen.Id("Table"): table, jen.Id("Token"): jen.Id("o").Dot("token"), jen.Id("Current"): jen.Id("current")})),
+	)
+}
+
+// fenceRead renders the per-table read of a row's fence as a *Token.
+func (w *goWriter) fenceRead(t *fencedTable) error {
 	result, ok := w.sqlc.results[fenceQuery(t)]
 	if !ok {
 		return fmt.Errorf("sqlc generated no %s", fenceQuery(t))
@@ -218,43 +268,20 @@ func (w *goWriter) settle(t *fencedTable) error {
 	if !ok {
 		return fmt.Errorf("sqlc typed the fence of %s as %s, which fencegen cannot read as a token", t.QualifiedName(), w.sqlc.qualifiedType(result))
 	}
-	table := jen.Lit(t.QualifiedName())
-	stale := jen.Op("&").Id("StaleError").Values(jen.Dict{jen.Id("Table"): table, jen.Id("Token"): jen.Id("token")})
-	body := []jen.Code{
-		jen.If(jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit(fmt.Sprintf("fenced %%s of %s: %%w", t.QualifiedName())), jen.Id("op"), jen.Err())),
-		),
-		jen.If(jen.Id("applied")).Block(jen.Return(jen.Nil())),
-		jen.List(jen.Id("fence"), jen.Err()).Op(":=").Id("f").Dot("q").Dot(fenceQuery(t)).Call(jen.Id("ctx"), jen.Id("key")),
-		jen.If(jen.Qual("errors", "Is").Call(jen.Err(), w.noRows())).Block(
-			jen.If(jen.Id("mustExist")).Block(jen.Return(jen.Op("&").Id("NotFoundError").Values(jen.Dict{jen.Id("Table"): table}))),
-			jen.Return(stale),
-		),
-		jen.If(jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit(fmt.Sprintf("reading the fence of %s: %%w", t.QualifiedName())), jen.Err())),
-		),
-	}
+	failed := jen.Err().Op("!=").Nil()
 	value := jen.Id("fence")
 	if conv.Field != "" {
-		body = append(body, jen.If(jen.Op("!").Id("fence").Dot("Valid")).Block(jen.Return(stale)))
+		failed = failed.Op("||").Op("!").Id("fence").Dot("Valid")
 		value = jen.Id("fence").Dot(conv.Field)
 	}
-	body = append(body,
+	w.f.Commentf("fence%s reads the fence of the %s row with key; nil when it is NULL.", t.GoName, t.QualifiedName())
+	w.f.Func().Params(jen.Id("f").Op("*").Id("Fenced")).Id("fence"+t.GoName).
+		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("key").Id(fenceQuery(t)+"Params")).Params(jen.Op("*").Id("Token"), jen.Error()).Block(
+		jen.List(jen.Id("fence"), jen.Err()).Op(":=").Id("f").Dot("q").Dot(fenceQuery(t)).Call(jen.Id("ctx"), jen.Id("key")),
+		jen.If(failed).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Id("current").Op(":=").Id("Token").Call(value),
-		jen.If(jen.Id("acceptEqual").Op("&&").Id("current").Op("==").Id("token")).Block(jen.Return(jen.Nil())),
-		jen.Return(jen.Op("&").Id("StaleError").Values(jen.Dict{jen.Id("Table"): table, jen.Id("Token"): jen.Id("token"), jen.Id("Current"): jen.Op("&").Id("current")})),
+		jen.Return(jen.Op("&").Id("current"), jen.Nil()),
 	)
-	w.f.Commentf("settle%s finishes a %s write: err is the statement's error and applied", t.GoName, t.QualifiedName())
-	w.f.Comment("whether it changed the row. A write that changed nothing is labelled by reading the")
-	w.f.Comment("row's fence (key): a missing row is a *NotFoundError if mustExist, else the row is")
-	w.f.Comment("stale, unless acceptEqual and the fence equals the token (MySQL reports an identical")
-	w.f.Comment("rewrite as unchanged).")
-	w.f.Func().Params(jen.Id("f").Op("*").Id("Fenced")).Id("settle"+t.GoName).
-		Params(
-			jen.Id("ctx").Qual("context", "Context"), jen.Id("op").String(), jen.Id("token").Id("Token"), jen.Err().Error(), jen.Id("applied").Bool(),
-			jen.Id("key").Id(fenceQuery(t)+"Params"), jen.List(jen.Id("mustExist"), jen.Id("acceptEqual")).Bool(),
-		).Error().
-		Block(body...)
 	return nil
 }
 

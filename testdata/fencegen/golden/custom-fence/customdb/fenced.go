@@ -65,6 +65,48 @@ func NewFenced(db DBTX) *Fenced {
 	return &Fenced{q: New(db)}
 }
 
+// outcome is what a fenced write reports to settle.
+type outcome struct {
+	table, op   string
+	token       Token
+	err         error // the statement's error
+	applied     bool  // the statement changed the row
+	mustExist   bool  // a missing row is a *NotFoundError (update, delete)
+	acceptEqual bool  // a fence equal to the token means applied (MySQL reports identical rewrites as unchanged)
+}
+
+// settle finishes a fenced write. A write that changed nothing is labelled by reading
+// the row's fence with read (nil for a NULL fence).
+func settle[K any](ctx context.Context, o outcome, read func(context.Context, K) (*Token, error), key K) error {
+	if o.err != nil {
+		return fmt.Errorf("fenced %s of %s: %w", o.op, o.table, o.err)
+	}
+	if o.applied {
+		return nil
+	}
+	current, err := read(ctx, key)
+	if errors.Is(err, sql.ErrNoRows) {
+		if o.mustExist {
+			return &NotFoundError{Table: o.table}
+		}
+		return &StaleError{
+			Table: o.table,
+			Token: o.token,
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("reading the fence of %s: %w", o.table, err)
+	}
+	if o.acceptEqual && current != nil && *current == o.token {
+		return nil
+	}
+	return &StaleError{
+		Current: current,
+		Table:   o.table,
+		Token:   o.token,
+	}
+}
+
 // UpdateJobParams holds the columns UpdateJob writes or matches; the token sets the fence.
 type UpdateJobParams struct {
 	Name string
@@ -79,7 +121,14 @@ func (f *Fenced) UpdateJob(ctx context.Context, token Token, arg UpdateJobParams
 		ID:            arg.ID,
 		Name:          arg.Name,
 	})
-	return f.settleJob(ctx, "update", token, err, n > 0, fencedFenceJobParams{ID: arg.ID}, true, false)
+	return settle(ctx, outcome{
+		applied:   n > 0,
+		err:       err,
+		mustExist: true,
+		op:        "update",
+		table:     "jobs",
+		token:     token,
+	}, f.fenceJob, fencedFenceJobParams{ID: arg.ID})
 }
 
 // UpsertJobParams holds the columns UpsertJob writes or matches; the token sets the fence.
@@ -96,7 +145,13 @@ func (f *Fenced) UpsertJob(ctx context.Context, token Token, arg UpsertJobParams
 		ID:            arg.ID,
 		Name:          arg.Name,
 	})
-	return f.settleJob(ctx, "upsert", token, err, n > 0, fencedFenceJobParams{ID: arg.ID}, false, false)
+	return settle(ctx, outcome{
+		applied: n > 0,
+		err:     err,
+		op:      "upsert",
+		table:   "jobs",
+		token:   token,
+	}, f.fenceJob, fencedFenceJobParams{ID: arg.ID})
 }
 
 // DeleteJobParams holds the columns DeleteJob writes or matches; the token sets the fence.
@@ -111,43 +166,24 @@ func (f *Fenced) DeleteJob(ctx context.Context, token Token, arg DeleteJobParams
 		FencegenToken: int64(token),
 		ID:            arg.ID,
 	})
-	return f.settleJob(ctx, "delete", token, err, n > 0, fencedFenceJobParams{ID: arg.ID}, true, false)
+	return settle(ctx, outcome{
+		applied:   n > 0,
+		err:       err,
+		mustExist: true,
+		op:        "delete",
+		table:     "jobs",
+		token:     token,
+	}, f.fenceJob, fencedFenceJobParams{ID: arg.ID})
 }
 
-// settleJob finishes a jobs write: err is the statement's error and applied
-// whether it changed the row. A write that changed nothing is labelled by reading the
-// row's fence (key): a missing row is a *NotFoundError if mustExist, else the row is
-// stale, unless acceptEqual and the fence equals the token (MySQL reports an identical
-// rewrite as unchanged).
-func (f *Fenced) settleJob(ctx context.Context, op string, token Token, err error, applied bool, key fencedFenceJobParams, mustExist, acceptEqual bool) error {
-	if err != nil {
-		return fmt.Errorf("fenced %s of jobs: %w", op, err)
-	}
-	if applied {
-		return nil
-	}
+// fenceJob reads the fence of the jobs row with key; nil when it is NULL.
+func (f *Fenced) fenceJob(ctx context.Context, key fencedFenceJobParams) (*Token, error) {
 	fence, err := f.q.fencedFenceJob(ctx, key)
-	if errors.Is(err, sql.ErrNoRows) {
-		if mustExist {
-			return &NotFoundError{Table: "jobs"}
-		}
-		return &StaleError{
-			Table: "jobs",
-			Token: token,
-		}
-	}
 	if err != nil {
-		return fmt.Errorf("reading the fence of jobs: %w", err)
+		return nil, err
 	}
 	current := Token(fence)
-	if acceptEqual && current == token {
-		return nil
-	}
-	return &StaleError{
-		Current: &current,
-		Table:   "jobs",
-		Token:   token,
-	}
+	return &current, nil
 }
 
 // UpdateCounterParams holds the columns UpdateCounter writes or matches; the token sets the fence.
@@ -166,10 +202,17 @@ func (f *Fenced) UpdateCounter(ctx context.Context, token Token, arg UpdateCount
 		Tenant:        arg.Tenant,
 		Value:         arg.Value,
 	})
-	return f.settleCounter(ctx, "update", token, err, n > 0, fencedFenceCounterParams{
+	return settle(ctx, outcome{
+		applied:   n > 0,
+		err:       err,
+		mustExist: true,
+		op:        "update",
+		table:     "counters",
+		token:     token,
+	}, f.fenceCounter, fencedFenceCounterParams{
 		Name:   arg.Name,
 		Tenant: arg.Tenant,
-	}, true, false)
+	})
 }
 
 // UpsertCounterParams holds the columns UpsertCounter writes or matches; the token sets the fence.
@@ -188,10 +231,16 @@ func (f *Fenced) UpsertCounter(ctx context.Context, token Token, arg UpsertCount
 		Tenant:        arg.Tenant,
 		Value:         arg.Value,
 	})
-	return f.settleCounter(ctx, "upsert", token, err, n > 0, fencedFenceCounterParams{
+	return settle(ctx, outcome{
+		applied: n > 0,
+		err:     err,
+		op:      "upsert",
+		table:   "counters",
+		token:   token,
+	}, f.fenceCounter, fencedFenceCounterParams{
 		Name:   arg.Name,
 		Tenant: arg.Tenant,
-	}, false, false)
+	})
 }
 
 // DeleteCounterParams holds the columns DeleteCounter writes or matches; the token sets the fence.
@@ -208,52 +257,27 @@ func (f *Fenced) DeleteCounter(ctx context.Context, token Token, arg DeleteCount
 		Name:          arg.Name,
 		Tenant:        arg.Tenant,
 	})
-	return f.settleCounter(ctx, "delete", token, err, n > 0, fencedFenceCounterParams{
+	return settle(ctx, outcome{
+		applied:   n > 0,
+		err:       err,
+		mustExist: true,
+		op:        "delete",
+		table:     "counters",
+		token:     token,
+	}, f.fenceCounter, fencedFenceCounterParams{
 		Name:   arg.Name,
 		Tenant: arg.Tenant,
-	}, true, false)
+	})
 }
 
-// settleCounter finishes a counters write: err is the statement's error and applied
-// whether it changed the row. A write that changed nothing is labelled by reading the
-// row's fence (key): a missing row is a *NotFoundError if mustExist, else the row is
-// stale, unless acceptEqual and the fence equals the token (MySQL reports an identical
-// rewrite as unchanged).
-func (f *Fenced) settleCounter(ctx context.Context, op string, token Token, err error, applied bool, key fencedFenceCounterParams, mustExist, acceptEqual bool) error {
-	if err != nil {
-		return fmt.Errorf("fenced %s of counters: %w", op, err)
-	}
-	if applied {
-		return nil
-	}
+// fenceCounter reads the fence of the counters row with key; nil when it is NULL.
+func (f *Fenced) fenceCounter(ctx context.Context, key fencedFenceCounterParams) (*Token, error) {
 	fence, err := f.q.fencedFenceCounter(ctx, key)
-	if errors.Is(err, sql.ErrNoRows) {
-		if mustExist {
-			return &NotFoundError{Table: "counters"}
-		}
-		return &StaleError{
-			Table: "counters",
-			Token: token,
-		}
-	}
-	if err != nil {
-		return fmt.Errorf("reading the fence of counters: %w", err)
-	}
-	if !fence.Valid {
-		return &StaleError{
-			Table: "counters",
-			Token: token,
-		}
+	if err != nil || !fence.Valid {
+		return nil, err
 	}
 	current := Token(fence.Int32)
-	if acceptEqual && current == token {
-		return nil
-	}
-	return &StaleError{
-		Current: &current,
-		Table:   "counters",
-		Token:   token,
-	}
+	return &current, nil
 }
 
 // UpdatePlainParams holds the columns UpdatePlain writes or matches; the token sets the fence.
@@ -270,7 +294,14 @@ func (f *Fenced) UpdatePlain(ctx context.Context, token Token, arg UpdatePlainPa
 		FencegenToken: int64(token),
 		ID:            arg.ID,
 	})
-	return f.settlePlain(ctx, "update", token, err, n > 0, fencedFencePlainParams{ID: arg.ID}, true, false)
+	return settle(ctx, outcome{
+		applied:   n > 0,
+		err:       err,
+		mustExist: true,
+		op:        "update",
+		table:     "plain",
+		token:     token,
+	}, f.fencePlain, fencedFencePlainParams{ID: arg.ID})
 }
 
 // UpsertPlainParams holds the columns UpsertPlain writes or matches; the token sets the fence.
@@ -287,7 +318,13 @@ func (f *Fenced) UpsertPlain(ctx context.Context, token Token, arg UpsertPlainPa
 		FencegenToken: int64(token),
 		ID:            arg.ID,
 	})
-	return f.settlePlain(ctx, "upsert", token, err, n > 0, fencedFencePlainParams{ID: arg.ID}, false, false)
+	return settle(ctx, outcome{
+		applied: n > 0,
+		err:     err,
+		op:      "upsert",
+		table:   "plain",
+		token:   token,
+	}, f.fencePlain, fencedFencePlainParams{ID: arg.ID})
 }
 
 // DeletePlainParams holds the columns DeletePlain writes or matches; the token sets the fence.
@@ -302,47 +339,22 @@ func (f *Fenced) DeletePlain(ctx context.Context, token Token, arg DeletePlainPa
 		FencegenToken: int64(token),
 		ID:            arg.ID,
 	})
-	return f.settlePlain(ctx, "delete", token, err, n > 0, fencedFencePlainParams{ID: arg.ID}, true, false)
+	return settle(ctx, outcome{
+		applied:   n > 0,
+		err:       err,
+		mustExist: true,
+		op:        "delete",
+		table:     "plain",
+		token:     token,
+	}, f.fencePlain, fencedFencePlainParams{ID: arg.ID})
 }
 
-// settlePlain finishes a plain write: err is the statement's error and applied
-// whether it changed the row. A write that changed nothing is labelled by reading the
-// row's fence (key): a missing row is a *NotFoundError if mustExist, else the row is
-// stale, unless acceptEqual and the fence equals the token (MySQL reports an identical
-// rewrite as unchanged).
-func (f *Fenced) settlePlain(ctx context.Context, op string, token Token, err error, applied bool, key fencedFencePlainParams, mustExist, acceptEqual bool) error {
-	if err != nil {
-		return fmt.Errorf("fenced %s of plain: %w", op, err)
-	}
-	if applied {
-		return nil
-	}
+// fencePlain reads the fence of the plain row with key; nil when it is NULL.
+func (f *Fenced) fencePlain(ctx context.Context, key fencedFencePlainParams) (*Token, error) {
 	fence, err := f.q.fencedFencePlain(ctx, key)
-	if errors.Is(err, sql.ErrNoRows) {
-		if mustExist {
-			return &NotFoundError{Table: "plain"}
-		}
-		return &StaleError{
-			Table: "plain",
-			Token: token,
-		}
-	}
-	if err != nil {
-		return fmt.Errorf("reading the fence of plain: %w", err)
-	}
-	if !fence.Valid {
-		return &StaleError{
-			Table: "plain",
-			Token: token,
-		}
+	if err != nil || !fence.Valid {
+		return nil, err
 	}
 	current := Token(fence.Int64)
-	if acceptEqual && current == token {
-		return nil
-	}
-	return &StaleError{
-		Current: &current,
-		Table:   "plain",
-		Token:   token,
-	}
+	return &current, nil
 }

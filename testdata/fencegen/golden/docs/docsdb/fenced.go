@@ -65,6 +65,48 @@ func NewFenced(db DBTX) *Fenced {
 	return &Fenced{q: New(db)}
 }
 
+// outcome is what a fenced write reports to settle.
+type outcome struct {
+	table, op   string
+	token       Token
+	err         error // the statement's error
+	applied     bool  // the statement changed the row
+	mustExist   bool  // a missing row is a *NotFoundError (update, delete)
+	acceptEqual bool  // a fence equal to the token means applied (MySQL reports identical rewrites as unchanged)
+}
+
+// settle finishes a fenced write. A write that changed nothing is labelled by reading
+// the row's fence with read (nil for a NULL fence).
+func settle[K any](ctx context.Context, o outcome, read func(context.Context, K) (*Token, error), key K) error {
+	if o.err != nil {
+		return fmt.Errorf("fenced %s of %s: %w", o.op, o.table, o.err)
+	}
+	if o.applied {
+		return nil
+	}
+	current, err := read(ctx, key)
+	if errors.Is(err, pgx.ErrNoRows) {
+		if o.mustExist {
+			return &NotFoundError{Table: o.table}
+		}
+		return &StaleError{
+			Table: o.table,
+			Token: o.token,
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("reading the fence of %s: %w", o.table, err)
+	}
+	if o.acceptEqual && current != nil && *current == o.token {
+		return nil
+	}
+	return &StaleError{
+		Current: current,
+		Table:   o.table,
+		Token:   o.token,
+	}
+}
+
 // UpdateDocParams holds the columns UpdateDoc writes or matches; the token sets the fence.
 type UpdateDocParams struct {
 	Body string
@@ -79,7 +121,14 @@ func (f *Fenced) UpdateDoc(ctx context.Context, token Token, arg UpdateDocParams
 		FencegenToken: int64(token),
 		ID:            arg.ID,
 	})
-	return f.settleDoc(ctx, "update", token, err, n > 0, fencedFenceDocParams{ID: arg.ID}, true, false)
+	return settle(ctx, outcome{
+		applied:   n > 0,
+		err:       err,
+		mustExist: true,
+		op:        "update",
+		table:     "docs",
+		token:     token,
+	}, f.fenceDoc, fencedFenceDocParams{ID: arg.ID})
 }
 
 // UpsertDocParams holds the columns UpsertDoc writes or matches; the token sets the fence.
@@ -96,7 +145,13 @@ func (f *Fenced) UpsertDoc(ctx context.Context, token Token, arg UpsertDocParams
 		FencegenToken: int64(token),
 		ID:            arg.ID,
 	})
-	return f.settleDoc(ctx, "upsert", token, err, n > 0, fencedFenceDocParams{ID: arg.ID}, false, false)
+	return settle(ctx, outcome{
+		applied: n > 0,
+		err:     err,
+		op:      "upsert",
+		table:   "docs",
+		token:   token,
+	}, f.fenceDoc, fencedFenceDocParams{ID: arg.ID})
 }
 
 // DeleteDocParams holds the columns DeleteDoc writes or matches; the token sets the fence.
@@ -111,47 +166,22 @@ func (f *Fenced) DeleteDoc(ctx context.Context, token Token, arg DeleteDocParams
 		FencegenToken: int64(token),
 		ID:            arg.ID,
 	})
-	return f.settleDoc(ctx, "delete", token, err, n > 0, fencedFenceDocParams{ID: arg.ID}, true, false)
+	return settle(ctx, outcome{
+		applied:   n > 0,
+		err:       err,
+		mustExist: true,
+		op:        "delete",
+		table:     "docs",
+		token:     token,
+	}, f.fenceDoc, fencedFenceDocParams{ID: arg.ID})
 }
 
-// settleDoc finishes a docs write: err is the statement's error and applied
-// whether it changed the row. A write that changed nothing is labelled by reading the
-// row's fence (key): a missing row is a *NotFoundError if mustExist, else the row is
-// stale, unless acceptEqual and the fence equals the token (MySQL reports an identical
-// rewrite as unchanged).
-func (f *Fenced) settleDoc(ctx context.Context, op string, token Token, err error, applied bool, key fencedFenceDocParams, mustExist, acceptEqual bool) error {
-	if err != nil {
-		return fmt.Errorf("fenced %s of docs: %w", op, err)
-	}
-	if applied {
-		return nil
-	}
+// fenceDoc reads the fence of the docs row with key; nil when it is NULL.
+func (f *Fenced) fenceDoc(ctx context.Context, key fencedFenceDocParams) (*Token, error) {
 	fence, err := f.q.fencedFenceDoc(ctx, key)
-	if errors.Is(err, pgx.ErrNoRows) {
-		if mustExist {
-			return &NotFoundError{Table: "docs"}
-		}
-		return &StaleError{
-			Table: "docs",
-			Token: token,
-		}
-	}
-	if err != nil {
-		return fmt.Errorf("reading the fence of docs: %w", err)
-	}
-	if !fence.Valid {
-		return &StaleError{
-			Table: "docs",
-			Token: token,
-		}
+	if err != nil || !fence.Valid {
+		return nil, err
 	}
 	current := Token(fence.Int64)
-	if acceptEqual && current == token {
-		return nil
-	}
-	return &StaleError{
-		Current: &current,
-		Table:   "docs",
-		Token:   token,
-	}
+	return &current, nil
 }

@@ -65,6 +65,48 @@ func NewFenced(db DBTX) *Fenced {
 	return &Fenced{q: New(db)}
 }
 
+// outcome is what a fenced write reports to settle.
+type outcome struct {
+	table, op   string
+	token       Token
+	err         error // the statement's error
+	applied     bool  // the statement changed the row
+	mustExist   bool  // a missing row is a *NotFoundError (update, delete)
+	acceptEqual bool  // a fence equal to the token means applied (MySQL reports identical rewrites as unchanged)
+}
+
+// settle finishes a fenced write. A write that changed nothing is labelled by reading
+// the row's fence with read (nil for a NULL fence).
+func settle[K any](ctx context.Context, o outcome, read func(context.Context, K) (*Token, error), key K) error {
+	if o.err != nil {
+		return fmt.Errorf("fenced %s of %s: %w", o.op, o.table, o.err)
+	}
+	if o.applied {
+		return nil
+	}
+	current, err := read(ctx, key)
+	if errors.Is(err, sql.ErrNoRows) {
+		if o.mustExist {
+			return &NotFoundError{Table: o.table}
+		}
+		return &StaleError{
+			Table: o.table,
+			Token: o.token,
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("reading the fence of %s: %w", o.table, err)
+	}
+	if o.acceptEqual && current != nil && *current == o.token {
+		return nil
+	}
+	return &StaleError{
+		Current: current,
+		Table:   o.table,
+		Token:   o.token,
+	}
+}
+
 // UpdateDocParams holds the columns UpdateDoc writes or matches; the token sets the fence.
 type UpdateDocParams struct {
 	Body string
@@ -79,7 +121,14 @@ func (f *Fenced) UpdateDoc(ctx context.Context, token Token, arg UpdateDocParams
 		FencegenToken: int64(token),
 		ID:            arg.ID,
 	})
-	return f.settleDoc(ctx, "update", token, err, n > 0, fencedFenceDocParams{ID: arg.ID}, true, false)
+	return settle(ctx, outcome{
+		applied:   n > 0,
+		err:       err,
+		mustExist: true,
+		op:        "update",
+		table:     "docs",
+		token:     token,
+	}, f.fenceDoc, fencedFenceDocParams{ID: arg.ID})
 }
 
 // UpsertDocParams holds the columns UpsertDoc writes or matches; the token sets the fence.
@@ -96,7 +145,14 @@ func (f *Fenced) UpsertDoc(ctx context.Context, token Token, arg UpsertDocParams
 		FencegenToken: int64(token),
 		ID:            arg.ID,
 	})
-	return f.settleDoc(ctx, "upsert", token, err, n == 2, fencedFenceDocParams{ID: arg.ID}, false, true)
+	return settle(ctx, outcome{
+		acceptEqual: true,
+		applied:     n == 2,
+		err:         err,
+		op:          "upsert",
+		table:       "docs",
+		token:       token,
+	}, f.fenceDoc, fencedFenceDocParams{ID: arg.ID})
 }
 
 // DeleteDocParams holds the columns DeleteDoc writes or matches; the token sets the fence.
@@ -111,43 +167,24 @@ func (f *Fenced) DeleteDoc(ctx context.Context, token Token, arg DeleteDocParams
 		FencegenToken: int64(token),
 		ID:            arg.ID,
 	})
-	return f.settleDoc(ctx, "delete", token, err, n > 0, fencedFenceDocParams{ID: arg.ID}, true, false)
+	return settle(ctx, outcome{
+		applied:   n > 0,
+		err:       err,
+		mustExist: true,
+		op:        "delete",
+		table:     "docs",
+		token:     token,
+	}, f.fenceDoc, fencedFenceDocParams{ID: arg.ID})
 }
 
-// settleDoc finishes a docs write: err is the statement's error and applied
-// whether it changed the row. A write that changed nothing is labelled by reading the
-// row's fence (key): a missing row is a *NotFoundError if mustExist, else the row is
-// stale, unless acceptEqual and the fence equals the token (MySQL reports an identical
-// rewrite as unchanged).
-func (f *Fenced) settleDoc(ctx context.Context, op string, token Token, err error, applied bool, key fencedFenceDocParams, mustExist, acceptEqual bool) error {
-	if err != nil {
-		return fmt.Errorf("fenced %s of docs: %w", op, err)
-	}
-	if applied {
-		return nil
-	}
+// fenceDoc reads the fence of the docs row with key; nil when it is NULL.
+func (f *Fenced) fenceDoc(ctx context.Context, key fencedFenceDocParams) (*Token, error) {
 	fence, err := f.q.fencedFenceDoc(ctx, key)
-	if errors.Is(err, sql.ErrNoRows) {
-		if mustExist {
-			return &NotFoundError{Table: "docs"}
-		}
-		return &StaleError{
-			Table: "docs",
-			Token: token,
-		}
-	}
 	if err != nil {
-		return fmt.Errorf("reading the fence of docs: %w", err)
+		return nil, err
 	}
 	current := Token(fence)
-	if acceptEqual && current == token {
-		return nil
-	}
-	return &StaleError{
-		Current: &current,
-		Table:   "docs",
-		Token:   token,
-	}
+	return &current, nil
 }
 
 // UpdateNoteParams holds the columns UpdateNote writes or matches; the token sets the fence.
@@ -167,7 +204,14 @@ func (f *Fenced) UpdateNote(ctx context.Context, token Token, arg UpdateNotePara
 		},
 		ID: arg.ID,
 	})
-	return f.settleNote(ctx, "update", token, err, n > 0, fencedFenceNoteParams{ID: arg.ID}, true, false)
+	return settle(ctx, outcome{
+		applied:   n > 0,
+		err:       err,
+		mustExist: true,
+		op:        "update",
+		table:     "notes",
+		token:     token,
+	}, f.fenceNote, fencedFenceNoteParams{ID: arg.ID})
 }
 
 // UpsertNoteParams holds the columns UpsertNote writes or matches; the token sets the fence.
@@ -187,7 +231,14 @@ func (f *Fenced) UpsertNote(ctx context.Context, token Token, arg UpsertNotePara
 		},
 		ID: arg.ID,
 	})
-	return f.settleNote(ctx, "upsert", token, err, n == 2, fencedFenceNoteParams{ID: arg.ID}, false, true)
+	return settle(ctx, outcome{
+		acceptEqual: true,
+		applied:     n == 2,
+		err:         err,
+		op:          "upsert",
+		table:       "notes",
+		token:       token,
+	}, f.fenceNote, fencedFenceNoteParams{ID: arg.ID})
 }
 
 // DeleteNoteParams holds the columns DeleteNote writes or matches; the token sets the fence.
@@ -205,49 +256,24 @@ func (f *Fenced) DeleteNote(ctx context.Context, token Token, arg DeleteNotePara
 		},
 		ID: arg.ID,
 	})
-	return f.settleNote(ctx, "delete", token, err, n > 0, fencedFenceNoteParams{ID: arg.ID}, true, false)
+	return settle(ctx, outcome{
+		applied:   n > 0,
+		err:       err,
+		mustExist: true,
+		op:        "delete",
+		table:     "notes",
+		token:     token,
+	}, f.fenceNote, fencedFenceNoteParams{ID: arg.ID})
 }
 
-// settleNote finishes a notes write: err is the statement's error and applied
-// whether it changed the row. A write that changed nothing is labelled by reading the
-// row's fence (key): a missing row is a *NotFoundError if mustExist, else the row is
-// stale, unless acceptEqual and the fence equals the token (MySQL reports an identical
-// rewrite as unchanged).
-func (f *Fenced) settleNote(ctx context.Context, op string, token Token, err error, applied bool, key fencedFenceNoteParams, mustExist, acceptEqual bool) error {
-	if err != nil {
-		return fmt.Errorf("fenced %s of notes: %w", op, err)
-	}
-	if applied {
-		return nil
-	}
+// fenceNote reads the fence of the notes row with key; nil when it is NULL.
+func (f *Fenced) fenceNote(ctx context.Context, key fencedFenceNoteParams) (*Token, error) {
 	fence, err := f.q.fencedFenceNote(ctx, key)
-	if errors.Is(err, sql.ErrNoRows) {
-		if mustExist {
-			return &NotFoundError{Table: "notes"}
-		}
-		return &StaleError{
-			Table: "notes",
-			Token: token,
-		}
-	}
-	if err != nil {
-		return fmt.Errorf("reading the fence of notes: %w", err)
-	}
-	if !fence.Valid {
-		return &StaleError{
-			Table: "notes",
-			Token: token,
-		}
+	if err != nil || !fence.Valid {
+		return nil, err
 	}
 	current := Token(fence.Int64)
-	if acceptEqual && current == token {
-		return nil
-	}
-	return &StaleError{
-		Current: &current,
-		Table:   "notes",
-		Token:   token,
-	}
+	return &current, nil
 }
 
 // UpdateOrderLineParams holds the columns UpdateOrderLine writes or matches; the token sets the fence.
@@ -269,10 +295,17 @@ func (f *Fenced) UpdateOrderLine(ctx context.Context, token Token, arg UpdateOrd
 		Order:  arg.Order,
 		Select: arg.Select,
 	})
-	return f.settleOrderLine(ctx, "update", token, err, n > 0, fencedFenceOrderLineParams{
+	return settle(ctx, outcome{
+		applied:   n > 0,
+		err:       err,
+		mustExist: true,
+		op:        "update",
+		table:     "OrderLine",
+		token:     token,
+	}, f.fenceOrderLine, fencedFenceOrderLineParams{
 		Line:  arg.Line,
 		Order: arg.Order,
-	}, true, false)
+	})
 }
 
 // UpsertOrderLineParams holds the columns UpsertOrderLine writes or matches; the token sets the fence.
@@ -294,10 +327,17 @@ func (f *Fenced) UpsertOrderLine(ctx context.Context, token Token, arg UpsertOrd
 		Order:  arg.Order,
 		Select: arg.Select,
 	})
-	return f.settleOrderLine(ctx, "upsert", token, err, n == 2, fencedFenceOrderLineParams{
+	return settle(ctx, outcome{
+		acceptEqual: true,
+		applied:     n == 2,
+		err:         err,
+		op:          "upsert",
+		table:       "OrderLine",
+		token:       token,
+	}, f.fenceOrderLine, fencedFenceOrderLineParams{
 		Line:  arg.Line,
 		Order: arg.Order,
-	}, false, true)
+	})
 }
 
 // DeleteOrderLineParams holds the columns DeleteOrderLine writes or matches; the token sets the fence.
@@ -317,52 +357,27 @@ func (f *Fenced) DeleteOrderLine(ctx context.Context, token Token, arg DeleteOrd
 		Line:  arg.Line,
 		Order: arg.Order,
 	})
-	return f.settleOrderLine(ctx, "delete", token, err, n > 0, fencedFenceOrderLineParams{
+	return settle(ctx, outcome{
+		applied:   n > 0,
+		err:       err,
+		mustExist: true,
+		op:        "delete",
+		table:     "OrderLine",
+		token:     token,
+	}, f.fenceOrderLine, fencedFenceOrderLineParams{
 		Line:  arg.Line,
 		Order: arg.Order,
-	}, true, false)
+	})
 }
 
-// settleOrderLine finishes a OrderLine write: err is the statement's error and applied
-// whether it changed the row. A write that changed nothing is labelled by reading the
-// row's fence (key): a missing row is a *NotFoundError if mustExist, else the row is
-// stale, unless acceptEqual and the fence equals the token (MySQL reports an identical
-// rewrite as unchanged).
-func (f *Fenced) settleOrderLine(ctx context.Context, op string, token Token, err error, applied bool, key fencedFenceOrderLineParams, mustExist, acceptEqual bool) error {
-	if err != nil {
-		return fmt.Errorf("fenced %s of OrderLine: %w", op, err)
-	}
-	if applied {
-		return nil
-	}
+// fenceOrderLine reads the fence of the OrderLine row with key; nil when it is NULL.
+func (f *Fenced) fenceOrderLine(ctx context.Context, key fencedFenceOrderLineParams) (*Token, error) {
 	fence, err := f.q.fencedFenceOrderLine(ctx, key)
-	if errors.Is(err, sql.ErrNoRows) {
-		if mustExist {
-			return &NotFoundError{Table: "OrderLine"}
-		}
-		return &StaleError{
-			Table: "OrderLine",
-			Token: token,
-		}
-	}
-	if err != nil {
-		return fmt.Errorf("reading the fence of OrderLine: %w", err)
-	}
-	if !fence.Valid {
-		return &StaleError{
-			Table: "OrderLine",
-			Token: token,
-		}
+	if err != nil || !fence.Valid {
+		return nil, err
 	}
 	current := Token(fence.Int64)
-	if acceptEqual && current == token {
-		return nil
-	}
-	return &StaleError{
-		Current: &current,
-		Table:   "OrderLine",
-		Token:   token,
-	}
+	return &current, nil
 }
 
 // UpdateSettingParams holds the columns UpdateSetting writes or matches; the token sets the fence.
@@ -379,7 +394,14 @@ func (f *Fenced) UpdateSetting(ctx context.Context, token Token, arg UpdateSetti
 		Name:          arg.Name,
 		Value:         arg.Value,
 	})
-	return f.settleSetting(ctx, "update", token, err, n > 0, fencedFenceSettingParams{Name: arg.Name}, true, false)
+	return settle(ctx, outcome{
+		applied:   n > 0,
+		err:       err,
+		mustExist: true,
+		op:        "update",
+		table:     "settings",
+		token:     token,
+	}, f.fenceSetting, fencedFenceSettingParams{Name: arg.Name})
 }
 
 // UpsertSettingParams holds the columns UpsertSetting writes or matches; the token sets the fence.
@@ -396,7 +418,14 @@ func (f *Fenced) UpsertSetting(ctx context.Context, token Token, arg UpsertSetti
 		Name:          arg.Name,
 		Value:         arg.Value,
 	})
-	return f.settleSetting(ctx, "upsert", token, err, n == 2, fencedFenceSettingParams{Name: arg.Name}, false, true)
+	return settle(ctx, outcome{
+		acceptEqual: true,
+		applied:     n == 2,
+		err:         err,
+		op:          "upsert",
+		table:       "settings",
+		token:       token,
+	}, f.fenceSetting, fencedFenceSettingParams{Name: arg.Name})
 }
 
 // DeleteSettingParams holds the columns DeleteSetting writes or matches; the token sets the fence.
@@ -411,41 +440,22 @@ func (f *Fenced) DeleteSetting(ctx context.Context, token Token, arg DeleteSetti
 		FencegenToken: int64(token),
 		Name:          arg.Name,
 	})
-	return f.settleSetting(ctx, "delete", token, err, n > 0, fencedFenceSettingParams{Name: arg.Name}, true, false)
+	return settle(ctx, outcome{
+		applied:   n > 0,
+		err:       err,
+		mustExist: true,
+		op:        "delete",
+		table:     "settings",
+		token:     token,
+	}, f.fenceSetting, fencedFenceSettingParams{Name: arg.Name})
 }
 
-// settleSetting finishes a settings write: err is the statement's error and applied
-// whether it changed the row. A write that changed nothing is labelled by reading the
-// row's fence (key): a missing row is a *NotFoundError if mustExist, else the row is
-// stale, unless acceptEqual and the fence equals the token (MySQL reports an identical
-// rewrite as unchanged).
-func (f *Fenced) settleSetting(ctx context.Context, op string, token Token, err error, applied bool, key fencedFenceSettingParams, mustExist, acceptEqual bool) error {
-	if err != nil {
-		return fmt.Errorf("fenced %s of settings: %w", op, err)
-	}
-	if applied {
-		return nil
-	}
+// fenceSetting reads the fence of the settings row with key; nil when it is NULL.
+func (f *Fenced) fenceSetting(ctx context.Context, key fencedFenceSettingParams) (*Token, error) {
 	fence, err := f.q.fencedFenceSetting(ctx, key)
-	if errors.Is(err, sql.ErrNoRows) {
-		if mustExist {
-			return &NotFoundError{Table: "settings"}
-		}
-		return &StaleError{
-			Table: "settings",
-			Token: token,
-		}
-	}
 	if err != nil {
-		return fmt.Errorf("reading the fence of settings: %w", err)
+		return nil, err
 	}
 	current := Token(fence)
-	if acceptEqual && current == token {
-		return nil
-	}
-	return &StaleError{
-		Current: &current,
-		Table:   "settings",
-		Token:   token,
-	}
+	return &current, nil
 }
