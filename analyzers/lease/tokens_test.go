@@ -12,7 +12,8 @@ import (
 )
 
 // tokenProbe reports, at every call of a function named probe in the
-// fixtures, the origin the token flow gives its argument: "kind what".
+// fixtures, the origin the token flow gives its argument ("kind what"), and
+// "draws a token" at each write that Model.DrawsToken says draws one.
 // It builds the model itself so that it can export token facts and check
 // them against the fixtures' fact expectations.
 var tokenProbe = &analysis.Analyzer{
@@ -23,6 +24,11 @@ var tokenProbe = &analysis.Analyzer{
 	Run: func(pass *analysis.Pass) (any, error) {
 		m := build(pass)
 		m.tokens.b.exportTokenFacts()
+		for _, w := range m.Writes {
+			if m.DrawsToken(w) {
+				pass.Reportf(w.Pos, "draws a token")
+			}
+		}
 		m.tokens.b.calls(func(_ *ssa.Function, call ssa.CallInstruction) bool {
 			if f := call.Common().StaticCallee(); f != nil && f.Name() == "probe" && len(call.Common().Args) == 1 {
 				o := m.TokenOrigin(call.Common().Args[0])
