@@ -132,7 +132,7 @@ func (b *builder) callCheck(fn *ssa.Function, call *ssa.Call, used map[ssa.CallI
 		case ValueOnly:
 			flow.skipErr, flow.skipNil = true, true
 		case LockKeyAt:
-			if !b.namesLock(fn, arg(call.Common(), api.Arg)) {
+			if !b.namesLock(arg(call.Common(), api.Arg)) {
 				return
 			}
 		}
@@ -189,7 +189,7 @@ func (b *builder) faithfulWrapper(fn *ssa.Function) bool {
 			if !ok || !c.role.Has(RoleCheck) {
 				continue
 			}
-			if c.api != nil && c.api.Held == LockKeyAt && !b.namesLock(fn, arg(call.Common(), c.api.Arg)) {
+			if c.api != nil && c.api.Held == LockKeyAt && !b.namesLock(arg(call.Common(), c.api.Arg)) {
 				continue // the TTL of a cache key
 			}
 			flow := newCheckFlow()
@@ -283,7 +283,7 @@ func (b *builder) sessionCheck(fn *ssa.Function, instr ssa.Instruction) {
 		return
 	}
 	check := &Check{Pos: instr.Pos(), Fn: fn, System: api.System, What: typeName(owner) + "." + api.Name, held: flow.branches}
-	if get := b.producerOf(instr); get != nil {
+	if get := producerOf(instr); get != nil {
 		for _, c := range b.model.Checks {
 			if c.Call == get { // pair.Session read twice: one check
 				c.held = append(c.held, flow.branches...)
@@ -299,7 +299,7 @@ func (b *builder) sessionCheck(fn *ssa.Function, instr ssa.Instruction) {
 
 // producerOf returns the call that produced the struct a field instruction
 // reads (pair, _, err := kv.Get(key, nil); pair.Session), or nil.
-func (b *builder) producerOf(instr ssa.Instruction) *ssa.Call {
+func producerOf(instr ssa.Instruction) *ssa.Call {
 	var x ssa.Value
 	switch f := instr.(type) {
 	case *ssa.FieldAddr:
@@ -584,7 +584,7 @@ func words(name string) []string {
 // namesLock reports whether v, the key or path a check reads, names a lock:
 // a key the package passes to SET NX, a string that mentions a lock, or a
 // variable, field or function named for one.
-func (b *builder) namesLock(fn *ssa.Function, v ssa.Value) bool {
+func (b *builder) namesLock(v ssa.Value) bool {
 	seen := make(map[ssa.Value]bool)
 	var names func(v ssa.Value) bool
 	names = func(v ssa.Value) bool {
