@@ -610,6 +610,8 @@ func (b *builder) namesLock(v ssa.Value) bool {
 			return hasLeaseWord(fieldName(x.X.Type(), x.Field))
 		case *ssa.UnOp:
 			return names(x.X)
+		case *ssa.Extract: // node, err := conn.CreateProtectedEphemeralSequential(lockPath+"/n-", ...)
+			return names(x.Tuple)
 		case *ssa.BinOp: // "lock:" + name
 			return names(x.X) || names(x.Y)
 		case *ssa.Call:

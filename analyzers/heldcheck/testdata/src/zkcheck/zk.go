@@ -63,3 +63,16 @@ func (w *worker) expired(ctx context.Context) {
 		w.db.ExecContext(ctx, "UPDATE shards SET owner = NULL WHERE owner = 'w1'")
 	}
 }
+
+// ownNode creates its own lock node and later checks that it still exists.
+func (w *worker) ownNode(ctx context.Context, lockDir string) error {
+	node, err := w.conn.CreateProtectedEphemeralSequential(lockDir+"/n-", nil, zk.WorldACL(31))
+	if err != nil {
+		return err
+	}
+	if ok, _, err := w.conn.Exists(node); err != nil || !ok { // want `Conn.Exists only tells .* DB.ExecContext \(UPDATE shards\)`
+		return errLost
+	}
+	_, err = w.db.ExecContext(ctx, "UPDATE shards SET owner = 'w2' WHERE id = 5")
+	return err
+}
