@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/fencelint/fencelint/analyzers/internal/luascan"
 	"github.com/fencelint/fencelint/analyzers/internal/sqlscan"
 )
 
@@ -68,7 +69,8 @@ type source struct {
 	drawAt  ssa.Instruction
 }
 
-var neutral = source{none: true}
+// neutral is a contribution that says nothing.
+func neutral() source { return source{none: true} }
 
 // known reports whether s says anything definite.
 func (s source) known() bool { return !s.none && (s.Kind != Unknown || s.counter) }
@@ -125,7 +127,7 @@ func (t *tokenFlow) lateDrawn(s source, l *Lease) Origin {
 // value returns the source of v.
 func (w *walk) value(v ssa.Value) source {
 	if v == nil || w.seen[v] {
-		return neutral
+		return neutral()
 	}
 	if s, ok := w.done[v]; ok {
 		return s
@@ -146,7 +148,7 @@ func (w *walk) value(v ssa.Value) source {
 func (w *walk) step(v ssa.Value) source {
 	switch v := v.(type) {
 	case *ssa.Const:
-		return neutral
+		return neutral()
 	case *ssa.Convert:
 		return w.value(v.X)
 	case *ssa.ChangeType:
@@ -198,7 +200,7 @@ func (w *walk) merge(vs []ssa.Value) source {
 }
 
 func mergeSources(ss []source) source {
-	out, have := neutral, false
+	out, have := neutral(), false
 	for _, s := range ss {
 		switch {
 		case s.none:
@@ -381,7 +383,7 @@ func (w *walk) fieldSources(fv *types.Var) source {
 func (w *walk) call(call *ssa.Call, i int) source {
 	common := call.Common()
 	if isErrorResult(common, i) {
-		return neutral
+		return neutral()
 	}
 	if fn := common.StaticCallee(); fn != nil && fn.Blocks != nil && w.t.inPackage(fn) {
 		if c, ok := w.t.b.resolve(common); ok && c.role.Has(RoleToken) {
@@ -463,7 +465,9 @@ func (w *walk) passThrough(call *ssa.Call) (source, bool) {
 		if !s.known() {
 			return source{}, false
 		}
-		s.What += "." + obj.Name() + "()"
+		if !strings.HasPrefix(s.What, "the ") { // an expression, not a description
+			s.What += "." + obj.Name() + "()"
+		}
 		if s.counter {
 			s.drawAt = call
 		}
@@ -600,9 +604,9 @@ func quoteSQL(text string) string {
 	return fmt.Sprintf("%q", text)
 }
 
-// script classifies the result of a Redis Lua script: one that sets the
-// lock and increments a counter issues the token with the grant; one that
-// only increments draws a counter.
+// script classifies the result of a Redis Lua script: one that takes the
+// lock (SET NX) and increments a counter issues the token with the grant;
+// one that only increments draws a counter.
 func (w *walk) script(call *ssa.Call, c callee) (source, bool) {
 	src, ok := scriptSource(call.Common(), c.api)
 	if !ok {
@@ -611,14 +615,38 @@ func (w *walk) script(call *ssa.Call, c callee) (source, bool) {
 	if !ok {
 		return source{}, true
 	}
-	lua := strings.ToLower(src)
-	if !strings.Contains(lua, "incr") {
+	lua := luascan.Parse(src)
+	if lua.Unknown {
 		return source{}, true
 	}
-	if strings.Contains(lua, "nx") {
-		return monotonic(call.Pos(), "the Lua script", "it takes the lock and increments the fence in one step", c.system), true
+	var locks, increments bool
+	for _, rc := range lua.Calls {
+		switch rc.Command {
+		case "INCR", "INCRBY":
+			increments = true
+		case "SETNX":
+			locks = true
+		case "SET":
+			locks = locks || hasLiteral(rc.Args, "NX")
+		}
 	}
-	return counter(call, "the Lua script's INCR", c.system), true
+	switch {
+	case increments && locks:
+		return monotonic(call.Pos(), "the Lua script", "it takes the lock and increments the fence in one step", c.system), true
+	case increments:
+		return counter(call, "the Lua script's INCR", c.system), true
+	}
+	return source{}, true
+}
+
+// hasLiteral reports whether a literal argument is word, in any case.
+func hasLiteral(args []luascan.Arg, word string) bool {
+	for _, a := range args {
+		if a.Kind == luascan.Literal && strings.EqualFold(a.Text, word) {
+			return true
+		}
+	}
+	return false
 }
 
 // scriptVar returns the source of a Script held in a package variable

@@ -33,3 +33,16 @@ func atomicFence(ctx context.Context, rdb *redis.Client) { // the script is the 
 	}
 	probe(tok) // want `monotonic the Lua script`
 }
+
+// lateScriptIncr increments the fence in a script of its own after SET NX.
+func lateScriptIncr(ctx context.Context, rdb *redis.Client) {
+	ok, err := rdb.SetNX(ctx, "lock:r", "me", 10*time.Second).Result()
+	if err != nil || !ok {
+		return
+	}
+	tok, err := rdb.Eval(ctx, "return redis.call('INCR', KEYS[1])", []string{"fence:r"}).Int64()
+	if err == nil {
+		probe(tok) // want `late-drawn the Lua script's INCR`
+	}
+	rdb.Del(ctx, "lock:r")
+}
