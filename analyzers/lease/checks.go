@@ -5,10 +5,12 @@ package lease
 // findChecks fills Model.Checks with every lease-validity check of the
 // package: calls of RoleCheck catalog rows (redsync Valid, ValidContext and
 // Until, redislock TTL, leaderelection IsLeader, raft State and
-// VerifyLeader, etcd TimeToLive and Election.Leader, Consul Session.Info,
-// ZooKeeper State, ZooKeeper Exists and go-redis TTL/PTTL on a lock's key,
-// gocron Elector.IsLeader), calls of functions with RoleCheck
-// (//fencelint:check, wrappers), a Consul KVPair's Session read back and
+// VerifyLeader, etcd TimeToLive, Consul Session.Info, ZooKeeper State,
+// gocron Elector.IsLeader; etcd Election.Leader, leaderelection GetLeader
+// and raft Leader/LeaderWithID when compared with our own ID; ZooKeeper
+// Exists and go-redis TTL/PTTL when the key names a lock), calls of
+// //fencelint:check functions and of wrappers that answer with a check
+// (faithfulWrapper), a Consul KVPair's Session read back and
 // compared with the holder's session, and hand-written comparisons of the
 // clock with a lease's deadline (time.Now().Before(lease.ExpiresAt),
 // time.Until(l.expiry) > 0, time.Now().UnixMilli() < row.ExpiresAtMs). A
