@@ -10,11 +10,11 @@ import (
 // parser alone cannot see.
 type builder struct {
 	schema Schema
-	types  map[string]bool // user-defined type names (enums, domains, composites, extensions)
+	types  map[string]Pos // user-defined types (enums, domains, composites, extensions) and where
 }
 
 func newBuilder(engine Engine) *builder {
-	return &builder{schema: Schema{Engine: engine}, types: map[string]bool{}}
+	return &builder{schema: Schema{Engine: engine}, types: map[string]Pos{}}
 }
 
 // addTable registers a new table or view. ifNotExists makes a second

@@ -47,6 +47,13 @@ type pgFile struct {
 
 func (p *pgFile) pos(location int32) Pos { return p.file.pos(int(location)) }
 
+// stmtPos is the position of a statement's first token: pg_query's
+// statement location includes the whitespace and comments before it.
+func (p *pgFile) stmtPos(raw *pg.RawStmt) Pos {
+	rest := p.file.text[raw.GetStmtLocation():]
+	return p.file.pos(len(p.file.text) - len(skipSQLComments(rest)))
+}
+
 func (p *pgFile) statement(raw *pg.RawStmt) error {
 	n := raw.GetStmt()
 	switch {
@@ -65,17 +72,28 @@ func (p *pgFile) statement(raw *pg.RawStmt) error {
 	case n.GetRenameStmt() != nil:
 		return p.rename(n.GetRenameStmt())
 	case n.GetCreateEnumStmt() != nil:
-		p.b.types[lastString(n.GetCreateEnumStmt().GetTypeName())] = true
+		return p.defineType(raw, lastString(n.GetCreateEnumStmt().GetTypeName()))
 	case n.GetCreateDomainStmt() != nil:
-		p.b.types[lastString(n.GetCreateDomainStmt().GetDomainname())] = true
+		return p.defineType(raw, lastString(n.GetCreateDomainStmt().GetDomainname()))
 	case n.GetCompositeTypeStmt() != nil:
-		p.b.types[n.GetCompositeTypeStmt().GetTypevar().GetRelname()] = true
+		return p.defineType(raw, n.GetCompositeTypeStmt().GetTypevar().GetRelname())
 	case n.GetCreateRangeStmt() != nil:
-		p.b.types[lastString(n.GetCreateRangeStmt().GetTypeName())] = true
+		return p.defineType(raw, lastString(n.GetCreateRangeStmt().GetTypeName()))
 	case n.GetCreateExtensionStmt() != nil:
 		// Extensions such as citext, hstore and ltree define a type of their own name.
-		p.b.types[n.GetCreateExtensionStmt().GetExtname()] = true
+		p.b.types[n.GetCreateExtensionStmt().GetExtname()] = Pos{}
 	}
+	return nil
+}
+
+// defineType records a user-defined type, rejecting a second definition
+// (which sqlc would report at 1:1).
+func (p *pgFile) defineType(raw *pg.RawStmt, name string) error {
+	pos := p.stmtPos(raw)
+	if old, ok := p.b.types[name]; ok {
+		return errorf(pos, "type %s is already defined at %s; remove or rename one of them", name, old)
+	}
+	p.b.types[name] = pos
 	return nil
 }
 
@@ -168,7 +186,7 @@ func (p *pgFile) columnType(tn *pg.TypeName) (string, error) {
 	}
 	name := names[len(names)-1]
 	builtin := len(names) == 2 && names[0] == "pg_catalog"
-	if !builtin && !isPostgresType(name) && !p.b.types[name] {
+	if _, defined := p.b.types[name]; !builtin && !isPostgresType(name) && !defined {
 		return "", errorf(p.pos(tn.GetLocation()), "unknown type %q; declare it (CREATE TYPE, CREATE DOMAIN, CREATE EXTENSION) before this table", strings.Join(names, "."))
 	}
 	if len(tn.GetArrayBounds()) > 0 {
@@ -260,7 +278,7 @@ func (p *pgFile) rename(stmt *pg.RenameStmt) error {
 // comment records COMMENT ON TABLE and COMMENT ON COLUMN.
 func (p *pgFile) comment(raw *pg.RawStmt, stmt *pg.CommentStmt) error {
 	names := pgStrings(stmt.GetObject().GetList().GetItems())
-	pos := p.pos(raw.GetStmtLocation())
+	pos := p.stmtPos(raw)
 	switch stmt.GetObjtype() {
 	case pg.ObjectType_OBJECT_TABLE:
 		schema, name := splitPGName(names)
@@ -297,7 +315,7 @@ func (p *pgFile) drop(raw *pg.RawStmt, stmt *pg.DropStmt) error {
 			if stmt.GetMissingOk() {
 				continue
 			}
-			return errorf(p.pos(raw.GetStmtLocation()), "DROP of %s, which is not defined before this statement", qualify(schema, name))
+			return errorf(p.stmtPos(raw), "DROP of %s, which is not defined before this statement", qualify(schema, name))
 		}
 		p.b.dropTable(schema, name)
 	}

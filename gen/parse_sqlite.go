@@ -237,31 +237,3 @@ func (s *sqliteSchema) query(sql string, row func(*sqlite3.Stmt)) error {
 }
 
 func sqliteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
-
-func isSpace(r rune) bool {
-	return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f' || r == '\v'
-}
-
-// skipSQLComments drops leading whitespace and comments, so an error in the
-// next statement points at its first token.
-func skipSQLComments(s string) string {
-	for {
-		s = strings.TrimLeftFunc(s, isSpace)
-		switch {
-		case strings.HasPrefix(s, "--"):
-			i := strings.IndexByte(s, '\n')
-			if i < 0 {
-				return ""
-			}
-			s = s[i+1:]
-		case strings.HasPrefix(s, "/*"):
-			i := strings.Index(s[2:], "*/")
-			if i < 0 {
-				return ""
-			}
-			s = s[i+4:]
-		default:
-			return s
-		}
-	}
-}

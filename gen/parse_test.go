@@ -138,6 +138,7 @@ func TestParseSchemaErrors(t *testing.T) {
 		{"postgres unknown type", PostgreSQL, []string{"CREATE TABLE a (\n  id bigint,\n  x widget\n);"}, `schema0.sql:3:5: unknown type "widget"; declare it (CREATE TYPE, CREATE DOMAIN, CREATE EXTENSION) before this table`},
 		{"postgres enum is known", PostgreSQL, []string{"CREATE TYPE widget AS ENUM ('a');\nCREATE TABLE a (x widget, y int);\nCREATE TABLE a (id int);"}, "schema0.sql:3:14: table a is already defined at schema0.sql:2:14; remove or rename one of them"},
 		{"postgres duplicate across files", PostgreSQL, []string{"CREATE TABLE a (id int);", "\n\nCREATE TABLE public.a (id int);"}, "schema1.sql:3:14: table a is already defined at schema0.sql:1:14; remove or rename one of them"},
+		{"postgres duplicate type", PostgreSQL, []string{"CREATE TYPE mood AS ENUM ('a');\nCREATE TABLE a (m mood);\n\nCREATE TYPE mood AS ENUM ('b');"}, "schema0.sql:4:1: type mood is already defined at schema0.sql:1:1; remove or rename one of them"},
 		{"postgres alter unknown table", PostgreSQL, []string{"ALTER TABLE nope ADD COLUMN x int;"}, "schema0.sql:1:13: table nope is not defined before this statement"},
 		{"postgres bad primary key column", PostgreSQL, []string{"CREATE TABLE a (id int, PRIMARY KEY (idd));"}, `schema0.sql:1:25: primary key of a names column "idd", which a does not have`},
 		{"mysql syntax", MySQL, []string{"CREATE TABLE a (id int);\nCREATE TABLE b (id int,, x int);"}, "schema0.sql:2:24: syntax error near \", x int);\""},

@@ -90,3 +90,31 @@ func (e *Error) Error() string {
 func errorf(pos Pos, format string, args ...any) *Error {
 	return &Error{Diagnostics: []Diagnostic{{Pos: pos, Message: fmt.Sprintf(format, args...)}}}
 }
+
+func isSpace(r rune) bool {
+	return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f' || r == '\v'
+}
+
+// skipSQLComments drops leading whitespace and comments, so an error in the
+// next statement points at its first token.
+func skipSQLComments(s string) string {
+	for {
+		s = strings.TrimLeftFunc(s, isSpace)
+		switch {
+		case strings.HasPrefix(s, "--"):
+			i := strings.IndexByte(s, '\n')
+			if i < 0 {
+				return ""
+			}
+			s = s[i+1:]
+		case strings.HasPrefix(s, "/*"):
+			i := strings.Index(s[2:], "*/")
+			if i < 0 {
+				return ""
+			}
+			s = s[i+4:]
+		default:
+			return s
+		}
+	}
+}

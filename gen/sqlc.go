@@ -52,8 +52,14 @@ type sqlcGo struct {
 	OmitSQLCVersion     bool   `json:"omit_sqlc_version,omitempty"`
 }
 
-// sqlcOutDir is where sqlc writes, inside the temporary directory.
-const sqlcOutDir = "out"
+// Inside the configuration directory, fencegen's own files live under
+// privateDir, apart from the schema copies.
+const (
+	privateDir  = ".fencegen"
+	sqlcOutDir  = privateDir + "/out"
+	queriesFile = privateDir + "/fenced.sql" // sqlc names its output fenced.sql.go after it
+	configFile  = ".fencegen-sqlc.json"
+)
 
 // run executes sqlc's generate command in-process on a temporary directory
 // and returns the Go files it wrote, by base name. The directory is removed
@@ -61,17 +67,19 @@ const sqlcOutDir = "out"
 //
 // sqlc's pkg/cli prints to the process's stderr and calls os.Exit(1) when
 // generation fails, so Generate validates the schema itself first and sqlc
-// only sees input it accepts. Schema files are copied under their
-// user-given relative path so that any message sqlc still prints (relative
-// to its configuration file) names the user's file.
+// only sees input it accepts. Should sqlc still object, its message names
+// the user's file as the user wrote it: sqlc prints paths relative to its
+// configuration file, so each schema is copied to the user's relative path
+// from a configuration directory nested deep enough for its "../" steps.
 func (j sqlcJob) run() (map[string][]byte, error) {
-	dir, err := os.MkdirTemp("", "fencegen-sqlc-")
+	tmp, err := os.MkdirTemp("", "fencegen-sqlc-")
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(dir)
+	defer os.RemoveAll(tmp)
+	dir := filepath.Join(tmp, strings.Repeat("d"+string(filepath.Separator), parentSteps(j.Schemas)))
 
-	cfg := sqlcSQL{Engine: j.Engine, Queries: []string{"fenced.sql"}}
+	cfg := sqlcSQL{Engine: j.Engine, Queries: []string{queriesFile}}
 	cfg.Gen.Go = sqlcGo{Package: j.Package, Out: sqlcOutDir, QueryParameterLimit: 0, OmitSQLCVersion: j.NoVersion}
 	if j.Driver == DriverPgx {
 		cfg.Gen.Go.SQLPackage = string(DriverPgx)
@@ -83,14 +91,14 @@ func (j sqlcJob) run() (map[string][]byte, error) {
 		}
 		cfg.Schema = append(cfg.Schema, filepath.ToSlash(rel))
 	}
-	if err := writeFile(filepath.Join(dir, "fenced.sql"), []byte(j.Queries)); err != nil {
+	if err := writeFile(filepath.Join(dir, queriesFile), []byte(j.Queries)); err != nil {
 		return nil, err
 	}
 	conf, err := json.MarshalIndent(sqlcConfig{Version: "2", SQL: []sqlcSQL{cfg}}, "", "  ")
 	if err != nil {
 		return nil, err
 	}
-	confPath := filepath.Join(dir, "sqlc.json")
+	confPath := filepath.Join(dir, configFile)
 	if err := writeFile(confPath, conf); err != nil {
 		return nil, err
 	}
@@ -100,13 +108,35 @@ func (j sqlcJob) run() (map[string][]byte, error) {
 	return readGoFiles(filepath.Join(dir, sqlcOutDir))
 }
 
-// schemaCopyPath keeps a relative, local user path as it is, so sqlc's
-// messages name the user's file; other paths get a private directory.
-func schemaCopyPath(i int, path string) string {
-	if !filepath.IsAbs(path) && filepath.IsLocal(path) && path != "fenced.sql" && path != "sqlc.json" && !strings.HasPrefix(filepath.ToSlash(path), sqlcOutDir+"/") {
-		return path
+// parentSteps is the most leading "../" elements of any relative schema path.
+func parentSteps(schemas []Source) int {
+	most := 0
+	for _, src := range schemas {
+		if filepath.IsAbs(src.Path) {
+			continue
+		}
+		steps := 0
+		for _, elem := range strings.Split(filepath.ToSlash(filepath.Clean(src.Path)), "/") {
+			if elem != ".." {
+				break
+			}
+			steps++
+		}
+		most = max(most, steps)
 	}
-	return filepath.Join(fmt.Sprintf("schema%d", i), filepath.Base(path))
+	return most
+}
+
+// schemaCopyPath is where, relative to the configuration directory, a
+// schema is copied: the user's own relative path, so sqlc's messages read
+// as the user wrote it, unless that path is absolute or clashes with
+// fencegen's private files.
+func schemaCopyPath(i int, path string) string {
+	clean := filepath.ToSlash(filepath.Clean(path))
+	if !filepath.IsAbs(path) && !strings.HasPrefix(clean, privateDir) && clean != configFile {
+		return filepath.Clean(path)
+	}
+	return filepath.Join(privateDir, fmt.Sprintf("schema%d", i), filepath.Base(path))
 }
 
 func writeFile(path string, data []byte) error {
