@@ -54,9 +54,14 @@
 // packages through facts) to the call or field that produced it, and reports
 // the write when that source is one of the above. A write fenced through a
 // helper's parameter is reported at the call in the lease region. Values of
-// unknown origin are trusted. A random value used as the lock's own value, to
-// release or extend only one's own lock, is not a fencing token and is fine;
-// so is a timestamp written only for logging or auditing.
+// unknown origin are trusted. A lock library's own value (a lock value, a
+// lease or session ID, LockIndex, LeaderTransitions) is reported wherever it
+// fences a write; a clock or random value only where a lease is held, at the
+// write or where its function is called, since outside a lease comparing
+// timestamps is last-writer-wins by design. A random value used as the
+// lock's own value, to release or extend only one's own lock, is not a
+// fencing token and is fine; so is a timestamp stored in a column the fence
+// does not compare, or only logged.
 //
 // Real tokens, issued with the grant, per library:
 //
