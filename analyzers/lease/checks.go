@@ -108,6 +108,7 @@ func (b *builder) findChecks() {
 			b.unixDeadlineCheck(fn, x)
 		}
 	})
+	b.leaderFlagChecks()
 	slices.SortStableFunc(b.model.Checks, func(x, y *Check) int { return int(x.Pos - y.Pos) })
 }
 
@@ -155,6 +156,187 @@ func (b *builder) callCheck(fn *ssa.Function, call *ssa.Call, used map[ssa.CallI
 	b.model.Checks = append(b.model.Checks, &Check{
 		Call: call, Pos: pos, End: end, Fn: fn, System: cal.system, What: cal.what, held: flow.branches,
 	})
+}
+
+// leaderFlagChecks records reads of a leader flag: a bool field or package
+// variable, or a sync/atomic.Bool, that a leaderelection OnStartedLeading
+// callback sets to true (c.leading.Store(true)). Reading it is reading a
+// cached IsLeader, stale by the write it guards.
+func (b *builder) leaderFlagChecks() {
+	flags := b.leaderFlags()
+	if len(flags) == 0 {
+		return
+	}
+	b.instrs(func(fn *ssa.Function, instr ssa.Instruction) {
+		var addr ssa.Value
+		var load *ssa.Call
+		switch x := instr.(type) {
+		case *ssa.UnOp:
+			if x.Op == token.MUL && typeIsBool(x.Type()) {
+				addr = x.X
+			}
+		case *ssa.Call:
+			if isAtomicBool(x, "Load") {
+				addr, load = x.Call.Args[0], x
+			}
+		}
+		name, ok := flags[flagKey(addr)]
+		if !ok {
+			return
+		}
+		flow := newCheckFlow()
+		flow.follow(instr.(ssa.Value), +1)
+		if len(flow.branches) == 0 {
+			return
+		}
+		check := &Check{Pos: addr.Pos(), Fn: fn, System: Kubernetes,
+			What: "the leader flag " + name + " (set in OnStartedLeading)", held: flow.branches}
+		if g, ok := addr.(*ssa.Global); ok { // its position is its declaration: find the read
+			check.Pos = b.firstUse(fn, g.Object())
+		}
+		if load != nil {
+			check.Call = load
+			check.Pos, check.End = b.callExtent(load)
+		}
+		b.model.Checks = append(b.model.Checks, check)
+	})
+}
+
+// firstUse returns the position of the first identifier in fn's source
+// that refers to obj, or fn's position.
+func (b *builder) firstUse(fn *ssa.Function, obj types.Object) token.Pos {
+	if fn.Syntax() == nil {
+		return fn.Pos()
+	}
+	found := token.NoPos
+	ast.Inspect(fn.Syntax(), func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && !found.IsValid() && b.pass.TypesInfo.Uses[id] == obj {
+			found = id.Pos()
+		}
+		return !found.IsValid()
+	})
+	if !found.IsValid() {
+		return fn.Pos()
+	}
+	return found
+}
+
+// leaderFlags returns the flags that OnStartedLeading callbacks (and the
+// package's functions they call, two calls deep) set to true, by flagKey,
+// with their names: those named for leading (isLeader, leading, elected,
+// active) and set to true nowhere else.
+func (b *builder) leaderFlags() map[any]string {
+	reached := make(map[*ssa.Function]bool)
+	var visit func(f *ssa.Function, depth int)
+	visit = func(f *ssa.Function, depth int) {
+		if f == nil || reached[f] || depth > 2 || (f.Pkg != nil && f.Pkg.Pkg != b.pass.Pkg) {
+			return
+		}
+		reached[f] = true
+		for _, anon := range f.AnonFuncs {
+			visit(anon, depth)
+		}
+		for _, blk := range f.Blocks {
+			for _, instr := range blk.Instrs {
+				if call, ok := instr.(ssa.CallInstruction); ok {
+					visit(call.Common().StaticCallee(), depth+1)
+				}
+			}
+		}
+	}
+	b.instrs(func(fn *ssa.Function, instr ssa.Instruction) {
+		st, ok := instr.(*ssa.Store)
+		if !ok {
+			return
+		}
+		fa, ok := st.Addr.(*ssa.FieldAddr)
+		if !ok {
+			return
+		}
+		if api := b.ix.lookupField(fa.X.Type(), fieldVar(fa.X.Type(), fa.Field)); api != nil && api.Role.Has(RoleCallback) && api.System == Kubernetes {
+			visit(funcValue(st.Val), 0)
+		}
+	})
+	flags := make(map[any]string)
+	elsewhere := make(map[any]bool) // set true outside the callbacks too: not about leading
+	b.instrs(func(fn *ssa.Function, instr ssa.Instruction) {
+		addr := setsTrue(instr)
+		key := flagKey(addr)
+		switch {
+		case key == nil:
+		case !reached[fn]:
+			elsewhere[key] = true
+		case leaderWord(flagName(addr)):
+			flags[key] = flagName(addr)
+		}
+	})
+	for key := range elsewhere {
+		delete(flags, key)
+	}
+	return flags
+}
+
+// setsTrue returns the address instr sets to true (x = true,
+// x.Store(true)), or nil.
+func setsTrue(instr ssa.Instruction) ssa.Value {
+	var addr, val ssa.Value
+	switch x := instr.(type) {
+	case *ssa.Store:
+		addr, val = x.Addr, x.Val
+	case *ssa.Call:
+		if isAtomicBool(x, "Store") && len(x.Call.Args) == 2 {
+			addr, val = x.Call.Args[0], x.Call.Args[1]
+		}
+	}
+	if c, ok := val.(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.Bool && constant.BoolVal(c.Value) {
+		return addr
+	}
+	return nil
+}
+
+// leaderWord reports whether a flag's name says it is about leading:
+// isLeader, leading, elected, active, primary.
+func leaderWord(name string) bool {
+	for _, w := range words(name) {
+		for _, prefix := range [...]string{"lead", "elect", "active", "primary", "master", "leas", "holder", "owner"} {
+			if strings.HasPrefix(w, prefix) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// flagKey identifies the variable at addr: a struct field (*types.Var) or
+// a package variable (*ssa.Global); nil for anything else.
+func flagKey(addr ssa.Value) any {
+	switch x := addr.(type) {
+	case *ssa.FieldAddr:
+		if v := fieldVar(x.X.Type(), x.Field); v != nil {
+			return v
+		}
+	case *ssa.Global:
+		return x
+	}
+	return nil
+}
+
+// flagName names the variable at addr for a diagnostic.
+func flagName(addr ssa.Value) string {
+	switch x := addr.(type) {
+	case *ssa.FieldAddr:
+		return fieldName(x.X.Type(), x.Field)
+	case *ssa.Global:
+		return x.Name()
+	}
+	return "?"
+}
+
+// isAtomicBool reports whether call is (*sync/atomic.Bool).name.
+func isAtomicBool(call *ssa.Call, name string) bool {
+	fn := calleeFunc(call.Common())
+	return fn != nil && fn.Name() == name && fn.Pkg() != nil && fn.Pkg().Path() == "sync/atomic" &&
+		receiverName(fn) == "Bool" && len(call.Call.Args) > 0
 }
 
 // answersCheck reports whether call, to a function with RoleCheck that is
