@@ -14,11 +14,12 @@
 // Election.Leader compared with our value, Consul Session.Info and a KV Get
 // of the lock key compared with the holder's session, ZooKeeper Conn.State
 // and Exists on the lock node, go-redis TTL or PTTL of a SET NX lock key,
-// gocron Elector.IsLeader, a function marked //fencelint:check or one that
-// wraps such a call and answers with it (returns its result, or false or an
-// error whenever it says the lease is lost), and a hand-written comparison
-// of the clock with a lease's deadline (time.Now().Before(lease.ExpiresAt),
-// time.Until(l.expiry) > 0).
+// gocron Elector.IsLeader, a leader flag that an OnStartedLeading callback
+// sets (leading.Store(true), isLeader = true), a function marked
+// //fencelint:check or one that wraps such a call and answers with it
+// (returns its result, or false or an error whenever it says the lease is
+// lost), and a hand-written comparison of the clock with a lease's deadline
+// (time.Now().Before(lease.ExpiresAt), time.Until(l.expiry) > 0).
 //
 // The answer is true when it is computed, and says nothing about any later
 // moment. Code that checks and then writes has a window between the two,
