@@ -16,7 +16,7 @@ import (
 // a flag of the same name; paths are relative to the file.
 type Config struct {
 	Engine   Engine            `yaml:"engine"`
-	Schema   []string          `yaml:"schema"`
+	Schema   Paths             `yaml:"schema"` // one path or a list
 	Out      string            `yaml:"out"`
 	Package  string            `yaml:"package"`
 	Driver   Driver            `yaml:"driver"`
@@ -85,6 +85,22 @@ func joinRel(dir, path string) string {
 		return path
 	}
 	return filepath.Join(dir, path)
+}
+
+// Paths is a list of file paths that YAML may also give as one string.
+type Paths []string
+
+func (l *Paths) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode {
+		*l = []string{n.Value}
+		return nil
+	}
+	var list []string
+	if err := n.Decode(&list); err != nil {
+		return err
+	}
+	*l = list
+	return nil
 }
 
 // Options turns the configuration into generation options over the schema

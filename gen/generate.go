@@ -3,7 +3,6 @@ package gen
 import (
 	"fmt"
 	"go/token"
-	"sort"
 	"strings"
 )
 
@@ -31,16 +30,6 @@ type Options struct {
 type Result struct {
 	Files    map[string][]byte
 	Warnings []Diagnostic
-}
-
-// FileNames returns the result's file names, sorted.
-func (r *Result) FileNames() []string {
-	names := make([]string, 0, len(r.Files))
-	for name := range r.Files {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	return names
 }
 
 // Generate parses the schemas, renders fenced.sql, runs sqlc on it and

@@ -162,9 +162,6 @@ func firstDiff(golden, generated string) string {
 // TestGoldenCompiles builds and vets every golden package in the nested
 // module under testdata/fencegen/golden, which requires only the drivers.
 func TestGoldenCompiles(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a separate module; run without -short")
-	}
 	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
 	for _, args := range [][]string{{"build", "./..."}, {"vet", "./..."}} {
 		cmd := exec.Command(goTool, args...)

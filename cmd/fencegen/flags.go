@@ -105,7 +105,7 @@ func (f *flags) apply(cfg *gen.Config) error {
 		cfg.Engine = gen.Engine(f.engine)
 	}
 	if len(f.schemas) > 0 {
-		cfg.Schema = f.schemas
+		cfg.Schema = gen.Paths(f.schemas)
 	}
 	if f.set["out"] {
 		cfg.Out = f.out

@@ -73,7 +73,7 @@ type sqlcFile struct {
 	Version string `yaml:"version"`
 	SQL     []struct {
 		Engine gen.Engine `yaml:"engine"`
-		Schema yamlList   `yaml:"schema"`
+		Schema gen.Paths  `yaml:"schema"`
 		Gen    struct {
 			Go *struct {
 				Package    string `yaml:"package"`
@@ -82,22 +82,6 @@ type sqlcFile struct {
 			} `yaml:"go"`
 		} `yaml:"gen"`
 	} `yaml:"sql"`
-}
-
-// yamlList accepts a string or a list of strings, as sqlc does.
-type yamlList []string
-
-func (l *yamlList) UnmarshalYAML(n *yaml.Node) error {
-	if n.Kind == yaml.ScalarNode {
-		*l = []string{n.Value}
-		return nil
-	}
-	var list []string
-	if err := n.Decode(&list); err != nil {
-		return err
-	}
-	*l = list
-	return nil
 }
 
 // sqlcJobs makes one job per Go target of an existing sqlc.yaml: same
