@@ -1273,17 +1273,20 @@ func (f *checkFlow) method(v ssa.Value, call *ssa.Call, fn *types.Func, p int) {
 	}
 }
 
+// typeIsBool reports whether t is a boolean type.
 func typeIsBool(t types.Type) bool {
 	b, ok := t.Underlying().(*types.Basic)
 	return ok && b.Info()&types.IsBoolean != 0
 }
 
+// typeIsNumber reports whether t is a numeric type (a TTL, a count) other
+// than a state enumeration.
 func typeIsNumber(t types.Type) bool {
 	b, ok := t.Underlying().(*types.Basic)
 	return ok && b.Info()&types.IsNumeric != 0 && !typeIsState(t)
 }
 
-// isString reports whether t is a string or a byte slice.
+// typeIsString reports whether t is a string or a byte slice.
 func typeIsString(t types.Type) bool {
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
@@ -1295,6 +1298,7 @@ func typeIsString(t types.Type) bool {
 	return false
 }
 
+// typeIsTime reports whether t is time.Time.
 func typeIsTime(t types.Type) bool {
 	n, ok := types.Unalias(t).(*types.Named)
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Time"
@@ -1304,7 +1308,7 @@ func typeIsTime(t types.Type) bool {
 // held: raft.Leader, zk.StateHasSession.
 func heldStates() []string { return []string{"Leader", "StateHasSession", "StateConnected"} }
 
-// isState reports whether t is an enumeration whose package declares one
+// typeIsState reports whether t is an enumeration whose package declares one
 // of the heldStates (raft.RaftState, zk.State).
 func typeIsState(t types.Type) bool {
 	n, ok := types.Unalias(t).(*types.Named)
