@@ -843,6 +843,7 @@ func hasNonError(t types.Type) bool {
 	return false
 }
 
+// typeIsError reports whether t is the error interface.
 func typeIsError(t types.Type) bool {
 	return types.Identical(t, types.Universe.Lookup("error").Type())
 }
