@@ -946,7 +946,7 @@ func (n *notifier) callNotifies(c *ssa.CallCommon, depth int) bool {
 	if c.IsInvoke() {
 		return stopNames[c.Method.Name()]
 	}
-	callee := c.StaticCallee()
+	callee := Callee(c)
 	if callee == nil {
 		return true // a callback: cancel held in a field, onLost, ...
 	}
