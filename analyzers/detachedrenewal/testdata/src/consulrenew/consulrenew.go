@@ -101,6 +101,19 @@ func (s *syncer) lockDiscarded(ctx context.Context, rows []string) error {
 	return s.write(ctx, rows)
 }
 
+// semaphoreDiscarded: a slot of a Consul semaphore, its lost channel dropped.
+func (s *syncer) semaphoreDiscarded(ctx context.Context, rows []string) error {
+	sem, err := s.consul.SemaphorePrefix("service/sync/", 2)
+	if err != nil {
+		return err
+	}
+	if _, err := sem.Acquire(nil); err != nil { // want `this discards the channel Semaphore.Acquire returns`
+		return err
+	}
+	defer sem.Release()
+	return s.write(ctx, rows)
+}
+
 // lockNilChecked keeps the channel only to test it for nil.
 func (s *syncer) lockNilChecked(ctx context.Context, rows []string, stop chan struct{}) error {
 	l, err := s.consul.LockKey("locks/sync")

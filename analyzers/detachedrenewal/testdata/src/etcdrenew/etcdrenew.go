@@ -146,6 +146,62 @@ func (r *runner) registration(ctx context.Context, addr string) error {
 	return nil
 }
 
+// keepAliveDrained: the session runs on a lease kept alive by hand, and the
+// KeepAlive channel is only drained, so its closing goes unnoticed.
+func (r *runner) keepAliveDrained(ctx context.Context, jobs []string) error {
+	lease, err := r.cli.Grant(ctx, 10)
+	if err != nil {
+		return err
+	}
+	ch, err := r.cli.KeepAlive(ctx, lease.ID) // want `nothing acts when the channel of Lease.KeepAlive closes, so the work never hears that the lease is gone and the write at line \d+ goes on`
+	if err != nil {
+		return err
+	}
+	go func() {
+		for range ch {
+		}
+	}()
+	s, err := concurrency.NewSession(r.cli, concurrency.WithLease(lease.ID), concurrency.WithContext(ctx)) // want `nothing waits on this etcd session's Done\(\)`
+	if err != nil {
+		return err
+	}
+	m := concurrency.NewMutex(s, "/locks/jobs")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	return r.update(ctx, jobs)
+}
+
+// keepAliveWatched cancels the work when the KeepAlive channel closes.
+func (r *runner) keepAliveWatched(ctx context.Context, jobs []string) error {
+	lease, err := r.cli.Grant(ctx, 10)
+	if err != nil {
+		return err
+	}
+	ch, err := r.cli.KeepAlive(ctx, lease.ID)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		for range ch {
+		}
+		cancel()
+	}()
+	s, err := concurrency.NewSession(r.cli, concurrency.WithLease(lease.ID), concurrency.WithContext(ctx))
+	if err != nil {
+		return err
+	}
+	m := concurrency.NewMutex(s, "/locks/jobs")
+	if err := m.Lock(s.Ctx()); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	return r.update(ctx, jobs)
+}
+
 // keepAliveOnceLoop renews by hand and ignores failures.
 func (r *runner) keepAliveOnceLoop(ctx context.Context, id clientv3.LeaseID) {
 	go func() { // want `this goroutine renews the etcd lock with Lease.KeepAliveOnce`
