@@ -91,6 +91,9 @@ func (m *myFile) stmtPos() Pos { return m.file.pos(m.start) }
 // namePos points at the first mention of name in the current statement,
 // backquoted or bare, falling back to the statement start.
 func (m *myFile) namePos(name string) Pos {
+	if name == "" {
+		return m.stmtPos()
+	}
 	lower := strings.ToLower(m.text)
 	n := strings.ToLower(name)
 	for _, needle := range []string{"`" + n + "`", `"` + n + `"`, "[" + n + "]", n} {
