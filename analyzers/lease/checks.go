@@ -74,14 +74,19 @@ func (br branch) dominates(blk *ssa.BasicBlock) bool {
 	return true
 }
 
-// guardsBlock reports whether blk runs only after c said the lease is held.
+// guardsBlock reports whether blk runs only after c said the lease is held:
+// one of its "held" branches dominates blk and none of its "lost" branches
+// does (ttl, err := l.TTL(ctx); err == nil says held, but in
+// if ttl < time.Second { ... } the same check says lost).
 func (c *Check) guardsBlock(blk *ssa.BasicBlock) bool {
+	guarded := false
 	for _, br := range c.held {
-		if br.dominates(blk) {
-			return true
+		if (branch{from: br.from, succ: 1 - br.succ}).dominates(blk) {
+			return false
 		}
+		guarded = guarded || br.dominates(blk)
 	}
-	return false
+	return guarded
 }
 
 // findChecks fills Model.Checks with the package's lease-validity checks,

@@ -54,3 +54,17 @@ func refreshWhenLow(ctx context.Context, lock *redislock.Lock) error {
 	}
 	return nil
 }
+
+// markExpiring writes when the lock is about to go: past the error check,
+// but on the branch where the TTL says the lock is (nearly) lost.
+func markExpiring(ctx context.Context, lock *redislock.Lock, db *sql.DB) error {
+	ttl, err := lock.TTL(ctx)
+	if err != nil {
+		return err
+	}
+	if ttl < time.Second {
+		_, err = db.ExecContext(ctx, "UPDATE workers SET state = 'expiring' WHERE id = 1")
+		return err
+	}
+	return nil
+}
