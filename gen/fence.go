@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"go/token"
 	"sort"
 	"strings"
 )
@@ -155,10 +156,14 @@ func allNotNull(t *Table, cols []string) bool {
 	return true
 }
 
-// checkGoNames rejects two tables whose Go names collide (docs and doc).
+// checkGoNames rejects tables whose Go names are empty or collide (docs
+// and doc).
 func checkGoNames(tables []*fencedTable) error {
 	seen := map[string]*fencedTable{}
 	for _, t := range tables {
+		if !token.IsIdentifier(t.GoName) {
+			return errorf(t.Pos, "table name %q gives no Go identifier for its methods; rename the table", t.QualifiedName())
+		}
 		if old := seen[t.GoName]; old != nil {
 			return errorf(t.Pos, "%s and %s (%s) both map to the Go name %s; rename one", t.QualifiedName(), old.QualifiedName(), old.Pos, t.GoName)
 		}

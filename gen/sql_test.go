@@ -101,6 +101,11 @@ func TestSelectFenced(t *testing.T) {
 			wantErr:  "fence column configured for table \"app.a\", which the schema does not define",
 		},
 		{
+			name:    "no Go name",
+			schema:  "CREATE TABLE \"_\" (id bigint PRIMARY KEY, fence bigint);",
+			wantErr: "s.sql:1:14: table name \"_\" gives no Go identifier for its methods; rename the table",
+		},
+		{
 			name:    "Go name collision",
 			schema:  "CREATE TABLE doc (id bigint PRIMARY KEY, fence bigint);\nCREATE TABLE docs (id bigint PRIMARY KEY, fence bigint);",
 			wantErr: "s.sql:2:14: docs and doc (s.sql:1:14) both map to the Go name Doc; rename one",
