@@ -182,6 +182,14 @@ type XAddArgs struct {
 }
 
 type StreamCmdable interface {
+	XTrimMaxLen(ctx context.Context, key string, maxLen int64) *IntCmd
+	XTrimMaxLenApprox(ctx context.Context, key string, maxLen, limit int64) *IntCmd
+	XTrimMaxLenMode(ctx context.Context, key string, maxLen int64, mode string) *IntCmd
+	XTrimMaxLenApproxMode(ctx context.Context, key string, maxLen, limit int64, mode string) *IntCmd
+	XTrimMinID(ctx context.Context, key string, minID string) *IntCmd
+	XTrimMinIDApprox(ctx context.Context, key string, minID string, limit int64) *IntCmd
+	XTrimMinIDMode(ctx context.Context, key string, minID string, mode string) *IntCmd
+	XTrimMinIDApproxMode(ctx context.Context, key string, minID string, limit int64, mode string) *IntCmd
 	XDel(ctx context.Context, stream string, ids ...string) *IntCmd
 	XAdd(ctx context.Context, a *XAddArgs) *StringCmd
 }
@@ -299,3 +307,24 @@ func (c cmdable) SetBit(ctx context.Context, key string, offset int64, value int
 }
 func (c cmdable) PFAdd(ctx context.Context, key string, els ...interface{}) *IntCmd { panic("stub") }
 func (c cmdable) FlushAll(ctx context.Context) *StatusCmd                           { panic("stub") }
+
+func (c cmdable) XTrimMaxLen(ctx context.Context, key string, maxLen int64) *IntCmd { panic("stub") }
+func (c cmdable) XTrimMaxLenApprox(ctx context.Context, key string, maxLen, limit int64) *IntCmd {
+	panic("stub")
+}
+func (c cmdable) XTrimMaxLenMode(ctx context.Context, key string, maxLen int64, mode string) *IntCmd {
+	panic("stub")
+}
+func (c cmdable) XTrimMaxLenApproxMode(ctx context.Context, key string, maxLen, limit int64, mode string) *IntCmd {
+	panic("stub")
+}
+func (c cmdable) XTrimMinID(ctx context.Context, key string, minID string) *IntCmd { panic("stub") }
+func (c cmdable) XTrimMinIDApprox(ctx context.Context, key string, minID string, limit int64) *IntCmd {
+	panic("stub")
+}
+func (c cmdable) XTrimMinIDMode(ctx context.Context, key string, minID string, mode string) *IntCmd {
+	panic("stub")
+}
+func (c cmdable) XTrimMinIDApproxMode(ctx context.Context, key string, minID string, limit int64, mode string) *IntCmd {
+	panic("stub")
+}
