@@ -15,7 +15,10 @@
 // string literal, interpreted ("...") or raw (`...`). Every diagnostic that
 // no item matches is unexpected, so a line with no want comment expects
 // silence: the hard negatives (correctly fenced writes, reads, logging) are
-// simply code without a want.
+// simply code without a want. The checks report a call at its opening
+// parenthesis (where go/ssa places calls), so in a call chain spread over
+// several lines the want goes on the line of the reported call's "(" (for
+// an etcd Txn, the Commit() line).
 //
 // The fixed phrases the checks put in their messages:
 //

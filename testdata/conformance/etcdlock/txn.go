@@ -20,10 +20,10 @@ func (c *Config) SetIfActive(ctx context.Context, m *concurrency.Mutex, flag, va
 		return err
 	}
 	defer m.Unlock(ctx)
-	resp, err := c.cli.Txn(ctx). // want unfencedwrite:"without a fencing token"
-					If(clientv3.Compare(clientv3.Value("/config/mode"), "=", "active")).
-					Then(clientv3.OpPut("/config/flags/"+flag, value)).
-					Commit()
+	resp, err := c.cli.Txn(ctx).
+		If(clientv3.Compare(clientv3.Value("/config/mode"), "=", "active")).
+		Then(clientv3.OpPut("/config/flags/"+flag, value)).
+		Commit() // want unfencedwrite:"without a fencing token"
 	if err != nil {
 		return err
 	}
