@@ -72,7 +72,12 @@ func message(pass *analysis.Pass, c *lease.Check, ws []*lease.Write) string {
 	if len(ws) > 1 {
 		more = fmt.Sprintf(" and %d more", len(ws)-1)
 	}
+	advice := w.Advice
+	if w.Unchecked { // the statement has a fence, but nobody learns that it refused
+		what += " (fenced, but its rows-affected count is never read)"
+		advice = "read RowsAffected() and abort on 0, which is how a stale holder learns that the fence refused it"
+	}
 	return fmt.Sprintf("%s only tells that the lease was held when it ran, yet it guards the unfenced write "+
 		"%s at line %d%s: a pause between the check and the write lets the lease expire, which makes the check worthless; %s",
-		c.What, what, pass.Fset.Position(w.Pos).Line, more, w.Advice)
+		c.What, what, pass.Fset.Position(w.Pos).Line, more, advice)
 }
