@@ -68,6 +68,10 @@
 // a boolean assigned from one), or in a closure made there. A write after
 // the if/else that runs whichever way the check went is not guarded.
 //
+// A SQL statement that has a fence but whose rows-affected count is never
+// read counts as unfenced: the store refuses the stale write, but the
+// holder never learns and carries on as if it had written.
+//
 // A check that guards only fenced writes, reads, logging or metrics is fine,
 // and so is a check whose result is only logged or returned. A write fenced
 // with a token that is not monotonic is reported by weaktoken, and a write
