@@ -64,6 +64,7 @@ func build(pass *analysis.Pass) *Model {
 	b.findWrites()
 	b.markHeld()
 	b.deriveWriteFacts()
+	b.exportCallbackFacts()
 	b.markGuards()
 	b.findRenewals()
 	b.findSignals()

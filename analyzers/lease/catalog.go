@@ -302,12 +302,16 @@ func catalog() []API {
 	// database/sql and pgx: the SQL text decides (writes, fences, advisory locks).
 	for _, recv := range []string{"DB", "Conn", "Tx"} {
 		add(
-			API{Pkg: pkgSQL, Recv: recv, Name: "Exec", Role: RoleWrite, System: SQL, Fence: SQLQuery, Arg: 0},
 			API{Pkg: pkgSQL, Recv: recv, Name: "ExecContext", Role: RoleWrite, System: SQL, Fence: SQLQuery, Arg: 1},
-			API{Pkg: pkgSQL, Recv: recv, Name: "Query", Role: RoleWrite, System: SQL, Fence: SQLQuery, Arg: 0},
 			API{Pkg: pkgSQL, Recv: recv, Name: "QueryContext", Role: RoleWrite, System: SQL, Fence: SQLQuery, Arg: 1},
-			API{Pkg: pkgSQL, Recv: recv, Name: "QueryRow", Role: RoleWrite, System: SQL, Fence: SQLQuery, Arg: 0},
 			API{Pkg: pkgSQL, Recv: recv, Name: "QueryRowContext", Role: RoleWrite, System: SQL, Fence: SQLQuery, Arg: 1},
+		)
+	}
+	for _, recv := range []string{"DB", "Tx"} { // sql.Conn has only the Context forms
+		add(
+			API{Pkg: pkgSQL, Recv: recv, Name: "Exec", Role: RoleWrite, System: SQL, Fence: SQLQuery, Arg: 0},
+			API{Pkg: pkgSQL, Recv: recv, Name: "Query", Role: RoleWrite, System: SQL, Fence: SQLQuery, Arg: 0},
+			API{Pkg: pkgSQL, Recv: recv, Name: "QueryRow", Role: RoleWrite, System: SQL, Fence: SQLQuery, Arg: 0},
 		)
 	}
 	for _, name := range []string{"Exec", "ExecContext", "Query", "QueryContext", "QueryRow", "QueryRowContext"} {
@@ -335,7 +339,7 @@ func catalog() []API {
 	// unexported cmdable func type and on many *Cmdable interfaces, so any
 	// receiver in the package matches.
 	for _, p := range []string{pkgGoRedis, pkgGoRedisOld} {
-		for _, name := range redisWrites() {
+		for _, name := range redisWrites(p) {
 			role := RoleWrite
 			if name == "Incr" || name == "IncrBy" {
 				role |= RoleCounter
@@ -399,16 +403,21 @@ func catalog() []API {
 	return c
 }
 
-// redisWrites lists the go-redis commands that change data.
-func redisWrites() []string {
-	return []string{
-		"Set", "SetXX", "SetEx", "SetArgs", "MSet", "MSetNX", "GetSet", "GetDel", "Append", "Incr", "IncrBy",
+// redisWrites lists the go-redis commands of package p that change data.
+// v9 renamed SetEX to SetEx.
+func redisWrites(p string) []string {
+	names := []string{
+		"Set", "SetXX", "SetArgs", "MSet", "MSetNX", "GetSet", "GetDel", "Append", "Incr", "IncrBy",
 		"IncrByFloat", "Decr", "DecrBy", "Del", "Unlink", "Expire", "PExpire", "ExpireAt", "PExpireAt",
 		"Persist", "Rename", "RenameNX", "HSet", "HMSet", "HSetNX", "HDel", "HIncrBy", "HIncrByFloat",
 		"LPush", "RPush", "LPop", "RPop", "LSet", "LRem", "LTrim", "SAdd", "SRem", "SPop", "SMove",
 		"ZAdd", "ZAddArgs", "ZRem", "ZIncrBy", "ZRemRangeByScore", "ZRemRangeByRank", "XAdd", "XDel",
-		"XTrim", "SetBit", "PFAdd", "Publish", "FlushDB", "FlushAll",
+		"XTrimMaxLen", "XTrimMinID", "SetBit", "PFAdd", "Publish", "FlushDB", "FlushAll",
 	}
+	if p == pkgGoRedis {
+		return append(names, "SetEx")
+	}
+	return append(names, "SetEX")
 }
 
 // Catalog returns a copy of every catalog row, for documentation and for

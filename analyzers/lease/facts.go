@@ -37,6 +37,20 @@ type RoleFact struct {
 	What   string
 }
 
+// CallbackParamFact: the function values passed as these parameters
+// (receiver excluded) run while a lease is held: the function locks and
+// calls them, or hands them to a library callback such as OnStartedLeading.
+type CallbackParamFact struct {
+	Params []int
+	System System
+	What   string
+}
+
+func (*CallbackParamFact) AFact() {}
+func (f *CallbackParamFact) String() string {
+	return fmt.Sprintf("callback params %v: %s", f.Params, f.What)
+}
+
 // TokenFact: the function returns a value with this origin.
 type TokenFact struct {
 	Origin Origin
@@ -60,7 +74,7 @@ func (f *TokenFact) String() string {
 }
 
 func factTypes() []analysis.Fact {
-	return []analysis.Fact{new(WritesFact), new(FencedByParamFact), new(RoleFact), new(TokenFact), new(PackageFact)}
+	return []analysis.Fact{new(WritesFact), new(FencedByParamFact), new(RoleFact), new(TokenFact), new(PackageFact), new(CallbackParamFact)}
 }
 
 var roleNames = []string{"acquire", "try-acquire", "release", "renew", "auto-renew", "check", "lost",

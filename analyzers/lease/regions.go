@@ -2,6 +2,7 @@ package lease
 
 import (
 	"fmt"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -78,6 +79,7 @@ func (b *builder) findLeases() {
 	for _, fn := range b.funcs { // parents come before their closures
 		b.flow(fn)
 	}
+	b.propagateCallbacks()
 	slices.SortStableFunc(b.model.Leases, func(x, y *Lease) int { return int(x.Pos - y.Pos) })
 }
 
@@ -99,9 +101,7 @@ func (b *builder) findCallbacks() {
 				case *ssa.Store:
 					b.callbackField(fn, x)
 				case *ssa.Call:
-					if elected {
-						b.callbackTask(fn, x)
-					}
+					b.callbackTask(fn, x, elected)
 				}
 			}
 		}
@@ -110,12 +110,8 @@ func (b *builder) findCallbacks() {
 
 // callbackField handles cb.OnStartedLeading = func(ctx) {...}.
 func (b *builder) callbackField(fn *ssa.Function, st *ssa.Store) {
-	fa, ok := st.Addr.(*ssa.FieldAddr)
-	if !ok {
-		return
-	}
-	api := b.ix.lookupField(fa.X.Type(), fieldVar(fa.X.Type(), fa.Field))
-	if api == nil || !api.Role.Has(RoleCallback) {
+	api := b.callbackFieldAPI(st)
+	if api == nil {
 		return
 	}
 	if target := funcValue(st.Val); target != nil {
@@ -128,11 +124,14 @@ func (b *builder) callbackField(fn *ssa.Function, st *ssa.Store) {
 	}
 }
 
-// callbackTask handles gocron.NewTask(func() {...}) in a package that
-// schedules with a distributed locker or elector.
-func (b *builder) callbackTask(fn *ssa.Function, call *ssa.Call) {
+// callbackTask handles gocron.NewTask(func() {...}) scheduled under a
+// distributed locker or elector.
+func (b *builder) callbackTask(fn *ssa.Function, call *ssa.Call, elected bool) {
 	c, ok := b.resolve(call.Common())
-	if !ok || c.api == nil || !c.role.Has(RoleCallback) {
+	if !ok || c.api == nil || !c.role.Has(RoleCallback) || c.system != Gocron {
+		return
+	}
+	if !taskLocked(call, elected) {
 		return
 	}
 	if target := funcValue(arg(call.Common(), 0)); target != nil {
@@ -140,6 +139,80 @@ func (b *builder) callbackTask(fn *ssa.Function, call *ssa.Call) {
 			What: "the gocron job's distributed lock"})
 		b.regions.entry[target] = b.regions.entry[target].with(l)
 	}
+}
+
+// taskLocked reports whether the gocron task made by newTask runs under a
+// distributed lock: its job has WithDistributedJobLocker, or its scheduler
+// was made with WithDistributedLocker or WithDistributedElector, and the
+// job does not opt out. When the job or scheduler is made out of sight,
+// elected (the package configures a locker or elector somewhere) decides.
+func taskLocked(newTask *ssa.Call, elected bool) bool {
+	job := jobOf(newTask)
+	if job == nil {
+		return elected
+	}
+	opts, ok := variadic(arg(job.Common(), 2))
+	if !ok {
+		return elected
+	}
+	for _, o := range opts {
+		switch gocronOption(o) {
+		case "WithDisabledDistributedJobLocker":
+			if on, ok := constBool(arg(producer(o).Common(), 0)); !ok || on {
+				return false
+			}
+		case "WithDistributedJobLocker":
+			return true
+		}
+	}
+	sched := producer(callRecv(job.Common()))
+	if sched == nil || gocronOption(sched) != "NewScheduler" {
+		return elected
+	}
+	sopts, ok := variadic(arg(sched.Common(), 0))
+	if !ok {
+		return elected
+	}
+	for _, o := range sopts {
+		if name := gocronOption(o); name == "WithDistributedLocker" || name == "WithDistributedElector" {
+			return true
+		}
+	}
+	return false
+}
+
+// jobOf returns the NewJob (or Update) call that schedules the task.
+func jobOf(task *ssa.Call) *ssa.Call {
+	for _, ref := range *task.Referrers() {
+		if c, ok := ref.(*ssa.Call); ok {
+			if f := calleeFunc(c.Common()); f != nil && (f.Name() == "NewJob" || f.Name() == "Update") {
+				return c
+			}
+		}
+	}
+	return nil
+}
+
+// gocronOption names the gocron function that produced v, or "".
+func gocronOption(v ssa.Value) string {
+	p := producer(v)
+	if p == nil {
+		return ""
+	}
+	f := calleeFunc(p.Common())
+	if f == nil || f.Pkg() == nil || normalizePath(f.Pkg().Path()) != pkgGocron {
+		return ""
+	}
+	return f.Name()
+}
+
+// constBool returns the value of a boolean constant.
+func constBool(v ssa.Value) (bool, bool) {
+	c, ok := unwrap(v).(*ssa.Const)
+	if !ok || c.Value == nil || c.Value.Kind() != constant.Bool {
+		return false, false
+	}
+	return constant.BoolVal(c.Value), true
 }
 
 // usesRole reports whether the package calls any API with role.
@@ -382,6 +455,14 @@ func sqlLockSystem(fname string) System {
 	return Postgres
 }
 
+// isSession reports whether v is one database session (a connection or a
+// transaction), as opposed to a pool (*sql.DB, *pgxpool.Pool) whose calls
+// may each run on another connection.
+func isSession(v ssa.Value) bool {
+	name := typeName(v.Type())
+	return (name == "Conn" || name == "Tx") && pkgPathOf(v.Type()) != ""
+}
+
 // isTx reports whether v is a database transaction (*sql.Tx, pgx.Tx).
 func isTx(v ssa.Value) bool {
 	return v != nil && typeName(v.Type()) == "Tx" && pkgPathOf(v.Type()) != ""
@@ -519,7 +600,7 @@ func isBool(v ssa.Value) bool {
 // markHeld sets Write.Held for every write made while a lease is held. A
 // write through the very connection or transaction that holds a PostgreSQL
 // or MySQL advisory lock is fenced by it: if the session died, so did the
-// lock, and the write fails with it.
+// lock, and the write fails with it. A pool is not a session.
 func (b *builder) markHeld() {
 	for _, w := range b.model.Writes {
 		b.markWrite(w)
@@ -530,7 +611,7 @@ func (b *builder) markWrite(w *Write) {
 	held := b.heldBefore(w.Call)
 	recv := callRecv(w.Call.Common())
 	for _, l := range held {
-		if l.Holder != nil && recv != nil && unwrap(l.Holder) == unwrap(recv) && (l.System == Postgres || l.System == MySQL) {
+		if l.Holder != nil && recv != nil && unwrap(l.Holder) == unwrap(recv) && (l.System == Postgres || l.System == MySQL) && isSession(recv) {
 			w.Fenced = true
 		}
 	}

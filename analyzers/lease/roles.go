@@ -153,11 +153,10 @@ func (b *builder) wrapperRole(fn *ssa.Function) (Role, System) {
 			if !ok {
 				continue
 			}
-			_, deferred := instr.(*ssa.Defer)
 			if c.api != nil && c.api.Fence == SQLQuery {
 				ops := b.sqlOps(call.Common(), c.api)
 				acquires = acquires || ops.acquires
-				releases = releases || (ops.releases && !deferred)
+				releases = releases || ops.releases
 				writes = writes || ops.writes
 				if ops.acquires || ops.releases {
 					system = ops.system
@@ -167,7 +166,7 @@ func (b *builder) wrapperRole(fn *ssa.Function) (Role, System) {
 			switch {
 			case c.role&(RoleAcquire|RoleTryAcquire) != 0:
 				acquires, system = true, c.system
-			case c.role.Has(RoleRelease) && !deferred:
+			case c.role.Has(RoleRelease): // deferred or not, it is let go before the caller resumes
 				releases, system = true, c.system
 			case c.role.Has(RoleRenew):
 				renews, system = true, c.system

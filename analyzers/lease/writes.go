@@ -163,6 +163,8 @@ func copyFact(dst, src analysis.Fact) {
 		*d = *src.(*RoleFact)
 	case *TokenFact:
 		*d = *src.(*TokenFact)
+	case *CallbackParamFact:
+		*d = *src.(*CallbackParamFact)
 	}
 }
 

@@ -27,8 +27,8 @@ func run(pass *analysis.Pass) (any, error) {
 	m := pass.ResultOf[lease.Analyzer].(*lease.Model)
 	var idx calls // built on the first finding: most packages have none
 	for _, w := range m.Writes {
-		if !isUnfencedUnderLease(w) {
-			continue
+		if !isUnfencedUnderLease(w) || m.DrawsToken(w) {
+			continue // a drawn counter is a token (weaktoken's), not protected data
 		}
 		if idx == nil {
 			idx = indexCalls(pass)

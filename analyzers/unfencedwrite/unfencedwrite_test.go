@@ -10,7 +10,7 @@ import (
 func Test(t *testing.T) {
 	fencetest.Run(t, unfencedwrite.Analyzer,
 		"sqladvisory", "billing", "etcdlock", "redislocks", "consullock", "zklock",
-		"k8sleader", "cloudstores", "crosspkg", "pgxworker", "gocronjobs", "raftleader")
+		"k8sleader", "cloudstores", "crosspkg", "pgxworker", "gocronjobs", "raftleader", "usewithlock")
 }
 
 func TestSuggestedFixes(t *testing.T) {
