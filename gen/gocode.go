@@ -3,7 +3,7 @@ package gen
 import (
 	"bytes"
 	"fmt"
-	"strings"
+	"go/ast"
 
 	"github.com/dave/jennifer/jen"
 )
@@ -32,7 +32,9 @@ func renderFencedGo(pkg string, header []string, engine Engine, driver Driver, c
 	w.f.ImportName(pgxPath, "pgx")
 	w.common()
 	if len(tables) > 0 {
-		w.settle()
+		if err := w.settle(tables); err != nil {
+			return nil, err
+		}
 	}
 	for _, t := range tables {
 		if err := w.table(t); err != nil {
@@ -137,7 +139,7 @@ func (w *goWriter) table(t *fencedTable) error {
 			return err
 		}
 	}
-	return w.fenceRead(t)
+	return nil
 }
 
 // write renders one exported params struct and its method.
@@ -183,31 +185,10 @@ func (w *goWriter) write(t *fencedTable, op writeOp) error {
 // writeBody runs the fenced statement and hands its outcome to settle.
 func (w *goWriter) writeBody(t *fencedTable, op writeOp, lit jen.Dict) []jen.Code {
 	applied := jen.Id("n").Op(">").Lit(0)
-	acceptEqual := false
-	if w.engine == MySQL {
-		switch op.verb {
-		case "Upsert":
-			// ON DUPLICATE KEY UPDATE reports 2 for a changed row; 1 is an insert or,
-			// with clientFoundRows, an unchanged (stale) row: the fence read decides.
-			applied = jen.Id("n").Op("==").Lit(2)
-			acceptEqual = true
-		case "Update":
-			// Without clientFoundRows an identical rewrite reports 0 rows.
-			acceptEqual = w.cmp == CompareLE
-		}
-	}
-	outcome := jen.Dict{
-		jen.Id("table"):   jen.Lit(t.QualifiedName()),
-		jen.Id("op"):      jen.Lit(strings.ToLower(op.verb)),
-		jen.Id("token"):   jen.Id("token"),
-		jen.Id("err"):     jen.Err(),
-		jen.Id("applied"): applied,
-	}
-	if !op.upsert {
-		outcome[jen.Id("mustExist")] = jen.True()
-	}
-	if acceptEqual {
-		outcome[jen.Id("acceptEqual")] = jen.True()
+	if w.engine == MySQL && op.upsert {
+		// ON DUPLICATE KEY UPDATE reports 2 for a changed row; 1 is an insert or,
+		// with clientFoundRows, an unchanged (stale) row: the fence read decides.
+		applied = jen.Id("n").Op("==").Lit(2)
 	}
 	key := jen.Dict{}
 	for _, fl := range w.sqlc.structs[fenceQuery(t)+"Params"] {
@@ -215,74 +196,127 @@ func (w *goWriter) writeBody(t *fencedTable, op writeOp, lit jen.Dict) []jen.Cod
 	}
 	return []jen.Code{
 		jen.List(jen.Id("n"), jen.Err()).Op(":=").Id("f").Dot("q").Dot(op.query).Call(jen.Id("ctx"), jen.Id(op.query+"Params").Values(lit)),
-		jen.Return(jen.Id("settle").Call(jen.Id("ctx"), jen.Id("outcome").Values(outcome), jen.Id("f").Dot("fence"+t.GoName), jen.Id(fenceQuery(t)+"Params").Values(key))),
+		jen.Return(jen.Id("settle").Call(
+			jen.Id("ctx"), jen.Lit(t.QualifiedName()), jen.Id("op"+op.verb), jen.Id("token"), applied, jen.Err(),
+			jen.Id("f").Dot("q").Dot(fenceQuery(t)), jen.Id(fenceQuery(t)+"Params").Values(key))),
 	}
 }
 
-// settle renders the generic helper that finishes every fenced write: it
-// wraps a database error, returns nil for an applied write, and otherwise
-// reads the row's fence once to label the rejection: no row is "not found"
-// (or, for an upsert, a row deleted meanwhile), else a newer token holds it.
-func (w *goWriter) settle() {
+// settle renders the helpers shared by every fenced write: the op kinds,
+// settle, which wraps a database error, returns nil for an applied write
+// and otherwise reads the row's fence once to label the rejection, and
+// fenceToken, which reads a fence of any of the Go types sqlc gave them.
+func (w *goWriter) settle(tables []*fencedTable) error {
+	fenceTypes, err := w.fenceTypes(tables)
+	if err != nil {
+		return err
+	}
 	f := w.f
-	f.Comment("outcome is what a fenced write reports to settle.")
-	f.Type().Id("outcome").Struct(
-		jen.List(jen.Id("table"), jen.Id("op")).String(),
-		jen.Id("token").Id("Token"),
-		jen.Id("err").Error().Comment("the statement's error"),
-		jen.Id("applied").Bool().Comment("the statement changed the row"),
-		jen.Id("mustExist").Bool().Comment("a missing row is a *NotFoundError (update, delete)"),
-		jen.Id("acceptEqual").Bool().Comment("a fence equal to the token means applied (MySQL reports identical rewrites as unchanged)"),
+	f.Comment("op is a kind of fenced write.")
+	f.Type().Id("op").Int()
+	f.Const().Defs(jen.Id("opUpdate").Id("op").Op("=").Iota(), jen.Id("opUpsert"), jen.Id("opDelete"))
+	f.Func().Params(jen.Id("o").Id("op")).Id("String").Params().String().Block(
+		jen.Return(jen.Index(jen.Op("...")).String().Values(jen.Lit("update"), jen.Lit("upsert"), jen.Lit("delete")).Index(jen.Id("o"))),
 	)
-	table := jen.Id("o").Dot("table")
-	f.Comment("settle finishes a fenced write. A write that changed nothing is labelled by reading")
-	f.Comment("the row's fence with read (nil for a NULL fence).")
-	f.Func().Id("settle").Types(jen.Id("K").Any()).Params(
-		jen.Id("ctx").Qual("context", "Context"), jen.Id("o").Id("outcome"),
-		jen.Id("read").Func().Params(jen.Qual("context", "Context"), jen.Id("K")).Params(jen.Op("*").Id("Token"), jen.Error()), jen.Id("key").Id("K"),
-	).Error().Block(
-		jen.If(jen.Id("o").Dot("err").Op("!=").Nil()).Block(
-			jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit("fenced %s of %s: %w"), jen.Id("o").Dot("op"), table, jen.Id("o").Dot("err"))),
+
+	body := []jen.Code{
+		jen.If(jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit("fenced %s of %s: %w"), jen.Id("o"), jen.Id("table"), jen.Err())),
 		),
-		jen.If(jen.Id("o").Dot("applied")).Block(jen.Return(jen.Nil())),
-		jen.List(jen.Id("current"), jen.Err()).Op(":=").Id("read").Call(jen.Id("ctx"), jen.Id("key")),
+		jen.If(jen.Id("applied")).Block(jen.Return(jen.Nil())),
+		jen.List(jen.Id("fence"), jen.Err()).Op(":=").Id("read").Call(jen.Id("ctx"), jen.Id("key")),
 		jen.If(jen.Qual("errors", "Is").Call(jen.Err(), w.noRows())).Block(
-			jen.If(jen.Id("o").Dot("mustExist")).Block(jen.Return(jen.Op("&").Id("NotFoundError").Values(jen.Dict{jen.Id("Table"): table}))),
-			jen.Return(jen.Op("&").Id("StaleError").Values(jen.Dict{jen.Id("Table"): table, jen.Id("Token"): jen.Id("o").Dot("token")})),
+			jen.If(jen.Id("o").Op("==").Id("opUpsert")).Block(
+				jen.Return(jen.Op("&").Id("StaleError").Values(jen.Dict{jen.Id("Table"): jen.Id("table"), jen.Id("Token"): jen.Id("token")})),
+			),
+			jen.Return(jen.Op("&").Id("NotFoundError").Values(jen.Dict{jen.Id("Table"): jen.Id("table")})),
 		),
 		jen.If(jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit("reading the fence of %s: %w"), table, jen.Err())),
+			jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit("reading the fence of %s: %w"), jen.Id("table"), jen.Err())),
 		),
-		jen.If(jen.Id("o").Dot("acceptEqual").Op("&&").Id("current").Op("!=").Nil().Op("&&").Op("*").Id("current").Op("==").Id("o").Dot("token")).Block(jen.Return(jen.Nil())),
-		jen.Return(jen.Op("&").Id("StaleError").Values(jen.Dict{jen.Id("Table"): table, jen.Id("Token"): jen.Id("o").Dot("token"), jen.Id("Current"): jen.Id("current")})),
-	)
-}
+		jen.Id("current").Op(":=").Id("fenceToken").Call(jen.Id("fence")),
+	}
+	if accept := w.acceptEqual(); accept != nil {
+		body = append(body,
+			jen.Comment("MySQL reports a rewrite of identical values as unchanged: a fence equal"),
+			jen.Comment("to the token means this holder's write is in place."),
+			jen.If(jen.Add(accept).Op("&&").Id("current").Op("!=").Nil().Op("&&").Op("*").Id("current").Op("==").Id("token")).Block(jen.Return(jen.Nil())),
+		)
+	}
+	body = append(body, jen.Return(jen.Op("&").Id("StaleError").Values(jen.Dict{jen.Id("Table"): jen.Id("table"), jen.Id("Token"): jen.Id("token"), jen.Id("Current"): jen.Id("current")})))
 
-// fenceRead renders the per-table read of a row's fence as a *Token.
-func (w *goWriter) fenceRead(t *fencedTable) error {
-	result, ok := w.sqlc.results[fenceQuery(t)]
-	if !ok {
-		return fmt.Errorf("sqlc generated no %s", fenceQuery(t))
+	f.Comment("settle finishes a fenced write of table: err is the statement's error and applied")
+	f.Comment("whether it changed the row. A write that changed nothing is labelled by reading the")
+	f.Comment("row's fence with read: no row is a *NotFoundError (a *StaleError for an upsert, whose")
+	f.Comment("row was deleted meanwhile), else a *StaleError with the current fence.")
+	f.Func().Id("settle").Types(jen.List(jen.Id("K"), jen.Id("F")).Any()).Params(
+		jen.Id("ctx").Qual("context", "Context"), jen.Id("table").String(), jen.Id("o").Id("op"), jen.Id("token").Id("Token"),
+		jen.Id("applied").Bool(), jen.Err().Error(),
+		jen.Id("read").Func().Params(jen.Qual("context", "Context"), jen.Id("K")).Params(jen.Id("F"), jen.Error()), jen.Id("key").Id("K"),
+	).Error().Block(body...)
+
+	var cases []jen.Code
+	for _, typ := range fenceTypes {
+		code, _ := w.sqlc.typeCode(typ.expr)
+		value := jen.Id("v")
+		var guard jen.Code = jen.Null()
+		if typ.conv.Field != "" {
+			guard = jen.If(jen.Op("!").Id("v").Dot("Valid")).Block(jen.Return(jen.Nil()))
+			value = jen.Id("v").Dot(typ.conv.Field)
+		}
+		cases = append(cases, jen.Case(code).Block(guard, jen.Id("t").Op(":=").Id("Token").Call(value), jen.Return(jen.Op("&").Id("t"))))
 	}
-	conv, ok := tokenType(w.sqlc.qualifiedType(result))
-	if !ok {
-		return fmt.Errorf("sqlc typed the fence of %s as %s, which fencegen cannot read as a token", t.QualifiedName(), w.sqlc.qualifiedType(result))
-	}
-	failed := jen.Err().Op("!=").Nil()
-	value := jen.Id("fence")
-	if conv.Field != "" {
-		failed = failed.Op("||").Op("!").Id("fence").Dot("Valid")
-		value = jen.Id("fence").Dot(conv.Field)
-	}
-	w.f.Commentf("fence%s reads the fence of the %s row with key; nil when it is NULL.", t.GoName, t.QualifiedName())
-	w.f.Func().Params(jen.Id("f").Op("*").Id("Fenced")).Id("fence"+t.GoName).
-		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("key").Id(fenceQuery(t)+"Params")).Params(jen.Op("*").Id("Token"), jen.Error()).Block(
-		jen.List(jen.Id("fence"), jen.Err()).Op(":=").Id("f").Dot("q").Dot(fenceQuery(t)).Call(jen.Id("ctx"), jen.Id("key")),
-		jen.If(failed).Block(jen.Return(jen.Nil(), jen.Err())),
-		jen.Id("current").Op(":=").Id("Token").Call(value),
-		jen.Return(jen.Op("&").Id("current"), jen.Nil()),
+	cases = append(cases, jen.Default().Block(jen.Return(jen.Nil())))
+	f.Comment("fenceToken converts a fence as sqlc typed it; nil for NULL.")
+	f.Func().Id("fenceToken").Params(jen.Id("fence").Any()).Op("*").Id("Token").Block(
+		jen.Switch(jen.Id("v").Op(":=").Id("fence").Assert(jen.Type())).Block(cases...),
 	)
 	return nil
+}
+
+// acceptEqual is the condition on op o under which a fence equal to the
+// token counts as applied: MySQL only, where an upsert (always) or an update
+// (under "<=") that rewrote identical values reports no change.
+func (w *goWriter) acceptEqual() jen.Code {
+	if w.engine != MySQL {
+		return nil
+	}
+	if w.cmp == CompareLE {
+		return jen.Id("o").Op("!=").Id("opDelete")
+	}
+	return jen.Id("o").Op("==").Id("opUpsert")
+}
+
+// fenceType is one Go type sqlc gave a fence column.
+type fenceType struct {
+	expr ast.Expr
+	conv intField
+}
+
+// fenceTypes lists, without repeats and in first-use order, the Go types
+// of the tables' fence reads.
+func (w *goWriter) fenceTypes(tables []*fencedTable) ([]fenceType, error) {
+	var out []fenceType
+	seen := map[string]bool{}
+	for _, t := range tables {
+		result, ok := w.sqlc.results[fenceQuery(t)]
+		if !ok {
+			return nil, fmt.Errorf("sqlc generated no %s", fenceQuery(t))
+		}
+		name := w.sqlc.qualifiedType(result)
+		conv, ok := tokenType(name)
+		if !ok || name == "interface{}" {
+			return nil, fmt.Errorf("sqlc typed the fence of %s as %s, which fencegen cannot read as a token", t.QualifiedName(), name)
+		}
+		if _, err := w.sqlc.typeCode(result); err != nil {
+			return nil, err
+		}
+		if !seen[name] {
+			seen[name] = true
+			out = append(out, fenceType{result, conv})
+		}
+	}
+	return out, nil
 }
 
 // nextToken renders the sequence-backed token source.

@@ -65,45 +65,71 @@ func NewFenced(db DBTX) *Fenced {
 	return &Fenced{q: New(db)}
 }
 
-// outcome is what a fenced write reports to settle.
-type outcome struct {
-	table, op   string
-	token       Token
-	err         error // the statement's error
-	applied     bool  // the statement changed the row
-	mustExist   bool  // a missing row is a *NotFoundError (update, delete)
-	acceptEqual bool  // a fence equal to the token means applied (MySQL reports identical rewrites as unchanged)
+// op is a kind of fenced write.
+type op int
+
+const (
+	opUpdate op = iota
+	opUpsert
+	opDelete
+)
+
+func (o op) String() string {
+	return [...]string{"update", "upsert", "delete"}[o]
 }
 
-// settle finishes a fenced write. A write that changed nothing is labelled by reading
-// the row's fence with read (nil for a NULL fence).
-func settle[K any](ctx context.Context, o outcome, read func(context.Context, K) (*Token, error), key K) error {
-	if o.err != nil {
-		return fmt.Errorf("fenced %s of %s: %w", o.op, o.table, o.err)
+// settle finishes a fenced write of table: err is the statement's error and applied
+// whether it changed the row. A write that changed nothing is labelled by reading the
+// row's fence with read: no row is a *NotFoundError (a *StaleError for an upsert, whose
+// row was deleted meanwhile), else a *StaleError with the current fence.
+func settle[K, F any](ctx context.Context, table string, o op, token Token, applied bool, err error, read func(context.Context, K) (F, error), key K) error {
+	if err != nil {
+		return fmt.Errorf("fenced %s of %s: %w", o, table, err)
 	}
-	if o.applied {
+	if applied {
 		return nil
 	}
-	current, err := read(ctx, key)
+	fence, err := read(ctx, key)
 	if errors.Is(err, sql.ErrNoRows) {
-		if o.mustExist {
-			return &NotFoundError{Table: o.table}
+		if o == opUpsert {
+			return &StaleError{
+				Table: table,
+				Token: token,
+			}
 		}
-		return &StaleError{
-			Table: o.table,
-			Token: o.token,
-		}
+		return &NotFoundError{Table: table}
 	}
 	if err != nil {
-		return fmt.Errorf("reading the fence of %s: %w", o.table, err)
+		return fmt.Errorf("reading the fence of %s: %w", table, err)
 	}
-	if o.acceptEqual && current != nil && *current == o.token {
-		return nil
-	}
+	current := fenceToken(fence)
 	return &StaleError{
 		Current: current,
-		Table:   o.table,
-		Token:   o.token,
+		Table:   table,
+		Token:   token,
+	}
+}
+
+// fenceToken converts a fence as sqlc typed it; nil for NULL.
+func fenceToken(fence any) *Token {
+	switch v := fence.(type) {
+	case int64:
+		t := Token(v)
+		return &t
+	case sql.NullInt32:
+		if !v.Valid {
+			return nil
+		}
+		t := Token(v.Int32)
+		return &t
+	case sql.NullInt64:
+		if !v.Valid {
+			return nil
+		}
+		t := Token(v.Int64)
+		return &t
+	default:
+		return nil
 	}
 }
 
@@ -121,14 +147,7 @@ func (f *Fenced) UpdateJob(ctx context.Context, token Token, arg UpdateJobParams
 		ID:            arg.ID,
 		Name:          arg.Name,
 	})
-	return settle(ctx, outcome{
-		applied:   n > 0,
-		err:       err,
-		mustExist: true,
-		op:        "update",
-		table:     "jobs",
-		token:     token,
-	}, f.fenceJob, fencedFenceJobParams{ID: arg.ID})
+	return settle(ctx, "jobs", opUpdate, token, n > 0, err, f.q.fencedFenceJob, fencedFenceJobParams{ID: arg.ID})
 }
 
 // UpsertJobParams holds the columns UpsertJob writes or matches; the token sets the fence.
@@ -145,13 +164,7 @@ func (f *Fenced) UpsertJob(ctx context.Context, token Token, arg UpsertJobParams
 		ID:            arg.ID,
 		Name:          arg.Name,
 	})
-	return settle(ctx, outcome{
-		applied: n > 0,
-		err:     err,
-		op:      "upsert",
-		table:   "jobs",
-		token:   token,
-	}, f.fenceJob, fencedFenceJobParams{ID: arg.ID})
+	return settle(ctx, "jobs", opUpsert, token, n > 0, err, f.q.fencedFenceJob, fencedFenceJobParams{ID: arg.ID})
 }
 
 // DeleteJobParams holds the columns DeleteJob writes or matches; the token sets the fence.
@@ -166,24 +179,7 @@ func (f *Fenced) DeleteJob(ctx context.Context, token Token, arg DeleteJobParams
 		FencegenToken: int64(token),
 		ID:            arg.ID,
 	})
-	return settle(ctx, outcome{
-		applied:   n > 0,
-		err:       err,
-		mustExist: true,
-		op:        "delete",
-		table:     "jobs",
-		token:     token,
-	}, f.fenceJob, fencedFenceJobParams{ID: arg.ID})
-}
-
-// fenceJob reads the fence of the jobs row with key; nil when it is NULL.
-func (f *Fenced) fenceJob(ctx context.Context, key fencedFenceJobParams) (*Token, error) {
-	fence, err := f.q.fencedFenceJob(ctx, key)
-	if err != nil {
-		return nil, err
-	}
-	current := Token(fence)
-	return &current, nil
+	return settle(ctx, "jobs", opDelete, token, n > 0, err, f.q.fencedFenceJob, fencedFenceJobParams{ID: arg.ID})
 }
 
 // UpdateCounterParams holds the columns UpdateCounter writes or matches; the token sets the fence.
@@ -202,14 +198,7 @@ func (f *Fenced) UpdateCounter(ctx context.Context, token Token, arg UpdateCount
 		Tenant:        arg.Tenant,
 		Value:         arg.Value,
 	})
-	return settle(ctx, outcome{
-		applied:   n > 0,
-		err:       err,
-		mustExist: true,
-		op:        "update",
-		table:     "counters",
-		token:     token,
-	}, f.fenceCounter, fencedFenceCounterParams{
+	return settle(ctx, "counters", opUpdate, token, n > 0, err, f.q.fencedFenceCounter, fencedFenceCounterParams{
 		Name:   arg.Name,
 		Tenant: arg.Tenant,
 	})
@@ -231,13 +220,7 @@ func (f *Fenced) UpsertCounter(ctx context.Context, token Token, arg UpsertCount
 		Tenant:        arg.Tenant,
 		Value:         arg.Value,
 	})
-	return settle(ctx, outcome{
-		applied: n > 0,
-		err:     err,
-		op:      "upsert",
-		table:   "counters",
-		token:   token,
-	}, f.fenceCounter, fencedFenceCounterParams{
+	return settle(ctx, "counters", opUpsert, token, n > 0, err, f.q.fencedFenceCounter, fencedFenceCounterParams{
 		Name:   arg.Name,
 		Tenant: arg.Tenant,
 	})
@@ -257,27 +240,10 @@ func (f *Fenced) DeleteCounter(ctx context.Context, token Token, arg DeleteCount
 		Name:          arg.Name,
 		Tenant:        arg.Tenant,
 	})
-	return settle(ctx, outcome{
-		applied:   n > 0,
-		err:       err,
-		mustExist: true,
-		op:        "delete",
-		table:     "counters",
-		token:     token,
-	}, f.fenceCounter, fencedFenceCounterParams{
+	return settle(ctx, "counters", opDelete, token, n > 0, err, f.q.fencedFenceCounter, fencedFenceCounterParams{
 		Name:   arg.Name,
 		Tenant: arg.Tenant,
 	})
-}
-
-// fenceCounter reads the fence of the counters row with key; nil when it is NULL.
-func (f *Fenced) fenceCounter(ctx context.Context, key fencedFenceCounterParams) (*Token, error) {
-	fence, err := f.q.fencedFenceCounter(ctx, key)
-	if err != nil || !fence.Valid {
-		return nil, err
-	}
-	current := Token(fence.Int32)
-	return &current, nil
 }
 
 // UpdatePlainParams holds the columns UpdatePlain writes or matches; the token sets the fence.
@@ -294,14 +260,7 @@ func (f *Fenced) UpdatePlain(ctx context.Context, token Token, arg UpdatePlainPa
 		FencegenToken: int64(token),
 		ID:            arg.ID,
 	})
-	return settle(ctx, outcome{
-		applied:   n > 0,
-		err:       err,
-		mustExist: true,
-		op:        "update",
-		table:     "plain",
-		token:     token,
-	}, f.fencePlain, fencedFencePlainParams{ID: arg.ID})
+	return settle(ctx, "plain", opUpdate, token, n > 0, err, f.q.fencedFencePlain, fencedFencePlainParams{ID: arg.ID})
 }
 
 // UpsertPlainParams holds the columns UpsertPlain writes or matches; the token sets the fence.
@@ -318,13 +277,7 @@ func (f *Fenced) UpsertPlain(ctx context.Context, token Token, arg UpsertPlainPa
 		FencegenToken: int64(token),
 		ID:            arg.ID,
 	})
-	return settle(ctx, outcome{
-		applied: n > 0,
-		err:     err,
-		op:      "upsert",
-		table:   "plain",
-		token:   token,
-	}, f.fencePlain, fencedFencePlainParams{ID: arg.ID})
+	return settle(ctx, "plain", opUpsert, token, n > 0, err, f.q.fencedFencePlain, fencedFencePlainParams{ID: arg.ID})
 }
 
 // DeletePlainParams holds the columns DeletePlain writes or matches; the token sets the fence.
@@ -339,22 +292,5 @@ func (f *Fenced) DeletePlain(ctx context.Context, token Token, arg DeletePlainPa
 		FencegenToken: int64(token),
 		ID:            arg.ID,
 	})
-	return settle(ctx, outcome{
-		applied:   n > 0,
-		err:       err,
-		mustExist: true,
-		op:        "delete",
-		table:     "plain",
-		token:     token,
-	}, f.fencePlain, fencedFencePlainParams{ID: arg.ID})
-}
-
-// fencePlain reads the fence of the plain row with key; nil when it is NULL.
-func (f *Fenced) fencePlain(ctx context.Context, key fencedFencePlainParams) (*Token, error) {
-	fence, err := f.q.fencedFencePlain(ctx, key)
-	if err != nil || !fence.Valid {
-		return nil, err
-	}
-	current := Token(fence.Int64)
-	return &current, nil
+	return settle(ctx, "plain", opDelete, token, n > 0, err, f.q.fencedFencePlain, fencedFencePlainParams{ID: arg.ID})
 }

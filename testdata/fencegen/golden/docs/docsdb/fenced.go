@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/jackc/pgx/v5"
+	pgtype "github.com/jackc/pgx/v5/pgtype"
 )
 
 // Token is a fencing token: a number that grows with every lease (or every
@@ -65,45 +66,62 @@ func NewFenced(db DBTX) *Fenced {
 	return &Fenced{q: New(db)}
 }
 
-// outcome is what a fenced write reports to settle.
-type outcome struct {
-	table, op   string
-	token       Token
-	err         error // the statement's error
-	applied     bool  // the statement changed the row
-	mustExist   bool  // a missing row is a *NotFoundError (update, delete)
-	acceptEqual bool  // a fence equal to the token means applied (MySQL reports identical rewrites as unchanged)
+// op is a kind of fenced write.
+type op int
+
+const (
+	opUpdate op = iota
+	opUpsert
+	opDelete
+)
+
+func (o op) String() string {
+	return [...]string{"update", "upsert", "delete"}[o]
 }
 
-// settle finishes a fenced write. A write that changed nothing is labelled by reading
-// the row's fence with read (nil for a NULL fence).
-func settle[K any](ctx context.Context, o outcome, read func(context.Context, K) (*Token, error), key K) error {
-	if o.err != nil {
-		return fmt.Errorf("fenced %s of %s: %w", o.op, o.table, o.err)
+// settle finishes a fenced write of table: err is the statement's error and applied
+// whether it changed the row. A write that changed nothing is labelled by reading the
+// row's fence with read: no row is a *NotFoundError (a *StaleError for an upsert, whose
+// row was deleted meanwhile), else a *StaleError with the current fence.
+func settle[K, F any](ctx context.Context, table string, o op, token Token, applied bool, err error, read func(context.Context, K) (F, error), key K) error {
+	if err != nil {
+		return fmt.Errorf("fenced %s of %s: %w", o, table, err)
 	}
-	if o.applied {
+	if applied {
 		return nil
 	}
-	current, err := read(ctx, key)
+	fence, err := read(ctx, key)
 	if errors.Is(err, pgx.ErrNoRows) {
-		if o.mustExist {
-			return &NotFoundError{Table: o.table}
+		if o == opUpsert {
+			return &StaleError{
+				Table: table,
+				Token: token,
+			}
 		}
-		return &StaleError{
-			Table: o.table,
-			Token: o.token,
-		}
+		return &NotFoundError{Table: table}
 	}
 	if err != nil {
-		return fmt.Errorf("reading the fence of %s: %w", o.table, err)
+		return fmt.Errorf("reading the fence of %s: %w", table, err)
 	}
-	if o.acceptEqual && current != nil && *current == o.token {
-		return nil
-	}
+	current := fenceToken(fence)
 	return &StaleError{
 		Current: current,
-		Table:   o.table,
-		Token:   o.token,
+		Table:   table,
+		Token:   token,
+	}
+}
+
+// fenceToken converts a fence as sqlc typed it; nil for NULL.
+func fenceToken(fence any) *Token {
+	switch v := fence.(type) {
+	case pgtype.Int8:
+		if !v.Valid {
+			return nil
+		}
+		t := Token(v.Int64)
+		return &t
+	default:
+		return nil
 	}
 }
 
@@ -121,14 +139,7 @@ func (f *Fenced) UpdateDoc(ctx context.Context, token Token, arg UpdateDocParams
 		FencegenToken: int64(token),
 		ID:            arg.ID,
 	})
-	return settle(ctx, outcome{
-		applied:   n > 0,
-		err:       err,
-		mustExist: true,
-		op:        "update",
-		table:     "docs",
-		token:     token,
-	}, f.fenceDoc, fencedFenceDocParams{ID: arg.ID})
+	return settle(ctx, "docs", opUpdate, token, n > 0, err, f.q.fencedFenceDoc, fencedFenceDocParams{ID: arg.ID})
 }
 
 // UpsertDocParams holds the columns UpsertDoc writes or matches; the token sets the fence.
@@ -145,13 +156,7 @@ func (f *Fenced) UpsertDoc(ctx context.Context, token Token, arg UpsertDocParams
 		FencegenToken: int64(token),
 		ID:            arg.ID,
 	})
-	return settle(ctx, outcome{
-		applied: n > 0,
-		err:     err,
-		op:      "upsert",
-		table:   "docs",
-		token:   token,
-	}, f.fenceDoc, fencedFenceDocParams{ID: arg.ID})
+	return settle(ctx, "docs", opUpsert, token, n > 0, err, f.q.fencedFenceDoc, fencedFenceDocParams{ID: arg.ID})
 }
 
 // DeleteDocParams holds the columns DeleteDoc writes or matches; the token sets the fence.
@@ -166,22 +171,5 @@ func (f *Fenced) DeleteDoc(ctx context.Context, token Token, arg DeleteDocParams
 		FencegenToken: int64(token),
 		ID:            arg.ID,
 	})
-	return settle(ctx, outcome{
-		applied:   n > 0,
-		err:       err,
-		mustExist: true,
-		op:        "delete",
-		table:     "docs",
-		token:     token,
-	}, f.fenceDoc, fencedFenceDocParams{ID: arg.ID})
-}
-
-// fenceDoc reads the fence of the docs row with key; nil when it is NULL.
-func (f *Fenced) fenceDoc(ctx context.Context, key fencedFenceDocParams) (*Token, error) {
-	fence, err := f.q.fencedFenceDoc(ctx, key)
-	if err != nil || !fence.Valid {
-		return nil, err
-	}
-	current := Token(fence.Int64)
-	return &current, nil
+	return settle(ctx, "docs", opDelete, token, n > 0, err, f.q.fencedFenceDoc, fencedFenceDocParams{ID: arg.ID})
 }

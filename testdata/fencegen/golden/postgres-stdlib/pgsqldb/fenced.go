@@ -66,45 +66,65 @@ func NewFenced(db DBTX) *Fenced {
 	return &Fenced{q: New(db)}
 }
 
-// outcome is what a fenced write reports to settle.
-type outcome struct {
-	table, op   string
-	token       Token
-	err         error // the statement's error
-	applied     bool  // the statement changed the row
-	mustExist   bool  // a missing row is a *NotFoundError (update, delete)
-	acceptEqual bool  // a fence equal to the token means applied (MySQL reports identical rewrites as unchanged)
+// op is a kind of fenced write.
+type op int
+
+const (
+	opUpdate op = iota
+	opUpsert
+	opDelete
+)
+
+func (o op) String() string {
+	return [...]string{"update", "upsert", "delete"}[o]
 }
 
-// settle finishes a fenced write. A write that changed nothing is labelled by reading
-// the row's fence with read (nil for a NULL fence).
-func settle[K any](ctx context.Context, o outcome, read func(context.Context, K) (*Token, error), key K) error {
-	if o.err != nil {
-		return fmt.Errorf("fenced %s of %s: %w", o.op, o.table, o.err)
+// settle finishes a fenced write of table: err is the statement's error and applied
+// whether it changed the row. A write that changed nothing is labelled by reading the
+// row's fence with read: no row is a *NotFoundError (a *StaleError for an upsert, whose
+// row was deleted meanwhile), else a *StaleError with the current fence.
+func settle[K, F any](ctx context.Context, table string, o op, token Token, applied bool, err error, read func(context.Context, K) (F, error), key K) error {
+	if err != nil {
+		return fmt.Errorf("fenced %s of %s: %w", o, table, err)
 	}
-	if o.applied {
+	if applied {
 		return nil
 	}
-	current, err := read(ctx, key)
+	fence, err := read(ctx, key)
 	if errors.Is(err, sql.ErrNoRows) {
-		if o.mustExist {
-			return &NotFoundError{Table: o.table}
+		if o == opUpsert {
+			return &StaleError{
+				Table: table,
+				Token: token,
+			}
 		}
-		return &StaleError{
-			Table: o.table,
-			Token: o.token,
-		}
+		return &NotFoundError{Table: table}
 	}
 	if err != nil {
-		return fmt.Errorf("reading the fence of %s: %w", o.table, err)
+		return fmt.Errorf("reading the fence of %s: %w", table, err)
 	}
-	if o.acceptEqual && current != nil && *current == o.token {
-		return nil
-	}
+	current := fenceToken(fence)
 	return &StaleError{
 		Current: current,
-		Table:   o.table,
-		Token:   o.token,
+		Table:   table,
+		Token:   token,
+	}
+}
+
+// fenceToken converts a fence as sqlc typed it; nil for NULL.
+func fenceToken(fence any) *Token {
+	switch v := fence.(type) {
+	case int64:
+		t := Token(v)
+		return &t
+	case sql.NullInt64:
+		if !v.Valid {
+			return nil
+		}
+		t := Token(v.Int64)
+		return &t
+	default:
+		return nil
 	}
 }
 
@@ -122,14 +142,7 @@ func (f *Fenced) UpdateDoc(ctx context.Context, token Token, arg UpdateDocParams
 		FencegenToken: int64(token),
 		ID:            arg.ID,
 	})
-	return settle(ctx, outcome{
-		applied:   n > 0,
-		err:       err,
-		mustExist: true,
-		op:        "update",
-		table:     "docs",
-		token:     token,
-	}, f.fenceDoc, fencedFenceDocParams{ID: arg.ID})
+	return settle(ctx, "docs", opUpdate, token, n > 0, err, f.q.fencedFenceDoc, fencedFenceDocParams{ID: arg.ID})
 }
 
 // UpsertDocParams holds the columns UpsertDoc writes or matches; the token sets the fence.
@@ -146,13 +159,7 @@ func (f *Fenced) UpsertDoc(ctx context.Context, token Token, arg UpsertDocParams
 		FencegenToken: int64(token),
 		ID:            arg.ID,
 	})
-	return settle(ctx, outcome{
-		applied: n > 0,
-		err:     err,
-		op:      "upsert",
-		table:   "docs",
-		token:   token,
-	}, f.fenceDoc, fencedFenceDocParams{ID: arg.ID})
+	return settle(ctx, "docs", opUpsert, token, n > 0, err, f.q.fencedFenceDoc, fencedFenceDocParams{ID: arg.ID})
 }
 
 // DeleteDocParams holds the columns DeleteDoc writes or matches; the token sets the fence.
@@ -167,24 +174,7 @@ func (f *Fenced) DeleteDoc(ctx context.Context, token Token, arg DeleteDocParams
 		FencegenToken: int64(token),
 		ID:            arg.ID,
 	})
-	return settle(ctx, outcome{
-		applied:   n > 0,
-		err:       err,
-		mustExist: true,
-		op:        "delete",
-		table:     "docs",
-		token:     token,
-	}, f.fenceDoc, fencedFenceDocParams{ID: arg.ID})
-}
-
-// fenceDoc reads the fence of the docs row with key; nil when it is NULL.
-func (f *Fenced) fenceDoc(ctx context.Context, key fencedFenceDocParams) (*Token, error) {
-	fence, err := f.q.fencedFenceDoc(ctx, key)
-	if err != nil {
-		return nil, err
-	}
-	current := Token(fence)
-	return &current, nil
+	return settle(ctx, "docs", opDelete, token, n > 0, err, f.q.fencedFenceDoc, fencedFenceDocParams{ID: arg.ID})
 }
 
 // UpdateNoteParams holds the columns UpdateNote writes or matches; the token sets the fence.
@@ -201,14 +191,7 @@ func (f *Fenced) UpdateNote(ctx context.Context, token Token, arg UpdateNotePara
 		FencegenToken: int64(token),
 		ID:            arg.ID,
 	})
-	return settle(ctx, outcome{
-		applied:   n > 0,
-		err:       err,
-		mustExist: true,
-		op:        "update",
-		table:     "notes",
-		token:     token,
-	}, f.fenceNote, fencedFenceNoteParams{ID: arg.ID})
+	return settle(ctx, "notes", opUpdate, token, n > 0, err, f.q.fencedFenceNote, fencedFenceNoteParams{ID: arg.ID})
 }
 
 // UpsertNoteParams holds the columns UpsertNote writes or matches; the token sets the fence.
@@ -225,13 +208,7 @@ func (f *Fenced) UpsertNote(ctx context.Context, token Token, arg UpsertNotePara
 		FencegenToken: int64(token),
 		ID:            arg.ID,
 	})
-	return settle(ctx, outcome{
-		applied: n > 0,
-		err:     err,
-		op:      "upsert",
-		table:   "notes",
-		token:   token,
-	}, f.fenceNote, fencedFenceNoteParams{ID: arg.ID})
+	return settle(ctx, "notes", opUpsert, token, n > 0, err, f.q.fencedFenceNote, fencedFenceNoteParams{ID: arg.ID})
 }
 
 // DeleteNoteParams holds the columns DeleteNote writes or matches; the token sets the fence.
@@ -246,24 +223,7 @@ func (f *Fenced) DeleteNote(ctx context.Context, token Token, arg DeleteNotePara
 		FencegenToken: int64(token),
 		ID:            arg.ID,
 	})
-	return settle(ctx, outcome{
-		applied:   n > 0,
-		err:       err,
-		mustExist: true,
-		op:        "delete",
-		table:     "notes",
-		token:     token,
-	}, f.fenceNote, fencedFenceNoteParams{ID: arg.ID})
-}
-
-// fenceNote reads the fence of the notes row with key; nil when it is NULL.
-func (f *Fenced) fenceNote(ctx context.Context, key fencedFenceNoteParams) (*Token, error) {
-	fence, err := f.q.fencedFenceNote(ctx, key)
-	if err != nil || !fence.Valid {
-		return nil, err
-	}
-	current := Token(fence.Int64)
-	return &current, nil
+	return settle(ctx, "notes", opDelete, token, n > 0, err, f.q.fencedFenceNote, fencedFenceNoteParams{ID: arg.ID})
 }
 
 // UpdateOrderLineParams holds the columns UpdateOrderLine writes or matches; the token sets the fence.
@@ -282,14 +242,7 @@ func (f *Fenced) UpdateOrderLine(ctx context.Context, token Token, arg UpdateOrd
 		Order:         arg.Order,
 		Select:        arg.Select,
 	})
-	return settle(ctx, outcome{
-		applied:   n > 0,
-		err:       err,
-		mustExist: true,
-		op:        "update",
-		table:     "OrderLine",
-		token:     token,
-	}, f.fenceOrderLine, fencedFenceOrderLineParams{
+	return settle(ctx, "OrderLine", opUpdate, token, n > 0, err, f.q.fencedFenceOrderLine, fencedFenceOrderLineParams{
 		Line:  arg.Line,
 		Order: arg.Order,
 	})
@@ -311,13 +264,7 @@ func (f *Fenced) UpsertOrderLine(ctx context.Context, token Token, arg UpsertOrd
 		Order:         arg.Order,
 		Select:        arg.Select,
 	})
-	return settle(ctx, outcome{
-		applied: n > 0,
-		err:     err,
-		op:      "upsert",
-		table:   "OrderLine",
-		token:   token,
-	}, f.fenceOrderLine, fencedFenceOrderLineParams{
+	return settle(ctx, "OrderLine", opUpsert, token, n > 0, err, f.q.fencedFenceOrderLine, fencedFenceOrderLineParams{
 		Line:  arg.Line,
 		Order: arg.Order,
 	})
@@ -337,27 +284,10 @@ func (f *Fenced) DeleteOrderLine(ctx context.Context, token Token, arg DeleteOrd
 		Line:          arg.Line,
 		Order:         arg.Order,
 	})
-	return settle(ctx, outcome{
-		applied:   n > 0,
-		err:       err,
-		mustExist: true,
-		op:        "delete",
-		table:     "OrderLine",
-		token:     token,
-	}, f.fenceOrderLine, fencedFenceOrderLineParams{
+	return settle(ctx, "OrderLine", opDelete, token, n > 0, err, f.q.fencedFenceOrderLine, fencedFenceOrderLineParams{
 		Line:  arg.Line,
 		Order: arg.Order,
 	})
-}
-
-// fenceOrderLine reads the fence of the OrderLine row with key; nil when it is NULL.
-func (f *Fenced) fenceOrderLine(ctx context.Context, key fencedFenceOrderLineParams) (*Token, error) {
-	fence, err := f.q.fencedFenceOrderLine(ctx, key)
-	if err != nil || !fence.Valid {
-		return nil, err
-	}
-	current := Token(fence.Int64)
-	return &current, nil
 }
 
 // UpdateSettingParams holds the columns UpdateSetting writes or matches; the token sets the fence.
@@ -374,14 +304,7 @@ func (f *Fenced) UpdateSetting(ctx context.Context, token Token, arg UpdateSetti
 		Name:          arg.Name,
 		Value:         arg.Value,
 	})
-	return settle(ctx, outcome{
-		applied:   n > 0,
-		err:       err,
-		mustExist: true,
-		op:        "update",
-		table:     "settings",
-		token:     token,
-	}, f.fenceSetting, fencedFenceSettingParams{Name: arg.Name})
+	return settle(ctx, "settings", opUpdate, token, n > 0, err, f.q.fencedFenceSetting, fencedFenceSettingParams{Name: arg.Name})
 }
 
 // UpsertSettingParams holds the columns UpsertSetting writes or matches; the token sets the fence.
@@ -398,13 +321,7 @@ func (f *Fenced) UpsertSetting(ctx context.Context, token Token, arg UpsertSetti
 		Name:          arg.Name,
 		Value:         arg.Value,
 	})
-	return settle(ctx, outcome{
-		applied: n > 0,
-		err:     err,
-		op:      "upsert",
-		table:   "settings",
-		token:   token,
-	}, f.fenceSetting, fencedFenceSettingParams{Name: arg.Name})
+	return settle(ctx, "settings", opUpsert, token, n > 0, err, f.q.fencedFenceSetting, fencedFenceSettingParams{Name: arg.Name})
 }
 
 // DeleteSettingParams holds the columns DeleteSetting writes or matches; the token sets the fence.
@@ -419,24 +336,7 @@ func (f *Fenced) DeleteSetting(ctx context.Context, token Token, arg DeleteSetti
 		FencegenToken: int64(token),
 		Name:          arg.Name,
 	})
-	return settle(ctx, outcome{
-		applied:   n > 0,
-		err:       err,
-		mustExist: true,
-		op:        "delete",
-		table:     "settings",
-		token:     token,
-	}, f.fenceSetting, fencedFenceSettingParams{Name: arg.Name})
-}
-
-// fenceSetting reads the fence of the settings row with key; nil when it is NULL.
-func (f *Fenced) fenceSetting(ctx context.Context, key fencedFenceSettingParams) (*Token, error) {
-	fence, err := f.q.fencedFenceSetting(ctx, key)
-	if err != nil {
-		return nil, err
-	}
-	current := Token(fence)
-	return &current, nil
+	return settle(ctx, "settings", opDelete, token, n > 0, err, f.q.fencedFenceSetting, fencedFenceSettingParams{Name: arg.Name})
 }
 
 // UpdateAppSettingParams holds the columns UpdateAppSetting writes or matches; the token sets the fence.
@@ -453,14 +353,7 @@ func (f *Fenced) UpdateAppSetting(ctx context.Context, token Token, arg UpdateAp
 		Name:          arg.Name,
 		Value:         arg.Value,
 	})
-	return settle(ctx, outcome{
-		applied:   n > 0,
-		err:       err,
-		mustExist: true,
-		op:        "update",
-		table:     "app.settings",
-		token:     token,
-	}, f.fenceAppSetting, fencedFenceAppSettingParams{Name: arg.Name})
+	return settle(ctx, "app.settings", opUpdate, token, n > 0, err, f.q.fencedFenceAppSetting, fencedFenceAppSettingParams{Name: arg.Name})
 }
 
 // UpsertAppSettingParams holds the columns UpsertAppSetting writes or matches; the token sets the fence.
@@ -477,13 +370,7 @@ func (f *Fenced) UpsertAppSetting(ctx context.Context, token Token, arg UpsertAp
 		Name:          arg.Name,
 		Value:         arg.Value,
 	})
-	return settle(ctx, outcome{
-		applied: n > 0,
-		err:     err,
-		op:      "upsert",
-		table:   "app.settings",
-		token:   token,
-	}, f.fenceAppSetting, fencedFenceAppSettingParams{Name: arg.Name})
+	return settle(ctx, "app.settings", opUpsert, token, n > 0, err, f.q.fencedFenceAppSetting, fencedFenceAppSettingParams{Name: arg.Name})
 }
 
 // DeleteAppSettingParams holds the columns DeleteAppSetting writes or matches; the token sets the fence.
@@ -498,24 +385,7 @@ func (f *Fenced) DeleteAppSetting(ctx context.Context, token Token, arg DeleteAp
 		FencegenToken: int64(token),
 		Name:          arg.Name,
 	})
-	return settle(ctx, outcome{
-		applied:   n > 0,
-		err:       err,
-		mustExist: true,
-		op:        "delete",
-		table:     "app.settings",
-		token:     token,
-	}, f.fenceAppSetting, fencedFenceAppSettingParams{Name: arg.Name})
-}
-
-// fenceAppSetting reads the fence of the app.settings row with key; nil when it is NULL.
-func (f *Fenced) fenceAppSetting(ctx context.Context, key fencedFenceAppSettingParams) (*Token, error) {
-	fence, err := f.q.fencedFenceAppSetting(ctx, key)
-	if err != nil {
-		return nil, err
-	}
-	current := Token(fence)
-	return &current, nil
+	return settle(ctx, "app.settings", opDelete, token, n > 0, err, f.q.fencedFenceAppSetting, fencedFenceAppSettingParams{Name: arg.Name})
 }
 
 // NextToken returns a new token from the fence_token_seq sequence (fence_tokens.sql).
