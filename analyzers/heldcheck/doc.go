@@ -63,10 +63,11 @@
 //
 // heldcheck reports at the check and names the first unfenced write it
 // guards. A write is guarded when it runs only after the check said the
-// lease is held: in the then-branch of an if, after an early return (if !ok
-// { return }), in a loop whose condition is the check, behind && (including
-// a boolean assigned from one), or in a closure made there. A write after
-// the if/else that runs whichever way the check went is not guarded.
+// lease is held: in the then-branch of an if, after an early return
+// (if !ok { return }), in a loop whose condition is the check, behind &&
+// (including a boolean assigned from one), or in a closure made there. A
+// write after the if/else that runs whichever way the check went is not
+// guarded, nor is one on the branch where the check says the lease is lost.
 //
 // A SQL statement that has a fence but whose rows-affected count is never
 // read counts as unfenced: the store refuses the stale write, but the
@@ -74,9 +75,11 @@
 //
 // A check that guards only fenced writes, reads, logging or metrics is fine,
 // and so is a check whose result is only logged or returned. A write fenced
-// with a token that is not monotonic is reported by weaktoken, and a write
-// under a lease but not behind a check by unfencedwrite, so each bug is
-// reported once. A comparison of the clock with a deadline
+// with a token that is not monotonic is weaktoken's to report, not
+// heldcheck's. A guarded write that is also made under an acquired lease
+// (m.Lock(); if ok, _ := m.Valid(); ok { write }) is reported twice, for
+// two mistakes: here the check that cannot help, and by unfencedwrite the
+// missing fence at the write. A comparison of the clock with a deadline
 // (time.Now().Before(d), time.Until(d) > 0, time.Now().UnixMilli() < d)
 // counts as a lease check only when d is a lease's: its expression names
 // one (lease, expiry, lock, leader, held, valid, TTL, acquired, as whole
