@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"go/format"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -30,6 +31,8 @@ func TestGolden(t *testing.T) {
 		dir := filepath.Dir(cfgPath)
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			res, out := generateCase(t, dir)
+			again, _ := generateCase(t, dir)
+			checkDeterministicAndFormatted(t, res, again)
 			want := map[string][]byte{}
 			for name, data := range res.Files {
 				want[filepath.Join(out, name)] = data
@@ -42,6 +45,26 @@ func TestGolden(t *testing.T) {
 			}
 			compareTree(t, dir, out, want)
 		})
+	}
+}
+
+// checkDeterministicAndFormatted requires two generations to agree byte for
+// byte and every Go file to be gofmt's output already.
+func checkDeterministicAndFormatted(t *testing.T, a, b *Result) {
+	t.Helper()
+	for name, data := range a.Files {
+		if !bytes.Equal(data, b.Files[name]) {
+			t.Errorf("%s differs between two generations", name)
+		}
+		if strings.HasSuffix(name, ".go") {
+			formatted, err := format.Source(data)
+			if err != nil || !bytes.Equal(formatted, data) {
+				t.Errorf("%s is not gofmt'd (%v)", name, err)
+			}
+		}
+	}
+	if len(a.Files) != len(b.Files) {
+		t.Errorf("two generations wrote %d and %d files", len(a.Files), len(b.Files))
 	}
 }
 
