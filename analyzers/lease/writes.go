@@ -326,24 +326,100 @@ func preparedQuery(stmt ssa.Value) ssa.Value {
 }
 
 // etcdTxnFenced reports whether the Txn that txn is a step of has an If
-// with at least one compare: IsOwner(), a create-revision or lease compare
-// on the lock key, or a compare on the written key.
+// that ties it to the lock or to what it writes: IsOwner(), a compare of
+// a key's CreateRevision or LeaseValue (ownership of the lock key), or a
+// compare on a key the Txn writes (create-if-absent, compare-and-swap). An
+// If on an unrelated key does not fence; a compare built out of sight is
+// given the benefit of the doubt.
 func etcdTxnFenced(txn ssa.Value) bool {
+	var cmps, ops []ssa.Value
 	for v := txn; v != nil; {
 		p := producer(v)
 		if p == nil {
-			return false
+			break
 		}
 		f := calleeFunc(p.Common())
 		if f == nil || typeName(recvType(f)) != "Txn" {
-			return false
+			break
 		}
-		if f.Name() == "If" {
-			if cmps, ok := variadic(arg(p.Common(), 0)); !ok || len(cmps) > 0 {
+		args, known := variadic(arg(p.Common(), 0))
+		switch f.Name() {
+		case "If":
+			if !known {
 				return true
+			}
+			cmps = append(cmps, args...)
+		case "Then", "Else":
+			if known {
+				ops = append(ops, args...)
 			}
 		}
 		v = callRecv(p.Common())
+	}
+	written := etcdOpKeys(ops)
+	for _, cmp := range cmps {
+		if etcdCmpFences(cmp, written) {
+			return true
+		}
+	}
+	return false
+}
+
+// etcdOpKeys returns the keys of the OpPut and OpDelete ops among ops.
+func etcdOpKeys(ops []ssa.Value) []ssa.Value {
+	var keys []ssa.Value
+	for _, op := range ops {
+		if p := producer(op); p != nil {
+			if f := calleeFunc(p.Common()); f != nil && (f.Name() == "OpPut" || f.Name() == "OpDelete") {
+				keys = append(keys, arg(p.Common(), 0))
+			}
+		}
+	}
+	return keys
+}
+
+// etcdCmpFences reports whether one compare of a Txn's If fences it.
+func etcdCmpFences(cmp ssa.Value, written []ssa.Value) bool {
+	p := producer(cmp)
+	if p == nil {
+		return true // built out of sight
+	}
+	f := calleeFunc(p.Common())
+	if f == nil {
+		return true
+	}
+	switch f.Name() {
+	case "IsOwner":
+		return true
+	case "KeyExists", "KeyMissing": // clientv3util
+		return writesKey(written, arg(p.Common(), 0))
+	case "Compare":
+	default:
+		return true
+	}
+	target := producer(arg(p.Common(), 0))
+	if target == nil {
+		return true
+	}
+	tf := calleeFunc(target.Common())
+	if tf == nil {
+		return true
+	}
+	switch tf.Name() {
+	case "CreateRevision", "LeaseValue":
+		return true
+	case "ModRevision", "Version", "Value":
+		return writesKey(written, arg(target.Common(), 0))
+	}
+	return true
+}
+
+// writesKey reports whether key is among the written keys.
+func writesKey(written []ssa.Value, key ssa.Value) bool {
+	for _, w := range written {
+		if sameValue(w, key, 0) {
+			return true
+		}
 	}
 	return false
 }

@@ -119,3 +119,35 @@ func campaign(ctx context.Context, s *concurrency.Session, cli *clientv3.Client)
 	}
 	return nil
 }
+
+// unrelatedCompare guards the Txn with a key the holder does not own.
+func (r *reconciler) unrelatedCompare(ctx context.Context, m *concurrency.Mutex, cfg string) error {
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	_, err := r.cli.Txn(ctx).
+		If(clientv3.Compare(clientv3.Value("/config/mode"), "=", "active")).
+		Then(clientv3.OpPut("/config/current", cfg)).
+		Commit() // want `Txn.Commit writes to etcd without a fencing token`
+	return err
+}
+
+// casOnWrittenKey compares the revision of the very key it writes.
+func (r *reconciler) casOnWrittenKey(ctx context.Context, m *concurrency.Mutex, rev int64, cfg string) error {
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	resp, err := r.cli.Txn(ctx).
+		If(clientv3.Compare(clientv3.ModRevision("/config/current"), "=", rev)).
+		Then(clientv3.OpPut("/config/current", cfg)).
+		Commit()
+	if err != nil {
+		return err
+	}
+	if !resp.Succeeded {
+		return errLost
+	}
+	return nil
+}
