@@ -9,17 +9,46 @@ import (
 // semantic errors (duplicate tables, unknown tables and columns) that a
 // parser alone cannot see.
 type builder struct {
-	schema Schema
-	types  map[string]Pos // user-defined types (enums, domains, composites, extensions) and where
+	schema  Schema
+	types   map[string]Pos // user-defined types (enums, domains, composites, extensions) and where
+	schemas map[string]Pos // schemas (MySQL: databases) created so far; "" is the default
 }
 
 func newBuilder(engine Engine) *builder {
-	return &builder{schema: Schema{Engine: engine}, types: map[string]Pos{}}
+	return &builder{schema: Schema{Engine: engine}, types: map[string]Pos{}, schemas: map[string]Pos{"": {}}}
+}
+
+// createSchema records CREATE SCHEMA (or DATABASE).
+func (b *builder) createSchema(pos Pos, name string, ifNotExists bool) error {
+	if old, ok := b.schemas[name]; ok {
+		if ifNotExists {
+			return nil
+		}
+		return errorf(pos, "schema %s is already defined at %s", name, old)
+	}
+	b.schemas[name] = pos
+	return nil
+}
+
+// checkSchema requires a table's schema to exist, as the database (and
+// sqlc, which would stop fencegen's process) does.
+func (b *builder) checkSchema(t *Table) error {
+	if _, ok := b.schemas[t.Schema]; ok {
+		return nil
+	}
+	create := "CREATE SCHEMA"
+	if b.schema.Engine == MySQL {
+		create = "CREATE DATABASE"
+	}
+	return errorf(t.Pos, "schema %q does not exist; add %s %s before this statement", t.Schema, create, t.Schema)
 }
 
 // addTable registers a new table or view. ifNotExists makes a second
 // definition a no-op, as the database treats it.
 func (b *builder) addTable(t *Table, ifNotExists bool) (*Table, error) {
+	if err := b.checkSchema(t); err != nil {
+		return nil, err
+	}
 	if old := b.schema.Table(t.Schema, t.Name); old != nil {
 		if ifNotExists {
 			return nil, nil

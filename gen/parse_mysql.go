@@ -126,6 +126,8 @@ func (m *myFile) statement(stmt ast.StmtNode) error {
 		return m.createTable(s)
 	case *ast.AlterTableStmt:
 		return m.alterTable(s)
+	case *ast.CreateDatabaseStmt:
+		return m.b.createSchema(m.stmtPos(), s.Name.O, s.IfNotExists)
 	case *ast.CreateViewStmt:
 		_, err := m.b.addTable(&Table{Schema: s.ViewName.Schema.O, Name: s.ViewName.Name.O, View: true, Pos: m.namePos(s.ViewName.Name.O)}, s.OrReplace)
 		return err

@@ -65,6 +65,12 @@ func (p *pgFile) statement(raw *pg.RawStmt) error {
 		v := n.GetViewStmt().GetView()
 		_, err := p.b.addTable(&Table{Schema: pgSchema(v), Name: v.GetRelname(), View: true, Pos: p.pos(v.GetLocation())}, false)
 		return err
+	case n.GetCreateSchemaStmt() != nil:
+		stmt := n.GetCreateSchemaStmt()
+		if stmt.GetSchemaname() == postgresDefaultSchema {
+			return nil
+		}
+		return p.b.createSchema(p.stmtPos(raw), stmt.GetSchemaname(), stmt.GetIfNotExists())
 	case n.GetCommentStmt() != nil:
 		return p.comment(raw, n.GetCommentStmt())
 	case n.GetDropStmt() != nil:
@@ -106,6 +112,9 @@ func pgSchema(rv *pg.RangeVar) string {
 
 func (p *pgFile) createTable(stmt *pg.CreateStmt) error {
 	rel := stmt.GetRelation()
+	if typ, ok := p.b.types[rel.GetRelname()]; ok && typ.Line > 0 {
+		return errorf(p.pos(rel.GetLocation()), "table %s has the name of the type defined at %s; PostgreSQL keeps both in one namespace", rel.GetRelname(), typ)
+	}
 	t, err := p.b.addTable(&Table{Schema: pgSchema(rel), Name: rel.GetRelname(), Pos: p.pos(rel.GetLocation())}, stmt.GetIfNotExists())
 	if err != nil || t == nil {
 		return err
