@@ -20,6 +20,14 @@
 // several lines the want goes on the line of the reported call's "(" (for
 // an etcd Txn, the Commit() line).
 //
+// # Adding cases
+//
+// Add a package (or a file) per library or store, written the way teams
+// write such code, with positives and hard negatives. This is its own
+// module: after importing a new module or package, run go mod tidy in this
+// directory (the root module must not depend on these libraries). The test
+// is go test ./analyzers/internal/conformance/ in the root module.
+//
 // The fixed phrases the checks put in their messages:
 //
 //	unfencedwrite    "without a fencing token"
