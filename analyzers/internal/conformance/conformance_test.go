@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"flag"
 	"fmt"
 	"go/scanner"
 	"go/token"
@@ -22,6 +23,10 @@ import (
 
 // moduleDir is the nested conformance module, relative to this package.
 const moduleDir = "../../../testdata/conformance"
+
+// printAll logs every diagnostic, matched or not, for writing new cases:
+// go test ./analyzers/internal/conformance/ -run TestConformance/expectations -v -all
+var printAll = flag.Bool("all", false, "log every diagnostic the checks report on the conformance module")
 
 // TestConformance downloads the conformance module's dependencies, loads
 // it, runs every fencelint check on it and compares the findings with its
@@ -145,6 +150,9 @@ func checkExpectations(t *testing.T, m *module) {
 		for _, d := range act.Diagnostics {
 			pos := act.Package.Fset.Position(d.Pos)
 			name := act.Analyzer.Name
+			if *printAll {
+				t.Logf("%s: %s: %s", m.rel(pos), name, d.Message)
+			}
 			if e := want.match(pos, name, d.Message); e != nil {
 				count(name).matched++
 				continue
