@@ -14,6 +14,9 @@ import (
 type advisoryWorker struct {
 	db   *sql.DB
 	name string
+	// beforeWrite, if set, runs between computing the balance and writing
+	// it: the test freezes the worker there, as a GC pause would.
+	beforeWrite func()
 }
 
 // step takes the account's advisory lock, recomputes the balance and
@@ -43,6 +46,9 @@ func (w *advisoryWorker) step(ctx context.Context, account int64) error {
 	// A pause here outlives the session, and with it the lock (t2-t4 in the
 	// timeline). The UPDATE below runs on another pooled connection and
 	// succeeds whoever holds the lock now.
+	if w.beforeWrite != nil {
+		w.beforeWrite()
+	}
 	_, err = w.db.ExecContext(ctx, "UPDATE balances SET amount = $1, computed_by = $2 WHERE id = $3", balance, w.name, account)
 	return err
 }

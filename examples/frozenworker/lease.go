@@ -18,6 +18,9 @@ type leaseWorker struct {
 	db   *sql.DB
 	name string
 	ttl  time.Duration
+	// beforeWrite, if set, runs between computing the balance and writing
+	// it: the test freezes the worker there, as a GC pause would.
+	beforeWrite func()
 }
 
 // step takes the account's lease, recomputes the balance and stores it
@@ -36,6 +39,9 @@ func (w *leaseWorker) step(ctx context.Context, account int64) error {
 	}
 	// However long a pause here, the row only changes if no holder with a
 	// newer fence has written it.
+	if w.beforeWrite != nil {
+		w.beforeWrite()
+	}
 	res, err := w.db.ExecContext(ctx, "UPDATE balances SET amount = $3, computed_by = $4, fence = $2 WHERE id = $1 AND fence <= $2", account, fence, balance, w.name)
 	if err != nil {
 		return err
@@ -60,7 +66,7 @@ func acquireLease(ctx context.Context, db *sql.DB, account int64, holder string,
 	var fence int64
 	err := db.QueryRowContext(ctx, `
 		INSERT INTO leases AS l (id, holder, fence, expires_at)
-		VALUES ($1, $2, 1, now() + $3 * interval '1 millisecond')
+		VALUES ($1, $2, 1, now() + $3::bigint * interval '1 millisecond')
 		ON CONFLICT (id) DO UPDATE
 			SET holder = excluded.holder, fence = l.fence + 1, expires_at = excluded.expires_at
 			WHERE l.expires_at < now()
