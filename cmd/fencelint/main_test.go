@@ -162,7 +162,8 @@ func checkContains(t *testing.T, what, text string, wants []string) {
 
 // testModule is a small module with unfenced writes under a PostgreSQL
 // session advisory lock: one in vetme, and one in worker through a helper
-// in another package, store, that does the write.
+// in another package, store, that does the write. report uses vetme and
+// has no finding of its own.
 var testModule = map[string]string{
 	"go.mod": "module example.com/vetme\n\ngo 1.26\n",
 	"vetme.go": `package vetme
@@ -193,6 +194,13 @@ func SaveTotal(ctx context.Context, db *sql.DB, id, total int64) error {
 	_, err := db.ExecContext(ctx, "UPDATE totals SET total = $1 WHERE id = $2", total, id)
 	return err
 }
+`,
+	"report/report.go": `package report
+
+import "example.com/vetme"
+
+// Recompute is vetme's.
+var Recompute = vetme.Recompute
 `,
 	"worker/worker.go": `package worker
 
@@ -256,6 +264,7 @@ func TestJSON(t *testing.T) {
 		{"./...", []finding{vetmeFinding, workerFinding}},
 		{"./worker", []finding{workerFinding}},
 		{"./store", nil},
+		{"./report", nil},
 	}
 	dir := writeModule(t)
 	for _, tt := range tests {
@@ -275,6 +284,16 @@ func TestJSON(t *testing.T) {
 		if !slices.Equal(keys, tt.want) {
 			t.Errorf("fencelint -json %s: findings %v, want %v", tt.pattern, findings, tt.want)
 		}
+	}
+}
+
+// TestOnlyNamedPackagesReport checks that the packages fencelint loads from
+// source only for their facts (vetme, for report) report nothing: no
+// output and exit code 0.
+func TestOnlyNamedPackagesReport(t *testing.T) {
+	got := run(t, writeModule(t), fencelintBin, "./report")
+	if got.code != 0 || got.stderr != "" || got.stdout != "" {
+		t.Errorf("fencelint ./report: exit code %d, stdout %q, stderr %q; want 0 and no output", got.code, got.stdout, got.stderr)
 	}
 }
 

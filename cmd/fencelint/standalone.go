@@ -159,6 +159,7 @@ func sameModuleDeps(patterns []string, tests bool) (requested map[string]bool, e
 	}
 	requested = make(map[string]bool)
 	modules := make(map[string]bool)
+	seen := make(map[string]bool)
 	for _, p := range pkgs {
 		requested[p.PkgPath] = true
 		if p.Module != nil {
@@ -166,7 +167,8 @@ func sameModuleDeps(patterns []string, tests bool) (requested map[string]bool, e
 		}
 	}
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		if p.Module != nil && modules[p.Module.Path] && !requested[p.PkgPath] && !slices.Contains(extra, p.PkgPath) {
+		if p.Module != nil && modules[p.Module.Path] && !requested[p.PkgPath] && !seen[p.PkgPath] {
+			seen[p.PkgPath] = true
 			extra = append(extra, p.PkgPath)
 		}
 	})
@@ -222,16 +224,19 @@ func printFindings(graph *checker.Graph, run standaloneRun, stdout, stderr io.Wr
 		fmt.Fprintf(stderr, "fencelint: %v\n", err)
 		return exitErrors
 	}
-	code := exitOK
 	for act := range graph.All() {
-		switch {
-		case act.Err != nil: // PrintText printed it
-			code = exitErrors
-		case act.IsRoot && len(act.Diagnostics) > 0 && code == exitOK:
-			code = exitFindings
+		if act.Err != nil { // PrintText printed it
+			return exitErrors
 		}
 	}
-	return code
+	// graph.Roots holds only the requested packages' actions, not those of
+	// the packages loaded from source for their facts.
+	for _, act := range graph.Roots {
+		if len(act.Diagnostics) > 0 {
+			return exitFindings
+		}
+	}
+	return exitOK
 }
 
 // A triState is a boolean flag that knows whether it was set, so that
