@@ -184,22 +184,28 @@ func (w *goWriter) write(t *fencedTable, op writeOp) error {
 
 // writeBody runs the fenced statement and hands its outcome to settle.
 func (w *goWriter) writeBody(t *fencedTable, op writeOp, lit jen.Dict) []jen.Code {
-	applied := jen.Id("n").Op(">").Lit(0)
-	if w.engine == MySQL && op.upsert {
-		// ON DUPLICATE KEY UPDATE reports 2 for a changed row; 1 is an insert or,
-		// with clientFoundRows, an unchanged (stale) row: the fence read decides.
-		applied = jen.Id("n").Op("==").Lit(2)
-	}
 	key := jen.Dict{}
 	for _, fl := range w.sqlc.structs[fenceQuery(t)+"Params"] {
 		key[jen.Id(fl.Name)] = jen.Id("arg").Dot(fl.Name)
 	}
-	return []jen.Code{
-		jen.List(jen.Id("n"), jen.Err()).Op(":=").Id("f").Dot("q").Dot(op.query).Call(jen.Id("ctx"), jen.Id(op.query+"Params").Values(lit)),
+	call := jen.Id("f").Dot("q").Dot(op.query).Call(jen.Id("ctx"), jen.Id(op.query+"Params").Values(lit))
+	applied := jen.Id("n").Op(">").Lit(0)
+	body := []jen.Code{jen.List(jen.Id("n"), jen.Err()).Op(":=").Add(call)}
+	if w.engine == MySQL && op.upsert {
+		// The rejecting branch of ON DUPLICATE KEY UPDATE sets LastInsertId to
+		// the stale marker (see fenced.sql); every other outcome applied.
+		applied = jen.Id("id").Op("!=").Id("mysqlStaleMarker")
+		body = []jen.Code{
+			jen.Var().Id("id").Int64(),
+			jen.List(jen.Id("res"), jen.Err()).Op(":=").Add(call),
+			jen.If(jen.Err().Op("==").Nil()).Block(jen.List(jen.Id("id"), jen.Err()).Op("=").Id("res").Dot("LastInsertId").Call()),
+		}
+	}
+	return append(body,
 		jen.Return(jen.Id("settle").Call(
 			jen.Id("ctx"), jen.Lit(t.QualifiedName()), jen.Id("op"+op.verb), jen.Id("token"), applied, jen.Err(),
 			jen.Id("f").Dot("q").Dot(fenceQuery(t)), jen.Id(fenceQuery(t)+"Params").Values(key))),
-	}
+	)
 }
 
 // settle renders the helpers shared by every fenced write: the op kinds,
@@ -212,6 +218,10 @@ func (w *goWriter) settle(tables []*fencedTable) error {
 		return err
 	}
 	f := w.f
+	if w.engine == MySQL {
+		f.Comment("mysqlStaleMarker is the LastInsertId of an upsert that the fence rejected.")
+		f.Const().Id("mysqlStaleMarker").Op("=").Lit(-1)
+	}
 	f.Comment("op is a kind of fenced write.")
 	f.Type().Id("op").Int()
 	f.Const().Defs(jen.Id("opUpdate").Id("op").Op("=").Iota(), jen.Id("opUpsert"), jen.Id("opDelete"))
@@ -275,16 +285,13 @@ func (w *goWriter) settle(tables []*fencedTable) error {
 }
 
 // acceptEqual is the condition on op o under which a fence equal to the
-// token counts as applied: MySQL only, where an upsert (always) or an update
-// (under "<=") that rewrote identical values reports no change.
+// token counts as applied: MySQL only, where an update under "<=" that
+// rewrote identical values reports no change without clientFoundRows.
 func (w *goWriter) acceptEqual() jen.Code {
-	if w.engine != MySQL {
+	if w.engine != MySQL || w.cmp != CompareLE {
 		return nil
 	}
-	if w.cmp == CompareLE {
-		return jen.Id("o").Op("!=").Id("opDelete")
-	}
-	return jen.Id("o").Op("==").Id("opUpsert")
+	return jen.Id("o").Op("==").Id("opUpdate")
 }
 
 // fenceType is one Go type sqlc gave a fence column.

@@ -93,7 +93,11 @@ func (w *sqlWriter) upsert(t *fencedTable) {
 	fence := w.d.ident(t.Fence.Name)
 	names = append(names, fence)
 	values = append(values, w.d.token())
-	w.printf("\n-- name: %s :execrows\n", upsertQuery(t))
+	cmd := ":execrows"
+	if w.d.engine == MySQL {
+		cmd = ":execresult" // the stale marker travels in LastInsertId
+	}
+	w.printf("\n-- name: %s %s\n", upsertQuery(t), cmd)
 	w.printf("INSERT INTO %s (%s)", w.d.table(t.Table), strings.Join(names, ", "))
 	if keyHasIdentityAlways(t) {
 		w.printf(" OVERRIDING SYSTEM VALUE")
@@ -121,6 +125,12 @@ func (w *sqlWriter) upsert(t *fencedTable) {
 // WHERE, so every assignment keeps the old value unless the fence admits
 // the token, and the fence is assigned last because later assignments see
 // earlier ones.
+//
+// The affected-rows count cannot tell a rejected upsert from an insert
+// when the connection sets clientFoundRows (both report 1), so the
+// rejecting branch also calls LAST_INSERT_ID(mysqlStaleMarker): the
+// statement's LastInsertId then says "stale" whatever the connection's
+// flags, and no auto-increment column reaches that value.
 func (w *sqlWriter) mysqlOnDuplicate(t *fencedTable) {
 	fence := w.d.ident(t.Fence.Name)
 	admit := w.guard(t, fence, "VALUES("+fence+")")
@@ -129,7 +139,7 @@ func (w *sqlWriter) mysqlOnDuplicate(t *fencedTable) {
 		col := w.d.ident(c.Name)
 		sets = append(sets, fmt.Sprintf("  %s = IF(%s, VALUES(%s), %s)", col, admit, col, col))
 	}
-	sets = append(sets, fmt.Sprintf("  %s = IF(%s, VALUES(%s), %s)", fence, admit, fence, fence))
+	sets = append(sets, fmt.Sprintf("  %s = IF(%s, VALUES(%s), IF(LAST_INSERT_ID(%s), %s, %s))", fence, admit, fence, mysqlStaleMarker, fence, fence))
 	w.printf("ON DUPLICATE KEY UPDATE\n%s;\n", strings.Join(sets, ",\n"))
 }
 
@@ -168,6 +178,10 @@ func keyHasIdentityAlways(t *fencedTable) bool {
 	}
 	return false
 }
+
+// mysqlStaleMarker is the LastInsertId a rejected MySQL upsert reports:
+// 2^64-1, which database/sql drivers return as int64 -1.
+const mysqlStaleMarker = "18446744073709551615"
 
 // tokenSources selects the optional token sources (PostgreSQL only).
 type tokenSources struct {

@@ -65,6 +65,9 @@ func NewFenced(db DBTX) *Fenced {
 	return &Fenced{q: New(db)}
 }
 
+// mysqlStaleMarker is the LastInsertId of an upsert that the fence rejected.
+const mysqlStaleMarker = -1
+
 // op is a kind of fenced write.
 type op int
 
@@ -103,11 +106,6 @@ func settle[K, F any](ctx context.Context, table string, o op, token Token, appl
 		return fmt.Errorf("reading the fence of %s: %w", table, err)
 	}
 	current := fenceToken(fence)
-	// MySQL reports a rewrite of identical values as unchanged: a fence equal
-	// to the token means this holder's write is in place.
-	if o == opUpsert && current != nil && *current == token {
-		return nil
-	}
 	return &StaleError{
 		Current: current,
 		Table:   table,
@@ -158,12 +156,16 @@ type UpsertDocParams struct {
 // UpsertDoc inserts arg into docs with fence token, or updates the row with its key if the row's fence < token.
 // It returns a *StaleError if a newer token holds the row.
 func (f *Fenced) UpsertDoc(ctx context.Context, token Token, arg UpsertDocParams) error {
-	n, err := f.q.fencedUpsertDoc(ctx, fencedUpsertDocParams{
+	var id int64
+	res, err := f.q.fencedUpsertDoc(ctx, fencedUpsertDocParams{
 		Body:          arg.Body,
 		FencegenToken: int64(token),
 		ID:            arg.ID,
 	})
-	return settle(ctx, "docs", opUpsert, token, n == 2, err, f.q.fencedFenceDoc, fencedFenceDocParams{ID: arg.ID})
+	if err == nil {
+		id, err = res.LastInsertId()
+	}
+	return settle(ctx, "docs", opUpsert, token, id != mysqlStaleMarker, err, f.q.fencedFenceDoc, fencedFenceDocParams{ID: arg.ID})
 }
 
 // DeleteDocParams holds the columns DeleteDoc writes or matches; the token sets the fence.
@@ -210,7 +212,8 @@ type UpsertNoteParams struct {
 // UpsertNote inserts arg into notes with fence token, or updates the row with its key if the row's fence < token.
 // It returns a *StaleError if a newer token holds the row.
 func (f *Fenced) UpsertNote(ctx context.Context, token Token, arg UpsertNoteParams) error {
-	n, err := f.q.fencedUpsertNote(ctx, fencedUpsertNoteParams{
+	var id int64
+	res, err := f.q.fencedUpsertNote(ctx, fencedUpsertNoteParams{
 		Body: arg.Body,
 		FencegenToken: sql.NullInt64{
 			Int64: int64(token),
@@ -218,7 +221,10 @@ func (f *Fenced) UpsertNote(ctx context.Context, token Token, arg UpsertNotePara
 		},
 		ID: arg.ID,
 	})
-	return settle(ctx, "notes", opUpsert, token, n == 2, err, f.q.fencedFenceNote, fencedFenceNoteParams{ID: arg.ID})
+	if err == nil {
+		id, err = res.LastInsertId()
+	}
+	return settle(ctx, "notes", opUpsert, token, id != mysqlStaleMarker, err, f.q.fencedFenceNote, fencedFenceNoteParams{ID: arg.ID})
 }
 
 // DeleteNoteParams holds the columns DeleteNote writes or matches; the token sets the fence.
@@ -274,7 +280,8 @@ type UpsertOrderLineParams struct {
 // UpsertOrderLine inserts arg into OrderLine with fence token, or updates the row with its key if the row's fence < token.
 // It returns a *StaleError if a newer token holds the row.
 func (f *Fenced) UpsertOrderLine(ctx context.Context, token Token, arg UpsertOrderLineParams) error {
-	n, err := f.q.fencedUpsertOrderLine(ctx, fencedUpsertOrderLineParams{
+	var id int64
+	res, err := f.q.fencedUpsertOrderLine(ctx, fencedUpsertOrderLineParams{
 		FencegenToken: sql.NullInt64{
 			Int64: int64(token),
 			Valid: true,
@@ -283,7 +290,10 @@ func (f *Fenced) UpsertOrderLine(ctx context.Context, token Token, arg UpsertOrd
 		Order:  arg.Order,
 		Select: arg.Select,
 	})
-	return settle(ctx, "OrderLine", opUpsert, token, n == 2, err, f.q.fencedFenceOrderLine, fencedFenceOrderLineParams{
+	if err == nil {
+		id, err = res.LastInsertId()
+	}
+	return settle(ctx, "OrderLine", opUpsert, token, id != mysqlStaleMarker, err, f.q.fencedFenceOrderLine, fencedFenceOrderLineParams{
 		Line:  arg.Line,
 		Order: arg.Order,
 	})
@@ -338,12 +348,16 @@ type UpsertSettingParams struct {
 // UpsertSetting inserts arg into settings with fence token, or updates the row with its key if the row's fence < token.
 // It returns a *StaleError if a newer token holds the row.
 func (f *Fenced) UpsertSetting(ctx context.Context, token Token, arg UpsertSettingParams) error {
-	n, err := f.q.fencedUpsertSetting(ctx, fencedUpsertSettingParams{
+	var id int64
+	res, err := f.q.fencedUpsertSetting(ctx, fencedUpsertSettingParams{
 		FencegenToken: int64(token),
 		Name:          arg.Name,
 		Value:         arg.Value,
 	})
-	return settle(ctx, "settings", opUpsert, token, n == 2, err, f.q.fencedFenceSetting, fencedFenceSettingParams{Name: arg.Name})
+	if err == nil {
+		id, err = res.LastInsertId()
+	}
+	return settle(ctx, "settings", opUpsert, token, id != mysqlStaleMarker, err, f.q.fencedFenceSetting, fencedFenceSettingParams{Name: arg.Name})
 }
 
 // DeleteSettingParams holds the columns DeleteSetting writes or matches; the token sets the fence.

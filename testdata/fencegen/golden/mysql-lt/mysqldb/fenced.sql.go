@@ -256,12 +256,12 @@ func (q *Queries) fencedUpdateSetting(ctx context.Context, arg fencedUpdateSetti
 	return result.RowsAffected()
 }
 
-const fencedUpsertDoc = `-- name: fencedUpsertDoc :execrows
+const fencedUpsertDoc = `-- name: fencedUpsertDoc :execresult
 INSERT INTO docs (id, body, fence)
 VALUES (?, ?, ?)
 ON DUPLICATE KEY UPDATE
   body = IF(fence < VALUES(fence), VALUES(body), body),
-  fence = IF(fence < VALUES(fence), VALUES(fence), fence)
+  fence = IF(fence < VALUES(fence), VALUES(fence), IF(LAST_INSERT_ID(18446744073709551615), fence, fence))
 `
 
 type fencedUpsertDocParams struct {
@@ -270,20 +270,16 @@ type fencedUpsertDocParams struct {
 	FencegenToken int64
 }
 
-func (q *Queries) fencedUpsertDoc(ctx context.Context, arg fencedUpsertDocParams) (int64, error) {
-	result, err := q.db.ExecContext(ctx, fencedUpsertDoc, arg.ID, arg.Body, arg.FencegenToken)
-	if err != nil {
-		return 0, err
-	}
-	return result.RowsAffected()
+func (q *Queries) fencedUpsertDoc(ctx context.Context, arg fencedUpsertDocParams) (sql.Result, error) {
+	return q.db.ExecContext(ctx, fencedUpsertDoc, arg.ID, arg.Body, arg.FencegenToken)
 }
 
-const fencedUpsertNote = `-- name: fencedUpsertNote :execrows
+const fencedUpsertNote = `-- name: fencedUpsertNote :execresult
 INSERT INTO notes (id, body, fence)
 VALUES (?, ?, ?)
 ON DUPLICATE KEY UPDATE
   body = IF((fence IS NULL OR fence < VALUES(fence)), VALUES(body), body),
-  fence = IF((fence IS NULL OR fence < VALUES(fence)), VALUES(fence), fence)
+  fence = IF((fence IS NULL OR fence < VALUES(fence)), VALUES(fence), IF(LAST_INSERT_ID(18446744073709551615), fence, fence))
 `
 
 type fencedUpsertNoteParams struct {
@@ -292,20 +288,16 @@ type fencedUpsertNoteParams struct {
 	FencegenToken sql.NullInt64
 }
 
-func (q *Queries) fencedUpsertNote(ctx context.Context, arg fencedUpsertNoteParams) (int64, error) {
-	result, err := q.db.ExecContext(ctx, fencedUpsertNote, arg.ID, arg.Body, arg.FencegenToken)
-	if err != nil {
-		return 0, err
-	}
-	return result.RowsAffected()
+func (q *Queries) fencedUpsertNote(ctx context.Context, arg fencedUpsertNoteParams) (sql.Result, error) {
+	return q.db.ExecContext(ctx, fencedUpsertNote, arg.ID, arg.Body, arg.FencegenToken)
 }
 
-const fencedUpsertOrderLine = `-- name: fencedUpsertOrderLine :execrows
+const fencedUpsertOrderLine = `-- name: fencedUpsertOrderLine :execresult
 INSERT INTO ` + "`" + `OrderLine` + "`" + ` (` + "`" + `order` + "`" + `, line, ` + "`" + `select` + "`" + `, fence)
 VALUES (?, ?, ?, ?)
 ON DUPLICATE KEY UPDATE
   ` + "`" + `select` + "`" + ` = IF((fence IS NULL OR fence < VALUES(fence)), VALUES(` + "`" + `select` + "`" + `), ` + "`" + `select` + "`" + `),
-  fence = IF((fence IS NULL OR fence < VALUES(fence)), VALUES(fence), fence)
+  fence = IF((fence IS NULL OR fence < VALUES(fence)), VALUES(fence), IF(LAST_INSERT_ID(18446744073709551615), fence, fence))
 `
 
 type fencedUpsertOrderLineParams struct {
@@ -315,25 +307,21 @@ type fencedUpsertOrderLineParams struct {
 	FencegenToken sql.NullInt64
 }
 
-func (q *Queries) fencedUpsertOrderLine(ctx context.Context, arg fencedUpsertOrderLineParams) (int64, error) {
-	result, err := q.db.ExecContext(ctx, fencedUpsertOrderLine,
+func (q *Queries) fencedUpsertOrderLine(ctx context.Context, arg fencedUpsertOrderLineParams) (sql.Result, error) {
+	return q.db.ExecContext(ctx, fencedUpsertOrderLine,
 		arg.Order,
 		arg.Line,
 		arg.Select,
 		arg.FencegenToken,
 	)
-	if err != nil {
-		return 0, err
-	}
-	return result.RowsAffected()
 }
 
-const fencedUpsertSetting = `-- name: fencedUpsertSetting :execrows
+const fencedUpsertSetting = `-- name: fencedUpsertSetting :execresult
 INSERT INTO settings (name, ` + "`" + `value` + "`" + `, fence)
 VALUES (?, ?, ?)
 ON DUPLICATE KEY UPDATE
   ` + "`" + `value` + "`" + ` = IF(fence < VALUES(fence), VALUES(` + "`" + `value` + "`" + `), ` + "`" + `value` + "`" + `),
-  fence = IF(fence < VALUES(fence), VALUES(fence), fence)
+  fence = IF(fence < VALUES(fence), VALUES(fence), IF(LAST_INSERT_ID(18446744073709551615), fence, fence))
 `
 
 type fencedUpsertSettingParams struct {
@@ -342,10 +330,6 @@ type fencedUpsertSettingParams struct {
 	FencegenToken int64
 }
 
-func (q *Queries) fencedUpsertSetting(ctx context.Context, arg fencedUpsertSettingParams) (int64, error) {
-	result, err := q.db.ExecContext(ctx, fencedUpsertSetting, arg.Name, arg.Value, arg.FencegenToken)
-	if err != nil {
-		return 0, err
-	}
-	return result.RowsAffected()
+func (q *Queries) fencedUpsertSetting(ctx context.Context, arg fencedUpsertSettingParams) (sql.Result, error) {
+	return q.db.ExecContext(ctx, fencedUpsertSetting, arg.Name, arg.Value, arg.FencegenToken)
 }

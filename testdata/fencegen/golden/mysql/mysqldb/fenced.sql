@@ -7,12 +7,12 @@ SET body = sqlc.arg(body), fence = sqlc.arg(fencegen_token)
 WHERE id = sqlc.arg(id)
   AND fence <= sqlc.arg(fencegen_token);
 
--- name: fencedUpsertDoc :execrows
+-- name: fencedUpsertDoc :execresult
 INSERT INTO docs (id, body, fence)
 VALUES (sqlc.arg(id), sqlc.arg(body), sqlc.arg(fencegen_token))
 ON DUPLICATE KEY UPDATE
   body = IF(fence <= VALUES(fence), VALUES(body), body),
-  fence = IF(fence <= VALUES(fence), VALUES(fence), fence);
+  fence = IF(fence <= VALUES(fence), VALUES(fence), IF(LAST_INSERT_ID(18446744073709551615), fence, fence));
 
 -- name: fencedDeleteDoc :execrows
 DELETE FROM docs
@@ -29,12 +29,12 @@ SET body = sqlc.arg(body), fence = sqlc.arg(fencegen_token)
 WHERE id = sqlc.arg(id)
   AND (fence IS NULL OR fence <= sqlc.arg(fencegen_token));
 
--- name: fencedUpsertNote :execrows
+-- name: fencedUpsertNote :execresult
 INSERT INTO notes (id, body, fence)
 VALUES (sqlc.arg(id), sqlc.arg(body), sqlc.arg(fencegen_token))
 ON DUPLICATE KEY UPDATE
   body = IF((fence IS NULL OR fence <= VALUES(fence)), VALUES(body), body),
-  fence = IF((fence IS NULL OR fence <= VALUES(fence)), VALUES(fence), fence);
+  fence = IF((fence IS NULL OR fence <= VALUES(fence)), VALUES(fence), IF(LAST_INSERT_ID(18446744073709551615), fence, fence));
 
 -- name: fencedDeleteNote :execrows
 DELETE FROM notes
@@ -51,12 +51,12 @@ SET `select` = sqlc.arg('select'), fence = sqlc.arg(fencegen_token)
 WHERE line = sqlc.arg(line) AND `order` = sqlc.arg('order')
   AND (fence IS NULL OR fence <= sqlc.arg(fencegen_token));
 
--- name: fencedUpsertOrderLine :execrows
+-- name: fencedUpsertOrderLine :execresult
 INSERT INTO `OrderLine` (`order`, line, `select`, fence)
 VALUES (sqlc.arg('order'), sqlc.arg(line), sqlc.arg('select'), sqlc.arg(fencegen_token))
 ON DUPLICATE KEY UPDATE
   `select` = IF((fence IS NULL OR fence <= VALUES(fence)), VALUES(`select`), `select`),
-  fence = IF((fence IS NULL OR fence <= VALUES(fence)), VALUES(fence), fence);
+  fence = IF((fence IS NULL OR fence <= VALUES(fence)), VALUES(fence), IF(LAST_INSERT_ID(18446744073709551615), fence, fence));
 
 -- name: fencedDeleteOrderLine :execrows
 DELETE FROM `OrderLine`
@@ -73,12 +73,12 @@ SET `value` = sqlc.arg('value'), fence = sqlc.arg(fencegen_token)
 WHERE name = sqlc.arg(name)
   AND fence <= sqlc.arg(fencegen_token);
 
--- name: fencedUpsertSetting :execrows
+-- name: fencedUpsertSetting :execresult
 INSERT INTO settings (name, `value`, fence)
 VALUES (sqlc.arg(name), sqlc.arg('value'), sqlc.arg(fencegen_token))
 ON DUPLICATE KEY UPDATE
   `value` = IF(fence <= VALUES(fence), VALUES(`value`), `value`),
-  fence = IF(fence <= VALUES(fence), VALUES(fence), fence);
+  fence = IF(fence <= VALUES(fence), VALUES(fence), IF(LAST_INSERT_ID(18446744073709551615), fence, fence));
 
 -- name: fencedDeleteSetting :execrows
 DELETE FROM settings
