@@ -69,7 +69,8 @@
 // MySQL: the generated code is correct with either clientFoundRows setting;
 // clientFoundRows=true saves the labelling SELECT when a holder rewrites its
 // own row with identical values. Upsert uses ON DUPLICATE KEY UPDATE with
-// every assignment guarded by the fence condition and the fence assigned last.
+// every assignment guarded by the fence condition and the fence assigned
+// last (see the deviations below for how a rejection is detected).
 //
 // Token sources (options):
 //
@@ -112,10 +113,14 @@
 //     fence is NULL by the time it is read).
 //   - Delete always takes a params struct (DeleteDocParams), even for a
 //     one-column key.
-//   - A MySQL upsert that inserted, or rewrote identical values, is
-//     confirmed by the fence read (fence == token means applied), so it
-//     costs a second statement; ON DUPLICATE KEY UPDATE fires on any unique
-//     key, not only the chosen one.
+//   - A MySQL upsert is sqlc :execresult: the rejecting branch of ON
+//     DUPLICATE KEY UPDATE calls LAST_INSERT_ID(2^64-1), so LastInsertId()
+//     == -1 means stale whatever clientFoundRows says (the affected-rows
+//     count cannot tell an insert from a rejection when it is set). ON
+//     DUPLICATE KEY UPDATE fires on any unique key, not only the chosen one.
+//   - A MySQL update that matched no row under "<=" reads the fence: equal to
+//     the token means the holder rewrote identical values (reported as 0
+//     rows without clientFoundRows), so it returns nil.
 //   - SQLite schemas are read by SQLite itself (ncruces/go-sqlite3, the
 //     build sqlc's own SQLite analyzer links): sqlc's ANTLR grammar is in an
 //     internal package. Column positions on MySQL and SQLite are found by
