@@ -69,6 +69,7 @@ func build(pass *analysis.Pass) *Model {
 	b.findRenewals()
 	b.findSignals()
 	b.findGoroutines()
+	b.exportTokenFacts()
 	b.exportFacts()
 	b.model.Problems = append(b.dirs.problems, b.unusedIgnores()...)
 	return b.model
