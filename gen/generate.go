@@ -72,7 +72,7 @@ func Generate(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	fencedGo, err := renderFencedGo(opts.Package, opts.goHeader(), opts.Engine, opts.Driver, opts.Compare, tables, sources, sqlcQueries)
+	fencedGo, err := renderFencedGo(opts, tables, sqlcQueries)
 	if err != nil {
 		return nil, err
 	}

@@ -23,10 +23,10 @@ type goWriter struct {
 }
 
 // renderFencedGo renders the token-taking API over sqlc's unexported query
-// methods.
-func renderFencedGo(pkg string, header []string, engine Engine, driver Driver, cmp Compare, tables []*fencedTable, src tokenSources, sqlcGo *sqlcFile) ([]byte, error) {
-	w := &goWriter{f: jen.NewFile(pkg), sqlc: sqlcGo, engine: engine, driver: driver, cmp: cmp}
-	for _, h := range header {
+// methods (opts has its defaults filled in).
+func renderFencedGo(opts Options, tables []*fencedTable, sqlcGo *sqlcFile) ([]byte, error) {
+	w := &goWriter{f: jen.NewFile(opts.Package), sqlc: sqlcGo, engine: opts.Engine, driver: opts.Driver, cmp: opts.Compare}
+	for _, h := range opts.goHeader() {
 		w.f.HeaderComment(h)
 	}
 	w.f.ImportName(pgxPath, "pgx")
@@ -41,10 +41,10 @@ func renderFencedGo(pkg string, header []string, engine Engine, driver Driver, c
 			return nil, err
 		}
 	}
-	if src.Sequence {
+	if opts.Sequence {
 		w.nextToken()
 	}
-	if src.Leases {
+	if opts.Leases {
 		w.leases()
 	}
 	var out bytes.Buffer
