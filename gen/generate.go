@@ -57,11 +57,11 @@ func Generate(opts Options) (*Result, error) {
 	schemas := append([]Source(nil), opts.Schemas...)
 	files := map[string][]byte{}
 	if sources.Sequence {
-		schemas = append(schemas, Source{Path: sequenceSchemaFile, Data: []byte(sequenceSchema)})
+		schemas = append(schemas, Source{Path: privateDir + "/" + sequenceSchemaFile, Data: []byte(sequenceSchema)})
 		files[sequenceSchemaFile] = []byte(opts.sqlHeader() + sequenceSchema)
 	}
 	if sources.Leases {
-		schemas = append(schemas, Source{Path: leaseSchemaFile, Data: []byte(leaseSchema)})
+		schemas = append(schemas, Source{Path: privateDir + "/" + leaseSchemaFile, Data: []byte(leaseSchema)})
 		files[leaseSchemaFile] = []byte(opts.sqlHeader() + leaseSchema)
 	}
 	goFiles, err := sqlcJob{Engine: opts.Engine, Driver: opts.Driver, Package: opts.Package, Schemas: schemas, Queries: queries, NoVersion: opts.Version == ""}.run()
