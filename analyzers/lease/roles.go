@@ -151,6 +151,7 @@ func (b *builder) wrapperRole(fn *ssa.Function) (Role, System) {
 			}
 			c, ok := b.resolve(call.Common())
 			if !ok {
+				writes = writes || b.callWrites(call.Common())
 				continue
 			}
 			if c.api != nil && c.api.Fence == SQLQuery {
@@ -186,10 +187,21 @@ func (b *builder) wrapperRole(fn *ssa.Function) (Role, System) {
 		return RoleRelease, system
 	case renews && !acquires && !releases:
 		return RoleRenew, system
-	case checks && !acquires && !releases && !renews && returnsResult(fn):
+	case checks && !acquires && !releases && !renews && returnsResult(fn) && b.faithfulWrapper(fn):
 		return RoleCheck, system
 	}
 	return 0, ""
+}
+
+// callWrites reports whether a call goes to a function known to write
+// (a WritesFact, local or imported).
+func (b *builder) callWrites(c *ssa.CallCommon) bool {
+	obj := calleeFunc(c)
+	if obj == nil {
+		return false
+	}
+	var wf WritesFact
+	return b.fact(obj, &wf)
 }
 
 // returnsResult reports whether fn returns a bool or an error, as a check does.
