@@ -110,3 +110,16 @@ func (p *GCSPublisher) Read(ctx context.Context) ([]byte, error) {
 	_, err = r.Read(buf)
 	return buf, err
 }
+
+// Retag rewrites the object's metadata with no metageneration condition.
+func (p *GCSPublisher) Retag(ctx context.Context, version string) error {
+	unlock, err := p.withLock(ctx, "catalog")
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	_, err = p.gcs.Bucket(bucket).Object("catalog.json").Update(ctx, storage.ObjectAttrsToUpdate{ // want unfencedwrite:"without a fencing token"
+		Metadata: map[string]string{"version": version},
+	})
+	return err
+}

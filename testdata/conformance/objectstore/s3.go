@@ -145,3 +145,23 @@ func (p *S3Publisher) Prune(ctx context.Context, keys []string) error {
 	}
 	return nil
 }
+
+// Finish completes a multipart upload with no precondition.
+func (p *S3Publisher) Finish(ctx context.Context, uploadID string, parts []types.CompletedPart) error {
+	s, m, err := p.lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	if err := m.Lock(s.Ctx()); err != nil {
+		return err
+	}
+	defer m.Unlock(context.Background())
+	_, err = p.s3.CompleteMultipartUpload(s.Ctx(), &s3.CompleteMultipartUploadInput{ // want unfencedwrite:"without a fencing token"
+		Bucket:          aws.String(bucket),
+		Key:             aws.String("full.json"),
+		UploadId:        aws.String(uploadID),
+		MultipartUpload: &types.CompletedMultipartUpload{Parts: parts},
+	})
+	return err
+}

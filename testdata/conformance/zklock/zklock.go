@@ -198,3 +198,18 @@ func (r *Rebalancer) WatchSession(ctx context.Context) error {
 		}
 	}
 }
+
+// SwapAssignments replaces the assignment and drops the draft in one
+// multi-op, but checks nothing about the lock node: atomic, not fenced.
+func (r *Rebalancer) SwapAssignments(data []byte) error {
+	l := zk.NewLock(r.conn, lockPath, zk.WorldACL(zk.PermAll))
+	if err := l.Lock(); err != nil {
+		return err
+	}
+	defer l.Unlock()
+	_, err := r.conn.Multi( // want unfencedwrite:"without a fencing token"
+		&zk.SetDataRequest{Path: assignmentPath, Data: data, Version: -1},
+		&zk.DeleteRequest{Path: "/config/partitions-draft", Version: -1},
+	)
+	return err
+}
