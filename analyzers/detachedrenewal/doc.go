@@ -36,9 +36,10 @@
 //     Session.Renew and RenewPeriodic, a function marked //fencelint:renew or
 //     one that wraps a renewal) where a failed renewal does not reach the
 //     work: its error is ignored, the loop continues, or it logs and returns
-//     from a goroutine nobody waits on. go s.RenewPeriodic(...) is always
-//     reported: the go statement drops the error RenewPeriodic returns when
-//     the session is gone.
+//     from a goroutine nobody waits on. go s.RenewPeriodic(...) is one: the
+//     go statement drops the error RenewPeriodic returns when the session is
+//     gone. So is a function handed to wait.Until or wait.Forever that
+//     returns on failure: they call it again.
 //   - an etcd concurrency.Session whose Done() nothing waits on and whose
 //     Ctx() nothing uses, or an etcd KeepAlive channel that is only drained,
 //     while an etcd lock held in the same function guards an unfenced write;
