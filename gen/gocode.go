@@ -2,8 +2,15 @@ package gen
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"go/ast"
+	"go/parser"
+	"go/token"
+	"runtime"
+	"sort"
+	"strconv"
+	"sync"
 
 	"github.com/dave/jennifer/jen"
 )
@@ -23,35 +30,171 @@ type goWriter struct {
 }
 
 // renderFencedGo renders the token-taking API over sqlc's unexported query
-// methods (opts has its defaults filled in).
+// methods (opts has its defaults filled in). fenced.go is as large as
+// sqlc's own output and formatting it dominates fencegen's own time, so its
+// sections (the shared code, the tables in one chunk per CPU, the token
+// sources) are rendered and gofmt'd concurrently and then joined.
 func renderFencedGo(opts Options, tables []*fencedTable, sqlcGo *sqlcFile) ([]byte, error) {
-	w := &goWriter{f: jen.NewFile(opts.Package), sqlc: sqlcGo, engine: opts.Engine, driver: opts.Driver, cmp: opts.Compare}
-	for _, h := range opts.goHeader() {
-		w.f.HeaderComment(h)
+	base := goWriter{sqlc: sqlcGo, engine: opts.Engine, driver: opts.Driver, cmp: opts.Compare}
+	sections := fencedGoSections(opts, tables, runtime.GOMAXPROCS(0))
+	rendered := make([][]byte, len(sections))
+	errs := make([]error, len(sections))
+	var wg sync.WaitGroup
+	for i, section := range sections {
+		wg.Go(func() { rendered[i], errs[i] = base.render(opts, section) })
 	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	joined, err := joinGoFiles(opts.Package, opts.goHeader(), rendered)
+	if errors.Is(err, errImportClash) {
+		// Two sections named a package differently: render one file instead.
+		return base.render(opts, func(w *goWriter) error {
+			for _, section := range sections {
+				if err := section(w); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	return joined, err
+}
+
+// fencedGoSections lists the parts of fenced.go in order: the shared code,
+// the tables in n chunks, the token sources.
+func fencedGoSections(opts Options, tables []*fencedTable, n int) []func(w *goWriter) error {
+	sections := []func(w *goWriter) error{func(w *goWriter) error {
+		w.common()
+		if len(tables) == 0 {
+			return nil
+		}
+		return w.settle(tables)
+	}}
+	for _, chunk := range chunks(tables, n) {
+		sections = append(sections, func(w *goWriter) error {
+			for _, t := range chunk {
+				if err := w.table(t); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	if opts.Sequence || opts.Leases {
+		sections = append(sections, func(w *goWriter) error {
+			if opts.Sequence {
+				w.nextToken()
+			}
+			if opts.Leases {
+				w.leases()
+			}
+			return nil
+		})
+	}
+	return sections
+}
+
+// render renders one file of the package with the given section.
+func (base goWriter) render(opts Options, section func(w *goWriter) error) ([]byte, error) {
+	w := base
+	w.f = jen.NewFile(opts.Package)
 	w.f.ImportName(pgxPath, "pgx")
-	w.common()
-	if len(tables) > 0 {
-		if err := w.settle(tables); err != nil {
-			return nil, err
-		}
-	}
-	for _, t := range tables {
-		if err := w.table(t); err != nil {
-			return nil, err
-		}
-	}
-	if opts.Sequence {
-		w.nextToken()
-	}
-	if opts.Leases {
-		w.leases()
+	if err := section(&w); err != nil {
+		return nil, err
 	}
 	var out bytes.Buffer
 	if err := w.f.Render(&out); err != nil {
 		return nil, fmt.Errorf("rendering fenced.go: %w", err)
 	}
 	return out.Bytes(), nil
+}
+
+// errImportClash reports sections that import one package under two names
+// or two packages under one name.
+var errImportClash = errors.New("import clash between sections")
+
+// chunks splits tables into at most n runs of nearly equal length, in order.
+func chunks(tables []*fencedTable, n int) [][]*fencedTable {
+	var out [][]*fencedTable
+	for n > 0 && len(tables) > 0 {
+		size := (len(tables) + n - 1) / n
+		out = append(out, tables[:size])
+		tables, n = tables[size:], n-1
+	}
+	return out
+}
+
+// joinGoFiles joins gofmt'd files of one package into one gofmt'd file: the
+// header comments, the package clause, one sorted import block holding
+// every file's imports, then each file's declarations in order.
+func joinGoFiles(pkg string, header []string, files [][]byte) ([]byte, error) {
+	imports := map[string]string{} // path -> import spec as printed
+	names := map[string]bool{}     // local names taken
+	var bodies [][]byte
+	for _, src := range files {
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, "fenced.go", src, parser.ImportsOnly)
+		if err != nil {
+			return nil, fmt.Errorf("joining fenced.go: %w", err)
+		}
+		end := fset.Position(f.Name.End()).Offset
+		for _, d := range f.Decls {
+			end = fset.Position(d.End()).Offset
+		}
+		for _, imp := range f.Imports {
+			path, _ := strconv.Unquote(imp.Path.Value)
+			spec := string(src[fset.Position(imp.Pos()).Offset:fset.Position(imp.End()).Offset])
+			if old, ok := imports[path]; ok && old != spec || !ok && names[importLocalName(imp, path)] {
+				return nil, errImportClash
+			}
+			imports[path] = spec
+			names[importLocalName(imp, path)] = true
+		}
+		if body := bytes.TrimLeft(src[end:], "\n"); len(body) > 0 {
+			bodies = append(bodies, body)
+		}
+	}
+	var out bytes.Buffer
+	for _, h := range header {
+		out.WriteString("// " + h + "\n")
+	}
+	if len(header) > 0 {
+		out.WriteString("\n")
+	}
+	fmt.Fprintf(&out, "package %s\n\n", pkg)
+	writeImports(&out, imports)
+	out.Write(bytes.Join(bodies, []byte("\n")))
+	return out.Bytes(), nil
+}
+
+// importLocalName is the name an import binds in the file.
+func importLocalName(imp *ast.ImportSpec, path string) string {
+	if imp.Name != nil {
+		return imp.Name.Name
+	}
+	return importName(path)
+}
+
+// writeImports writes an import declaration as gofmt prints it.
+func writeImports(out *bytes.Buffer, imports map[string]string) {
+	paths := make([]string, 0, len(imports))
+	for path := range imports {
+		paths = append(paths, path)
+	}
+	sort.Strings(paths)
+	switch len(paths) {
+	case 0:
+	case 1:
+		fmt.Fprintf(out, "import %s\n\n", imports[paths[0]])
+	default:
+		out.WriteString("import (\n")
+		for _, path := range paths {
+			fmt.Fprintf(out, "\t%s\n", imports[path])
+		}
+		out.WriteString(")\n\n")
+	}
 }
 
 // noRows is the driver's "no row" sentinel.
