@@ -8,12 +8,17 @@
 # lock libraries fencelint knows (at the versions shared/docs/lock-apis.md
 # was checked against), each fetched through the Go module proxy into its
 # own scratch module (some of them cannot share one: consul/api and raft
-# need different go-metrics). Test files are not analyzed: a library's test
-# dependencies are not part of what its users build.
+# need different go-metrics). Standalone, test files are not analyzed: a
+# library's test dependencies are not part of what its users build. Under
+# -vet they are (go vet always analyzes them), but findings in test files
+# are not compared with the list.
 #
-# Usage: scripts/realcode.sh [-quick] [-fencelint BINARY] [-keep]
+# Usage: scripts/realcode.sh [-quick] [-vet] [-fencelint BINARY] [-keep]
 #   -quick              only the lock libraries (skips std and x/tools);
 #                       what CI runs
+#   -vet                run fencelint as go vet -vettool, which analyzes
+#                       every dependency too (for facts), not only the
+#                       listed packages: more code that must not crash
 #   -fencelint BINARY   run this binary instead of building ./cmd/fencelint
 #   -keep               keep the work directory (JSON output per target)
 #
@@ -42,14 +47,16 @@ github.com/redis/go-redis/v9      v9.23.0  github.com/redis/go-redis/v9/...     
 '
 
 quick=false
+vet=false
 keep=false
 binary=
 while (($#)); do
 	case $1 in
 	-quick) quick=true; shift ;;
+	-vet) vet=true; shift ;;
 	-keep) keep=true; shift ;;
 	-fencelint) binary=$(realpath "${2:?-fencelint needs a path}"); shift 2 ;;
-	*) echo "realcode.sh: unknown argument $1; usage: realcode.sh [-quick] [-fencelint BINARY] [-keep]" >&2; exit 2 ;;
+	*) echo "realcode.sh: unknown argument $1; usage: realcode.sh [-quick] [-vet] [-fencelint BINARY] [-keep]" >&2; exit 2 ;;
 	esac
 done
 
@@ -83,7 +90,11 @@ scratchModule() {
 	mkdir "$dir"
 	cd "$dir"
 	go mod init "realcode.local/$slug" >/dev/null 2>&1
-	if [[ $version != - ]] && ! go get "${@/%/@$version}" >"$dir/get.log" 2>&1; then
+	local get=(go get)
+	if $vet; then
+		get+=(-t) # go vet analyzes test files: it needs their imports
+	fi
+	if [[ $version != - ]] && ! "${get[@]}" "${@/%/@$version}" >"$dir/get.log" 2>&1; then
 		echo "realcode.sh: cannot fetch $*@$version:" >&2
 		cat "$dir/get.log" >&2
 		return 1
@@ -104,8 +115,15 @@ analyze() {
 		failed=1
 		return
 	fi
+	local cmd=("$work/fencelint" -json -test=false)
+	if $vet; then
+		# go vet -json prints one JSON object per package, and exits 0
+		# with findings; it analyzes test files, which -test=false
+		# cannot turn off there.
+		cmd=(go vet -vettool="$work/fencelint" -json)
+	fi
 	(cd "$dir" && /usr/bin/time -o "$work/$slug.time" -f '%e %M' \
-		"$work/fencelint" -json -test=false "${patterns[@]}" >"$work/$slug.json" 2>"$work/$slug.err") || status=$?
+		"${cmd[@]}" "${patterns[@]}" >"$work/$slug.json" 2>"$work/$slug.err") || status=$?
 	local problems=
 	if ((status != 0)); then
 		problems+="fencelint exited $status; "
@@ -123,8 +141,8 @@ analyze() {
 	fi
 	local npkg nfind
 	npkg=$(cd "$dir" && go list "${patterns[@]}" 2>/dev/null | wc -l)
-	jq -r "$jq_findings" "$work/$slug.json" 2>/dev/null | relativize >>"$work/actual.txt" || true
-	nfind=$(jq -r "$jq_findings" "$work/$slug.json" 2>/dev/null | wc -l)
+	jq -r "$jq_findings" "$work/$slug.json" 2>/dev/null | grep -v '_test\.go:' | relativize >>"$work/actual.txt" || true
+	nfind=$(jq -r "$jq_findings" "$work/$slug.json" 2>/dev/null | grep -c -v '_test\.go:' || true)
 	read -r wall kb <"$work/$slug.time"
 	printf '%-34s %-8s %5s pkgs %3d findings %7.1fs %6d MB peak, %3ds with fetch\n' \
 		"$name" "$version" "$npkg" "$nfind" "$wall" $((kb / 1024)) $((SECONDS - start))
