@@ -113,6 +113,9 @@ func (c *checker) heard(g *lease.Goroutine, r *lease.Renewal, seen []*lease.Rene
 		return true // called through a func value: assume the caller hears
 	}
 	for _, site := range sites {
+		if _, ok := site.(*ssa.Call); !ok {
+			continue // go and defer drop the error
+		}
 		outer := renewalAt(g, site)
 		if outer == nil || c.heard(g, outer, append(seen, r)) {
 			return true // a caller that is not a renewal: assume it acts on the error
