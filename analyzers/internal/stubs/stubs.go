@@ -4,7 +4,9 @@
 // The tree under testdata/src mirrors import paths
 // (testdata/src/go.etcd.io/etcd/client/v3/concurrency, ...). Every exported
 // signature in it is copied from the real module at the version listed in
-// the package comment of each stub; bodies are panic("stub") or zero values.
+// the package comment of each stub. Bodies only return zero values: a body
+// that panics would make ctrlflow treat the call as never returning, and
+// the code after it as dead.
 // Only the subset that the lease catalog and realistic fixtures need is
 // there. It lives under testdata so that the go command never builds it as
 // part of this module (its imports name modules this module does not

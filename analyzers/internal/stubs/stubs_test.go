@@ -1,6 +1,9 @@
 package stubs_test
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"os"
 	"path"
@@ -62,4 +65,36 @@ func stubPackages(t *testing.T) []string {
 		t.Fatal(err)
 	}
 	return paths
+}
+
+// TestStubsNeverPanic keeps stub bodies to zero values: ctrlflow treats a
+// function whose body panics as never returning, which would make every
+// fixture line after a stub call dead code.
+func TestStubsNeverPanic(t *testing.T) {
+	fset := token.NewFileSet()
+	err := fs.WalkDir(stubs.FS(), ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || path.Ext(name) != ".go" {
+			return err
+		}
+		src, err := fs.ReadFile(stubs.FS(), name)
+		if err != nil {
+			return err
+		}
+		f, err := parser.ParseFile(fset, name, src, 0)
+		if err != nil {
+			return err
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "panic" {
+					t.Errorf("%s: a stub body panics; return zero values instead", fset.Position(call.Pos()))
+				}
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }

@@ -123,6 +123,6 @@ type FloatCmd struct {
 	val float64
 }
 
-func (cmd *FloatCmd) String() string           { panic("stub") }
+func (cmd *FloatCmd) String() (_ string)       { return }
 func (cmd *FloatCmd) Val() float64             { return cmd.val }
 func (cmd *FloatCmd) Result() (float64, error) { return cmd.val, cmd.err }

@@ -267,64 +267,64 @@ type ZAddArgs struct {
 	Members []Z
 }
 
-func (c cmdable) MSetNX(ctx context.Context, values ...interface{}) *BoolCmd           { panic("stub") }
-func (c cmdable) IncrByFloat(ctx context.Context, key string, value float64) *FloatCmd { panic("stub") }
-func (c cmdable) DecrBy(ctx context.Context, key string, decrement int64) *IntCmd      { panic("stub") }
-func (c cmdable) PExpireAt(ctx context.Context, key string, tm time.Time) *BoolCmd     { panic("stub") }
-func (c cmdable) Persist(ctx context.Context, key string) *BoolCmd                     { panic("stub") }
-func (c cmdable) Rename(ctx context.Context, key, newkey string) *StatusCmd            { panic("stub") }
-func (c cmdable) RenameNX(ctx context.Context, key, newkey string) *BoolCmd            { panic("stub") }
-func (c cmdable) HMSet(ctx context.Context, key string, values ...interface{}) *BoolCmd {
-	panic("stub")
+func (c cmdable) MSetNX(ctx context.Context, values ...interface{}) (_ *BoolCmd)           { return }
+func (c cmdable) IncrByFloat(ctx context.Context, key string, value float64) (_ *FloatCmd) { return }
+func (c cmdable) DecrBy(ctx context.Context, key string, decrement int64) (_ *IntCmd)      { return }
+func (c cmdable) PExpireAt(ctx context.Context, key string, tm time.Time) (_ *BoolCmd)     { return }
+func (c cmdable) Persist(ctx context.Context, key string) (_ *BoolCmd)                     { return }
+func (c cmdable) Rename(ctx context.Context, key, newkey string) (_ *StatusCmd)            { return }
+func (c cmdable) RenameNX(ctx context.Context, key, newkey string) (_ *BoolCmd)            { return }
+func (c cmdable) HMSet(ctx context.Context, key string, values ...interface{}) (_ *BoolCmd) {
+	return
 }
-func (c cmdable) HIncrByFloat(ctx context.Context, key, field string, incr float64) *FloatCmd {
-	panic("stub")
+func (c cmdable) HIncrByFloat(ctx context.Context, key, field string, incr float64) (_ *FloatCmd) {
+	return
 }
-func (c cmdable) LPop(ctx context.Context, key string) *StringCmd { panic("stub") }
-func (c cmdable) RPop(ctx context.Context, key string) *StringCmd { panic("stub") }
-func (c cmdable) LSet(ctx context.Context, key string, index int64, value interface{}) *StatusCmd {
-	panic("stub")
+func (c cmdable) LPop(ctx context.Context, key string) (_ *StringCmd) { return }
+func (c cmdable) RPop(ctx context.Context, key string) (_ *StringCmd) { return }
+func (c cmdable) LSet(ctx context.Context, key string, index int64, value interface{}) (_ *StatusCmd) {
+	return
 }
-func (c cmdable) LRem(ctx context.Context, key string, count int64, value interface{}) *IntCmd {
-	panic("stub")
+func (c cmdable) LRem(ctx context.Context, key string, count int64, value interface{}) (_ *IntCmd) {
+	return
 }
-func (c cmdable) LTrim(ctx context.Context, key string, start, stop int64) *StatusCmd { panic("stub") }
-func (c cmdable) SPop(ctx context.Context, key string) *StringCmd                     { panic("stub") }
-func (c cmdable) SMove(ctx context.Context, source, destination string, member interface{}) *BoolCmd {
-	panic("stub")
+func (c cmdable) LTrim(ctx context.Context, key string, start, stop int64) (_ *StatusCmd) { return }
+func (c cmdable) SPop(ctx context.Context, key string) (_ *StringCmd)                     { return }
+func (c cmdable) SMove(ctx context.Context, source, destination string, member interface{}) (_ *BoolCmd) {
+	return
 }
-func (c cmdable) ZAddArgs(ctx context.Context, key string, args ZAddArgs) *IntCmd { panic("stub") }
-func (c cmdable) ZIncrBy(ctx context.Context, key string, increment float64, member string) *FloatCmd {
-	panic("stub")
+func (c cmdable) ZAddArgs(ctx context.Context, key string, args ZAddArgs) (_ *IntCmd) { return }
+func (c cmdable) ZIncrBy(ctx context.Context, key string, increment float64, member string) (_ *FloatCmd) {
+	return
 }
-func (c cmdable) ZRemRangeByScore(ctx context.Context, key, min, max string) *IntCmd { panic("stub") }
-func (c cmdable) ZRemRangeByRank(ctx context.Context, key string, start, stop int64) *IntCmd {
-	panic("stub")
+func (c cmdable) ZRemRangeByScore(ctx context.Context, key, min, max string) (_ *IntCmd) { return }
+func (c cmdable) ZRemRangeByRank(ctx context.Context, key string, start, stop int64) (_ *IntCmd) {
+	return
 }
-func (c cmdable) XDel(ctx context.Context, stream string, ids ...string) *IntCmd { panic("stub") }
-func (c cmdable) SetBit(ctx context.Context, key string, offset int64, value int) *IntCmd {
-	panic("stub")
+func (c cmdable) XDel(ctx context.Context, stream string, ids ...string) (_ *IntCmd) { return }
+func (c cmdable) SetBit(ctx context.Context, key string, offset int64, value int) (_ *IntCmd) {
+	return
 }
-func (c cmdable) PFAdd(ctx context.Context, key string, els ...interface{}) *IntCmd { panic("stub") }
-func (c cmdable) FlushAll(ctx context.Context) *StatusCmd                           { panic("stub") }
+func (c cmdable) PFAdd(ctx context.Context, key string, els ...interface{}) (_ *IntCmd) { return }
+func (c cmdable) FlushAll(ctx context.Context) (_ *StatusCmd)                           { return }
 
-func (c cmdable) XTrimMaxLen(ctx context.Context, key string, maxLen int64) *IntCmd { panic("stub") }
-func (c cmdable) XTrimMaxLenApprox(ctx context.Context, key string, maxLen, limit int64) *IntCmd {
-	panic("stub")
+func (c cmdable) XTrimMaxLen(ctx context.Context, key string, maxLen int64) (_ *IntCmd) { return }
+func (c cmdable) XTrimMaxLenApprox(ctx context.Context, key string, maxLen, limit int64) (_ *IntCmd) {
+	return
 }
-func (c cmdable) XTrimMaxLenMode(ctx context.Context, key string, maxLen int64, mode string) *IntCmd {
-	panic("stub")
+func (c cmdable) XTrimMaxLenMode(ctx context.Context, key string, maxLen int64, mode string) (_ *IntCmd) {
+	return
 }
-func (c cmdable) XTrimMaxLenApproxMode(ctx context.Context, key string, maxLen, limit int64, mode string) *IntCmd {
-	panic("stub")
+func (c cmdable) XTrimMaxLenApproxMode(ctx context.Context, key string, maxLen, limit int64, mode string) (_ *IntCmd) {
+	return
 }
-func (c cmdable) XTrimMinID(ctx context.Context, key string, minID string) *IntCmd { panic("stub") }
-func (c cmdable) XTrimMinIDApprox(ctx context.Context, key string, minID string, limit int64) *IntCmd {
-	panic("stub")
+func (c cmdable) XTrimMinID(ctx context.Context, key string, minID string) (_ *IntCmd) { return }
+func (c cmdable) XTrimMinIDApprox(ctx context.Context, key string, minID string, limit int64) (_ *IntCmd) {
+	return
 }
-func (c cmdable) XTrimMinIDMode(ctx context.Context, key string, minID string, mode string) *IntCmd {
-	panic("stub")
+func (c cmdable) XTrimMinIDMode(ctx context.Context, key string, minID string, mode string) (_ *IntCmd) {
+	return
 }
-func (c cmdable) XTrimMinIDApproxMode(ctx context.Context, key string, minID string, limit int64, mode string) *IntCmd {
-	panic("stub")
+func (c cmdable) XTrimMinIDApproxMode(ctx context.Context, key string, minID string, limit int64, mode string) (_ *IntCmd) {
+	return
 }
