@@ -26,6 +26,7 @@ const (
 	RoleElect                       // configures a scheduler whose jobs run under a lease (gocron)
 	RoleGrant                       // grants a lease that is not a lock by itself (etcd Grant, NewSession)
 	RoleCounter                     // draws from a monotonic counter (Redis INCR): a token only if drawn with the grant
+	RoleLocker                      // returns a sync.Locker whose Lock and Unlock take and give up the lease
 )
 
 // Has reports whether r includes every role in want.
@@ -138,6 +139,7 @@ func catalog() []API {
 		API{Pkg: pkgEtcdConc, Recv: "Session", Name: "Close", Role: RoleRelease, System: Etcd},
 		API{Pkg: pkgEtcdConc, Recv: "Session", Name: "Lease", Role: RoleNotToken, System: Etcd,
 			Note: "an etcd lease ID is picked per cluster member from a clock and a counter, so IDs from different members are not ordered"},
+		API{Pkg: pkgEtcdConc, Name: "NewLocker", Role: RoleLocker, System: Etcd},
 		API{Pkg: pkgEtcdConc, Recv: "Mutex", Name: "Lock", Role: RoleAcquire, System: Etcd},
 		API{Pkg: pkgEtcdConc, Recv: "Mutex", Name: "TryLock", Role: RoleTryAcquire, System: Etcd},
 		API{Pkg: pkgEtcdConc, Recv: "Mutex", Name: "Unlock", Role: RoleRelease, System: Etcd},

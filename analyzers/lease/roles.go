@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"go/types"
 	"reflect"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -33,7 +34,14 @@ func (b *builder) resolve(call *ssa.CallCommon) (callee, bool) {
 		return b.resolveClosure(call)
 	}
 	if api := b.ix.lookupFunc(fn); api != nil {
-		return callee{fn: fn, api: api, role: api.Role, system: api.System, what: apiName(fn, api)}, true
+		c := callee{fn: fn, api: api, role: api.Role, system: api.System, what: apiName(fn, api)}
+		if api.System == Redis && fn.Name() == "SetArgs" && setArgsNX(call) {
+			c.role = RoleTryAcquire // SET key value NX: a hand-rolled lock
+		}
+		return c, true
+	}
+	if c, ok := b.lockerCall(call, fn); ok {
+		return c, true
 	}
 	if f := b.roleFact(fn); f != nil {
 		return callee{fn: fn, role: f.Role, system: f.System, what: shortName(fn)}, true
@@ -42,6 +50,37 @@ func (b *builder) resolve(call *ssa.CallCommon) (callee, bool) {
 		return callee{fn: fn, api: api, role: api.Role, system: api.System, what: shortName(fn)}, true
 	}
 	return callee{}, false
+}
+
+// setArgsNX reports whether a go-redis SetArgs call sets Mode "NX".
+func setArgsNX(call *ssa.CallCommon) bool {
+	mode, ok := constString(fieldOf(arg(call, 3), "Mode"))
+	return ok && strings.EqualFold(mode, "NX")
+}
+
+// lockerCall resolves Lock and Unlock on a sync.Locker that a lock library
+// made (etcd's concurrency.NewLocker): they take and give up the lease.
+func (b *builder) lockerCall(call *ssa.CallCommon, fn *types.Func) (callee, bool) {
+	if fn.Pkg() == nil || fn.Pkg().Path() != "sync" || receiverName(fn) != "Locker" {
+		return callee{}, false
+	}
+	p := producer(callRecv(call))
+	if p == nil {
+		return callee{}, false
+	}
+	maker := calleeFunc(p.Common())
+	if maker == nil {
+		return callee{}, false
+	}
+	api := b.ix.lookupFunc(maker)
+	if api == nil || !api.Role.Has(RoleLocker) {
+		return callee{}, false
+	}
+	role := RoleAcquire
+	if fn.Name() == "Unlock" {
+		role = RoleRelease
+	}
+	return callee{fn: fn, role: role, system: api.System, what: "Locker." + fn.Name()}, true
 }
 
 // sqlMethods are the method names of database/sql and pgx that send SQL.

@@ -151,3 +151,12 @@ func (r *reconciler) casOnWrittenKey(ctx context.Context, m *concurrency.Mutex, 
 	}
 	return nil
 }
+
+// legacy takes the etcd lock through its sync.Locker form.
+func legacy(s *concurrency.Session, db *sql.DB) error {
+	l := concurrency.NewLocker(s, "/locks/legacy")
+	l.Lock()
+	defer l.Unlock()
+	_, err := db.Exec(`UPDATE counters SET n = n + 1`) // want `DB.Exec \(UPDATE counters\) writes to SQL database without a fencing token while the etcd lock taken by Locker.Lock`
+	return err
+}

@@ -94,3 +94,18 @@ func obtained(ctx context.Context, rdb redis.UniversalClient, locker *redislock.
 	defer lock.Release(ctx)
 	return rdb.HSet(ctx, "export:state", "phase", "done").Err() // want `HSet writes to Redis without a fencing token while the bsm/redislock lock taken by Client.Obtain`
 }
+
+// setArgsNX takes the lock with SET ... NX through SetArgs.
+func setArgsNX(ctx context.Context, rdb *redis.Client, seat, user string) error {
+	err := rdb.SetArgs(ctx, "lock:seat:"+seat, "me", redis.SetArgs{Mode: "NX", TTL: 10 * time.Second}).Err()
+	if err != nil {
+		return err
+	}
+	defer rdb.Del(ctx, "lock:seat:"+seat)
+	return rdb.Set(ctx, "seat:"+seat, user, 0).Err() // want `Set writes to Redis without a fencing token while the Redis lock taken by SetArgs`
+}
+
+// setArgsPlain is an ordinary write with SetArgs: no lock.
+func setArgsPlain(ctx context.Context, rdb *redis.Client) error {
+	return rdb.SetArgs(ctx, "greeting", "hi", redis.SetArgs{TTL: time.Minute}).Err()
+}
