@@ -571,15 +571,36 @@ func (b *builder) lockKeys() []ssa.Value {
 	}
 	keys := []ssa.Value{}
 	b.calls(func(fn *ssa.Function, call ssa.CallInstruction) bool {
-		if callee, ok := b.resolve(call.Common()); ok && callee.api != nil && callee.api.System == Redis && callee.role.Has(RoleTryAcquire) {
-			if k := arg(call.Common(), 1); k != nil {
-				keys = append(keys, k)
-			}
+		if k := b.redisLockKey(call.Common()); k != nil {
+			keys = append(keys, k)
 		}
 		return true
 	})
 	b.keys = &keys
 	return keys
+}
+
+// redisLockKey returns the Redis key a call locks: the key of SET NX, of
+// bsm/redislock's Obtain, or the name of a redsync mutex (redsync uses the
+// name as the key). Writing that key is tampering with the lock itself
+// (tests fake a lost lock that way), not a write the lock protects.
+func (b *builder) redisLockKey(c *ssa.CallCommon) ssa.Value {
+	if callee, ok := b.resolve(c); ok && callee.api != nil && callee.api.System == Redis && callee.role.Has(RoleTryAcquire) {
+		return arg(c, 1)
+	}
+	f := calleeFunc(c)
+	if f == nil || f.Pkg() == nil {
+		return nil
+	}
+	switch pkg := normalizePath(f.Pkg().Path()); {
+	case pkg == pkgRedislock && f.Name() == "Obtain" && receiverName(f) != "":
+		return arg(c, 1)
+	case pkg == pkgRedislock && f.Name() == "Obtain":
+		return arg(c, 2)
+	case pkg == pkgRedsync && f.Name() == "NewMutex":
+		return arg(c, 0)
+	}
+	return nil
 }
 
 // sameValue reports whether a and b compute the same value: the same SSA

@@ -109,3 +109,14 @@ func setArgsNX(ctx context.Context, rdb *redis.Client, seat, user string) error 
 func setArgsPlain(ctx context.Context, rdb *redis.Client) error {
 	return rdb.SetArgs(ctx, "greeting", "hi", redis.SetArgs{TTL: time.Minute}).Err()
 }
+
+// fakeLostLock overwrites the lock's own key, as tests do to simulate a
+// lost lock: that is the lock, not data it protects.
+func fakeLostLock(ctx context.Context, rdb *redis.Client, locker *redislock.Client) error {
+	lock, err := locker.Obtain(ctx, "lock:export", time.Minute, nil)
+	if err != nil {
+		return err
+	}
+	defer lock.Release(ctx)
+	return rdb.Set(ctx, "lock:export", "someone-else", 0).Err()
+}
