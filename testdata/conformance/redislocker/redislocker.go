@@ -72,7 +72,7 @@ func (r *Reporter) PublishIfUnchanged(ctx context.Context, day string, body []by
 // PublishIfTTLLeft trusts the remaining TTL: redislock returns 0 with no
 // error once the lock is gone, and the lock can expire right after.
 func (r *Reporter) PublishIfTTLLeft(ctx context.Context, day string, rows int64) error {
-	lock, err := r.locker.Obtain(ctx, "report:"+day, time.Minute, nil)
+	lock, err := r.locker.Obtain(ctx, "lock:report:"+day, time.Minute, nil)
 	if err != nil {
 		return err
 	}
