@@ -322,3 +322,17 @@ func (s *Scheduler) StampCreateRevision(ctx context.Context, m *concurrency.Mute
 	}
 	return nil
 }
+
+// AnnounceIfLeader asks the election who leads before writing: the answer
+// can be stale by the time the Put lands.
+func (s *Scheduler) AnnounceIfLeader(ctx context.Context, e *concurrency.Election, addr string) error {
+	resp, err := e.Leader(ctx) // want heldcheck:"only tells that the lease was held"
+	if err != nil {
+		return err
+	}
+	if len(resp.Kvs) == 0 || string(resp.Kvs[0].Value) != s.id {
+		return nil
+	}
+	_, err = s.cli.Put(ctx, "/scheduler/leader-addr", addr)
+	return err
+}
