@@ -263,9 +263,6 @@ func (b *builder) flow(fn *ssa.Function) {
 				work = append(work, succ)
 			}
 		}
-		if len(blk.Succs) == 0 {
-			continue
-		}
 	}
 	for _, blk := range fn.Blocks { // closures start with what was held where they were made
 		state := r.in[blk].union(r.checked[blk])
