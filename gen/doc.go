@@ -36,6 +36,13 @@
 //	type NotFoundError struct{ Table string }
 //	func (e *NotFoundError) Error() string // "no docs row with that key"
 //	func (e *NotFoundError) Is(target error) bool // true for ErrNotFound
+//	var ErrTokenOutOfRange = errors.New("fencing token out of the fence column's range")
+//	type TokenRangeError struct {
+//		Table    string
+//		Token    Token // the refused token
+//		Min, Max Token // the tokens the fence column stores exactly
+//	}
+//	func (e *TokenRangeError) Is(target error) bool // true for ErrTokenOutOfRange
 //
 //	type Fenced struct{ ... }
 //	func NewFenced(db DBTX) *Fenced // DBTX is sqlc's interface in db.go
@@ -57,6 +64,14 @@
 // extra SELECT of the fence labels the error; fencing itself is the single
 // guarded statement. A nil error for a write whose token equals the current
 // fence under "<=" means the holder rewrote its own row.
+//
+// A token the fence column cannot store exactly is refused with a
+// *TokenRangeError before anything is sent: MySQL's narrower integer types
+// (and the unsigned ones, for negative tokens), PostgreSQL's smallint and
+// integer, and sqlc's Go type for a nullable MySQL column where it is
+// narrower still (sql.NullInt32 for INT UNSIGNED). Narrowing the token would
+// store a smaller fence and let an older holder win. SQLite stores every
+// integer in 64 bits, so nothing is refused there.
 //
 // sqlc's own query methods are unexported (fencedUpdateDoc, ...), so the
 // writes cannot be called without a token.
@@ -106,6 +121,8 @@
 //	sqlite/sqlitedb          "<="     sqlite-lt/sqlitedb "<"
 //	docs/docsdb              the example above
 //	custom-fence/customdb    per-table fence columns, warnings, identity keys
+//	*-widths/widthsdb        a fence of every integer width and signedness
+//	                         (e2e: tokens at and just outside each range)
 //
 // # Deviations and details
 //

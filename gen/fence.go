@@ -108,7 +108,7 @@ func narrowFence(engine Engine, t *Table, c *Column) (Diagnostic, bool) {
 	if engine == SQLite || isBigint(c.Type) {
 		return Diagnostic{}, false
 	}
-	return Diagnostic{Pos: c.Pos, Message: fmt.Sprintf("fence column %q of %s has type %s, narrower than 64 bits; etcd revisions and ZooKeeper zxids outgrow it, use bigint", c.Name, t.QualifiedName(), c.Type)}, true
+	return Diagnostic{Pos: c.Pos, Message: fmt.Sprintf("fence column %q of %s has type %s, narrower than 64 bits; writes with a token it cannot store fail with ErrTokenOutOfRange, and etcd revisions and ZooKeeper zxids outgrow it: use bigint", c.Name, t.QualifiedName(), c.Type)}, true
 }
 
 func isBigint(typ string) bool {

@@ -7,6 +7,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"math"
 	"runtime"
 	"sort"
 	"strconv"
@@ -218,6 +219,8 @@ func (w *goWriter) common() {
 		jen.Id("ErrStale").Op("=").Qual("errors", "New").Call(jen.Lit("stale fencing token")),
 		jen.Comment("ErrNotFound matches every *NotFoundError."),
 		jen.Id("ErrNotFound").Op("=").Qual("errors", "New").Call(jen.Lit("no such row")),
+		jen.Comment("ErrTokenOutOfRange matches every *TokenRangeError."),
+		jen.Id("ErrTokenOutOfRange").Op("=").Qual("errors", "New").Call(jen.Lit("fencing token out of the fence column's range")),
 	)
 
 	f.Comment("StaleError reports a write rejected because a newer holder already wrote the row.")
@@ -245,6 +248,21 @@ func (w *goWriter) common() {
 	f.Comment("Is makes errors.Is(err, ErrNotFound) true.")
 	f.Func().Params(jen.Id("e").Op("*").Id("NotFoundError")).Id("Is").Params(jen.Id("target").Error()).Bool().Block(
 		jen.Return(jen.Id("target").Op("==").Id("ErrNotFound")),
+	)
+
+	f.Comment("TokenRangeError reports a token that the table's fence column cannot store exactly.")
+	f.Comment("The write was not sent: a narrowed token could let an older holder win.")
+	f.Type().Id("TokenRangeError").Struct(
+		jen.Id("Table").String().Comment("the table as the schema names it"),
+		jen.Id("Token").Id("Token").Comment("the refused token"),
+		jen.List(jen.Id("Min"), jen.Id("Max")).Id("Token").Comment("the tokens the fence column stores"),
+	)
+	f.Func().Params(jen.Id("e").Op("*").Id("TokenRangeError")).Id("Error").Params().String().Block(
+		jen.Return(jen.Qual("fmt", "Sprintf").Call(jen.Lit("fencing token %d does not fit the fence column of %s (%d to %d); the write was not sent"), jen.Id("e").Dot("Token"), jen.Id("e").Dot("Table"), jen.Id("e").Dot("Min"), jen.Id("e").Dot("Max"))),
+	)
+	f.Comment("Is makes errors.Is(err, ErrTokenOutOfRange) true.")
+	f.Func().Params(jen.Id("e").Op("*").Id("TokenRangeError")).Id("Is").Params(jen.Id("target").Error()).Bool().Block(
+		jen.Return(jen.Id("target").Op("==").Id("ErrTokenOutOfRange")),
 	)
 
 	f.Comment("Fenced runs fenced writes: each takes a Token and cannot silently lose the race.")
@@ -294,12 +312,14 @@ func (w *goWriter) write(t *fencedTable, op writeOp) error {
 	name := op.verb + t.GoName
 	var decl []jen.Code
 	lit := jen.Dict{}
+	rng := fullRange
 	for _, fl := range fields {
 		if fl.Name == structName(tokenParam) {
-			conv, ok := tokenType(w.sqlc.qualifiedType(fl.Type))
-			if !ok {
-				return fmt.Errorf("sqlc typed the fence of %s as %s, which fencegen cannot fill from a token", t.QualifiedName(), w.sqlc.qualifiedType(fl.Type))
+			conv, err := w.tokenConv(t, fl.Type)
+			if err != nil {
+				return err
 			}
+			rng = columnRange(w.engine, t.Fence.Type).intersect(goIntRange(conv.Plain))
 			lit[jen.Id(fl.Name)] = conv.toDriver(jen.Id("token"))
 			continue
 		}
@@ -321,8 +341,68 @@ func (w *goWriter) write(t *fencedTable, op writeOp) error {
 	}
 	w.f.Func().Params(jen.Id("f").Op("*").Id("Fenced")).Id(name).
 		Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("token").Id("Token"), jen.Id("arg").Id(name+"Params")).Error().
-		Block(w.writeBody(t, op, lit)...)
+		Block(append(w.rangeCheck(t, rng), w.writeBody(t, op, lit)...)...)
 	return nil
+}
+
+// tokenConv is how a token fills the fence parameter sqlc typed as typ.
+func (w *goWriter) tokenConv(t *fencedTable, typ ast.Expr) (intField, error) {
+	conv, ok := tokenType(w.sqlc.qualifiedType(typ))
+	if !ok {
+		return intField{}, fmt.Errorf("sqlc typed the fence of %s as %s, which fencegen cannot fill from a token", t.QualifiedName(), w.sqlc.qualifiedType(typ))
+	}
+	return conv, nil
+}
+
+// tokenRangeOf is the range of tokens t's fence accepts, or fullRange.
+func (w *goWriter) tokenRangeOf(t *fencedTable) tokenRange {
+	for _, fl := range w.sqlc.structs[updateQuery(t)+"Params"] {
+		if fl.Name == structName(tokenParam) {
+			if conv, err := w.tokenConv(t, fl.Type); err == nil {
+				return columnRange(w.engine, t.Fence.Type).intersect(goIntRange(conv.Plain))
+			}
+		}
+	}
+	return fullRange
+}
+
+// rangeCheck refuses a token outside rng before anything is sent: the
+// conversion to the parameter's Go type, or the column, would narrow it.
+func (w *goWriter) rangeCheck(t *fencedTable, rng tokenRange) []jen.Code {
+	if rng == fullRange {
+		return nil
+	}
+	return []jen.Code{
+		jen.If(jen.Err().Op(":=").Id("checkTokenRange").Call(jen.Lit(t.QualifiedName()), jen.Id("token"), intConst(rng.min), intConst(rng.max)), jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Err()),
+		),
+	}
+}
+
+// intConst renders n as the math package's constant of that value where
+// there is one, else as a literal.
+func intConst(n int64) jen.Code {
+	names := map[int64]string{
+		math.MinInt8: "MinInt8", math.MaxInt8: "MaxInt8", math.MaxUint8: "MaxUint8",
+		math.MinInt16: "MinInt16", math.MaxInt16: "MaxInt16", math.MaxUint16: "MaxUint16",
+		math.MinInt32: "MinInt32", math.MaxInt32: "MaxInt32", math.MaxUint32: "MaxUint32",
+		math.MinInt64: "MinInt64", math.MaxInt64: "MaxInt64",
+	}
+	if name, ok := names[n]; ok {
+		return jen.Qual("math", name)
+	}
+	return jen.Lit(int(n))
+}
+
+// checkTokenRange renders the range check that narrow fences' writes call.
+func (w *goWriter) checkTokenRange() {
+	w.f.Comment("checkTokenRange returns a *TokenRangeError unless min <= token <= max.")
+	w.f.Func().Id("checkTokenRange").Params(jen.Id("table").String(), jen.List(jen.Id("token"), jen.Id("min"), jen.Id("max")).Id("Token")).Error().Block(
+		jen.If(jen.Id("token").Op("<").Id("min").Op("||").Id("token").Op(">").Id("max")).Block(
+			jen.Return(jen.Op("&").Id("TokenRangeError").Values(jen.Dict{jen.Id("Table"): jen.Id("table"), jen.Id("Token"): jen.Id("token"), jen.Id("Min"): jen.Id("min"), jen.Id("Max"): jen.Id("max")})),
+		),
+		jen.Return(jen.Nil()),
+	)
 }
 
 // writeBody runs the fenced statement and hands its outcome to settle.
@@ -361,6 +441,12 @@ func (w *goWriter) settle(tables []*fencedTable) error {
 		return err
 	}
 	f := w.f
+	for _, t := range tables {
+		if w.tokenRangeOf(t) != fullRange {
+			w.checkTokenRange()
+			break
+		}
+	}
 	if w.engine == MySQL {
 		f.Comment("mysqlStaleMarker is the LastInsertId of an upsert that the fence rejected.")
 		f.Const().Id("mysqlStaleMarker").Op("=").Lit(-1)
@@ -416,6 +502,10 @@ func (w *goWriter) settle(tables []*fencedTable) error {
 		if typ.conv.Field != "" {
 			guard = jen.If(jen.Op("!").Id("v").Dot("Valid")).Block(jen.Return(jen.Nil()))
 			value = jen.Id("v").Dot(typ.conv.Field)
+		}
+		if typ.conv.Plain == "uint64" || typ.conv.Plain == "uint" {
+			// A fence above the Token's range (written by someone else) is unknown, not negative.
+			guard = jen.If(jen.Id("v").Op(">").Qual("math", "MaxInt64")).Block(jen.Return(jen.Nil()))
 		}
 		cases = append(cases, jen.Case(code).Block(guard, jen.Id("t").Op(":=").Id("Token").Call(value), jen.Return(jen.Op("&").Id("t"))))
 	}

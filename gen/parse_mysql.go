@@ -94,7 +94,7 @@ func (m *myFile) namePos(name string) Pos {
 	if name == "" {
 		return m.stmtPos()
 	}
-	lower := strings.ToLower(m.text)
+	lower := strings.ToLower(maskComments(m.text))
 	n := strings.ToLower(name)
 	for _, needle := range []string{"`" + n + "`", `"` + n + `"`, "[" + n + "]", n} {
 		for from := 0; ; {

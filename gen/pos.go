@@ -118,3 +118,51 @@ func skipSQLComments(s string) string {
 		}
 	}
 }
+
+// maskComments blanks out the comments and string literals of SQL text
+// (keeping every offset and newline), so a search for a name finds it only
+// where it is code.
+func maskComments(s string) string {
+	b := []byte(s)
+	blank := func(from, to int) {
+		for i := from; i < to && i < len(b); i++ {
+			if b[i] != '\n' {
+				b[i] = ' '
+			}
+		}
+	}
+	for i := 0; i < len(b); i++ {
+		switch {
+		case b[i] == '#' || b[i] == '-' && i+1 < len(b) && b[i+1] == '-':
+			end := strings.IndexByte(s[i:], '\n')
+			if end < 0 {
+				end = len(s) - i
+			}
+			blank(i, i+end)
+			i += end
+		case b[i] == '/' && i+1 < len(b) && b[i+1] == '*':
+			end := strings.Index(s[i+2:], "*/")
+			if end < 0 {
+				end = len(s) - i - 2
+			}
+			blank(i, i+end+4)
+			i += end + 3
+		case b[i] == '`' || b[i] == '"':
+			// A quoted identifier is code: skip it unmasked.
+			if end := strings.IndexByte(s[i+1:], b[i]); end >= 0 {
+				i += end + 1
+			}
+		case b[i] == '\'':
+			end := i + 1
+			for end < len(b) && b[end] != '\'' {
+				if b[end] == '\\' {
+					end++
+				}
+				end++
+			}
+			blank(i, end+1)
+			i = end
+		}
+	}
+	return string(b)
+}

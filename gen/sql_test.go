@@ -71,7 +71,7 @@ func TestSelectFenced(t *testing.T) {
 		{
 			name:   "no key and narrow fence warn",
 			schema: "CREATE TABLE a (id bigint, fence bigint);\nCREATE TABLE b (id bigint PRIMARY KEY, fence smallint);",
-			want:   "b(id)\nwarn: s.sql:1:14: a has a fence column but no primary key or unique key of NOT NULL columns; it is not fenced\nwarn: s.sql:2:40: fence column \"fence\" of b has type int2, narrower than 64 bits; etcd revisions and ZooKeeper zxids outgrow it, use bigint",
+			want:   "b(id)\nwarn: s.sql:1:14: a has a fence column but no primary key or unique key of NOT NULL columns; it is not fenced\nwarn: s.sql:2:40: fence column \"fence\" of b has type int2, narrower than 64 bits; writes with a token it cannot store fail with ErrTokenOutOfRange, and etcd revisions and ZooKeeper zxids outgrow it: use bigint",
 		},
 		{
 			name:   "global and per-table names",

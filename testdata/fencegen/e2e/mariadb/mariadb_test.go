@@ -54,6 +54,7 @@ func packages() []struct {
 // server.
 func TestMariaDB(t *testing.T) {
 	server := mariadbtest.New(t)
+	t.Run("widths", func(t *testing.T) { runWidths(t, server) })
 	for _, p := range packages() {
 		for _, foundRows := range []bool{true, false} {
 			t.Run(fmt.Sprintf("%s clientFoundRows=%v", p.name, foundRows), func(t *testing.T) {
@@ -80,6 +81,17 @@ func openSchema(t *testing.T, server *mariadbtest.Server, foundRows bool) *sql.D
 	if err != nil {
 		t.Fatal(err)
 	}
+	db := openDB(t, server, foundRows)
+	if _, err := db.ExecContext(context.Background(), string(schema)); err != nil {
+		t.Fatalf("apply schema: %v", err)
+	}
+	return db
+}
+
+// openDB creates a fresh, empty database and returns a handle on it with
+// clientFoundRows set as asked.
+func openDB(t *testing.T, server *mariadbtest.Server, foundRows bool) *sql.DB {
+	t.Helper()
 	cfg, err := mysql.ParseDSN(server.NewDatabase(t))
 	if err != nil {
 		t.Fatal(err)
@@ -90,8 +102,5 @@ func openSchema(t *testing.T, server *mariadbtest.Server, foundRows bool) *sql.D
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	if _, err := db.ExecContext(context.Background(), string(schema)); err != nil {
-		t.Fatalf("apply schema: %v", err)
-	}
 	return db
 }

@@ -70,6 +70,7 @@ func stdlibAtMost(_ *pgxpool.Pool, db *sql.DB) suite.Generated {
 // package, each in its own database on one cluster.
 func TestPostgres(t *testing.T) {
 	server := pgtest.New(t)
+	t.Run("widths", func(t *testing.T) { runWidths(t, server) })
 	for _, p := range packages() {
 		t.Run(p.name, func(t *testing.T) {
 			pool, db := openSchema(t, server)

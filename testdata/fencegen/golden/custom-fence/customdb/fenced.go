@@ -8,6 +8,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 )
 
 // Token is a fencing token: a number that grows with every lease (or every
@@ -20,6 +21,8 @@ var (
 	ErrStale = errors.New("stale fencing token")
 	// ErrNotFound matches every *NotFoundError.
 	ErrNotFound = errors.New("no such row")
+	// ErrTokenOutOfRange matches every *TokenRangeError.
+	ErrTokenOutOfRange = errors.New("fencing token out of the fence column's range")
 )
 
 // StaleError reports a write rejected because a newer holder already wrote the row.
@@ -55,6 +58,23 @@ func (e *NotFoundError) Is(target error) bool {
 	return target == ErrNotFound
 }
 
+// TokenRangeError reports a token that the table's fence column cannot store exactly.
+// The write was not sent: a narrowed token could let an older holder win.
+type TokenRangeError struct {
+	Table    string // the table as the schema names it
+	Token    Token  // the refused token
+	Min, Max Token  // the tokens the fence column stores
+}
+
+func (e *TokenRangeError) Error() string {
+	return fmt.Sprintf("fencing token %d does not fit the fence column of %s (%d to %d); the write was not sent", e.Token, e.Table, e.Min, e.Max)
+}
+
+// Is makes errors.Is(err, ErrTokenOutOfRange) true.
+func (e *TokenRangeError) Is(target error) bool {
+	return target == ErrTokenOutOfRange
+}
+
 // Fenced runs fenced writes: each takes a Token and cannot silently lose the race.
 type Fenced struct {
 	q *Queries
@@ -63,6 +83,19 @@ type Fenced struct {
 // NewFenced returns fenced writes over db (a pool, a connection or a transaction).
 func NewFenced(db DBTX) *Fenced {
 	return &Fenced{q: New(db)}
+}
+
+// checkTokenRange returns a *TokenRangeError unless min <= token <= max.
+func checkTokenRange(table string, token, min, max Token) error {
+	if token < min || token > max {
+		return &TokenRangeError{
+			Max:   max,
+			Min:   min,
+			Table: table,
+			Token: token,
+		}
+	}
+	return nil
 }
 
 // op is a kind of fenced write.
@@ -192,6 +225,9 @@ type UpdateCounterParams struct {
 // UpdateCounter sets the counters row with arg's key to arg and its fence to token, if the row's fence <= token.
 // It returns a *StaleError if a newer token holds the row and a *NotFoundError if no row has the key.
 func (f *Fenced) UpdateCounter(ctx context.Context, token Token, arg UpdateCounterParams) error {
+	if err := checkTokenRange("counters", token, math.MinInt32, math.MaxInt32); err != nil {
+		return err
+	}
 	n, err := f.q.fencedUpdateCounter(ctx, fencedUpdateCounterParams{
 		FencegenToken: int64(token),
 		Name:          arg.Name,
@@ -214,6 +250,9 @@ type UpsertCounterParams struct {
 // UpsertCounter inserts arg into counters with fence token, or updates the row with its key if the row's fence <= token.
 // It returns a *StaleError if a newer token holds the row.
 func (f *Fenced) UpsertCounter(ctx context.Context, token Token, arg UpsertCounterParams) error {
+	if err := checkTokenRange("counters", token, math.MinInt32, math.MaxInt32); err != nil {
+		return err
+	}
 	n, err := f.q.fencedUpsertCounter(ctx, fencedUpsertCounterParams{
 		FencegenToken: int64(token),
 		Name:          arg.Name,
@@ -235,6 +274,9 @@ type DeleteCounterParams struct {
 // DeleteCounter deletes the counters row with arg's key if the row's fence <= token.
 // It returns a *StaleError if a newer token holds the row and a *NotFoundError if no row has the key.
 func (f *Fenced) DeleteCounter(ctx context.Context, token Token, arg DeleteCounterParams) error {
+	if err := checkTokenRange("counters", token, math.MinInt32, math.MaxInt32); err != nil {
+		return err
+	}
 	n, err := f.q.fencedDeleteCounter(ctx, fencedDeleteCounterParams{
 		FencegenToken: int64(token),
 		Name:          arg.Name,
