@@ -1,0 +1,287 @@
+#!/usr/bin/env bash
+# realworld.sh runs fencelint over the real-world set: public Go applications
+# that take distributed locks or leases and write stores under them, listed
+# with pinned commits in testdata/realworld/apps.tsv. It compares the
+# findings with the hand triage in testdata/realworld/triage.tsv and the
+# expert reading in testdata/realworld/targets.tsv, and prints:
+#   - findings not triaged yet (new) and triaged findings no longer reported
+#     (vanished);
+#   - recall: the recall targets (likely real fencing bugs found by reading
+#     the code) that a finding lands on, and each missed one with its cause;
+#   - the precision traps (correct code that looks like a bug) that are
+#     reported;
+#   - false positives per 100k non-test lines (go list's GoFiles of the
+#     analyzed packages).
+#
+# The applications are not part of this repository and CI cannot fetch them:
+# this script is run by hand. Each one is laid out once, outside the
+# repository, from a bare git mirror ($REALWORLD_MIRRORS/OWNER+NAME/repo, as
+# the search tool's fetch leaves it) with git archive, then go mod download.
+# An application without a mirror is reported as NOT LAID OUT and left out
+# of every number (the summary says how many were measured).
+#
+# Usage: scripts/realworld.sh [-only NAME,...] [-fencelint BINARY] [-layout] [-keep]
+#   -only NAME,...      only these applications
+#   -fencelint BINARY   run this binary instead of building ./cmd/fencelint
+#   -layout             lay the applications out and stop
+#   -keep               keep the work directory (fencelint's JSON per app)
+# Environment: REALWORLD_DIR (default /work/realworld), REALWORLD_MIRRORS
+# (default /work/.mirror).
+#
+# Exits 0 when every finding is triaged and none vanished, 1 otherwise or on
+# a crash or load failure, 2 on bad usage.
+set -euo pipefail
+
+only=
+binary=
+layout_only=false
+keep=false
+while (($#)); do
+	case $1 in
+	-only) only=${2:?-only needs names}; shift 2 ;;
+	-fencelint) binary=$(realpath "${2:?-fencelint needs a path}"); shift 2 ;;
+	-layout) layout_only=true; shift ;;
+	-keep) keep=true; shift ;;
+	*) echo "realworld.sh: unknown argument $1; usage: realworld.sh [-only NAME,...] [-fencelint BINARY] [-layout] [-keep]" >&2; exit 2 ;;
+	esac
+done
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+readonly apps_file="$root/testdata/realworld/apps.tsv"
+readonly triage_file="$root/testdata/realworld/triage.tsv"
+readonly targets_file="$root/testdata/realworld/targets.tsv"
+readonly layout_root=${REALWORLD_DIR:-/work/realworld}
+readonly mirrors=${REALWORLD_MIRRORS:-/work/.mirror}
+work=$(mktemp -d "${TMPDIR:-/tmp}/realworld.XXXXXX")
+if $keep; then
+	echo "work directory: $work"
+else
+	trap 'rm -rf "$work"' EXIT
+fi
+export GOWORK=off GOTOOLCHAIN=local GOFLAGS=-mod=mod
+
+# selected reports whether the application NAME is to be run.
+selected() {
+	[[ -z $only ]] || [[ ",$only," == *",$1,"* ]]
+}
+
+# layout makes $layout_root/NAME hold REPO at COMMIT with its modules
+# downloaded, unless it already does; it returns 1, saying why, when it
+# cannot.
+layout() {
+	local name=$1 repo=$2 commit=$3 moddir=$4
+	local dest="$layout_root/$name" stamp="$layout_root/$name/.realworld-commit"
+	if [[ -f $stamp && $(cat "$stamp") == "$commit" ]]; then
+		return 0
+	fi
+	local mirror="$mirrors/${repo/\//+}/repo"
+	if ! git --git-dir="$mirror" cat-file -e "$commit^{commit}" 2>/dev/null; then
+		echo "  NOT LAID OUT: $name: no mirror of $repo holding $commit at $mirror (fetch github:$repo with the search tool, then run this again)"
+		return 1
+	fi
+	rm -rf "$dest"
+	mkdir -p "$dest"
+	# A mirror lacks its largest blobs (test data, assets): leave those files
+	# out rather than fail.
+	local missing=()
+	mapfile -t missing < <(git --git-dir="$mirror" ls-tree -r "$commit" |
+		awk -F'\t' '$1 ~ / blob / {split($1, f, " "); print f[3]}' |
+		git --git-dir="$mirror" cat-file --batch-check='%(objectname) %(objecttype)' --buffer 2>/dev/null |
+		awk '$2 == "missing" {print $1}' | sort -u)
+	local excludes=()
+	if ((${#missing[@]})); then
+		mapfile -t excludes < <(git --git-dir="$mirror" ls-tree -r "$commit" |
+			awk -F'\t' 'NR == FNR {m[$1]; next} {split($1, f, " "); if (f[3] in m) print ":(exclude,literal)" $2}' \
+				<(printf '%s\n' "${missing[@]}") -)
+		echo "  $name: ${#excludes[@]} files missing from the mirror are left out"
+	fi
+	if ! git --git-dir="$mirror" archive "$commit" -- . "${excludes[@]}" | tar -x -C "$dest"; then
+		echo "  NOT LAID OUT: $name: git archive of $commit failed"
+		return 1
+	fi
+	if ! (cd "$dest/$moddir" && go mod download >"$dest/.realworld-download.log" 2>&1); then
+		echo "  NOT LAID OUT: $name: go mod download failed (see $dest/.realworld-download.log)"
+		return 1
+	fi
+	echo "$commit" >"$stamp"
+}
+
+# envFlags splits the flags column into environment settings (VAR=value,
+# printed to fd 3) and fencelint flags (stdout).
+splitFlags() {
+	local f
+	for f in $1; do
+		[[ $f == - ]] && continue
+		if [[ $f == [A-Z]*=* ]]; then echo "$f" >&3; else echo "$f"; fi
+	done
+}
+
+# jq_findings prints each diagnostic of fencelint -json output as
+# "ANALYZER POSN<TAB>MESSAGE"; jq_errors prints each analysis error.
+readonly jq_findings='to_entries[] | .value | to_entries[] | select(.value | type == "array")
+	| .key as $a | .value[] | "\($a) \(.posn)\t\(.message)"'
+readonly jq_errors='to_entries[] | .key as $p | .value | to_entries[] | select(.value | type == "object")
+	| "\($p): \(.key): \(.value.error)"'
+
+# analyze runs fencelint on one laid-out application, appends its findings to
+# $work/actual.txt as "ANALYZER NAME/PATH:LINE<TAB>MESSAGE" (PATH relative to
+# the repository root) and its non-test line count to $work/lines.txt.
+analyze() {
+	local name=$1 moddir=$2 patterns flags envs
+	IFS=, read -r -a patterns <<<"$3"
+	local dir="$layout_root/$name/$moddir"
+	flags=$(splitFlags "$4" 3>"$work/$name.env")
+	mapfile -t envs <"$work/$name.env"
+	local status=0
+	# shellcheck disable=SC2086 # flags are words
+	(cd "$dir" && env "${envs[@]}" /usr/bin/time -o "$work/$name.time" -f '%e %M' \
+		"$work/fencelint" -json -test=false $flags "${patterns[@]}" >"$work/$name.json" 2>"$work/$name.err") || status=$?
+	local problems=
+	((status == 0)) || problems+="fencelint exited $status; "
+	if grep -q -e 'panic' -e 'internal error' "$work/$name.err" "$work/$name.json"; then
+		problems+="crash (panic or internal error); "
+	fi
+	if ! jq -e 'type == "object"' "$work/$name.json" >/dev/null 2>&1; then
+		problems+="no JSON output; "
+	elif [[ -n $(jq -r "$jq_errors" "$work/$name.json") ]]; then
+		problems+="analysis errors; "
+	fi
+	local lines npkg nfind
+	(cd "$dir" && env "${envs[@]}" go list -f '{{$d := .Dir}}{{range .GoFiles}}{{$d}}/{{.}}{{"\n"}}{{end}}{{range .CgoFiles}}{{$d}}/{{.}}{{"\n"}}{{end}}' \
+		"${patterns[@]}" 2>/dev/null) | sort -u >"$work/$name.files"
+	npkg=$(cd "$dir" && env "${envs[@]}" go list "${patterns[@]}" 2>/dev/null | wc -l)
+	lines=$( (xargs -r cat <"$work/$name.files" || true) | wc -l)
+	echo "$name $lines" >>"$work/lines.txt"
+	local base="$layout_root/$name/"
+	jq -r "$jq_findings" "$work/$name.json" 2>/dev/null | grep -v '_test\.go:' |
+		sed -E -e "s#^([a-z]+) ${base//./\\.}#\1 $name/#" -e 's#^([a-z]+ [^\t]+\.go:[0-9]+):[0-9]+\t#\1\t#' |
+		sort -u >"$work/$name.findings" || true
+	cat "$work/$name.findings" >>"$work/actual.txt"
+	nfind=$(wc -l <"$work/$name.findings")
+	read -r wall kb <"$work/$name.time"
+	printf '%-20s %5s pkgs %8s lines %3d findings %7.1fs %6d MB peak\n' \
+		"$name" "$npkg" "$lines" "$nfind" "$wall" $((kb / 1024))
+	if [[ -n $problems ]]; then
+		echo "  FAIL: ${problems%; }" >&2
+		jq -r "$jq_errors" "$work/$name.json" 2>/dev/null | head -20 | sed 's/^/  /' >&2
+		grep -v '^$' "$work/$name.err" | head -20 | sed 's/^/  /' >&2
+		failed=1
+	fi
+}
+
+# entries prints the non-comment, non-blank lines of a TSV file.
+entries() {
+	grep -v -e '^#' -e '^[[:space:]]*$' "$1" || true
+}
+
+# report compares the findings with the triage and the targets, for the
+# applications measured ($work/measured.txt), and prints the numbers.
+report() {
+	local measured_re
+	measured_re="^($(paste -sd'|' "$work/measured.txt"))/"
+	cut -f1 "$work/actual.txt" | sort -u >"$work/actual.keys"
+	# triage.tsv: KEY<TAB>VERDICT<TAB>REASON, KEY being "ANALYZER NAME/PATH:LINE".
+	entries "$triage_file" | awk -F'\t' -v file="$triage_file" '
+		NF < 3 || $3 == "" || ($2 != "TP" && $2 != "FP" && $2 != "debatable") {
+			printf "%s: entry needs KEY, TP|FP|debatable and a reason: %s\n", file, $0 > "/dev/stderr"; bad = 1; next }
+		{ print } END { exit bad }' >"$work/triage.all" || failed=1
+	awk -F'\t' '{ split($1, k, " "); print k[2] "\t" $0 }' "$work/triage.all" |
+		grep -E "$measured_re" | cut -f2- | sort -t$'\t' -k1,1 >"$work/triage.txt" || true
+	cut -f1 "$work/triage.txt" | sort -u >"$work/triage.keys"
+	local new vanished
+	new=$(comm -23 "$work/actual.keys" "$work/triage.keys")
+	vanished=$(comm -13 "$work/actual.keys" "$work/triage.keys")
+	if [[ -n $new ]]; then
+		echo
+		echo "new findings, not in testdata/realworld/triage.tsv (triage each: TP, FP or debatable, with a reason):"
+		grep -F -f <(sed 's/$/\t/' <<<"$new") "$work/actual.txt" | sed 's/^/  /'
+		failed=1
+	fi
+	if [[ -n $vanished ]]; then
+		echo
+		echo "triaged findings no longer reported (a fixed false positive, or a lost true finding):"
+		grep -F -f <(sed 's/$/\t/' <<<"$vanished") "$work/triage.txt" | sed 's/^/  /'
+		failed=1
+	fi
+
+	# Verdicts of the findings reported now.
+	local tp fp deb
+	join -t$'\t' "$work/actual.keys" "$work/triage.txt" >"$work/current.txt" || true
+	tp=$(awk -F'\t' '$2 == "TP"' "$work/current.txt" | wc -l)
+	fp=$(awk -F'\t' '$2 == "FP"' "$work/current.txt" | wc -l)
+	deb=$(awk -F'\t' '$2 == "debatable"' "$work/current.txt" | wc -l)
+
+	# targets.tsv: ID<TAB>KIND<TAB>NAME/PATH:LINE[,LINE...]<TAB>CLASS<TAB>WHY.
+	# A target is found when a finding of any check lands on one of its lines;
+	# a trap is sprung likewise.
+	cut -f1 "$work/actual.keys" -d$'\t' | sed -E 's/^[a-z]+ //' | sort -u >"$work/actual.lines"
+	local found=0 total=0 traps=0 sprung=0 missed="" sprung_list=""
+	while IFS=$'\t' read -r id kind where class why; do
+		[[ $where =~ $measured_re ]] || continue
+		local file=${where%:*} lines hit=false l
+		IFS=, read -r -a lines <<<"${where##*:}"
+		for l in "${lines[@]}"; do
+			grep -qxF "$file:$l" "$work/actual.lines" && hit=true
+		done
+		if [[ $kind == target ]]; then
+			total=$((total + 1))
+			if $hit; then found=$((found + 1)); else missed+="  $id $where [$class] $why"$'\n'; fi
+		else
+			traps=$((traps + 1))
+			if $hit; then sprung=$((sprung + 1)); sprung_list+="  $id $where $why"$'\n'; fi
+		fi
+	done < <(entries "$targets_file")
+
+	local lines
+	lines=$(awk '{s += $2} END {print s + 0}' "$work/lines.txt")
+	echo
+	echo "measured $(wc -l <"$work/measured.txt") of $napps applications, $lines non-test lines"
+	echo "findings: $(wc -l <"$work/actual.keys") ($tp TP, $fp FP, $deb debatable, $(grep -c . <<<"$new" || true) not triaged)"
+	echo "recall on targets: $found of $total"
+	if [[ -n $missed ]]; then
+		echo "missed targets [cause]:"
+		printf '%s' "$missed"
+	fi
+	echo "precision traps reported: $sprung of $traps"
+	[[ -z $sprung_list ]] || printf '%s' "$sprung_list"
+	awk -v fp="$fp" -v deb="$deb" -v n="$lines" 'BEGIN {
+		if (n > 0) printf "false positives per 100k lines: %.2f (%.2f counting debatable ones as false)\n", fp * 100000 / n, (fp + deb) * 100000 / n }'
+}
+
+failed=0
+napps=0
+mkdir -p "$layout_root"
+: >"$work/measured.txt"
+: >"$work/actual.txt"
+: >"$work/lines.txt"
+if ! $layout_only; then
+	if [[ -n $binary ]]; then
+		cp "$binary" "$work/fencelint"
+	else
+		(cd "$root" && go build -o "$work/fencelint" ./cmd/fencelint)
+	fi
+	printf '%-20s\n' application
+fi
+while IFS=$'\t' read -r name repo commit moddir patterns _locks flags; do
+	selected "$name" || continue
+	napps=$((napps + 1))
+	if ! layout "$name" "$repo" "$commit" "$moddir"; then
+		continue
+	fi
+	$layout_only && continue
+	echo "$name" >>"$work/measured.txt"
+	analyze "$name" "$moddir" "$patterns" "$flags"
+done < <(entries "$apps_file")
+if $layout_only; then
+	exit 0
+fi
+if [[ ! -s $work/measured.txt ]]; then
+	echo "realworld.sh: no application is laid out; nothing was measured" >&2
+	exit 1
+fi
+report
+if ((failed)); then
+	echo "realworld.sh: FAIL"
+	exit 1
+fi
+echo "realworld.sh: ok"
