@@ -32,6 +32,15 @@
 # a crash or load failure, 2 on bad usage.
 set -euo pipefail
 
+# Run from a copy: a run takes long, and bash reads a script as it goes, so
+# a rebase or an edit meanwhile would change what the rest of the run does.
+if [[ -z ${REALWORLD_ROOT:-} ]]; then
+	REALWORLD_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+	copy=$(mktemp "${TMPDIR:-/tmp}/realworld-sh.XXXXXX")
+	cp "${BASH_SOURCE[0]}" "$copy"
+	REALWORLD_ROOT=$REALWORLD_ROOT exec bash -c 'trap "rm -f \"$0\"" EXIT; bash "$0" "$@"' "$copy" "$@"
+fi
+
 only=
 binary=
 layout_only=false
@@ -46,7 +55,7 @@ while (($#)); do
 	esac
 done
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+root=$REALWORLD_ROOT
 readonly apps_file="$root/testdata/realworld/apps.tsv"
 readonly triage_file="$root/testdata/realworld/triage.tsv"
 readonly targets_file="$root/testdata/realworld/targets.tsv"
@@ -65,9 +74,9 @@ selected() {
 	[[ -z $only ]] || [[ ",$only," == *",$1,"* ]]
 }
 
-# layout makes $layout_root/NAME hold REPO at COMMIT with its modules
-# downloaded, unless it already does; it returns 1, saying why, when it
-# cannot.
+# layout makes $layout_root/NAME hold REPO at COMMIT with the modules its
+# PATTERNS need downloaded, unless it already does; it returns 1, saying why,
+# when it cannot.
 layout() {
 	local name=$1 repo=$2 commit=$3 moddir=$4
 	local dest="$layout_root/$name" stamp="$layout_root/$name/.realworld-commit"
@@ -99,14 +108,21 @@ layout() {
 		echo "  NOT LAID OUT: $name: git archive of $commit failed"
 		return 1
 	fi
-	if ! (cd "$dest/$moddir" && go mod download >"$dest/.realworld-download.log" 2>&1); then
-		echo "  NOT LAID OUT: $name: go mod download failed (see $dest/.realworld-download.log)"
+	# Download what the analyzed packages need, not go mod download's whole
+	# graph: the module proxy refuses some versions that only tests or
+	# unused packages require.
+	local patterns envs
+	IFS=, read -r -a patterns <<<"$5"
+	splitFlags "$6" 3>"$dest/.realworld-env" >/dev/null
+	mapfile -t envs <"$dest/.realworld-env"
+	if ! (cd "$dest/$moddir" && env "${envs[@]}" go list -deps "${patterns[@]}" >"$dest/.realworld-download.log" 2>&1); then
+		echo "  NOT LAID OUT: $name: its packages do not load (see $dest/.realworld-download.log)"
 		return 1
 	fi
 	echo "$commit" >"$stamp"
 }
 
-# envFlags splits the flags column into environment settings (VAR=value,
+# splitFlags splits the flags column into environment settings (VAR=value,
 # printed to fd 3) and fencelint flags (stdout).
 splitFlags() {
 	local f
@@ -265,7 +281,7 @@ fi
 while IFS=$'\t' read -r name repo commit moddir patterns _locks flags; do
 	selected "$name" || continue
 	napps=$((napps + 1))
-	if ! layout "$name" "$repo" "$commit" "$moddir"; then
+	if ! layout "$name" "$repo" "$commit" "$moddir" "$patterns" "$flags"; then
 		continue
 	fi
 	$layout_only && continue
