@@ -123,6 +123,8 @@
 //	custom-fence/customdb    per-table fence columns, warnings, identity keys
 //	*-widths/widthsdb        a fence of every integer width and signedness
 //	                         (e2e: tokens at and just outside each range)
+//	postgres-types*/typesdb  a column of every type sqlc maps (ranges,
+//	                         multiranges, arrays, enums), pgx/v5 and database/sql
 //
 // # Deviations and details
 //

@@ -297,7 +297,7 @@ func (w *goWriter) ops(t *fencedTable) []writeOp {
 func (w *goWriter) table(t *fencedTable) error {
 	for _, op := range w.ops(t) {
 		if err := w.write(t, op); err != nil {
-			return err
+			return errorf(t.Pos, "%s: %v; please report this as a fencegen bug", t.QualifiedName(), err)
 		}
 	}
 	return nil

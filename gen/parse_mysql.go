@@ -91,8 +91,28 @@ func (m *myFile) stmtPos() Pos { return m.file.pos(m.start) }
 // namePos points at the first mention of name in the current statement,
 // backquoted or bare, falling back to the statement start.
 func (m *myFile) namePos(name string) Pos {
+	if i, _ := m.findName(name); i >= 0 {
+		return m.file.pos(m.start + i)
+	}
+	return m.stmtPos()
+}
+
+// spelling is name as the statement first writes it when that is in
+// [brackets] or `backticks`, else "".
+func (m *myFile) spelling(name string) string {
+	i, n := m.findName(name)
+	if i < 0 || m.text[i] != '[' && m.text[i] != '`' {
+		return ""
+	}
+	return m.text[i : i+n]
+}
+
+// findName returns the offset and length of the first mention of name in
+// the current statement's code (not its comments), quoted or bare; -1 if
+// there is none.
+func (m *myFile) findName(name string) (int, int) {
 	if name == "" {
-		return m.stmtPos()
+		return -1, 0
 	}
 	lower := strings.ToLower(maskComments(m.text))
 	n := strings.ToLower(name)
@@ -104,12 +124,12 @@ func (m *myFile) namePos(name string) Pos {
 			}
 			i += from
 			if isWordBoundary(lower, i-1) && isWordBoundary(lower, i+len(needle)) {
-				return m.file.pos(m.start + i)
+				return i, len(needle)
 			}
 			from = i + len(needle)
 		}
 	}
-	return m.stmtPos()
+	return -1, 0
 }
 
 func isWordBoundary(s string, i int) bool {

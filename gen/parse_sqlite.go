@@ -111,7 +111,7 @@ func (s *sqliteSchema) record(file *sourceFile, start int, stmtText string) erro
 			if strings.HasPrefix(a.table, "sqlite_") {
 				continue
 			}
-			t, err := s.b.addTable(&Table{Name: a.table, View: a.code == sqlite3.AUTH_CREATE_VIEW, Pos: m.namePos(a.table)}, false)
+			t, err := s.b.addTable(&Table{Name: a.table, View: a.code == sqlite3.AUTH_CREATE_VIEW, Pos: m.namePos(a.table), spelling: m.spelling(a.table)}, false)
 			if err != nil {
 				return err
 			}
@@ -176,7 +176,7 @@ func (s *sqliteSchema) loadTable(t *Table, m *myFile) error {
 		}
 		c := known[name]
 		if c == nil {
-			c = &Column{Name: name, Pos: m.namePos(name)}
+			c = &Column{Name: name, Pos: m.namePos(name), spelling: m.spelling(name)}
 		}
 		c.Type = strings.ToLower(st.ColumnText(1))
 		c.NotNull = st.ColumnInt(2) != 0

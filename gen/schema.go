@@ -38,6 +38,7 @@ type Table struct {
 	Comment    string
 	Pos        Pos
 
+	spelling    string       // see Column.spelling
 	pkName      string       // for DROP CONSTRAINT
 	uniqueNames []constraint // Uniques with their names
 }
@@ -51,6 +52,11 @@ type Column struct {
 	IdentityAlways bool // GENERATED ALWAYS AS IDENTITY: never written by UPDATE
 	Comment        string
 	Pos            Pos
+
+	// spelling is the name as a SQLite schema wrote it when it used
+	// [brackets] or `backticks`: sqlc's SQLite catalog keeps those
+	// characters in the name, so the queries must spell it the same way.
+	spelling string
 }
 
 // QualifiedName is the table's name as a message shows it: "docs" or

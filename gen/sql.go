@@ -42,6 +42,31 @@ func renderFencedSQL(engine Engine, cmp Compare, tables []*fencedTable, src toke
 	return w.b.String()
 }
 
+// col renders a column of t: as the schema spelled it where sqlc's catalog
+// keeps the spelling (SQLite's [name] and `name`), else quoted as needed.
+func (w *sqlWriter) col(t *fencedTable, name string) string {
+	if c := t.Column(name); c != nil && c.spelling != "" {
+		return c.spelling
+	}
+	return w.d.ident(name)
+}
+
+// tableName renders t's unqualified name, as col does a column's.
+func (w *sqlWriter) tableName(t *fencedTable) string {
+	if t.spelling != "" {
+		return t.spelling
+	}
+	return w.d.ident(t.Name)
+}
+
+// table renders t's possibly schema-qualified name.
+func (w *sqlWriter) table(t *fencedTable) string {
+	if t.Schema == "" {
+		return w.tableName(t)
+	}
+	return w.d.ident(t.Schema) + "." + w.tableName(t)
+}
+
 // guard renders the fence comparison against the token for the row's fence
 // reference ref; a NULL fence (never written under fencing) accepts.
 func (w *sqlWriter) guard(t *fencedTable, ref, token string) string {
@@ -56,7 +81,7 @@ func (w *sqlWriter) guard(t *fencedTable, ref, token string) string {
 func (w *sqlWriter) keyMatch(t *fencedTable) string {
 	parts := make([]string, len(t.Key))
 	for i, k := range t.Key {
-		parts[i] = w.d.ident(k) + " = " + w.d.arg(k)
+		parts[i] = w.col(t, k) + " = " + w.d.arg(k)
 	}
 	return strings.Join(parts, " AND ")
 }
@@ -64,22 +89,22 @@ func (w *sqlWriter) keyMatch(t *fencedTable) string {
 func (w *sqlWriter) update(t *fencedTable) {
 	var sets []string
 	for _, c := range updateColumns(t) {
-		sets = append(sets, w.d.ident(c.Name)+" = "+w.d.arg(c.Name))
+		sets = append(sets, w.col(t, c.Name)+" = "+w.d.arg(c.Name))
 	}
-	fence := w.d.ident(t.Fence.Name)
+	fence := w.col(t, t.Fence.Name)
 	sets = append(sets, fence+" = "+w.d.token())
 	w.printf("\n-- name: %s :execrows\n", updateQuery(t))
-	w.printf("UPDATE %s\nSET %s\nWHERE %s\n  AND %s;\n", w.d.table(t.Table), strings.Join(sets, ", "), w.keyMatch(t), w.guard(t, fence, w.d.token()))
+	w.printf("UPDATE %s\nSET %s\nWHERE %s\n  AND %s;\n", w.table(t), strings.Join(sets, ", "), w.keyMatch(t), w.guard(t, fence, w.d.token()))
 }
 
 func (w *sqlWriter) delete(t *fencedTable) {
 	w.printf("\n-- name: %s :execrows\n", deleteQuery(t))
-	w.printf("DELETE FROM %s\nWHERE %s\n  AND %s;\n", w.d.table(t.Table), w.keyMatch(t), w.guard(t, w.d.ident(t.Fence.Name), w.d.token()))
+	w.printf("DELETE FROM %s\nWHERE %s\n  AND %s;\n", w.table(t), w.keyMatch(t), w.guard(t, w.col(t, t.Fence.Name), w.d.token()))
 }
 
 func (w *sqlWriter) fenceRead(t *fencedTable) {
 	w.printf("\n-- name: %s :one\n", fenceQuery(t))
-	w.printf("SELECT %s FROM %s\nWHERE %s;\n", w.d.ident(t.Fence.Name), w.d.table(t.Table), w.keyMatch(t))
+	w.printf("SELECT %s FROM %s\nWHERE %s;\n", w.col(t, t.Fence.Name), w.table(t), w.keyMatch(t))
 }
 
 func (w *sqlWriter) upsert(t *fencedTable) {
@@ -87,10 +112,10 @@ func (w *sqlWriter) upsert(t *fencedTable) {
 	names := make([]string, 0, len(cols)+1)
 	values := make([]string, 0, len(cols)+1)
 	for _, c := range cols {
-		names = append(names, w.d.ident(c.Name))
+		names = append(names, w.col(t, c.Name))
 		values = append(values, w.d.arg(c.Name))
 	}
-	fence := w.d.ident(t.Fence.Name)
+	fence := w.col(t, t.Fence.Name)
 	names = append(names, fence)
 	values = append(values, w.d.token())
 	cmd := ":execrows"
@@ -98,7 +123,7 @@ func (w *sqlWriter) upsert(t *fencedTable) {
 		cmd = ":execresult" // the stale marker travels in LastInsertId
 	}
 	w.printf("\n-- name: %s %s\n", upsertQuery(t), cmd)
-	w.printf("INSERT INTO %s (%s)", w.d.table(t.Table), strings.Join(names, ", "))
+	w.printf("INSERT INTO %s (%s)", w.table(t), strings.Join(names, ", "))
 	if keyHasIdentityAlways(t) {
 		w.printf(" OVERRIDING SYSTEM VALUE")
 	}
@@ -109,15 +134,15 @@ func (w *sqlWriter) upsert(t *fencedTable) {
 	}
 	keys := make([]string, len(t.Key))
 	for i, k := range t.Key {
-		keys[i] = w.d.ident(k)
+		keys[i] = w.col(t, k)
 	}
 	var sets []string
 	for _, c := range updateColumns(t) {
-		sets = append(sets, fmt.Sprintf("%s = excluded.%s", w.d.ident(c.Name), w.d.ident(c.Name)))
+		sets = append(sets, fmt.Sprintf("%s = excluded.%s", w.col(t, c.Name), w.col(t, c.Name)))
 	}
 	sets = append(sets, fmt.Sprintf("%s = excluded.%s", fence, fence))
 	// The target row is named by its unqualified table name in DO UPDATE.
-	current := w.d.ident(t.Name) + "." + fence
+	current := w.tableName(t) + "." + fence
 	w.printf("ON CONFLICT (%s) DO UPDATE\nSET %s\nWHERE %s;\n", strings.Join(keys, ", "), strings.Join(sets, ", "), w.guard(t, current, "excluded."+fence))
 }
 
@@ -132,11 +157,11 @@ func (w *sqlWriter) upsert(t *fencedTable) {
 // statement's LastInsertId then says "stale" whatever the connection's
 // flags, and no auto-increment column reaches that value.
 func (w *sqlWriter) mysqlOnDuplicate(t *fencedTable) {
-	fence := w.d.ident(t.Fence.Name)
+	fence := w.col(t, t.Fence.Name)
 	admit := w.guard(t, fence, "VALUES("+fence+")")
 	var sets []string
 	for _, c := range updateColumns(t) {
-		col := w.d.ident(c.Name)
+		col := w.col(t, c.Name)
 		sets = append(sets, fmt.Sprintf("  %s = IF(%s, VALUES(%s), %s)", col, admit, col, col))
 	}
 	sets = append(sets, fmt.Sprintf("  %s = IF(%s, VALUES(%s), IF(LAST_INSERT_ID(%s), %s, %s))", fence, admit, fence, mysqlStaleMarker, fence, fence))

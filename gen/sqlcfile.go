@@ -128,6 +128,10 @@ func (s *sqlcFile) typeCode(e ast.Expr) (jen.Code, error) {
 		return jen.Map(k).Add(v), err
 	case *ast.InterfaceType:
 		return jen.Interface(), nil
+	case *ast.IndexExpr: // pgtype.Range[pgtype.Int4]
+		return s.generic(t.X, t.Index)
+	case *ast.IndexListExpr:
+		return s.generic(t.X, t.Indices...)
 	}
 	return nil, fmt.Errorf("unexpected type %s in sqlc's output", types.ExprString(e))
 }
@@ -181,4 +185,20 @@ func (f intField) toDriver(tok jen.Code) jen.Code {
 		return value
 	}
 	return jen.Qual(f.Qual, f.Name).Values(jen.Dict{jen.Id(f.Field): value, jen.Id("Valid"): jen.True()})
+}
+
+// generic converts an instantiated generic type such as
+// pgtype.Multirange[pgtype.Range[pgtype.Int4]].
+func (s *sqlcFile) generic(base ast.Expr, args ...ast.Expr) (jen.Code, error) {
+	code, err := s.typeCode(base)
+	if err != nil {
+		return nil, err
+	}
+	params := make([]jen.Code, len(args))
+	for i, a := range args {
+		if params[i], err = s.typeCode(a); err != nil {
+			return nil, err
+		}
+	}
+	return jen.Add(code).Types(params...), nil
 }

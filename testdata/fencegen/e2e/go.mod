@@ -9,6 +9,11 @@ require (
 )
 
 require (
+	github.com/lib/pq v1.12.3 // indirect
+	github.com/sqlc-dev/pqtype v0.3.0 // indirect
+)
+
+require (
 	filippo.io/edwards25519 v1.2.0 // indirect
 	github.com/dustin/go-humanize v1.1.0 // indirect
 	github.com/fencelint/fencelint/testdata/fencegen/golden v0.0.0

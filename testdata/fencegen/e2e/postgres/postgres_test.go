@@ -71,6 +71,7 @@ func stdlibAtMost(_ *pgxpool.Pool, db *sql.DB) suite.Generated {
 func TestPostgres(t *testing.T) {
 	server := pgtest.New(t)
 	t.Run("widths", func(t *testing.T) { runWidths(t, server) })
+	t.Run("types", func(t *testing.T) { runTypes(t, server) })
 	for _, p := range packages() {
 		t.Run(p.name, func(t *testing.T) {
 			pool, db := openSchema(t, server)

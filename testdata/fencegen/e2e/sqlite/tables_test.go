@@ -32,6 +32,13 @@ func tables() []suite.RawTable {
 			Key:            func(k int64) []any { return []any{k, k + 1000} }, Value: suite.Text,
 		},
 		{
+			Name: "Quoted Docs", GoName: "QuotedDoc", KeyFields: []string{"DocID"}, ValueField: "TheBody",
+			NullableFence:  true,
+			Select:         "SELECT `the body`, fence FROM [Quoted Docs] WHERE [doc id] = ?",
+			InsertUnfenced: "INSERT INTO [Quoted Docs] ([doc id], `the body`) VALUES (?, ?)",
+			Key:            id, Value: suite.Text,
+		},
+		{
 			Name: "settings", GoName: "Setting", KeyFields: []string{"Name"}, ValueField: "Value",
 			Select: "SELECT CAST(value AS TEXT), fence FROM settings WHERE name = ?",
 			Key:    func(k int64) []any { return []any{"k" + strconv.FormatInt(k, 10)} }, Value: suite.Int,

@@ -32,3 +32,11 @@ CREATE TABLE settings (
     value INTEGER NOT NULL,
     fence INTEGER NOT NULL DEFAULT 0
 );
+
+-- [Bracketed] and `backtick` names, which sqlc's SQLite catalog keeps
+-- spelled as written.
+CREATE TABLE [Quoted Docs] (
+    [doc id]   INTEGER NOT NULL PRIMARY KEY,
+    `the body` TEXT NOT NULL,
+    fence      INTEGER
+);

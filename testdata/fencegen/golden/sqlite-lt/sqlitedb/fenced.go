@@ -374,3 +374,61 @@ func (f *Fenced) DeleteSetting(ctx context.Context, token Token, arg DeleteSetti
 	})
 	return settle(ctx, "settings", opDelete, token, n > 0, err, f.q.fencedFenceSetting, fencedFenceSettingParams{Name: arg.Name})
 }
+
+// UpdateQuotedDocParams holds the columns UpdateQuotedDoc writes or matches; the token sets the fence.
+type UpdateQuotedDocParams struct {
+	TheBody string
+	DocID   int64
+}
+
+// UpdateQuotedDoc sets the Quoted Docs row with arg's key to arg and its fence to token, if the row's fence < token.
+// It returns a *StaleError if a newer token holds the row and a *NotFoundError if no row has the key.
+func (f *Fenced) UpdateQuotedDoc(ctx context.Context, token Token, arg UpdateQuotedDocParams) error {
+	n, err := f.q.fencedUpdateQuotedDoc(ctx, fencedUpdateQuotedDocParams{
+		DocID: arg.DocID,
+		FencegenToken: sql.NullInt64{
+			Int64: int64(token),
+			Valid: true,
+		},
+		TheBody: arg.TheBody,
+	})
+	return settle(ctx, "Quoted Docs", opUpdate, token, n > 0, err, f.q.fencedFenceQuotedDoc, fencedFenceQuotedDocParams{DocID: arg.DocID})
+}
+
+// UpsertQuotedDocParams holds the columns UpsertQuotedDoc writes or matches; the token sets the fence.
+type UpsertQuotedDocParams struct {
+	DocID   int64
+	TheBody string
+}
+
+// UpsertQuotedDoc inserts arg into Quoted Docs with fence token, or updates the row with its key if the row's fence < token.
+// It returns a *StaleError if a newer token holds the row.
+func (f *Fenced) UpsertQuotedDoc(ctx context.Context, token Token, arg UpsertQuotedDocParams) error {
+	n, err := f.q.fencedUpsertQuotedDoc(ctx, fencedUpsertQuotedDocParams{
+		DocID: arg.DocID,
+		FencegenToken: sql.NullInt64{
+			Int64: int64(token),
+			Valid: true,
+		},
+		TheBody: arg.TheBody,
+	})
+	return settle(ctx, "Quoted Docs", opUpsert, token, n > 0, err, f.q.fencedFenceQuotedDoc, fencedFenceQuotedDocParams{DocID: arg.DocID})
+}
+
+// DeleteQuotedDocParams holds the columns DeleteQuotedDoc writes or matches; the token sets the fence.
+type DeleteQuotedDocParams struct {
+	DocID int64
+}
+
+// DeleteQuotedDoc deletes the Quoted Docs row with arg's key if the row's fence < token.
+// It returns a *StaleError if a newer token holds the row and a *NotFoundError if no row has the key.
+func (f *Fenced) DeleteQuotedDoc(ctx context.Context, token Token, arg DeleteQuotedDocParams) error {
+	n, err := f.q.fencedDeleteQuotedDoc(ctx, fencedDeleteQuotedDocParams{
+		DocID: arg.DocID,
+		FencegenToken: sql.NullInt64{
+			Int64: int64(token),
+			Valid: true,
+		},
+	})
+	return settle(ctx, "Quoted Docs", opDelete, token, n > 0, err, f.q.fencedFenceQuotedDoc, fencedFenceQuotedDocParams{DocID: arg.DocID})
+}

@@ -66,6 +66,25 @@ func (q *Queries) fencedDeleteOrderLine(ctx context.Context, arg fencedDeleteOrd
 	return result.RowsAffected()
 }
 
+const fencedDeleteQuotedDoc = `-- name: fencedDeleteQuotedDoc :execrows
+DELETE FROM [Quoted Docs]
+WHERE [doc id] = ?1
+  AND (fence IS NULL OR fence < ?2)
+`
+
+type fencedDeleteQuotedDocParams struct {
+	DocID         int64
+	FencegenToken sql.NullInt64
+}
+
+func (q *Queries) fencedDeleteQuotedDoc(ctx context.Context, arg fencedDeleteQuotedDocParams) (int64, error) {
+	result, err := q.db.ExecContext(ctx, fencedDeleteQuotedDoc, arg.DocID, arg.FencegenToken)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
 const fencedDeleteSetting = `-- name: fencedDeleteSetting :execrows
 DELETE FROM settings
 WHERE name = ?1
@@ -129,6 +148,22 @@ type fencedFenceOrderLineParams struct {
 
 func (q *Queries) fencedFenceOrderLine(ctx context.Context, arg fencedFenceOrderLineParams) (sql.NullInt64, error) {
 	row := q.db.QueryRowContext(ctx, fencedFenceOrderLine, arg.Line, arg.Order)
+	var fence sql.NullInt64
+	err := row.Scan(&fence)
+	return fence, err
+}
+
+const fencedFenceQuotedDoc = `-- name: fencedFenceQuotedDoc :one
+SELECT fence FROM [Quoted Docs]
+WHERE [doc id] = ?1
+`
+
+type fencedFenceQuotedDocParams struct {
+	DocID int64
+}
+
+func (q *Queries) fencedFenceQuotedDoc(ctx context.Context, arg fencedFenceQuotedDocParams) (sql.NullInt64, error) {
+	row := q.db.QueryRowContext(ctx, fencedFenceQuotedDoc, arg.DocID)
 	var fence sql.NullInt64
 	err := row.Scan(&fence)
 	return fence, err
@@ -213,6 +248,27 @@ func (q *Queries) fencedUpdateOrderLine(ctx context.Context, arg fencedUpdateOrd
 		arg.Line,
 		arg.Order,
 	)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
+const fencedUpdateQuotedDoc = `-- name: fencedUpdateQuotedDoc :execrows
+UPDATE [Quoted Docs]
+SET ` + "`" + `the body` + "`" + ` = ?1, fence = ?2
+WHERE [doc id] = ?3
+  AND (fence IS NULL OR fence < ?2)
+`
+
+type fencedUpdateQuotedDocParams struct {
+	TheBody       string
+	FencegenToken sql.NullInt64
+	DocID         int64
+}
+
+func (q *Queries) fencedUpdateQuotedDoc(ctx context.Context, arg fencedUpdateQuotedDocParams) (int64, error) {
+	result, err := q.db.ExecContext(ctx, fencedUpdateQuotedDoc, arg.TheBody, arg.FencegenToken, arg.DocID)
 	if err != nil {
 		return 0, err
 	}
@@ -306,6 +362,28 @@ func (q *Queries) fencedUpsertOrderLine(ctx context.Context, arg fencedUpsertOrd
 		arg.Select,
 		arg.FencegenToken,
 	)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
+const fencedUpsertQuotedDoc = `-- name: fencedUpsertQuotedDoc :execrows
+INSERT INTO [Quoted Docs] ([doc id], ` + "`" + `the body` + "`" + `, fence)
+VALUES (?1, ?2, ?3)
+ON CONFLICT ([doc id]) DO UPDATE
+SET ` + "`" + `the body` + "`" + ` = excluded.` + "`" + `the body` + "`" + `, fence = excluded.fence
+WHERE ([Quoted Docs].fence IS NULL OR [Quoted Docs].fence < excluded.fence)
+`
+
+type fencedUpsertQuotedDocParams struct {
+	DocID         int64
+	TheBody       string
+	FencegenToken sql.NullInt64
+}
+
+func (q *Queries) fencedUpsertQuotedDoc(ctx context.Context, arg fencedUpsertQuotedDocParams) (int64, error) {
+	result, err := q.db.ExecContext(ctx, fencedUpsertQuotedDoc, arg.DocID, arg.TheBody, arg.FencegenToken)
 	if err != nil {
 		return 0, err
 	}

@@ -88,3 +88,25 @@ WHERE name = sqlc.arg(name)
 -- name: fencedFenceSetting :one
 SELECT fence FROM settings
 WHERE name = sqlc.arg(name);
+
+-- name: fencedUpdateQuotedDoc :execrows
+UPDATE [Quoted Docs]
+SET `the body` = sqlc.arg('the body'), fence = sqlc.arg(fencegen_token)
+WHERE [doc id] = sqlc.arg('doc id')
+  AND (fence IS NULL OR fence <= sqlc.arg(fencegen_token));
+
+-- name: fencedUpsertQuotedDoc :execrows
+INSERT INTO [Quoted Docs] ([doc id], `the body`, fence)
+VALUES (sqlc.arg('doc id'), sqlc.arg('the body'), sqlc.arg(fencegen_token))
+ON CONFLICT ([doc id]) DO UPDATE
+SET `the body` = excluded.`the body`, fence = excluded.fence
+WHERE ([Quoted Docs].fence IS NULL OR [Quoted Docs].fence <= excluded.fence);
+
+-- name: fencedDeleteQuotedDoc :execrows
+DELETE FROM [Quoted Docs]
+WHERE [doc id] = sqlc.arg('doc id')
+  AND (fence IS NULL OR fence <= sqlc.arg(fencegen_token));
+
+-- name: fencedFenceQuotedDoc :one
+SELECT fence FROM [Quoted Docs]
+WHERE [doc id] = sqlc.arg('doc id');

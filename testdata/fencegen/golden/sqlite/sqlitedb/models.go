@@ -26,6 +26,12 @@ type OrderLine struct {
 	Fence  sql.NullInt64
 }
 
+type QuotedDocs struct {
+	DocID   int64
+	TheBody string
+	Fence   sql.NullInt64
+}
+
 type Setting struct {
 	Name  string
 	Value int64
