@@ -21,6 +21,8 @@ var (
 	ErrStale = errors.New("stale fencing token")
 	// ErrNotFound matches every *NotFoundError.
 	ErrNotFound = errors.New("no such row")
+	// ErrTokenOutOfRange matches every *TokenRangeError.
+	ErrTokenOutOfRange = errors.New("fencing token out of the fence column's range")
 )
 
 // StaleError reports a write rejected because a newer holder already wrote the row.
@@ -54,6 +56,23 @@ func (e *NotFoundError) Error() string {
 // Is makes errors.Is(err, ErrNotFound) true.
 func (e *NotFoundError) Is(target error) bool {
 	return target == ErrNotFound
+}
+
+// TokenRangeError reports a token that the table's fence column cannot store exactly.
+// The write was not sent: a narrowed token could let an older holder win.
+type TokenRangeError struct {
+	Table    string // the table as the schema names it
+	Token    Token  // the refused token
+	Min, Max Token  // the tokens the fence column stores
+}
+
+func (e *TokenRangeError) Error() string {
+	return fmt.Sprintf("fencing token %d does not fit the fence column of %s (%d to %d); the write was not sent", e.Token, e.Table, e.Min, e.Max)
+}
+
+// Is makes errors.Is(err, ErrTokenOutOfRange) true.
+func (e *TokenRangeError) Is(target error) bool {
+	return target == ErrTokenOutOfRange
 }
 
 // Fenced runs fenced writes: each takes a Token and cannot silently lose the race.
