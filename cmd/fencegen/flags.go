@@ -63,7 +63,7 @@ func parseFlags(args []string, stderr io.Writer) (*flags, error) {
 	fs.StringVar(&f.sqlcConfig, "sqlc", "", "read engine, schemas, package and driver from an existing sqlc `sqlc.yaml` (version 2); writes one fenced package per Go target, by default to OUT/fenced")
 	fs.StringVar(&f.engine, "engine", "", "SQL dialect: postgresql, mysql or sqlite")
 	fs.Var(&f.schemas, "schema", "schema `file`, repeatable, applied in order (CREATE TABLE, ALTER TABLE ... ADD COLUMN, views...)")
-	fs.StringVar(&f.out, "out", "", "output `directory` (created if missing; existing generated files are replaced)")
+	fs.StringVar(&f.out, "out", "", "output `directory` (created if missing; only files with fencegen's header are replaced or removed)")
 	fs.StringVar(&f.pkg, "package", "", "Go package `name` of the output (default: the base name of -out)")
 	fs.StringVar(&f.driver, "driver", "", "database package: pgx/v5 (postgresql only, the default there) or database/sql")
 	fs.StringVar(&f.fence, "fence", "", "fence column `name`: tables that have it are fenced (default \"fence\")")
