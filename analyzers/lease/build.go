@@ -42,7 +42,7 @@ func build(pass *analysis.Pass) *Model {
 		pass:  pass,
 		ix:    newIndex(),
 		dirs:  parseDirectives(pass),
-		model: &Model{},
+		model: &Model{reportSuppressed: reportSuppressed(pass.Analyzer)},
 		local: make(map[*types.Func][]analysis.Fact),
 
 		writeCalls: make(map[ssa.CallInstruction]bool),

@@ -34,13 +34,20 @@ type Problem struct {
 type directives struct {
 	roles    map[*types.Func]Role
 	ignores  []*ignore
-	nolints  map[lineKey][]string // analyzer names, or "" for all
+	nolints  map[lineKey][]nolint
 	problems []Problem
 }
 
 type lineKey struct {
 	file string
 	line int
+}
+
+// A nolint is one name in a //nolint comment: an analyzer's, "fencelint",
+// or "" for a bare //nolint that silences everything.
+type nolint struct {
+	comment *ast.Comment
+	name    string
 }
 
 // An ignore is one //fencelint:ignore directive and the line it covers.
@@ -51,7 +58,7 @@ type ignore struct {
 
 // parseDirectives reads every comment of pass's files.
 func parseDirectives(pass *analysis.Pass) *directives {
-	d := &directives{roles: make(map[*types.Func]Role), nolints: make(map[lineKey][]string)}
+	d := &directives{roles: make(map[*types.Func]Role), nolints: make(map[lineKey][]nolint)}
 	for _, f := range pass.Files {
 		docs := funcDocs(pass, f)
 		for _, cg := range f.Comments {
@@ -119,13 +126,13 @@ func (d *directives) addNolint(pass *analysis.Pass, c *ast.Comment) {
 	rest, found := strings.CutPrefix(c.Text, "//nolint:")
 	if !found {
 		if strings.TrimSpace(strings.TrimPrefix(c.Text, "//nolint")) == "" {
-			d.nolints[key] = append(d.nolints[key], "")
+			d.nolints[key] = append(d.nolints[key], nolint{c, ""})
 		}
 		return
 	}
 	names, _, _ := strings.Cut(rest, " ")
 	for name := range strings.SplitSeq(names, ",") {
-		d.nolints[key] = append(d.nolints[key], strings.TrimSpace(name))
+		d.nolints[key] = append(d.nolints[key], nolint{c, strings.TrimSpace(name)})
 	}
 }
 
@@ -167,20 +174,20 @@ func (d *directives) problem(c *ast.Comment, format string, args ...any) {
 	d.problems = append(d.problems, Problem{Pos: c.Pos(), End: c.End(), Message: sprintf(format, args...)})
 }
 
-// silences reports whether a directive silences analyzer at file:line.
-func (d *directives) silences(analyzer, file string, line int) bool {
+// silencer returns the directive that silences analyzer at file:line, or nil.
+func (d *directives) silencer(analyzer, file string, line int) *ast.Comment {
 	key := lineKey{file, line}
 	for _, ig := range d.ignores {
 		if ig.covers == key {
-			return true
+			return ig.comment
 		}
 	}
-	for _, name := range d.nolints[key] {
-		if name == "" || name == analyzer || name == "fencelint" {
-			return true
+	for _, nl := range d.nolints[key] {
+		if nl.name == "" || nl.name == analyzer || nl.name == "fencelint" {
+			return nl.comment
 		}
 	}
-	return false
+	return nil
 }
 
 func firstWord(s string) string {

@@ -27,6 +27,20 @@ var Analyzer = &analysis.Analyzer{
 	FactTypes:  factTypes(),
 }
 
+func init() {
+	// Off by default: go vet and golangci-lint print every diagnostic, so
+	// silenced findings are only reported to drivers that ask (fencelint
+	// -format sarif marks them as suppressions).
+	Analyzer.Flags.Bool("suppressed", false, "also report findings silenced by a directive, with Category \"suppressed\"")
+}
+
+// reportSuppressed reports whether a's -suppressed flag is set (a is the
+// lease analyzer running).
+func reportSuppressed(a *analysis.Analyzer) bool {
+	f := a.Flags.Lookup("suppressed")
+	return f != nil && f.Value.String() == "true"
+}
+
 func run(pass *analysis.Pass) (m any, err error) {
 	// fencelint must never take a build down: a bug in the model becomes an
 	// analysis error naming the package, not a crash of go vet.

@@ -30,8 +30,9 @@ type Model struct {
 	// Problems lists malformed, misplaced and unused fencelint directives.
 	Problems []Problem
 
-	tokens     *tokenFlow
-	directives *directives
+	tokens           *tokenFlow
+	directives       *directives
+	reportSuppressed bool // the -suppressed flag, read once per package
 }
 
 // A Kind says how a lease region starts.
