@@ -1,8 +1,11 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
+	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -35,6 +38,57 @@ func explainCommand(args []string, checks []*analysis.Analyzer, stdout, stderr i
 		return exitUsage, true
 	}
 	return exitOK, true
+}
+
+// helpCommand runs "fencelint help" (the short usage, on stdout) and
+// "fencelint help NAME" (the check's documentation and flags) if args asks
+// for it, and reports whether it did, and the exit code.
+func helpCommand(args []string, checks []*analysis.Analyzer, stdout, stderr io.Writer) (code int, handled bool) {
+	if len(args) == 0 || args[0] != "help" {
+		return 0, false
+	}
+	switch len(args) {
+	case 1:
+		usage(stdout, checks)
+		return exitOK, true
+	case 2:
+		if err := explain(stdout, checks, args[1]); err != nil {
+			fmt.Fprintf(stderr, "fencelint: %v\n", err)
+			return exitUsage, true
+		}
+		i := slices.IndexFunc(checks, func(a *analysis.Analyzer) bool { return a.Name == args[1] })
+		fmt.Fprintf(stdout, "\nFlags:\n  -%s\trun only this check (with other -NAME flags: only those)\n  -%s=false\trun every check but this one\n", args[1], args[1])
+		checks[i].Flags.VisitAll(func(f *flag.Flag) { fmt.Fprintf(stdout, "  -%s.%s\t%s\n", args[1], f.Name, f.Usage) })
+		return exitOK, true
+	}
+	fmt.Fprintf(stderr, "fencelint: help takes at most one check name, got %q\n", args[1:])
+	return exitUsage, true
+}
+
+// versionCommand prints fencelint's version for "fencelint -version".
+func versionCommand(args []string, stdout io.Writer) (code int, handled bool) {
+	if len(args) != 1 || args[0] != "-version" && args[0] != "--version" {
+		return 0, false
+	}
+	fmt.Fprintf(stdout, "fencelint %s (%s)\n", version(), runtime.Version())
+	return exitOK, true
+}
+
+// version is the version of the fencelint module the binary was built
+// from: a release tag (go install ...@v0.1.0), a pseudo-version, or
+// "(devel)" from a clone, with the commit when the build recorded it.
+func version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown)"
+	}
+	v := info.Main.Version
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			v += " " + s.Value[:12]
+		}
+	}
+	return v
 }
 
 // parseExplain reports whether args is an -explain command (-explain NAME,
@@ -96,7 +150,8 @@ Usage:
   fencelint [flags] packages...                      analyze packages (./...)
   go vet -vettool=$(command -v fencelint) packages   run as a go vet tool
   fencelint -explain NAME                            a check's full documentation
-  fencelint help [NAME]                              every flag, or a check's flags
+  fencelint help [NAME]                              this help, or a check's doc and flags
+  fencelint -version                                 the version
 
 Checks (-NAME runs only the named checks, -NAME=false all but those):
 `)
@@ -107,13 +162,17 @@ Checks (-NAME runs only the named checks, -NAME=false all but those):
 	tw.Flush()
 	fmt.Fprint(w, `
 Flags:
-  -json        print findings as JSON (exit code 0 even with findings)
+  -format=F    text (default, on stderr), json or sarif (SARIF 2.1.0 on stdout);
+               with json or sarif the exit code is 0 even with findings
+  -json        same as -format=json
   -c=N         show N lines of context around each finding
-  -fix, -diff  apply suggested fixes, or print them as a diff
+  -fix         apply the suggested fixes, then print the findings that remain
+  -diff        print the suggested fixes as a unified diff; change nothing
   -test=false  skip test files
+  -v           print where the time went
 
-Exit codes: 0 no findings, 1 load or analysis error, 2 bad command line,
-3 findings.
+Exit codes: 0 no findings, 1 load or analysis error or no package matched,
+2 bad command line, 3 findings (with -fix: findings remain).
 `)
 }
 

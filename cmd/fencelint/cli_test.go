@@ -140,26 +140,33 @@ func TestParseStandalone(t *testing.T) {
 		wantErr  string
 		checks   []string
 		patterns []string
-		json     bool
+		format   string
 		tests    bool
 		context  int
+		fix      bool
+		diff     bool
 	}{
-		{args: []string{"./..."}, ok: true, checks: []string{"alpha", "beta"}, patterns: []string{"./..."}, tests: true, context: -1},
+		{args: []string{"./..."}, ok: true, checks: []string{"alpha", "beta"}, patterns: []string{"./..."}, format: "text", tests: true, context: -1},
 		{args: []string{"-json", "-test=false", "-c=2", "a", "b"}, ok: true, checks: []string{"alpha", "beta"},
-			patterns: []string{"a", "b"}, json: true, context: 2},
-		{args: []string{"-alpha", "./..."}, ok: true, checks: []string{"alpha"}, patterns: []string{"./..."}, tests: true, context: -1},
-		{args: []string{"-alpha=false", "./..."}, ok: true, checks: []string{"beta"}, patterns: []string{"./..."}, tests: true, context: -1},
-		{args: []string{"-alpha", "-beta=false", "./..."}, ok: true, checks: []string{"alpha"}, patterns: []string{"./..."}, tests: true, context: -1},
-		// left to multichecker: go vet's protocol, help, fixes, debugging
+			patterns: []string{"a", "b"}, format: "json", context: 2},
+		{args: []string{"-format=sarif", "a"}, ok: true, checks: []string{"alpha", "beta"}, patterns: []string{"a"}, format: "sarif", tests: true, context: -1},
+		{args: []string{"-alpha", "./..."}, ok: true, checks: []string{"alpha"}, patterns: []string{"./..."}, format: "text", tests: true, context: -1},
+		{args: []string{"-alpha=false", "./..."}, ok: true, checks: []string{"beta"}, patterns: []string{"./..."}, format: "text", tests: true, context: -1},
+		{args: []string{"-alpha", "-beta=false", "./..."}, ok: true, checks: []string{"alpha"}, patterns: []string{"./..."}, format: "text", tests: true, context: -1},
+		{args: []string{"-fix", "./..."}, ok: true, checks: []string{"alpha", "beta"}, patterns: []string{"./..."}, format: "text", tests: true, context: -1, fix: true},
+		{args: []string{"-diff", "./..."}, ok: true, checks: []string{"alpha", "beta"}, patterns: []string{"./..."}, format: "text", tests: true, context: -1, diff: true},
+		// left to multichecker: go vet's protocol, debugging
 		{args: []string{"-flags"}},
 		{args: []string{"-V=full"}},
 		{args: []string{"-json", "/tmp/vet.cfg"}},
-		{args: []string{"help", "alpha"}},
-		{args: []string{"-fix", "./..."}},
-		{args: []string{"-diff", "-fix", "./..."}},
 		{args: []string{"-debug=v", "./..."}},
 		{args: []string{"-cpuprofile=x", "./..."}},
-		{args: []string{}},
+		// bad command lines
+		{args: []string{}, ok: true, wantErr: "no packages to analyze"},
+		{args: []string{"-json"}, ok: true, wantErr: "no packages to analyze"},
+		{args: []string{"-format=xml", "./..."}, ok: true, wantErr: `-format "xml": want one of text, json, sarif`},
+		{args: []string{"-json", "-format=sarif", "./..."}, ok: true, wantErr: "disagree"},
+		{args: []string{"-fix", "-json", "./..."}, ok: true, wantErr: "cannot be combined with -format json"},
 		{args: []string{"-frobnicate", "./..."}, ok: true, wantErr: "flag provided but not defined: -frobnicate"},
 		{args: []string{"-alpha=maybe", "./..."}, ok: true, wantErr: "want true or false"},
 	}
@@ -170,13 +177,16 @@ func TestParseStandalone(t *testing.T) {
 			t.Errorf("parseStandalone(%q) ok = %v, err = %v; want %v, error containing %q", tt.args, ok, err, tt.ok, tt.wantErr)
 			continue
 		}
+		if err != nil && !strings.Contains(stderr.String(), tt.wantErr) {
+			t.Errorf("parseStandalone(%q): stderr lacks the error %q:\n%s", tt.args, tt.wantErr, stderr.String())
+		}
 		if !ok || err != nil {
 			continue
 		}
-		got := []any{checkNames(run.checks), run.patterns, run.json, run.tests, run.context}
-		want := []any{tt.checks, tt.patterns, tt.json, tt.tests, tt.context}
+		got := []any{checkNames(run.checks), run.patterns, run.format, run.tests, run.context, run.fix, run.diff}
+		want := []any{tt.checks, tt.patterns, tt.format, tt.tests, tt.context, tt.fix, tt.diff}
 		if fmt.Sprint(got) != fmt.Sprint(want) {
-			t.Errorf("parseStandalone(%q) = checks, patterns, json, tests, context %v; want %v", tt.args, got, want)
+			t.Errorf("parseStandalone(%q) = checks, patterns, format, tests, context, fix, diff %v; want %v", tt.args, got, want)
 		}
 	}
 }

@@ -14,10 +14,12 @@
 //
 //	go vet -vettool=$(command -v fencelint) ./...
 //
-// fencelint -explain NAME prints the full documentation of one check;
-// fencelint -help lists the checks; fencelint help NAME lists a check's
-// flags. The other flags (-json, -c, -fix, -diff, -test) are those of
-// golang.org/x/tools/go/analysis/multichecker.
+// fencelint -explain NAME (or fencelint help NAME) prints the full
+// documentation of one check; fencelint help lists the checks and flags;
+// fencelint -version prints the version. -format sarif writes a SARIF 2.1.0
+// log for code scanning; -fix applies the suggested fixes and prints the
+// findings that remain; -diff shows the fixes without applying them; -v
+// says where the time went. On a terminal, progress is shown on stderr.
 //
 // Standalone, fencelint loads the packages of the analyzed packages' own
 // modules from source and every other dependency from the compiler's export
@@ -25,18 +27,16 @@
 // does (it writes, it acquires, it is fenced by a parameter) is known where
 // it is called, but not what a function in another module does, beyond the
 // lock and store APIs fencelint knows by name. Under go vet every
-// dependency is analyzed, and cached. (With -fix, -diff or the debugging
-// flags, multichecker's driver runs instead, which type-checks every
-// dependency from source: slower, with the same findings as go vet.)
+// dependency is analyzed, and cached.
 //
 // # Exit codes
 //
 // Standalone:
 //
-//	0  no findings (and, with -json, always unless packages fail to load)
-//	1  a package failed to load or an analysis failed
-//	2  bad command line: an unknown flag, -explain without a known check
-//	3  findings were printed
+//	0  no findings (with -json or -format sarif: always, unless packages fail to load)
+//	1  a package failed to load, an analysis failed, or no package matched
+//	2  bad command line: no packages, an unknown flag, an unknown check
+//	3  findings were printed (with -fix: findings remain that have no fix)
 //
 // Under go vet, go vet prints the findings and exits 1 if there are any.
 package main
@@ -53,6 +53,12 @@ import (
 func main() {
 	checks := analyzers.All()
 	if code, handled := explainCommand(os.Args[1:], checks, os.Stdout, os.Stderr); handled {
+		os.Exit(code)
+	}
+	if code, handled := helpCommand(os.Args[1:], checks, os.Stdout, os.Stderr); handled {
+		os.Exit(code)
+	}
+	if code, handled := versionCommand(os.Args[1:], os.Stdout); handled {
 		os.Exit(code)
 	}
 	if code, handled := standaloneCommand(os.Args[1:], checks, os.Stdout, os.Stderr); handled {

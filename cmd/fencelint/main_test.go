@@ -99,9 +99,37 @@ func TestCommandLine(t *testing.T) {
 			wantStderr: append([]string{"fencelint -explain NAME", "report store writes made while a lease is held"}, checkNames()...),
 		},
 		{
-			name:       "help NAME is multichecker's",
+			name:       "help is fencelint's",
+			args:       []string{"help"},
+			wantStdout: append([]string{"fencelint -explain NAME", "-format=F", "Exit codes"}, checkNames()...),
+		},
+		{
+			name:       "help NAME is the check's doc and flags",
 			args:       []string{"help", "unfencedwrite"},
-			wantStdout: []string{"unfencedwrite: report store writes made while a lease is held"},
+			wantStdout: []string{"unfencedwrite: report store writes made while a lease is held", "The only safe", "-unfencedwrite=false"},
+		},
+		{
+			name:       "no arguments: short usage",
+			args:       nil,
+			code:       2,
+			wantStderr: []string{"no packages to analyze", "Usage:"},
+		},
+		{
+			name:       "version",
+			args:       []string{"-version"},
+			wantStdout: []string{"fencelint (devel)", "go1."},
+		},
+		{
+			name:       "a pattern that matches no packages",
+			args:       []string{"./examples/nosuch..."},
+			code:       1,
+			wantStderr: []string{`fencelint: warning: "./examples/nosuch..." matched no packages`},
+		},
+		{
+			name:       "paths relative to the current directory",
+			args:       []string{"./examples/frozenworker"},
+			code:       3,
+			wantStderr: []string{"\nexamples/frozenworker/advisory.go:"},
 		},
 		{
 			name:       "unknown flag",
@@ -129,6 +157,7 @@ func TestCommandLine(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := run(t, moduleRoot, fencelintBin, tt.args...)
+			got.stderr = "\n" + got.stderr // so that a want can anchor at a line's start
 			if got.code != tt.code {
 				t.Errorf("exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", got.code, tt.code, got.stdout, got.stderr)
 			}

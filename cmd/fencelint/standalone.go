@@ -5,13 +5,17 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
+
+	"github.com/fencelint/fencelint/analyzers/lease"
 )
 
 // Exit codes of a standalone run, as multichecker's (see the package comment).
@@ -24,19 +28,26 @@ const (
 type standaloneRun struct {
 	checks   []*analysis.Analyzer // the enabled checks
 	patterns []string
-	json     bool
-	context  int // lines of context around each finding, or -1
+	format   string // text, json or sarif
+	context  int    // lines of context around each finding, or -1
 	tests    bool
+	fix      bool // apply the suggested fixes
+	diff     bool // print the suggested fixes as a diff, change nothing
+	verbose  bool // say where the time went
+	progress bool // show progress on stderr (a terminal)
 }
 
 // delegated lists the flags fencelint's own driver leaves to multichecker:
-// go vet's protocol (-flags, -V), fixes, and debugging and profiling.
-var delegated = []string{"flags", "V", "fix", "diff", "debug", "cpuprofile", "memprofile", "trace"}
+// go vet's protocol (-flags, -V), and debugging and profiling.
+var delegated = []string{"flags", "V", "debug", "cpuprofile", "memprofile", "trace"}
+
+// formats are the values of -format.
+var formats = []string{"text", "json", "sarif"}
 
 // parseStandalone parses the command line of a standalone run. It returns
 // ok false when multichecker must run instead: under go vet (a .cfg file,
-// -flags, -V), for "help", and for the other flags in delegated. A bad
-// command line is reported on stderr as flag does, with the short usage.
+// -flags, -V) and for the other flags in delegated. A bad command line is
+// reported on stderr as flag does, with the short usage.
 func parseStandalone(args []string, checks []*analysis.Analyzer, stderr io.Writer) (run standaloneRun, ok bool, err error) {
 	fs := flag.NewFlagSet("fencelint", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -47,13 +58,17 @@ func parseStandalone(args []string, checks []*analysis.Analyzer, stderr io.Write
 		fs.Var(enabled[i], a.Name, fmt.Sprintf("enable %q analysis", a.Name))
 		a.Flags.VisitAll(func(f *flag.Flag) { fs.Var(f.Value, a.Name+"."+f.Name, f.Usage) })
 	}
-	fs.BoolVar(&run.json, "json", false, "emit JSON output")
+	asJSON := fs.Bool("json", false, "print findings as JSON on stdout (same as -format json)")
+	fs.StringVar(&run.format, "format", "text", "output format: text (stderr), json or sarif (stdout)")
 	fs.IntVar(&run.context, "c", -1, "display offending line with this many lines of context")
 	fs.BoolVar(&run.tests, "test", true, "indicates whether test files should be analyzed, too")
+	fs.BoolVar(&run.fix, "fix", false, "apply the suggested fixes, then print the findings that remain")
+	fs.BoolVar(&run.diff, "diff", false, "print the suggested fixes as a unified diff instead of applying them")
+	fs.BoolVar(&run.verbose, "v", false, "print where the time went")
 	for _, name := range delegated {
 		fs.Var(new(presence), name, "handled by multichecker")
 	}
-	for _, name := range []string{"source", "v", "all"} {
+	for _, name := range []string{"source", "all"} {
 		fs.Bool(name, false, "no effect (deprecated)")
 	}
 	fs.String("tags", "", "no effect (deprecated)")
@@ -61,19 +76,41 @@ func parseStandalone(args []string, checks []*analysis.Analyzer, stderr io.Write
 		return standaloneRun{}, true, err
 	}
 	run.patterns = fs.Args()
-	if anySet(fs, delegated) || isVetOrHelp(run.patterns) {
+	if anySet(fs, delegated) || isVetUnit(run.patterns) {
 		return standaloneRun{}, false, nil
+	}
+	if *asJSON {
+		if anySet(fs, []string{"format"}) && run.format != "json" {
+			return standaloneRun{}, true, commandLineError(fs, "-json and -format %s disagree; use one", run.format)
+		}
+		run.format = "json"
+	}
+	if !slices.Contains(formats, run.format) {
+		return standaloneRun{}, true, commandLineError(fs, "-format %q: want one of %s", run.format, strings.Join(formats, ", "))
+	}
+	if (run.fix || run.diff) && run.format != "text" {
+		return standaloneRun{}, true, commandLineError(fs, "-fix and -diff print text; they cannot be combined with -format %s", run.format)
+	}
+	if len(run.patterns) == 0 {
+		return standaloneRun{}, true, commandLineError(fs, "no packages to analyze; try fencelint ./...")
 	}
 	run.checks = selectChecks(checks, enabled)
 	return run, true, nil
 }
 
-// isVetOrHelp reports whether the arguments after the flags are go vet's
-// unit (one .cfg file), multichecker's "help", or missing (multichecker
-// prints its usage).
-func isVetOrHelp(patterns []string) bool {
-	return len(patterns) == 0 || patterns[0] == "help" ||
-		len(patterns) == 1 && strings.HasSuffix(patterns[0], ".cfg")
+// commandLineError prints a one-line error and the short usage, as flag
+// does for a bad flag, and returns the error.
+func commandLineError(fs *flag.FlagSet, format string, args ...any) error {
+	err := fmt.Errorf(format, args...)
+	fmt.Fprintln(fs.Output(), err)
+	fs.Usage()
+	return err
+}
+
+// isVetUnit reports whether the arguments after the flags are go vet's
+// unit of work: one .cfg file.
+func isVetUnit(patterns []string) bool {
+	return len(patterns) == 1 && strings.HasSuffix(patterns[0], ".cfg")
 }
 
 // anySet reports whether any of the named flags was set on the command line.
@@ -104,15 +141,16 @@ func standaloneCommand(args []string, checks []*analysis.Analyzer, stdout, stder
 	case errors.Is(err, flag.ErrHelp):
 		return exitOK, true
 	case err != nil:
-		return exitUsage, true // flag printed the error and the usage
+		return exitUsage, true // the error and the usage are printed
 	case !ok:
 		return 0, false
 	}
+	run.progress = run.format == "text" && isTerminal(stderr)
 	return runStandalone(run, stdout, stderr), true
 }
 
-// runStandalone loads the packages and runs the checks on them, printing
-// the findings as multichecker does, and returns the exit code.
+// runStandalone loads the packages and runs the checks on them, prints the
+// findings and returns the exit code.
 //
 // Unlike multichecker, it does not type-check every dependency from source
 // to run the checks on it for facts. Packages of the analyzed packages' own
@@ -123,29 +161,112 @@ func standaloneCommand(args []string, checks []*analysis.Analyzer, stdout, stder
 // -vettool=fencelint, which caches per package, carries facts across every
 // dependency.
 func runStandalone(run standaloneRun, stdout, stderr io.Writer) int {
+	times := &timings{start: time.Now()}
+	prog := startProgress(stderr, run.progress, times.start)
+	defer prog.stop()
+
+	prog.phase("listing packages")
 	requested, extra, err := sameModuleDeps(run.patterns, run.tests)
 	if err != nil {
+		prog.stop()
 		fmt.Fprintf(stderr, "fencelint: %v\n", err)
 		return exitErrors
 	}
+	if len(requested) == 0 {
+		prog.stop()
+		fmt.Fprintf(stderr, "fencelint: warning: %s matched no packages\n", quoteAll(run.patterns))
+		return exitErrors
+	}
+	prog.phase(fmt.Sprintf("loading %d packages", len(requested)+len(extra)))
 	cfg := &packages.Config{Mode: packages.LoadSyntax, Tests: run.tests}
 	pkgs, err := packages.Load(cfg, append(slices.Clone(run.patterns), extra...)...)
 	if err != nil {
+		prog.stop()
 		fmt.Fprintf(stderr, "fencelint: %v\n", err)
 		return exitErrors
 	}
+	times.loaded = time.Now()
+	prog.stop()
 	code := exitOK
 	if printErrors(stderr, pkgs) > 0 {
 		code = exitErrors
 	}
 	linkRoots(pkgs)
-	graph, err := checker.Analyze(run.checks, pkgs, nil)
+	checks := run.checks
+	if run.format == "sarif" {
+		// SARIF records silenced findings as suppressions.
+		if err := lease.Analyzer.Flags.Set("suppressed", "true"); err != nil {
+			fmt.Fprintf(stderr, "fencelint: %v\n", err)
+			return exitErrors
+		}
+	}
+	prog = startProgress(stderr, run.progress, times.start)
+	defer prog.stop()
+	checks = prog.count(checks, len(pkgs))
+	graph, err := checker.Analyze(checks, pkgs, nil)
+	prog.stop()
 	if err != nil {
 		fmt.Fprintf(stderr, "fencelint: %v\n", err)
 		return exitErrors
 	}
+	times.analyzed = time.Now()
+	if printAnalysisErrors(stderr, graph) > 0 {
+		code = exitErrors
+	}
 	graph.Roots = slices.DeleteFunc(graph.Roots, func(act *checker.Action) bool { return !requested[act.Package.PkgPath] })
-	return max(code, printFindings(graph, run, stdout, stderr))
+	code = max(code, report(graph, run, stdout, stderr))
+	if run.verbose {
+		times.print(stderr, graph, len(requested), len(pkgs))
+	}
+	return code
+}
+
+// report prints the findings in the requested form, applying or showing
+// the fixes with -fix or -diff, and returns the exit code.
+func report(graph *checker.Graph, run standaloneRun, stdout, stderr io.Writer) int {
+	switch run.format {
+	case "json":
+		if err := graph.PrintJSON(stdout); err != nil {
+			fmt.Fprintf(stderr, "fencelint: %v\n", err)
+			return exitErrors
+		}
+		return exitOK
+	case "sarif":
+		if err := writeSARIF(stdout, run.checks, collect(graph)); err != nil {
+			fmt.Fprintf(stderr, "fencelint: %v\n", err)
+			return exitErrors
+		}
+		return exitOK
+	}
+	findings := collect(graph)
+	code := exitOK
+	if run.fix || run.diff {
+		remaining, err := applyFixes(findings, run.diff, stdout)
+		if err != nil {
+			fmt.Fprintf(stderr, "fencelint: %v\n", err)
+			code = exitErrors
+		}
+		if !run.diff {
+			findings = remaining
+		}
+	}
+	cwd, _ := os.Getwd()
+	for _, f := range findings {
+		printText(stderr, f, cwd, run.context)
+	}
+	if len(findings) > 0 {
+		return max(code, exitFindings)
+	}
+	return code
+}
+
+// quoteAll returns patterns quoted and joined, for messages.
+func quoteAll(patterns []string) string {
+	q := make([]string, len(patterns))
+	for i, p := range patterns {
+		q[i] = strconv.Quote(p)
+	}
+	return strings.Join(q, ", ")
 }
 
 // sameModuleDeps lists, from package metadata alone (no type checking), the
@@ -176,17 +297,50 @@ func sameModuleDeps(patterns []string, tests bool) (requested map[string]bool, e
 	return requested, extra, nil
 }
 
-// printErrors prints the errors of pkgs and their dependencies, as
-// packages.PrintErrors does but on stderr, and returns how many there were.
+// printErrors prints the errors of pkgs and their dependencies, each once,
+// with paths relative to the current directory, and returns how many there
+// were. A package and its test variant share files, and so errors; and when
+// the parser or type checker explains a package's errors, go list's copy of
+// the compiler's report of them is left out.
 func printErrors(stderr io.Writer, pkgs []*packages.Package) int {
-	n := 0
+	cwd, _ := os.Getwd()
+	seen := make(map[string]bool)
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		for _, err := range p.Errors {
-			fmt.Fprintln(stderr, err)
-			n++
+		explained := slices.ContainsFunc(p.Errors, func(e packages.Error) bool { return e.Kind != packages.ListError })
+		for _, e := range p.Errors {
+			if explained && e.Kind == packages.ListError && strings.HasPrefix(e.Msg, "# ") {
+				continue
+			}
+			msg := e.Msg
+			if e.Pos != "" && e.Pos != "-" {
+				msg = relative(cwd, e.Pos) + ": " + msg
+			}
+			if !seen[msg] {
+				seen[msg] = true
+				fmt.Fprintln(stderr, msg)
+			}
 		}
 	})
-	return n
+	return len(seen)
+}
+
+// printAnalysisErrors prints the analysis errors worth reading: an error in
+// a package that failed to load is the load error again (printed already),
+// and "failed prerequisites" repeats the error of the analysis it names. It
+// returns how many actions failed.
+func printAnalysisErrors(stderr io.Writer, graph *checker.Graph) int {
+	failed := 0
+	for act := range graph.All() {
+		if act.Err == nil {
+			continue
+		}
+		failed++
+		if len(act.Package.Errors) > 0 || slices.ContainsFunc(act.Deps, func(d *checker.Action) bool { return d.Err != nil }) {
+			continue
+		}
+		fmt.Fprintf(stderr, "fencelint: %s: %v\n", act.Package.PkgPath, act.Err)
+	}
+	return failed
 }
 
 // linkRoots keeps, among each loaded package's imports, only the packages
@@ -207,36 +361,6 @@ func linkRoots(pkgs []*packages.Package) {
 		}
 		p.Imports = imports
 	}
-}
-
-// printFindings prints the findings, as text on stderr or as JSON on
-// stdout, and returns the exit code: with -json, 0; otherwise 1 if an
-// analysis failed, 3 if there are findings.
-func printFindings(graph *checker.Graph, run standaloneRun, stdout, stderr io.Writer) int {
-	if run.json {
-		if err := graph.PrintJSON(stdout); err != nil {
-			fmt.Fprintf(stderr, "fencelint: %v\n", err)
-			return exitErrors
-		}
-		return exitOK
-	}
-	if err := graph.PrintText(stderr, run.context); err != nil {
-		fmt.Fprintf(stderr, "fencelint: %v\n", err)
-		return exitErrors
-	}
-	for act := range graph.All() {
-		if act.Err != nil { // PrintText printed it
-			return exitErrors
-		}
-	}
-	// graph.Roots holds only the requested packages' actions, not those of
-	// the packages loaded from source for their facts.
-	for _, act := range graph.Roots {
-		if len(act.Diagnostics) > 0 {
-			return exitFindings
-		}
-	}
-	return exitOK
 }
 
 // A triState is a boolean flag that knows whether it was set, so that

@@ -1,0 +1,209 @@
+package main_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestLoadErrorsOnce checks that a package that fails to load reports its
+// errors once each (not again for its test variant, nor as go list's copy
+// of the compiler's output, nor as "failed prerequisites" per check), with
+// paths relative to the current directory, and exits 1.
+func TestLoadErrorsOnce(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod":             "module example.com/broken\n\ngo 1.26\n",
+		"a.go":               "package broken\n\nfunc F() int {\n\treturn 1 +\n}\n",
+		"a_test.go":          "package broken\n\nimport \"testing\"\n\nfunc TestF(t *testing.T) {}\n",
+		"typeerr/t.go":       "package typeerr\n\nfunc G() int { return \"x\" }\n",
+		"typeerr/t2_test.go": "package typeerr\n",
+	}
+	for name, text := range files {
+		file := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(file), 0o777)
+		if err := os.WriteFile(file, []byte(text), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := run(t, dir, fencelintBin, "./...")
+	if got.code != 1 {
+		t.Errorf("exit code %d, want 1", got.code)
+	}
+	lines := strings.Split(strings.TrimSpace(got.stderr), "\n")
+	seen := make(map[string]bool)
+	for _, line := range lines {
+		if seen[line] {
+			t.Errorf("printed twice: %s", line)
+		}
+		seen[line] = true
+		if strings.Contains(line, "prerequisites") || strings.Contains(line, "analysis skipped") || strings.Contains(line, dir) {
+			t.Errorf("unexpected line: %s", line)
+		}
+	}
+	checkContains(t, "stderr", got.stderr, []string{"a.go:5:1: expected operand", `typeerr/t.go:3:23: cannot use "x"`})
+	if strings.Count(got.stderr, "t.go:3:23") != 1 || strings.Count(got.stderr, "a.go:5:1") != 1 {
+		t.Errorf("an error is printed more than once:\n%s", got.stderr)
+	}
+}
+
+// sarifModule is testModule plus a package whose unfenced writes are
+// silenced, one by //fencelint:ignore and one by //nolint:fencelint.
+func sarifModule(t *testing.T) string {
+	dir := writeModule(t)
+	text := `package silenced
+
+import (
+	"context"
+	"database/sql"
+)
+
+func Recompute(ctx context.Context, db *sql.DB, conn *sql.Conn, id, total int64) error {
+	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1)", id); err != nil {
+		return err
+	}
+	defer conn.ExecContext(ctx, "SELECT pg_advisory_unlock($1)", id)
+	//fencelint:ignore totals are recomputed from the ledger, so the last write wins
+	if _, err := db.ExecContext(ctx, "UPDATE totals SET total = $1 WHERE id = $2", total, id); err != nil {
+		return err
+	}
+	_, err := db.ExecContext(ctx, "UPDATE totals SET seen = now() WHERE id = $1", id) //nolint:fencelint // a timestamp only
+	return err
+}
+`
+	os.MkdirAll(filepath.Join(dir, "silenced"), 0o777)
+	if err := os.WriteFile(filepath.Join(dir, "silenced", "silenced.go"), []byte(text), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// sarifLog is the part of a SARIF log the test reads.
+type sarifLog struct {
+	Schema  string `json:"$schema"`
+	Version string `json:"version"`
+	Runs    []struct {
+		Tool struct {
+			Driver struct {
+				Name  string
+				Rules []struct {
+					ID               string
+					ShortDescription struct{ Text string }
+					FullDescription  struct{ Text string }
+					Help             struct{ Text string }
+					HelpURI          string
+				}
+			}
+		}
+		OriginalURIBaseIDs map[string]struct{ URI string } `json:"originalUriBaseIds"`
+		Results            []struct {
+			RuleID    string
+			RuleIndex int
+			Level     string
+			Message   struct{ Text string }
+			Locations []struct {
+				PhysicalLocation struct {
+					ArtifactLocation struct {
+						URI       string
+						URIBaseID string `json:"uriBaseId"`
+					}
+					Region struct{ StartLine, StartColumn, EndLine, EndColumn int }
+				}
+			}
+			Suppressions []struct{ Kind, Justification string }
+		}
+	}
+}
+
+// TestSARIF checks -format sarif: a SARIF 2.1.0 log with the fields GitHub
+// code scanning requires, one rule per check with its help, relative paths,
+// and silenced findings as suppressed results.
+func TestSARIF(t *testing.T) {
+	dir := sarifModule(t)
+	got := run(t, dir, fencelintBin, "-format", "sarif", "./...")
+	if got.code != 0 {
+		t.Fatalf("exit code %d, want 0\nstderr:\n%s", got.code, got.stderr)
+	}
+	var raw map[string]any
+	if err := json.Unmarshal([]byte(got.stdout), &raw); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, got.stdout)
+	}
+	var log sarifLog
+	if err := json.Unmarshal([]byte(got.stdout), &log); err != nil {
+		t.Fatal(err)
+	}
+	if log.Version != "2.1.0" || !strings.Contains(log.Schema, "sarif-2.1.0") || len(log.Runs) != 1 {
+		t.Fatalf("version %q, $schema %q, %d runs; want 2.1.0, the 2.1.0 schema, one run", log.Version, log.Schema, len(log.Runs))
+	}
+	r := log.Runs[0]
+	if r.Tool.Driver.Name != "fencelint" {
+		t.Errorf("tool.driver.name %q", r.Tool.Driver.Name)
+	}
+	var ruleIDs []string
+	for _, rule := range r.Tool.Driver.Rules {
+		ruleIDs = append(ruleIDs, rule.ID)
+		if rule.ShortDescription.Text == "" || rule.FullDescription.Text == rule.ShortDescription.Text || !strings.HasPrefix(rule.Help.Text, rule.ID+": ") ||
+			!strings.HasPrefix(rule.HelpURI, "https://") || !strings.HasSuffix(rule.HelpURI, "/"+rule.ID) {
+			t.Errorf("rule %s lacks descriptions, help or its URL: %+v", rule.ID, rule)
+		}
+	}
+	if !slices.Equal(ruleIDs, checkNames()) {
+		t.Errorf("rule ids %v, want the checks %v", ruleIDs, checkNames())
+	}
+	if base := r.OriginalURIBaseIDs["%SRCROOT%"].URI; !strings.HasPrefix(base, "file:///") || !strings.HasSuffix(base, "/") {
+		t.Errorf("%%SRCROOT%% is %q, want the directory's file URI", base)
+	}
+	type result struct {
+		rule, uri  string
+		line       int
+		suppressed string
+	}
+	var results []result
+	for _, res := range r.Results {
+		if res.RuleIndex >= len(ruleIDs) || ruleIDs[res.RuleIndex] != res.RuleID || res.Level != "warning" || res.Message.Text == "" || len(res.Locations) != 1 {
+			t.Errorf("malformed result: %+v", res)
+			continue
+		}
+		loc := res.Locations[0].PhysicalLocation
+		if loc.ArtifactLocation.URIBaseID != "%SRCROOT%" || loc.Region.StartColumn < 1 || loc.Region.EndLine < loc.Region.StartLine {
+			t.Errorf("location %+v: want a path relative to %%SRCROOT%% and a region", loc)
+		}
+		sup := ""
+		for _, s := range res.Suppressions {
+			sup += s.Kind + ": " + s.Justification
+		}
+		results = append(results, result{res.RuleID, loc.ArtifactLocation.URI, loc.Region.StartLine, sup})
+	}
+	want := []result{
+		{"unfencedwrite", "silenced/silenced.go", 14, "inSource: totals are recomputed from the ledger, so the last write wins"},
+		{"unfencedwrite", "silenced/silenced.go", 17, "inSource: a timestamp only"},
+		{"unfencedwrite", "vetme.go", 13, ""},
+		{"unfencedwrite", "worker/worker.go", 15, ""},
+	}
+	slices.SortFunc(results, func(a, b result) int { return strings.Compare(a.uri, b.uri)*100 + (a.line - b.line) })
+	if !slices.Equal(results, want) {
+		t.Errorf("results:\n%v\nwant:\n%v", results, want)
+	}
+
+	// Text output still hides what is silenced.
+	text := run(t, dir, fencelintBin, "./silenced")
+	if text.code != 0 || text.stderr != "" {
+		t.Errorf("fencelint ./silenced: exit code %d, stderr %q; want 0 and nothing", text.code, text.stderr)
+	}
+}
+
+// TestVerbose checks that -v says where the time went, and that progress
+// is not drawn when stderr is not a terminal.
+func TestVerbose(t *testing.T) {
+	got := run(t, writeModule(t), fencelintBin, "-v", "./...")
+	if got.code != 3 {
+		t.Errorf("exit code %d, want 3", got.code)
+	}
+	checkContains(t, "stderr", got.stderr, []string{"packages analyzed", "load (go list, parse, type-check)", "analysis CPU time by analyzer", "lease ", "slowest packages"})
+	if strings.Contains(got.stderr, "\r") || strings.Contains(got.stderr, "\033[") {
+		t.Errorf("progress drawn on a stderr that is not a terminal:\n%q", got.stderr)
+	}
+}
