@@ -49,6 +49,10 @@ func Generate(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkReservedColumns(tables); err != nil {
+		return nil, err
+	}
+
 	if len(tables) == 0 && !opts.Sequence && !opts.Leases {
 		return nil, fmt.Errorf("no table has a fence column %q; add one (bigint) or name the column with -fence", opts.Fence)
 	}
@@ -77,11 +81,17 @@ func Generate(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if goFiles["models.go"], err = renameModels(goFiles["models.go"], modelRenames(schema)); err != nil {
+		return nil, err
+	}
 	for name, data := range goFiles {
 		files[name] = ownSQLCFile(data)
 	}
 	files["fenced.go"] = fencedGo
 	files["fenced.sql"] = []byte(opts.sqlHeader() + queries)
+	if err := checkDeclarations(files); err != nil {
+		return nil, err
+	}
 	return &Result{Files: files, Warnings: warnings}, nil
 }
 
