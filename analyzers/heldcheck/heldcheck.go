@@ -53,7 +53,7 @@ func weakToken(m *lease.Model, w *lease.Write) bool {
 	if w.Token == nil {
 		return false
 	}
-	switch m.TokenOrigin(w.Token).Kind {
+	switch m.WriteTokenOrigin(w).Kind {
 	case lease.NotOrdered, lease.LateDrawn:
 		return true
 	}

@@ -66,6 +66,9 @@ func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 	case fenced != nil:
 		var old FencedByParamFact
 		param, field := tokenParamField(fn, fenced.Token)
+		if field == "" && fenced.TokenField != nil {
+			field = fenced.TokenField.Name()
+		}
 		f := &FencedByParamFact{System: fenced.System, Param: param, Field: field, What: b.describeWrite(fenced)}
 		if b.fact(obj, &old) && old == *f {
 			return false

@@ -2,6 +2,7 @@ package lease
 
 import (
 	"go/token"
+	"go/types"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -74,6 +75,10 @@ type Write struct {
 	// Token is the value the store compares, for a fenced write whose
 	// token travels as a Go value (SQL parameter, ZooKeeper version).
 	Token ssa.Value
+	// TokenField is set when the token is a field of Token, a struct (or a
+	// pointer to one) handed to a helper that writes with that field: the
+	// token is whatever the program fills the field with.
+	TokenField *types.Var
 	// Via is set when the write is a call to a function that writes: it
 	// describes the inner write ("UpdateDoc writes with ExecContext at store.go:41").
 	Via string
@@ -199,6 +204,17 @@ const (
 	NotOrdered                   // not monotonic (random, clock, per-key counter, lease ID)
 	LateDrawn                    // monotonic but drawn in a separate step after acquiring
 )
+
+// WriteTokenOrigin reports where the token of w, a fenced write, comes from.
+func (m *Model) WriteTokenOrigin(w *Write) Origin {
+	if m == nil || m.tokens == nil || w == nil || w.Token == nil {
+		return Origin{}
+	}
+	if w.TokenField != nil {
+		return m.tokens.fieldOrigin(w.Token, w.TokenField, w.Pos)
+	}
+	return m.tokens.origin(w.Token)
+}
 
 // TokenOrigin reports where v, a value compared by a store as a token, comes
 // from. It follows assignments, conversions, struct fields, parameters

@@ -124,6 +124,40 @@ func (t *tokenFlow) lateDrawn(s source, l *Lease) Origin {
 	return o
 }
 
+// fieldOrigin reports where field fv of x (a struct or a pointer to one)
+// comes from, for a read of it at pos.
+func (t *tokenFlow) fieldOrigin(x ssa.Value, fv *types.Var, pos token.Pos) Origin {
+	if t.b == nil || t.b.funcs == nil {
+		return Origin{}
+	}
+	i := fieldIndex(x.Type(), fv)
+	if i < 0 {
+		return Origin{}
+	}
+	return t.settle(t.newWalk().field(x.Type(), i, x, pos))
+}
+
+// fieldFilled reports whether the package stores into field fv or scans
+// rows into it anywhere.
+func (t *tokenFlow) fieldFilled(fv *types.Var) bool {
+	return len(t.index().fieldSources[fv.Origin()]) > 0
+}
+
+// fieldIndex returns the index of fv in the struct t is or points to, or -1.
+func fieldIndex(t types.Type, fv *types.Var) int {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if s, ok := t.Underlying().(*types.Struct); ok {
+		for i := range s.NumFields() {
+			if s.Field(i) == fv {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
 // value returns the source of v.
 func (w *walk) value(v ssa.Value) source {
 	if v == nil || w.seen[v] {
@@ -694,7 +728,9 @@ func (w *walk) lockIndex(api *API, pair ssa.Value, pos token.Pos, what string) s
 }
 
 // sessionCompared reports whether the Session field of the pair that ptr
-// points to is compared anywhere (if pair.Session != id { ... }).
+// points to is compared with a session ID (if pair.Session != id { ... }).
+// A comparison with a constant (pair.Session != "") only says that someone
+// holds the lock, not that this holder does.
 func sessionCompared(ptr ssa.Value) bool {
 	refs := ptr.Referrers()
 	if refs == nil {
@@ -711,7 +747,7 @@ func sessionCompared(ptr ssa.Value) bool {
 				continue
 			}
 			for _, u := range *load.Referrers() {
-				if cmp, ok := u.(*ssa.BinOp); ok && (cmp.Op == token.EQL || cmp.Op == token.NEQ) {
+				if cmp, ok := u.(*ssa.BinOp); ok && (cmp.Op == token.EQL || cmp.Op == token.NEQ) && !isConst(cmp.X) && !isConst(cmp.Y) {
 					return true
 				}
 			}

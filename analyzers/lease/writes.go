@@ -127,11 +127,68 @@ func (b *builder) factWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
 		w.Via = fp.What
 		tok := arg(call.Common(), fp.Param)
 		if fp.Field != "" {
-			tok = fieldOf(tok, fp.Field)
+			b.fieldToken(w, tok, fp.Field)
+			return w
 		}
 		w.Fenced = tok != nil && !isConst(tok)
 		w.Token = tok
 		return w
+	}
+	return nil
+}
+
+// fieldToken sets the token of w, a call that writes fenced by field name
+// of the struct argument v: the value stored there at the call site
+// (F(ctx, Params{Fence: tok})), or, for a struct that comes from elsewhere
+// or is filled otherwise (row.Scan(&item.Fence)), the field itself as the
+// program fills it. A struct built at the call site without it, or a field
+// nothing in the package fills, fences nothing.
+func (b *builder) fieldToken(w *Write, v ssa.Value, name string) {
+	if tok := fieldOf(v, name); tok != nil {
+		w.Token, w.Fenced = tok, !isConst(tok)
+		return
+	}
+	if v == nil || builtWithout(v, name) {
+		return
+	}
+	fv := structField(v.Type(), name)
+	if fv == nil || fv.Pkg() == b.pass.Pkg && !b.model.tokens.fieldFilled(fv) {
+		return
+	}
+	w.Token, w.TokenField, w.Fenced = v, fv, true
+}
+
+// builtWithout reports whether v is a struct (or a pointer to one) built in
+// its function that never fills field name: neither stores into it nor
+// hands its address to a call.
+func builtWithout(v ssa.Value, name string) bool {
+	x := unwrap(v)
+	if load, ok := x.(*ssa.UnOp); ok && load.Op == token.MUL {
+		x = load.X
+	}
+	alloc, ok := x.(*ssa.Alloc)
+	if !ok {
+		return false
+	}
+	for _, ref := range *alloc.Referrers() {
+		if fa, ok := ref.(*ssa.FieldAddr); ok && fa.X == alloc && fieldName(fa.X.Type(), fa.Field) == name {
+			return false
+		}
+	}
+	return true
+}
+
+// structField returns the field called name of the struct t is or points to.
+func structField(t types.Type, name string) *types.Var {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if s, ok := t.Underlying().(*types.Struct); ok {
+		for i := range s.NumFields() {
+			if s.Field(i).Name() == name {
+				return s.Field(i)
+			}
+		}
 	}
 	return nil
 }

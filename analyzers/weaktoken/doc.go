@@ -38,9 +38,12 @@
 //
 // A counter is monotonic but is a token only if it is issued in the same
 // step that grants the lease. Drawn in a separate step after acquiring (SQL
-// nextval, an UPDATE ... RETURNING, Redis INCR), or read back later without
-// checking that it is this holder's (Consul's LockIndex from a KV Get that
-// does not compare the pair's Session), it can go the wrong way:
+// nextval, an UPDATE ... RETURNING, Redis INCR), also when it is carried in
+// a field of a work item that a helper then writes with, or read back later
+// without checking that it is this holder's (Consul's LockIndex from a KV
+// Get that does not compare the pair's Session with this holder's session
+// ID; pair.Session != "" only says that someone holds the lock), it can go
+// the wrong way:
 //
 //	t0  A acquires the lock
 //	t1  A stops before drawing its token

@@ -43,7 +43,7 @@ func weakToken(m *lease.Model, w *lease.Write) (lease.Origin, bool) {
 	if !w.Fenced || w.Token == nil || w.LockImpl || m.TokenFromCaller(w) {
 		return lease.Origin{}, false
 	}
-	o := m.TokenOrigin(w.Token)
+	o := m.WriteTokenOrigin(w)
 	switch o.Kind {
 	case lease.LateDrawn:
 		return o, true
