@@ -86,10 +86,14 @@ func (p posRange) End() token.Pos { return token.Pos(p) }
 // while a failed renewal never reaches the work.
 func (c *checker) goroutine(g *lease.Goroutine) {
 	for _, r := range g.Loops {
-		if c.heard(g, r, nil) || c.regionFenced(g.Go.Parent(), r.System) {
+		if c.heard(g, r, nil) {
 			continue
 		}
-		c.m.Reportf(c.pass, c.rangeAt(g.Pos), "%s", c.detachedMessage(r))
+		msg := c.detachedMessage(r)
+		if c.regionFenced(g.Go.Parent(), r.System) {
+			msg = c.wastedMessage(r)
+		}
+		c.m.Reportf(c.pass, c.rangeAt(g.Pos), "%s", msg)
 		return
 	}
 }
@@ -160,6 +164,15 @@ func (c *checker) detachedMessage(r *lease.Renewal) string {
 		"when renewal fails, cancel the work's context or close a channel it selects on", lockName(r.System), r.What, line)
 }
 
+// wastedMessage explains a renewal goroutine whose failure stays inside
+// while the work's writes are all fenced: nothing is lost, but the work goes
+// on without the lease and each write it makes is refused.
+func (c *checker) wastedMessage(r *lease.Renewal) string {
+	return fmt.Sprintf("this goroutine renews %s with %s (line %d), but the work never hears when renewal fails; "+
+		"its writes are fenced, so no data is lost, but it keeps working after the lease is gone and every write it makes is refused; "+
+		"when renewal fails, cancel the work's context or close a channel it selects on", lockName(r.System), r.What, c.pass.Fset.Position(r.Pos).Line)
+}
+
 // lockName names the lease of a system in a message.
 func lockName(s lease.System) string {
 	if s == "" {
@@ -169,16 +182,17 @@ func lockName(s lease.System) string {
 }
 
 // regionWrites returns the writes made under a lease of system (any, if
-// system is "") taken in the function fn is declared in or nested in.
-func (c *checker) regionWrites(fn *ssa.Function, system lease.System, call ssa.CallInstruction) []*lease.Write {
+// system is "") taken in the function fn is declared in or nested in, or in
+// one of also (the callers of a helper that keeps a lease alive).
+func (c *checker) regionWrites(fn *ssa.Function, system lease.System, call ssa.CallInstruction, also ...*ssa.Function) []*lease.Write {
 	var writes []*lease.Write
-	root := outermost(fn)
+	roots := append([]*ssa.Function{outermost(fn)}, also...)
 	for _, w := range c.m.Writes {
 		if w.LockImpl {
 			continue
 		}
 		for _, l := range w.Held {
-			if call != nil && l.Call == call || (system == "" || l.System == system) && outermost(l.Fn) == root {
+			if call != nil && l.Call == call || (system == "" || l.System == system) && slices.Contains(roots, outermost(l.Fn)) {
 				writes = append(writes, w)
 				break
 			}
@@ -222,7 +236,7 @@ func (c *checker) signal(s *lease.Signal) {
 	case s.Call == nil:
 		c.callback(s)
 	case s.Observed:
-	case s.System == lease.Etcd:
+	case s.System == lease.Etcd && !c.keptAliveByHand(s):
 		c.etcdSignal(s)
 	case s.System == lease.Consul:
 		if !c.regionFenced(s.Fn, s.System) {
@@ -234,18 +248,50 @@ func (c *checker) signal(s *lease.Signal) {
 // etcdSignal reports an etcd session or KeepAlive channel nothing observes,
 // when the lease region makes an unfenced write.
 func (c *checker) etcdSignal(s *lease.Signal) {
-	w := firstUnfenced(c.regionWrites(s.Fn, s.System, s.Call))
+	w := c.unfencedUnder(s)
 	if w == nil {
 		return // service registration and the like: nothing to protect
 	}
 	line := c.pass.Fset.Position(w.Pos).Line
-	if !returnsChan(s.Call) {
+	switch {
+	case !returnsChan(s.Call):
 		c.m.Reportf(c.pass, c.rangeAt(s.Pos), "nothing waits on this etcd session's Done() or uses its Ctx(), so the work never hears when its lease expires and the write at line %d goes on; "+
 			"derive the work's context from session.Ctx() (or select on session.Done()) and fence the write", line)
-		return
+	case s.Value == nil:
+		c.m.Reportf(c.pass, c.rangeAt(s.Pos), "this discards the channel %s returns, so the work never hears when the keep-alives stop and the lease expires, and the write at line %d goes on; "+
+			"keep the channel, drain it, and cancel the work's context when it closes", s.What, line)
+	default:
+		c.m.Reportf(c.pass, c.rangeAt(s.Pos), "nothing acts when the channel of %s closes, so the work never hears that the lease is gone and the write at line %d goes on; "+
+			"cancel the work's context when the channel closes, or use a concurrency.Session and its Ctx()", s.What, line)
 	}
-	c.m.Reportf(c.pass, c.rangeAt(s.Pos), "nothing acts when the channel of %s closes, so the work never hears that the lease is gone and the write at line %d goes on; "+
-		"cancel the work's context when the channel closes, or use a concurrency.Session and its Ctx()", s.What, line)
+}
+
+// unfencedUnder returns the first unfenced write made under an etcd lock
+// that the lease of s may keep: one taken in the function that obtains s or,
+// for a KeepAlive in a helper, in the helper's callers.
+func (c *checker) unfencedUnder(s *lease.Signal) *lease.Write {
+	if returnsChan(s.Call) {
+		return firstUnfenced(c.regionWrites(s.Fn, s.System, s.Call, s.Callers...))
+	}
+	return firstUnfenced(c.regionWrites(s.Fn, s.System, s.Call))
+}
+
+// keptAliveByHand reports whether s is an etcd session made on a lease
+// (WithLease) that the same function, or a helper it calls, keeps alive
+// with KeepAlive: that channel is the lease's lost-signal. If something
+// acts when it closes, the work hears; if not, one finding, at KeepAlive,
+// covers both.
+func (c *checker) keptAliveByHand(s *lease.Signal) bool {
+	if returnsChan(s.Call) || !s.OnGrantedLease {
+		return false
+	}
+	for _, k := range c.m.Signals {
+		if k != s && k.Call != nil && k.System == s.System && returnsChan(k.Call) &&
+			(outermost(k.Fn) == outermost(s.Fn) || slices.Contains(k.Callers, outermost(s.Fn))) {
+			return true
+		}
+	}
+	return false
 }
 
 // returnsChan reports whether call's first result is a channel (KeepAlive),

@@ -34,16 +34,20 @@
 //   - a go statement whose goroutine renews again and again (redsync Extend
 //     and ExtendContext, bsm/redislock Refresh, etcd KeepAliveOnce, Consul
 //     Session.Renew and RenewPeriodic, a function marked //fencelint:renew or
-//     one that wraps a renewal) where a failed renewal does not reach the
+//     one that wraps a renewal, in this package or, through facts, in
+//     another) where a failed renewal does not reach the
 //     work: its error is ignored, the loop continues, or it logs and returns
 //     from a goroutine nobody waits on. go s.RenewPeriodic(...) is one: the
 //     go statement drops the error RenewPeriodic returns when the session is
 //     gone. So is a function handed to wait.Until or wait.Forever that
 //     returns on failure: they call it again.
 //   - an etcd concurrency.Session whose Done() nothing waits on and whose
-//     Ctx() nothing uses, or an etcd KeepAlive channel that is only drained,
-//     while an etcd lock held in the same function guards an unfenced write;
-//     reported at NewSession or KeepAlive.
+//     Ctx() nothing uses, or an etcd KeepAlive channel that is discarded
+//     (if _, err := cli.KeepAlive(ctx, id); err != nil) or only drained,
+//     while an etcd lock held in the same function (for a KeepAlive in a
+//     helper, in its callers) guards an unfenced write; reported at
+//     NewSession or KeepAlive. A session made on that lease
+//     (concurrency.WithLease) is the same bug: one finding, at KeepAlive.
 //   - the channel Consul's Lock.Lock or Semaphore.Acquire returns (it closes
 //     when the lock is lost) discarded, or never read: a nil check is not a
 //     read. Reported at the call.
@@ -60,8 +64,14 @@
 // something (Shutdown, Stop, Kill), exits or panics (log.Fatal, os.Exit),
 // or returns the error to a caller in the goroutine that does one of these.
 // A goroutine that renews and does the writes itself stops the work by
-// returning. None of that is reported, nor is renewal under a lease whose
-// writes are all fenced: a lost lease cannot lose a fenced write.
+// returning. None of that is reported.
+//
+// A renewal goroutine whose failure reaches nobody is reported even when
+// every write under the lease is fenced, with a message that says so: the
+// fence keeps the data safe, but the work goes on after the lease is gone
+// and every write it makes is refused, so the cost is wasted work, not lost
+// data. A lost-signal (a session, a channel, a callback's ctx) nothing acts
+// on is not reported when the writes are fenced.
 //
 // How to connect renewal to the work, per library:
 //
@@ -76,8 +86,8 @@
 //     returns (check it for nil first: Lock returns a nil channel when it
 //     gives up without the lock).
 //   - etcd: run the work on session.Ctx(), or on a context cancelled when
-//     session.Done() closes; for a raw lease, cancel the work when the
-//     KeepAlive channel closes.
+//     session.Done() closes; for a raw lease, keep the KeepAlive channel,
+//     drain it, and cancel the work when it closes.
 //   - client-go leader election: run the work on the ctx OnStartedLeading
 //     receives, and return when it is done.
 //

@@ -148,6 +148,14 @@ type Signal struct {
 	What   string
 	// Value is the signal itself: a session, a channel, a context.
 	Value ssa.Value
+	// OnGrantedLease reports, for an etcd session, that it runs on a lease
+	// granted beforehand and handed to it (concurrency.WithLease): whoever
+	// keeps that lease alive holds its lost-signal too.
+	OnGrantedLease bool
+	// Callers lists the package's functions that call Fn, and their
+	// callers, a few calls up: the lease a helper keeps alive
+	// (KeepAlive in keepAlive(ctx, id)) may guard the work of its caller.
+	Callers []*ssa.Function
 	// Observed reports whether the program ever waits on, selects on,
 	// reads from or derives a context from the signal.
 	Observed bool

@@ -104,12 +104,18 @@ func (b *builder) callSitesByCallee() map[*ssa.Function][]callSite {
 // (leaderelection's OnStartedLeading).
 func (b *builder) findSignals() {
 	n := b.newNotifier()
+	var sites map[*ssa.Function][]callSite
 	for fn, call := range b.calls {
 		c, ok := b.resolve(call.Common())
 		if !ok || c.api == nil || !c.role.Has(RoleAutoRenew) {
 			continue
 		}
-		b.signalsOf(n, fn, call, c)
+		if s := b.signalsOf(n, fn, call, c); s != nil {
+			if sites == nil {
+				sites = b.callSitesByCallee()
+			}
+			s.Callers = callersOf(sites, fn)
+		}
 	}
 	for _, fn := range b.funcs {
 		for _, blk := range fn.Blocks {
@@ -125,7 +131,7 @@ func (b *builder) findSignals() {
 // signalsOf records the lost-signal that an auto-renewing call returns: a
 // channel (KeepAlive, Lock.Lock) or a value with lost-signal methods (an
 // etcd Session, whose Done and Ctx fire when its lease is gone).
-func (b *builder) signalsOf(n *notifier, fn *ssa.Function, call ssa.CallInstruction, c callee) {
+func (b *builder) signalsOf(n *notifier, fn *ssa.Function, call ssa.CallInstruction, c callee) *Signal {
 	results := call.Common().Signature().Results()
 	for i := range results.Len() {
 		t := results.At(i).Type()
@@ -134,7 +140,8 @@ func (b *builder) signalsOf(n *notifier, fn *ssa.Function, call ssa.CallInstruct
 		if !isChan && !session {
 			continue
 		}
-		s := &Signal{Call: call, Pos: call.Pos(), Fn: fn, System: c.system, What: c.what}
+		s := &Signal{Call: call, Pos: call.Pos(), Fn: fn, System: c.system, What: c.what,
+			OnGrantedLease: session && passesOption(call.Common(), "WithLease")}
 		if v, ok := call.(*ssa.Call); ok {
 			s.Value = resultValue(v, i, results.Len())
 		}
@@ -146,8 +153,46 @@ func (b *builder) signalsOf(n *notifier, fn *ssa.Function, call ssa.CallInstruct
 			s.Observed = n.sessionObserved(s.Value)
 		}
 		b.model.Signals = append(b.model.Signals, s)
-		return
+		return s
 	}
+	return nil
+}
+
+// passesOption reports whether c passes, among its variadic options, the
+// result of a function called name (concurrency.WithLease(id)).
+func passesOption(c *ssa.CallCommon, name string) bool {
+	if len(c.Args) == 0 {
+		return false
+	}
+	opts, _ := variadic(c.Args[len(c.Args)-1])
+	for _, o := range opts {
+		if p := producer(o); p != nil {
+			if f := calleeFunc(p.Common()); f != nil && f.Name() == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// callersOf returns the functions that call fn's outermost function, and
+// their callers, up to two calls up, in the order found.
+func callersOf(sites map[*ssa.Function][]callSite, fn *ssa.Function) []*ssa.Function {
+	var callers []*ssa.Function
+	level := []*ssa.Function{outermost(fn)}
+	for range 2 {
+		var next []*ssa.Function
+		for _, f := range level {
+			for _, site := range sites[f] {
+				if caller := outermost(site.fn); caller != outermost(fn) && !slices.Contains(callers, caller) {
+					callers = append(callers, caller)
+					next = append(next, caller)
+				}
+			}
+		}
+		level = next
+	}
+	return callers
 }
 
 // hasLostMethods reports whether t (or *t) has catalogued lost-signal methods.

@@ -161,7 +161,56 @@ func (r *runner) keepAliveDrained(ctx context.Context, jobs []string) error {
 		for range ch {
 		}
 	}()
-	s, err := concurrency.NewSession(r.cli, concurrency.WithLease(lease.ID), concurrency.WithContext(ctx)) // want `nothing waits on this etcd session's Done\(\)`
+	s, err := concurrency.NewSession(r.cli, concurrency.WithLease(lease.ID), concurrency.WithContext(ctx)) // the same lease: reported once, at KeepAlive
+	if err != nil {
+		return err
+	}
+	m := concurrency.NewMutex(s, "/locks/jobs")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	return r.update(ctx, jobs)
+}
+
+// keepAliveDiscarded keeps the lease alive and throws the channel away:
+// nothing hears when the keep-alives stop.
+func (r *runner) keepAliveDiscarded(ctx context.Context, jobs []string) error {
+	lease, err := r.cli.Grant(ctx, 10)
+	if err != nil {
+		return err
+	}
+	if _, err := r.cli.KeepAlive(ctx, lease.ID); err != nil { // want `this discards the channel Lease.KeepAlive returns, so the work never hears when the keep-alives stop and the lease expires, and the write at line \d+ goes on; keep the channel, drain it, and cancel the work's context when it closes`
+		return err
+	}
+	s, err := concurrency.NewSession(r.cli, concurrency.WithLease(lease.ID))
+	if err != nil {
+		return err
+	}
+	m := concurrency.NewMutex(s, "/locks/jobs")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	return r.update(ctx, jobs)
+}
+
+// keepAlive starts the keep-alives of a lease and drops their channel.
+func (r *runner) keepAlive(ctx context.Context, id clientv3.LeaseID) error {
+	_, err := r.cli.KeepAlive(ctx, id) // want `this discards the channel Lease.KeepAlive returns, so the work never hears when the keep-alives stop and the lease expires, and the write at line \d+ goes on`
+	return err
+}
+
+// keepAliveInHelper runs the jobs on a lease a helper keeps alive.
+func (r *runner) keepAliveInHelper(ctx context.Context, jobs []string) error {
+	lease, err := r.cli.Grant(ctx, 10)
+	if err != nil {
+		return err
+	}
+	if err := r.keepAlive(ctx, lease.ID); err != nil {
+		return err
+	}
+	s, err := concurrency.NewSession(r.cli, concurrency.WithLease(lease.ID))
 	if err != nil {
 		return err
 	}

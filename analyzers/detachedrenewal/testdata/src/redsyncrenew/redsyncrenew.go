@@ -183,18 +183,46 @@ func (im *importer) workerRenews(ctx context.Context, m *redsync.Mutex, rows []s
 }
 
 // fencedWork: every write the lease protects is fenced, so a lost lease
-// cannot lose one.
+// cannot lose one; but the import goes on without the lease, and each of
+// its writes is refused.
 func (im *importer) fencedWork(ctx context.Context, token int64, rows []string) error {
 	m := im.rs.NewMutex("import")
 	if err := m.LockContext(ctx); err != nil {
 		return err
 	}
 	defer m.Unlock()
-	go func() {
+	go func() { // want `this goroutine renews the redsync lock with Mutex.Extend \(line 196\), but the work never hears when renewal fails; its writes are fenced, so no data is lost, but it keeps working after the lease is gone and every write it makes is refused`
 		for range time.Tick(time.Second) {
-			m.Extend()
+			if _, err := m.Extend(); err != nil {
+				log.Printf("extend: %v", err)
+			}
 		}
 	}()
+	return im.updateFenced(ctx, token, rows)
+}
+
+// fencedWorkCancelled: the writes are fenced and a failed renewal also
+// stops the import.
+func (im *importer) fencedWorkCancelled(ctx context.Context, token int64, rows []string) error {
+	m := im.rs.NewMutex("import")
+	if err := m.LockContext(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	go func() {
+		for range time.Tick(time.Second) {
+			if ok, err := m.Extend(); !ok || err != nil {
+				cancel(errLost)
+				return
+			}
+		}
+	}()
+	return im.updateFenced(ctx, token, rows)
+}
+
+func (im *importer) updateFenced(ctx context.Context, token int64, rows []string) error {
 	for _, r := range rows {
 		res, err := im.db.ExecContext(ctx, `UPDATE items SET name = $1, fence = $2 WHERE id = 1 AND fence < $2`, r, token)
 		if err != nil {
