@@ -113,7 +113,6 @@ const (
 	pkgPgx        = "github.com/jackc/pgx"
 	pkgPgxpool    = "github.com/jackc/pgx/pgxpool"
 	pkgGoRedis    = "github.com/redis/go-redis"
-	pkgGoRedisOld = "github.com/go-redis/redis"
 	pkgS3         = "github.com/aws/aws-sdk-go-v2/service/s3"
 	pkgS3Manager  = "github.com/aws/aws-sdk-go-v2/feature/s3/manager"
 	pkgGCS        = "cloud.google.com/go/storage"
@@ -337,28 +336,26 @@ func catalog() []API {
 	}
 	add(API{Pkg: pkgPgx, Recv: "Batch", Name: "Queue", Role: RoleWrite, System: Postgres, Fence: SQLQuery, Arg: 0})
 
-	// go-redis (v9 and the older import path): commands live on the
+	// go-redis (every import path it had, see forks): commands live on the
 	// unexported cmdable func type and on many *Cmdable interfaces, so any
 	// receiver in the package matches.
-	for _, p := range []string{pkgGoRedis, pkgGoRedisOld} {
-		for _, name := range redisWrites(p) {
-			role := RoleWrite
-			if name == "Incr" || name == "IncrBy" {
-				role |= RoleCounter
-			}
-			add(API{Pkg: p, Recv: "*", Name: name, Role: role, System: Redis})
+	for _, name := range redisWrites() {
+		role := RoleWrite
+		if name == "Incr" || name == "IncrBy" {
+			role |= RoleCounter
 		}
-		add(
-			API{Pkg: p, Recv: "*", Name: "SetNX", Role: RoleTryAcquire, System: Redis},
-			API{Pkg: p, Recv: "*", Name: "Eval", Role: RoleWrite, System: Redis, Fence: RedisScript, Arg: 1},
-			API{Pkg: p, Recv: "*", Name: "EvalSha", Role: RoleWrite, System: Redis, Fence: RedisScript, Arg: 1},
-			API{Pkg: p, Recv: "Script", Name: "Run", Role: RoleWrite, System: Redis, Fence: RedisScript, Arg: -1},
-			API{Pkg: p, Recv: "Script", Name: "EvalSha", Role: RoleWrite, System: Redis, Fence: RedisScript, Arg: -1},
-			API{Pkg: p, Recv: "Script", Name: "Eval", Role: RoleWrite, System: Redis, Fence: RedisScript, Arg: -1},
-			API{Pkg: p, Recv: "*", Name: "PTTL", Role: RoleCheck, System: Redis, Held: LockKeyAt, Arg: 1},
-			API{Pkg: p, Recv: "*", Name: "TTL", Role: RoleCheck, System: Redis, Held: LockKeyAt, Arg: 1},
-		)
+		add(API{Pkg: pkgGoRedis, Recv: "*", Name: name, Role: role, System: Redis})
 	}
+	add(
+		API{Pkg: pkgGoRedis, Recv: "*", Name: "SetNX", Role: RoleTryAcquire, System: Redis},
+		API{Pkg: pkgGoRedis, Recv: "*", Name: "Eval", Role: RoleWrite, System: Redis, Fence: RedisScript, Arg: 1},
+		API{Pkg: pkgGoRedis, Recv: "*", Name: "EvalSha", Role: RoleWrite, System: Redis, Fence: RedisScript, Arg: 1},
+		API{Pkg: pkgGoRedis, Recv: "Script", Name: "Run", Role: RoleWrite, System: Redis, Fence: RedisScript, Arg: -1},
+		API{Pkg: pkgGoRedis, Recv: "Script", Name: "EvalSha", Role: RoleWrite, System: Redis, Fence: RedisScript, Arg: -1},
+		API{Pkg: pkgGoRedis, Recv: "Script", Name: "Eval", Role: RoleWrite, System: Redis, Fence: RedisScript, Arg: -1},
+		API{Pkg: pkgGoRedis, Recv: "*", Name: "PTTL", Role: RoleCheck, System: Redis, Held: LockKeyAt, Arg: 1},
+		API{Pkg: pkgGoRedis, Recv: "*", Name: "TTL", Role: RoleCheck, System: Redis, Held: LockKeyAt, Arg: 1},
+	)
 
 	// S3 and its upload manager.
 	for _, name := range []string{"PutObject", "DeleteObject", "CopyObject", "CompleteMultipartUpload"} {
@@ -405,23 +402,67 @@ func catalog() []API {
 	return c
 }
 
-// redisWrites lists the go-redis commands of package p that change data.
-// v9 renamed SetEX to SetEx.
-func redisWrites(p string) []string {
-	names := []string{
+// redisWrites lists the go-redis commands that change data, under the
+// names of every version (v9 renamed SetEX to SetEx).
+func redisWrites() []string {
+	return []string{
 		"Set", "SetXX", "SetArgs", "MSet", "MSetNX", "GetSet", "GetDel", "Append", "Incr", "IncrBy",
 		"IncrByFloat", "Decr", "DecrBy", "Del", "Unlink", "Expire", "PExpire", "ExpireAt", "PExpireAt",
 		"Persist", "Rename", "RenameNX", "HSet", "HMSet", "HSetNX", "HDel", "HIncrBy", "HIncrByFloat",
 		"LPush", "RPush", "LPop", "RPop", "LSet", "LRem", "LTrim", "SAdd", "SRem", "SPop", "SMove",
 		"ZAdd", "ZAddArgs", "ZRem", "ZIncrBy", "ZRemRangeByScore", "ZRemRangeByRank", "XAdd", "XDel",
-		"XTrimMaxLen", "XTrimMinID", "SetBit", "PFAdd", "Publish", "FlushDB", "FlushAll",
+		"XTrimMaxLen", "XTrimMinID", "SetBit", "PFAdd", "Publish", "FlushDB", "FlushAll", "SetEx", "SetEX",
 	}
-	if p == pkgGoRedis {
-		return append(names, "SetEx")
-	}
-	return append(names, "SetEX")
 }
 
 // Catalog returns a copy of every catalog row, for documentation and for
 // the conformance test that checks each row against the real module.
 func Catalog() []API { return catalog() }
+
+// A Fork is another import path under which a catalogued package's API is
+// published: a fork, or the path older releases used. Calls into it mean
+// what the catalog's rows for Pkg say. (Major-version elements such as /v8
+// are removed before any lookup, so github.com/go-redsync/redsync/v3 needs
+// no entry.)
+type Fork struct {
+	Path string // the import path, major-version elements removed
+	Pkg  string // the catalogued path whose rows apply
+	What string // which fork or releases, for the README
+}
+
+// forks lists every Fork. The conformance suite compiles a case against
+// each one the Go module proxy serves.
+func forks() []Fork {
+	return []Fork{
+		{"github.com/samuel/go-zookeeper/zk", pkgZK, "samuel/go-zookeeper, the original of go-zookeeper/zk"},
+		{"github.com/linkedin/go-zk", pkgZK, "LinkedIn's fork of go-zookeeper"},
+		{"go.etcd.io/etcd/clientv3", pkgEtcd, "etcd 3.4 (go.etcd.io/etcd before the client/v3 module)"},
+		{"go.etcd.io/etcd/clientv3/concurrency", pkgEtcdConc, "etcd 3.4"},
+		{"go.etcd.io/etcd/etcdserver/etcdserverpb", pkgEtcdPB, "etcd 3.4"},
+		{"go.etcd.io/etcd/mvcc/mvccpb", pkgEtcdMVCC, "etcd 3.4"},
+		{"github.com/coreos/etcd/clientv3", pkgEtcd, "etcd 3.3 and older"},
+		{"github.com/coreos/etcd/clientv3/concurrency", pkgEtcdConc, "etcd 3.3 and older"},
+		{"github.com/coreos/etcd/etcdserver/etcdserverpb", pkgEtcdPB, "etcd 3.3 and older"},
+		{"github.com/coreos/etcd/mvcc/mvccpb", pkgEtcdMVCC, "etcd 3.3 and older"},
+		{"github.com/go-redis/redis", pkgGoRedis, "go-redis v6 to v8, before the move to github.com/redis"},
+		{"gopkg.in/redis.v5", pkgGoRedis, "go-redis v5 (gopkg.in)"},
+		{"gopkg.in/redis.v6", pkgGoRedis, "go-redis v6 (gopkg.in)"},
+		{"gopkg.in/redsync.v1", pkgRedsync, "redsync v1 (gopkg.in)"},
+	}
+}
+
+// Forks returns every Fork, for documentation and the conformance suite.
+func Forks() []Fork { return forks() }
+
+// CanonicalPath returns the catalogued import path whose rows apply to
+// path as imported: with vendoring and major-version elements removed, and
+// a fork mapped to the package it forks.
+func CanonicalPath(path string) string {
+	p := normalizePath(path)
+	for _, f := range forks() {
+		if f.Path == p {
+			return f.Pkg
+		}
+	}
+	return p
+}

@@ -140,7 +140,7 @@ func (b *builder) callCheck(fn *ssa.Function, call *ssa.Call, used map[ssa.CallI
 		case ValueOnly:
 			flow.skipErr, flow.skipNil = true, true
 		case LockKeyAt:
-			if !b.namesLock(arg(call.Common(), api.Arg)) {
+			if !b.namesLock(apiArg(call.Common(), api)) {
 				return
 			}
 		}
@@ -378,7 +378,7 @@ func (b *builder) faithfulWrapper(fn *ssa.Function) bool {
 			if !ok || !c.role.Has(RoleCheck) {
 				continue
 			}
-			if c.api != nil && c.api.Held == LockKeyAt && !b.namesLock(arg(call.Common(), c.api.Arg)) {
+			if c.api != nil && c.api.Held == LockKeyAt && !b.namesLock(apiArg(call.Common(), c.api)) {
 				continue // the TTL of a cache key
 			}
 			flow := newCheckFlow()

@@ -10,8 +10,9 @@ type index struct {
 	funcs  map[symbolKey]*API // Recv "" (package funcs) and named receivers
 	any    map[symbolKey]*API // Recv "*": any receiver in the package
 	fields map[symbolKey]*API
-	paths  map[string]bool // import paths of lock libraries and stores: importing one makes a package relevant
-	known  map[string]bool // every catalogued import path
+	paths  map[string]bool   // import paths of lock libraries and stores: importing one makes a package relevant
+	known  map[string]bool   // every catalogued import path
+	forks  map[string]string // a fork's path to the catalogued path it shares the API with
 }
 
 type symbolKey struct{ pkg, recv, name string }
@@ -23,6 +24,10 @@ func newIndex() *index {
 		fields: make(map[symbolKey]*API),
 		paths:  make(map[string]bool),
 		known:  make(map[string]bool),
+		forks:  make(map[string]string),
+	}
+	for _, f := range forks() {
+		ix.forks[f.Path] = f.Pkg
 	}
 	apis := catalog()
 	for i := range apis {
@@ -53,7 +58,7 @@ func (ix *index) lookupFunc(fn *types.Func) *API {
 		return nil
 	}
 	fn = fn.Origin()
-	pkg := normalizePath(fn.Pkg().Path())
+	pkg := ix.canonical(fn.Pkg().Path())
 	if !ix.known[pkg] {
 		return nil
 	}
@@ -72,7 +77,7 @@ func (ix *index) lookupField(owner types.Type, field *types.Var) *API {
 	if field == nil || field.Pkg() == nil {
 		return nil
 	}
-	pkg := normalizePath(field.Pkg().Path())
+	pkg := ix.canonical(field.Pkg().Path())
 	if !ix.known[pkg] {
 		return nil
 	}
@@ -80,7 +85,16 @@ func (ix *index) lookupField(owner types.Type, field *types.Var) *API {
 }
 
 // knowsPath reports whether path (as imported) is a catalogued package.
-func (ix *index) knowsPath(path string) bool { return ix.paths[normalizePath(path)] }
+func (ix *index) knowsPath(path string) bool { return ix.paths[ix.canonical(path)] }
+
+// canonical is CanonicalPath with the index's map of forks.
+func (ix *index) canonical(path string) string {
+	p := normalizePath(path)
+	if f, ok := ix.forks[p]; ok {
+		return f
+	}
+	return p
+}
 
 // receiverName is the name of fn's receiver type without '*' ("" for a
 // package-level function).

@@ -36,3 +36,42 @@ func TestCatalogHasNoDuplicates(t *testing.T) {
 		}
 	}
 }
+
+func TestCanonicalPath(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"github.com/go-redis/redis/v8", pkgGoRedis},
+		{"github.com/go-redis/redis", pkgGoRedis},
+		{"gopkg.in/redis.v5", pkgGoRedis},
+		{"github.com/samuel/go-zookeeper/zk", pkgZK},
+		{"go.etcd.io/etcd/clientv3/concurrency", pkgEtcdConc},
+		{"github.com/coreos/etcd/clientv3", pkgEtcd},
+		{"go.etcd.io/etcd/client/v3", pkgEtcd},
+		{"github.com/go-redsync/redsync/v3", pkgRedsync},
+		{"example.com/app/vendor/github.com/samuel/go-zookeeper/zk", pkgZK},
+		{"github.com/samuel/go-zookeeper/zk/internal", "github.com/samuel/go-zookeeper/zk/internal"},
+	} {
+		if got := CanonicalPath(tc.in); got != tc.want {
+			t.Errorf("CanonicalPath(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+		if got := newIndex().canonical(tc.in); got != tc.want {
+			t.Errorf("index.canonical(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestForksPointAtCatalogRows: a fork of a package the catalog has no rows
+// for would match nothing.
+func TestForksPointAtCatalogRows(t *testing.T) {
+	pkgs := make(map[string]bool)
+	for _, api := range catalog() {
+		pkgs[api.Pkg] = true
+	}
+	for _, f := range forks() {
+		if !pkgs[f.Pkg] {
+			t.Errorf("fork %s points at %s, which has no catalog rows", f.Path, f.Pkg)
+		}
+		if normalizePath(f.Path) != f.Path {
+			t.Errorf("fork path %s keeps a major-version element; write %s", f.Path, normalizePath(f.Path))
+		}
+	}
+}

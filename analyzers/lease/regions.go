@@ -200,7 +200,7 @@ func gocronOption(v ssa.Value) string {
 		return ""
 	}
 	f := calleeFunc(p.Common())
-	if f == nil || f.Pkg() == nil || normalizePath(f.Pkg().Path()) != pkgGocron {
+	if f == nil || f.Pkg() == nil || CanonicalPath(f.Pkg().Path()) != pkgGocron {
 		return ""
 	}
 	return f.Name()

@@ -67,7 +67,7 @@ func scriptArgv(c *ssa.CallCommon, api *API, i int) ssa.Value {
 	if i <= 0 {
 		return nil
 	}
-	args, ok := variadic(arg(c, 3))
+	args, ok := variadic(redisArg(c, 3))
 	if !ok || i > len(args) {
 		return nil
 	}
@@ -93,7 +93,7 @@ func (b *builder) scriptText(c *ssa.CallCommon, api *API) (string, bool) {
 // redis.NewScript that made a Script's receiver (api.Arg < 0).
 func scriptSource(c *ssa.CallCommon, api *API) (string, bool) {
 	if api.Arg >= 0 {
-		return constString(arg(c, api.Arg))
+		return constString(apiArg(c, api))
 	}
 	if p := producer(callRecv(c)); p != nil {
 		return constString(arg(p.Common(), 0))

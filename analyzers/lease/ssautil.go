@@ -43,6 +43,39 @@ func arg(call *ssa.CallCommon, i int) ssa.Value {
 	return args[i]
 }
 
+// apiArg returns the argument a catalog row's rule reads (api.Arg).
+func apiArg(call *ssa.CallCommon, api *API) ssa.Value {
+	if api.System == Redis {
+		return redisArg(call, api.Arg)
+	}
+	return arg(call, api.Arg)
+}
+
+// redisArg returns argument i of a go-redis call, counting the
+// context.Context that go-redis v8 and later take first. Older releases
+// (v7, v6, gopkg.in/redis.v5) take none, so their arguments sit one place
+// to the left.
+func redisArg(call *ssa.CallCommon, i int) ssa.Value {
+	if !takesContext(call) {
+		i--
+	}
+	if i < 0 {
+		return nil
+	}
+	return arg(call, i)
+}
+
+// takesContext reports whether the called function's first parameter
+// (receiver excluded) is a context.Context.
+func takesContext(call *ssa.CallCommon) bool {
+	params := call.Signature().Params()
+	if params.Len() == 0 {
+		return false
+	}
+	n, ok := types.Unalias(params.At(0).Type()).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
+}
+
 // unwrap strips the conversions that only change a value's static type.
 func unwrap(v ssa.Value) ssa.Value {
 	for {

@@ -944,7 +944,7 @@ func (t *tokenFlow) indexCall(ix *flowIndex, call ssa.CallInstruction) {
 		ix.callSites[fn] = append(ix.callSites[fn], call)
 	}
 	if obj := calleeFunc(common); obj != nil && obj.Name() == "Destroy" && obj.Pkg() != nil &&
-		normalizePath(obj.Pkg().Path()) == pkgConsul {
+		CanonicalPath(obj.Pkg().Path()) == pkgConsul {
 		if r := receiverName(obj); r == "Lock" || r == "Semaphore" {
 			ix.keyDeleted = true
 		}

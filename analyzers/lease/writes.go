@@ -611,7 +611,7 @@ func (b *builder) isLockKey(v ssa.Value) bool {
 // redisKeyArgs returns the key arguments of a go-redis command: the second
 // argument (after ctx), or all of a Del/Unlink/Exists ...string list.
 func redisKeyArgs(c *ssa.CallCommon) []ssa.Value {
-	k := arg(c, 1)
+	k := redisArg(c, 1)
 	if k == nil {
 		return nil
 	}
@@ -643,13 +643,13 @@ func (b *builder) lockKeys() []ssa.Value {
 // (tests fake a lost lock that way), not a write the lock protects.
 func (b *builder) redisLockKey(c *ssa.CallCommon) ssa.Value {
 	if callee, ok := b.resolve(c); ok && callee.api != nil && callee.api.System == Redis && callee.role.Has(RoleTryAcquire) {
-		return arg(c, 1)
+		return redisArg(c, 1)
 	}
 	f := calleeFunc(c)
 	if f == nil || f.Pkg() == nil {
 		return nil
 	}
-	switch pkg := normalizePath(f.Pkg().Path()); {
+	switch pkg := CanonicalPath(f.Pkg().Path()); {
 	case pkg == pkgRedislock && f.Name() == "Obtain" && receiverName(f) != "":
 		return arg(c, 1)
 	case pkg == pkgRedislock && f.Name() == "Obtain":

@@ -22,6 +22,9 @@
 //
 // # Adding cases
 //
+// Forks and older import paths of the libraries (lease.Forks) have their
+// cases in the nested module legacy/, one package per path.
+//
 // Add a package (or a file) per library or store, written the way teams
 // write such code, with positives and hard negatives. This is its own
 // module: after importing a new module or package, run go mod tidy in this

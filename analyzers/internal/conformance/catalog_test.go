@@ -10,14 +10,17 @@ import (
 )
 
 // checkCatalog checks that every catalog row names a symbol of the real
-// package, declared on the receiver the analyzers will see. The conformance
-// module must import (directly or not) every catalogued package.
-func checkCatalog(t *testing.T, m *module) {
+// package (of some version or fork the modules import), declared on the
+// receiver the analyzers will see. The conformance modules must import
+// (directly or not) every catalogued package.
+func checkCatalog(t *testing.T, mods ...*module) {
 	byPath := make(map[string][]*types.Package)
-	for _, p := range m.all {
-		if p.Types != nil {
-			np := normalizePath(p.PkgPath)
-			byPath[np] = append(byPath[np], p.Types)
+	for _, m := range mods {
+		for _, p := range m.all {
+			if p.Types != nil {
+				np := lease.CanonicalPath(p.PkgPath)
+				byPath[np] = append(byPath[np], p.Types)
+			}
 		}
 	}
 	rows := lease.Catalog()
@@ -173,6 +176,66 @@ func receiverName(fn *types.Func) string {
 		return n.Origin().Obj().Name()
 	}
 	return ""
+}
+
+// unserved lists the forks the Go module proxy does not serve, so the
+// conformance modules cannot compile against them; README.md says so too.
+var unserved = map[string]string{
+	"github.com/linkedin/go-zk": "proxy.golang.org answers 403 (not available) for every version",
+	"gopkg.in/redsync.v1":       "proxy.golang.org answers 403 (not available) for every version",
+	"gopkg.in/redis.v6":         "proxy.golang.org serves no version",
+}
+
+// checkForks checks that every fork the catalog lists is compiled against
+// (a package of the conformance modules imports it) unless the proxy does
+// not serve it, that it shares the API of the package it forks (most rows
+// of that package name a symbol of the fork), and that the fork list and
+// unserved agree.
+func checkForks(t *testing.T, mods ...*module) {
+	imported := make(map[string]*types.Package)
+	for _, m := range mods {
+		for _, p := range m.all {
+			if p.Types != nil {
+				imported[normalizePath(p.PkgPath)] = p.Types
+			}
+		}
+	}
+	rows := lease.Catalog()
+	listed := make(map[string]bool)
+	for _, f := range lease.Forks() {
+		listed[f.Path] = true
+		pkg := imported[f.Path]
+		if reason, ok := unserved[f.Path]; ok {
+			if pkg != nil {
+				t.Errorf("fork %s is imported by the conformance modules, but unserved says %q: drop it from unserved", f.Path, reason)
+			}
+			continue
+		}
+		if pkg == nil {
+			t.Errorf("fork %s (%s) is imported by no package of the conformance modules: "+
+				"add a case to testdata/conformance/legacy, or list it in unserved with the reason", f.Path, f.What)
+			continue
+		}
+		var found, total int
+		for _, row := range rows {
+			if row.Pkg != f.Pkg {
+				continue
+			}
+			total++
+			if findSymbol([]*types.Package{pkg}, row) == nil {
+				found++
+			}
+		}
+		t.Logf("fork %s: %d of %d rows of %s", f.Path, found, total, f.Pkg)
+		if total == 0 || 2*found < total {
+			t.Errorf("fork %s names only %d of the %d catalog rows of %s: it does not share that package's API", f.Path, found, total, f.Pkg)
+		}
+	}
+	for path := range unserved {
+		if !listed[path] {
+			t.Errorf("unserved lists %s, which is not one of lease.Forks()", path)
+		}
+	}
 }
 
 // normalizePath removes major-version elements from an import path, as

@@ -19,32 +19,49 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/fencelint/fencelint/analyzers"
+	"github.com/fencelint/fencelint/analyzers/lease"
 )
 
-// moduleDir is the nested conformance module, relative to this package.
-const moduleDir = "../../../testdata/conformance"
+// moduleDir is the nested conformance module, relative to this package;
+// legacyDir is the module of forks and older import paths (lease.Forks),
+// which needs older gRPC than the main module's libraries build with.
+const (
+	moduleDir = "../../../testdata/conformance"
+	legacyDir = "../../../testdata/conformance/legacy"
+)
 
 // printAll logs every diagnostic, matched or not, for writing new cases:
 // go test ./analyzers/internal/conformance/ -run TestConformance/expectations -v -all
 var printAll = flag.Bool("all", false, "log every diagnostic the checks report on the conformance module")
 
-// TestConformance downloads the conformance module's dependencies, loads
-// it, runs every fencelint check on it and compares the findings with its
-// // want expectations; then checks the catalog and the stubs against the
-// real packages it loaded.
+// TestConformance downloads the conformance modules' dependencies, loads
+// them, runs every fencelint check on them and compares the findings with
+// their // want expectations; then checks the catalog (rows and forks)
+// and the stubs against the real packages it loaded.
 func TestConformance(t *testing.T) {
-	dir, err := filepath.Abs(moduleDir)
+	m := setUp(t, moduleDir, 10)
+	legacy := setUp(t, legacyDir, len(lease.Forks())/2)
+
+	t.Run("expectations", func(t *testing.T) { checkExpectations(t, m) })
+	t.Run("legacy", func(t *testing.T) { checkExpectations(t, legacy) })
+	t.Run("catalog", func(t *testing.T) { checkCatalog(t, m, legacy) })
+	t.Run("forks", func(t *testing.T) { checkForks(t, m, legacy) })
+	t.Run("stubs", func(t *testing.T) { checkStubs(t, m) })
+}
+
+// setUp downloads and loads the module in dir, which must have at least
+// minRoots packages.
+func setUp(t *testing.T, dir string, minRoots int) *module {
+	t.Helper()
+	dir, err := filepath.Abs(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	downloadModules(t, dir)
 	start := time.Now()
-	m := loadModule(t, dir)
-	t.Logf("loaded %d packages (%d in the module): %s", len(m.all), len(m.roots), time.Since(start).Round(time.Millisecond))
-
-	t.Run("expectations", func(t *testing.T) { checkExpectations(t, m) })
-	t.Run("catalog", func(t *testing.T) { checkCatalog(t, m) })
-	t.Run("stubs", func(t *testing.T) { checkStubs(t, m) })
+	m := loadModule(t, dir, minRoots)
+	t.Logf("%s: loaded %d packages (%d in the module): %s", filepath.Base(dir), len(m.all), len(m.roots), time.Since(start).Round(time.Millisecond))
+	return m
 }
 
 // downloadModules runs go mod download in dir, so that a fresh CI machine
@@ -92,7 +109,7 @@ type module struct {
 // loadModule loads every package of the module with its dependencies from
 // source, as the checker needs for facts, and fails on any load, parse or
 // type error: the conformance code must compile against the real modules.
-func loadModule(t *testing.T, dir string) *module {
+func loadModule(t *testing.T, dir string, minRoots int) *module {
 	t.Helper()
 	cfg := &packages.Config{
 		Mode: packages.LoadAllSyntax | packages.NeedModule,
@@ -114,7 +131,7 @@ func loadModule(t *testing.T, dir string) *module {
 	if len(errs) > 0 {
 		t.Fatalf("the conformance module does not load cleanly (%d errors):\n%s", len(errs), strings.Join(first(errs, 30), "\n"))
 	}
-	if len(roots) < 10 {
+	if len(roots) < minRoots {
 		t.Fatalf("loaded only %d packages from %s", len(roots), dir)
 	}
 	return m
