@@ -23,7 +23,10 @@
 // the output package holds sqlc's db.go, models.go and fenced.sql.go (built
 // from fenced.sql, which is kept in the output), and fenced.go with:
 //
-//	type Token int64
+//	type Token struct{ n int64 } // a literal does not convert to it
+//	func TokenOf(n int64) Token     // from what the lock service handed out
+//	func (t Token) Int64() int64
+//	func (t Token) String() string
 //	var ErrStale = errors.New("stale fencing token")
 //	var ErrNotFound = errors.New("no such row")
 //	type StaleError struct {
@@ -40,7 +43,7 @@
 //	type TokenRangeError struct {
 //		Table    string
 //		Token    Token // the refused token
-//		Min, Max Token // the tokens the fence column stores exactly
+//		Min, Max int64 // the tokens the fence column stores exactly
 //	}
 //	func (e *TokenRangeError) Is(target error) bool // true for ErrTokenOutOfRange
 //

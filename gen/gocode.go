@@ -212,7 +212,16 @@ func (w *goWriter) common() {
 	f.Comment("Token is a fencing token: a number that grows with every lease (or every")
 	f.Comment("write) a lock service hands out. A write carrying a token applies only if no")
 	f.Comment(fmt.Sprintf("write with a newer token reached the row first (row fence %s token).", w.cmp))
-	f.Type().Id("Token").Int64()
+	f.Comment("Make one with TokenOf from what the lock service handed out, or take one from a")
+	f.Comment("token source: a number literal never turns into a Token by accident.")
+	f.Type().Id("Token").Struct(jen.Id("n").Int64())
+	f.Comment("TokenOf is the token for n, a number a lock service handed out with the lease")
+	f.Comment("(an etcd revision, a ZooKeeper zxid, a fenced lock's token).")
+	f.Func().Id("TokenOf").Params(jen.Id("n").Int64()).Id("Token").Block(jen.Return(jen.Id("Token").Values(jen.Id("n"))))
+	f.Comment("Int64 returns the token's number.")
+	f.Func().Params(jen.Id("t").Id("Token")).Id("Int64").Params().Int64().Block(jen.Return(jen.Id("t").Dot("n")))
+	f.Comment("String returns the token's number in decimal.")
+	f.Func().Params(jen.Id("t").Id("Token")).Id("String").Params().String().Block(jen.Return(jen.Qual("strconv", "FormatInt").Call(jen.Id("t").Dot("n"), jen.Lit(10))))
 
 	f.Var().Defs(
 		jen.Comment("ErrStale matches every *StaleError."),
@@ -231,9 +240,9 @@ func (w *goWriter) common() {
 	)
 	f.Func().Params(jen.Id("e").Op("*").Id("StaleError")).Id("Error").Params().String().Block(
 		jen.If(jen.Id("e").Dot("Current").Op("==").Nil()).Block(
-			jen.Return(jen.Qual("fmt", "Sprintf").Call(jen.Lit("stale token %d for %s: a newer holder already wrote"), jen.Id("e").Dot("Token"), jen.Id("e").Dot("Table"))),
+			jen.Return(jen.Qual("fmt", "Sprintf").Call(jen.Lit("stale token %v for %s: a newer holder already wrote"), jen.Id("e").Dot("Token"), jen.Id("e").Dot("Table"))),
 		),
-		jen.Return(jen.Qual("fmt", "Sprintf").Call(jen.Lit("stale token %d for %s: a newer holder already wrote (current fence %d)"), jen.Id("e").Dot("Token"), jen.Id("e").Dot("Table"), jen.Op("*").Id("e").Dot("Current"))),
+		jen.Return(jen.Qual("fmt", "Sprintf").Call(jen.Lit("stale token %v for %s: a newer holder already wrote (current fence %v)"), jen.Id("e").Dot("Token"), jen.Id("e").Dot("Table"), jen.Op("*").Id("e").Dot("Current"))),
 	)
 	f.Comment("Is makes errors.Is(err, ErrStale) true.")
 	f.Func().Params(jen.Id("e").Op("*").Id("StaleError")).Id("Is").Params(jen.Id("target").Error()).Bool().Block(
@@ -255,10 +264,10 @@ func (w *goWriter) common() {
 	f.Type().Id("TokenRangeError").Struct(
 		jen.Id("Table").String().Comment("the table as the schema names it"),
 		jen.Id("Token").Id("Token").Comment("the refused token"),
-		jen.List(jen.Id("Min"), jen.Id("Max")).Id("Token").Comment("the tokens the fence column stores"),
+		jen.List(jen.Id("Min"), jen.Id("Max")).Int64().Comment("the tokens the fence column stores"),
 	)
 	f.Func().Params(jen.Id("e").Op("*").Id("TokenRangeError")).Id("Error").Params().String().Block(
-		jen.Return(jen.Qual("fmt", "Sprintf").Call(jen.Lit("fencing token %d does not fit the fence column of %s (%d to %d); the write was not sent"), jen.Id("e").Dot("Token"), jen.Id("e").Dot("Table"), jen.Id("e").Dot("Min"), jen.Id("e").Dot("Max"))),
+		jen.Return(jen.Qual("fmt", "Sprintf").Call(jen.Lit("fencing token %v does not fit the fence column of %s (%d to %d); the write was not sent"), jen.Id("e").Dot("Token"), jen.Id("e").Dot("Table"), jen.Id("e").Dot("Min"), jen.Id("e").Dot("Max"))),
 	)
 	f.Comment("Is makes errors.Is(err, ErrTokenOutOfRange) true.")
 	f.Func().Params(jen.Id("e").Op("*").Id("TokenRangeError")).Id("Is").Params(jen.Id("target").Error()).Bool().Block(
@@ -320,7 +329,7 @@ func (w *goWriter) write(t *fencedTable, op writeOp) error {
 				return err
 			}
 			rng = columnRange(w.engine, t.Fence.Type).intersect(goIntRange(conv.Plain))
-			lit[jen.Id(fl.Name)] = conv.toDriver(jen.Id("token"))
+			lit[jen.Id(fl.Name)] = conv.toDriver(jen.Id("token").Dot("n"))
 			continue
 		}
 		typ, err := w.sqlc.typeCode(fl.Type)
@@ -397,8 +406,8 @@ func intConst(n int64) jen.Code {
 // checkTokenRange renders the range check that narrow fences' writes call.
 func (w *goWriter) checkTokenRange() {
 	w.f.Comment("checkTokenRange returns a *TokenRangeError unless min <= token <= max.")
-	w.f.Func().Id("checkTokenRange").Params(jen.Id("table").String(), jen.List(jen.Id("token"), jen.Id("min"), jen.Id("max")).Id("Token")).Error().Block(
-		jen.If(jen.Id("token").Op("<").Id("min").Op("||").Id("token").Op(">").Id("max")).Block(
+	w.f.Func().Id("checkTokenRange").Params(jen.Id("table").String(), jen.Id("token").Id("Token"), jen.List(jen.Id("min"), jen.Id("max")).Int64()).Error().Block(
+		jen.If(jen.Id("token").Dot("n").Op("<").Id("min").Op("||").Id("token").Dot("n").Op(">").Id("max")).Block(
 			jen.Return(jen.Op("&").Id("TokenRangeError").Values(jen.Dict{jen.Id("Table"): jen.Id("table"), jen.Id("Token"): jen.Id("token"), jen.Id("Min"): jen.Id("min"), jen.Id("Max"): jen.Id("max")})),
 		),
 		jen.Return(jen.Nil()),
@@ -507,7 +516,7 @@ func (w *goWriter) settle(tables []*fencedTable) error {
 			// A fence above the Token's range (written by someone else) is unknown, not negative.
 			guard = jen.If(jen.Id("v").Op(">").Qual("math", "MaxInt64")).Block(jen.Return(jen.Nil()))
 		}
-		cases = append(cases, jen.Case(code).Block(guard, jen.Id("t").Op(":=").Id("Token").Call(value), jen.Return(jen.Op("&").Id("t"))))
+		cases = append(cases, jen.Case(code).Block(guard, jen.Id("t").Op(":=").Id("Token").Values(jen.Id("n").Op(":").Int64().Call(value)), jen.Return(jen.Op("&").Id("t"))))
 	}
 	cases = append(cases, jen.Default().Block(jen.Return(jen.Nil())))
 	f.Comment("fenceToken converts a fence as sqlc typed it; nil for NULL.")
@@ -565,8 +574,8 @@ func (w *goWriter) nextToken() {
 	w.f.Comment("Tokens from one sequence strictly increase; use one per lease tenure (\"<=\") or per write (\"<\").")
 	w.f.Func().Params(jen.Id("f").Op("*").Id("Fenced")).Id("NextToken").Params(jen.Id("ctx").Qual("context", "Context")).Params(jen.Id("Token"), jen.Error()).Block(
 		jen.List(jen.Id("v"), jen.Err()).Op(":=").Id("f").Dot("q").Dot("fencedNextToken").Call(jen.Id("ctx")),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Lit(0), jen.Qual("fmt", "Errorf").Call(jen.Lit("next fencing token: %w"), jen.Err()))),
-		jen.Return(jen.Id("Token").Call(jen.Id("v")), jen.Nil()),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("Token").Values(), jen.Qual("fmt", "Errorf").Call(jen.Lit("next fencing token: %w"), jen.Err()))),
+		jen.Return(jen.Id("Token").Values(jen.Id("v")), jen.Nil()),
 	)
 }
 
@@ -588,16 +597,16 @@ func (w *goWriter) leases() {
 		jen.List(jen.Id("v"), jen.Err()).Op(":=").Id("f").Dot("q").Dot("fencedAcquireLease").Call(jen.Id("ctx"), jen.Id("fencedAcquireLeaseParams").Values(jen.Dict{
 			jen.Id("Name"): jen.Id("name"), jen.Id("Holder"): jen.Id("holder"), jen.Id("TtlMs"): ms,
 		})),
-		jen.If(jen.Qual("errors", "Is").Call(jen.Err(), w.noRows())).Block(jen.Return(jen.Lit(0), jen.Id("ErrLeaseHeld"))),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Lit(0), jen.Qual("fmt", "Errorf").Call(jen.Lit("acquiring lease %q: %w"), jen.Id("name"), jen.Err()))),
-		jen.Return(jen.Id("Token").Call(jen.Id("v")), jen.Nil()),
+		jen.If(jen.Qual("errors", "Is").Call(jen.Err(), w.noRows())).Block(jen.Return(jen.Id("Token").Values(), jen.Id("ErrLeaseHeld"))),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("Token").Values(), jen.Qual("fmt", "Errorf").Call(jen.Lit("acquiring lease %q: %w"), jen.Id("name"), jen.Err()))),
+		jen.Return(jen.Id("Token").Values(jen.Id("v")), jen.Nil()),
 	)
 	for _, op := range []struct{ name, query, doing, doc string }{
 		{"RenewLease", "fencedRenewLease", "renewing", "RenewLease extends holder's live lease with token to ttl from now; ErrLeaseLost if it is no longer live."},
 		{"ReleaseLease", "fencedReleaseLease", "releasing", "ReleaseLease expires holder's live lease with token (the row stays, so tokens keep growing); ErrLeaseLost if it is no longer live."},
 	} {
 		params := []jen.Code{jen.Id("ctx").Qual("context", "Context"), jen.List(jen.Id("name"), jen.Id("holder")).String(), jen.Id("token").Id("Token")}
-		values := jen.Dict{jen.Id("Name"): jen.Id("name"), jen.Id("Holder"): jen.Id("holder"), jen.Id("Token"): jen.Int64().Call(jen.Id("token"))}
+		values := jen.Dict{jen.Id("Name"): jen.Id("name"), jen.Id("Holder"): jen.Id("holder"), jen.Id("Token"): jen.Id("token").Dot("n")}
 		if op.name == "RenewLease" {
 			params = append(params, jen.Id("ttl").Qual("time", "Duration"))
 			values[jen.Id("TtlMs")] = ms

@@ -180,7 +180,10 @@ func tokenType(qualified string) (intField, bool) {
 
 // toDriver renders the conversion of the Token expression tok to this type.
 func (f intField) toDriver(tok jen.Code) jen.Code {
-	value := jen.Id(f.Plain).Call(tok)
+	var value jen.Code = jen.Id(f.Plain).Call(tok)
+	if f.Plain == "int64" {
+		value = tok
+	}
 	if f.Field == "" {
 		return value
 	}

@@ -41,19 +41,19 @@ var etcdFenced = register(variant{
 		defer m.Unlock(context.WithoutCancel(ctx))
 		// The revision at which this holder got the mutex: every later
 		// holder's is greater.
-		token := store.Token(m.Header().Revision)
-		w.Acquired(int64(token))
+		token := store.TokenOf(m.Header().Revision)
+		w.Acquired(token.Int64())
 		err = store.NewFenced(pool).UpdateBalance(ctx, token, store.UpdateBalanceParams{
 			ID: cfg.row, Amount: balanceOf(w.Name()), WrittenBy: w.Name(),
 		})
 		if errors.Is(err, store.ErrStale) {
-			w.Wrote(int64(token), 0)
+			w.Wrote(token.Int64(), 0)
 			return err
 		}
 		if err != nil {
 			return err
 		}
-		w.Wrote(int64(token), 1)
+		w.Wrote(token.Int64(), 1)
 		return nil
 	},
 })

@@ -37,18 +37,18 @@ var leaseTable = register(variant{
 			return err
 		}
 		defer f.ReleaseLease(context.WithoutCancel(ctx), cfg.lock, holder, token)
-		w.Acquired(int64(token))
+		w.Acquired(token.Int64())
 		err = f.UpdateBalance(ctx, token, store.UpdateBalanceParams{
 			ID: cfg.row, Amount: balanceOf(w.Name()), WrittenBy: w.Name(),
 		})
 		if errors.Is(err, store.ErrStale) {
-			w.Wrote(int64(token), 0)
+			w.Wrote(token.Int64(), 0)
 			return err
 		}
 		if err != nil {
 			return err
 		}
-		w.Wrote(int64(token), 1)
+		w.Wrote(token.Int64(), 1)
 		return nil
 	},
 })
@@ -64,7 +64,7 @@ func acquireLease(ctx context.Context, f *store.Fenced, name, holder string, ttl
 		}
 		select {
 		case <-ctx.Done():
-			return 0, fmt.Errorf("lease %q still held: %w", name, ctx.Err())
+			return store.Token{}, fmt.Errorf("lease %q still held: %w", name, ctx.Err())
 		case <-time.After(10 * time.Millisecond):
 		}
 	}

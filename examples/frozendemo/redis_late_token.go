@@ -41,7 +41,7 @@ var redisLateToken = register(variant{
 			return err
 		}
 		w.Note("drew a token (nextval)", token)
-		err = store.NewFenced(pool).UpdateBalance(ctx, store.Token(token), store.UpdateBalanceParams{
+		err = store.NewFenced(pool).UpdateBalance(ctx, store.TokenOf(token), store.UpdateBalanceParams{
 			ID: cfg.row, Amount: balanceOf(w.Name()), WrittenBy: w.Name(),
 		})
 		if errors.Is(err, store.ErrStale) {

@@ -8,13 +8,34 @@ import (
 	"errors"
 	"fmt"
 	"github.com/jackc/pgx/v5"
+	"strconv"
 	"time"
 )
 
 // Token is a fencing token: a number that grows with every lease (or every
 // write) a lock service hands out. A write carrying a token applies only if no
 // write with a newer token reached the row first (row fence <= token).
-type Token int64
+// Make one with TokenOf from what the lock service handed out, or take one from a
+// token source: a number literal never turns into a Token by accident.
+type Token struct {
+	n int64
+}
+
+// TokenOf is the token for n, a number a lock service handed out with the lease
+// (an etcd revision, a ZooKeeper zxid, a fenced lock's token).
+func TokenOf(n int64) Token {
+	return Token{n}
+}
+
+// Int64 returns the token's number.
+func (t Token) Int64() int64 {
+	return t.n
+}
+
+// String returns the token's number in decimal.
+func (t Token) String() string {
+	return strconv.FormatInt(t.n, 10)
+}
 
 var (
 	// ErrStale matches every *StaleError.
@@ -34,9 +55,9 @@ type StaleError struct {
 
 func (e *StaleError) Error() string {
 	if e.Current == nil {
-		return fmt.Sprintf("stale token %d for %s: a newer holder already wrote", e.Token, e.Table)
+		return fmt.Sprintf("stale token %v for %s: a newer holder already wrote", e.Token, e.Table)
 	}
-	return fmt.Sprintf("stale token %d for %s: a newer holder already wrote (current fence %d)", e.Token, e.Table, *e.Current)
+	return fmt.Sprintf("stale token %v for %s: a newer holder already wrote (current fence %v)", e.Token, e.Table, *e.Current)
 }
 
 // Is makes errors.Is(err, ErrStale) true.
@@ -63,11 +84,11 @@ func (e *NotFoundError) Is(target error) bool {
 type TokenRangeError struct {
 	Table    string // the table as the schema names it
 	Token    Token  // the refused token
-	Min, Max Token  // the tokens the fence column stores
+	Min, Max int64  // the tokens the fence column stores
 }
 
 func (e *TokenRangeError) Error() string {
-	return fmt.Sprintf("fencing token %d does not fit the fence column of %s (%d to %d); the write was not sent", e.Token, e.Table, e.Min, e.Max)
+	return fmt.Sprintf("fencing token %v does not fit the fence column of %s (%d to %d); the write was not sent", e.Token, e.Table, e.Min, e.Max)
 }
 
 // Is makes errors.Is(err, ErrTokenOutOfRange) true.
@@ -134,7 +155,7 @@ func settle[K, F any](ctx context.Context, table string, o op, token Token, appl
 func fenceToken(fence any) *Token {
 	switch v := fence.(type) {
 	case int64:
-		t := Token(v)
+		t := Token{n: int64(v)}
 		return &t
 	default:
 		return nil
@@ -153,7 +174,7 @@ type UpdateBalanceParams struct {
 func (f *Fenced) UpdateBalance(ctx context.Context, token Token, arg UpdateBalanceParams) error {
 	n, err := f.q.fencedUpdateBalance(ctx, fencedUpdateBalanceParams{
 		Amount:        arg.Amount,
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 		WrittenBy:     arg.WrittenBy,
 	})
@@ -172,7 +193,7 @@ type UpsertBalanceParams struct {
 func (f *Fenced) UpsertBalance(ctx context.Context, token Token, arg UpsertBalanceParams) error {
 	n, err := f.q.fencedUpsertBalance(ctx, fencedUpsertBalanceParams{
 		Amount:        arg.Amount,
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 		WrittenBy:     arg.WrittenBy,
 	})
@@ -188,7 +209,7 @@ type DeleteBalanceParams struct {
 // It returns a *StaleError if a newer token holds the row and a *NotFoundError if no row has the key.
 func (f *Fenced) DeleteBalance(ctx context.Context, token Token, arg DeleteBalanceParams) error {
 	n, err := f.q.fencedDeleteBalance(ctx, fencedDeleteBalanceParams{
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "balances", opDelete, token, n > 0, err, f.q.fencedFenceBalance, fencedFenceBalanceParams{ID: arg.ID})
@@ -199,9 +220,9 @@ func (f *Fenced) DeleteBalance(ctx context.Context, token Token, arg DeleteBalan
 func (f *Fenced) NextToken(ctx context.Context) (Token, error) {
 	v, err := f.q.fencedNextToken(ctx)
 	if err != nil {
-		return 0, fmt.Errorf("next fencing token: %w", err)
+		return Token{}, fmt.Errorf("next fencing token: %w", err)
 	}
-	return Token(v), nil
+	return Token{v}, nil
 }
 
 var (
@@ -222,12 +243,12 @@ func (f *Fenced) AcquireLease(ctx context.Context, name, holder string, ttl time
 		TtlMs:  ttl.Milliseconds(),
 	})
 	if errors.Is(err, pgx.ErrNoRows) {
-		return 0, ErrLeaseHeld
+		return Token{}, ErrLeaseHeld
 	}
 	if err != nil {
-		return 0, fmt.Errorf("acquiring lease %q: %w", name, err)
+		return Token{}, fmt.Errorf("acquiring lease %q: %w", name, err)
 	}
-	return Token(v), nil
+	return Token{v}, nil
 }
 
 // RenewLease extends holder's live lease with token to ttl from now; ErrLeaseLost if it is no longer live.
@@ -235,7 +256,7 @@ func (f *Fenced) RenewLease(ctx context.Context, name, holder string, token Toke
 	n, err := f.q.fencedRenewLease(ctx, fencedRenewLeaseParams{
 		Holder: holder,
 		Name:   name,
-		Token:  int64(token),
+		Token:  token.n,
 		TtlMs:  ttl.Milliseconds(),
 	})
 	if err != nil {
@@ -252,7 +273,7 @@ func (f *Fenced) ReleaseLease(ctx context.Context, name, holder string, token To
 	n, err := f.q.fencedReleaseLease(ctx, fencedReleaseLeaseParams{
 		Holder: holder,
 		Name:   name,
-		Token:  int64(token),
+		Token:  token.n,
 	})
 	if err != nil {
 		return fmt.Errorf("releasing lease %q: %w", name, err)

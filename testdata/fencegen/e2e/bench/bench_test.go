@@ -38,7 +38,7 @@ type variant struct {
 func variants(pool *pgxpool.Pool) []variant {
 	fenced := pgdb.NewFenced(pool)
 	fencedUpdate := func(ctx context.Context, _ *pgxpool.Pool, token, id int64, body string) error {
-		return fenced.UpdateDoc(ctx, pgdb.Token(token), pgdb.UpdateDocParams{ID: id, Body: body})
+		return fenced.UpdateDoc(ctx, pgdb.TokenOf(token), pgdb.UpdateDocParams{ID: id, Body: body})
 	}
 	return []variant{
 		{"plain", plainUpdate},

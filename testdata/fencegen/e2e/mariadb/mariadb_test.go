@@ -32,16 +32,18 @@ func packages() []struct {
 	}{
 		{"<=", func(db *sql.DB) suite.Generated {
 			return suite.Generated{
-				Cmp:    fencecheck.AtMost,
-				Fenced: mysqlle.NewFenced(db),
+				Cmp:     fencecheck.AtMost,
+				Fenced:  mysqlle.NewFenced(db),
+				TokenOf: mysqlle.TokenOf,
 				Classify: suite.Classifier[*mysqlle.StaleError, *mysqlle.NotFoundError](mysqlle.ErrStale, mysqlle.ErrNotFound,
 					func(e *mysqlle.StaleError) (string, *int64) { return e.Table, suite.Int64(e.Current) }),
 			}
 		}},
 		{"<", func(db *sql.DB) suite.Generated {
 			return suite.Generated{
-				Cmp:    fencecheck.Below,
-				Fenced: mysqllt.NewFenced(db),
+				Cmp:     fencecheck.Below,
+				Fenced:  mysqllt.NewFenced(db),
+				TokenOf: mysqllt.TokenOf,
 				Classify: suite.Classifier[*mysqllt.StaleError, *mysqllt.NotFoundError](mysqllt.ErrStale, mysqllt.ErrNotFound,
 					func(e *mysqllt.StaleError) (string, *int64) { return e.Table, suite.Int64(e.Current) }),
 			}

@@ -20,9 +20,15 @@ import (
 	pgsqlle "github.com/fencelint/fencelint/testdata/fencegen/golden/postgres-stdlib/pgsqldb"
 )
 
+// token is what the tests need of a generated Token.
+type token interface {
+	comparable
+	Int64() int64
+}
+
 // tokenSource is the token-source API fencegen generates with -sequence and
 // -leases; T is the package's Token.
-type tokenSource[T ~int64] interface {
+type tokenSource[T token] interface {
 	NextToken(ctx context.Context) (T, error)
 	AcquireLease(ctx context.Context, name, holder string, ttl time.Duration) (T, error)
 	RenewLease(ctx context.Context, name, holder string, token T, ttl time.Duration) error
@@ -49,7 +55,7 @@ func TestPostgresTokenSources(t *testing.T) {
 	})
 }
 
-func runTokenSources[T ~int64](t *testing.T, src tokenSource[T], errs leaseErrors, store suite.Store) {
+func runTokenSources[T token](t *testing.T, src tokenSource[T], errs leaseErrors, store suite.Store) {
 	docs := store.Tables[0] // tables() lists docs first
 	t.Run("NextToken grows", func(t *testing.T) { testNextToken(t, src) })
 	t.Run("lease lifecycle", func(t *testing.T) { testLeaseLifecycle(t, src, errs) })
@@ -63,7 +69,7 @@ func runTokenSources[T ~int64](t *testing.T, src tokenSource[T], errs leaseError
 	})
 }
 
-func testNextToken[T ~int64](t *testing.T, src tokenSource[T]) {
+func testNextToken[T token](t *testing.T, src tokenSource[T]) {
 	ctx := context.Background()
 	var last T
 	for i := range 20 {
@@ -71,8 +77,8 @@ func testNextToken[T ~int64](t *testing.T, src tokenSource[T]) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if i > 0 && tok <= last {
-			t.Fatalf("NextToken returned %d after %d", tok, last)
+		if i > 0 && tok.Int64() <= last.Int64() {
+			t.Fatalf("NextToken returned %v after %v", tok, last)
 		}
 		last = tok
 	}
@@ -80,7 +86,7 @@ func testNextToken[T ~int64](t *testing.T, src tokenSource[T]) {
 
 // testLeaseLifecycle walks one lease through acquire, a refused rival,
 // re-acquire, renew, release and a successor.
-func testLeaseLifecycle[T ~int64](t *testing.T, src tokenSource[T], errs leaseErrors) {
+func testLeaseLifecycle[T token](t *testing.T, src tokenSource[T], errs leaseErrors) {
 	ctx := context.Background()
 	const name, ttl = "lifecycle", time.Minute
 	a1 := mustAcquire(t, src, name, "a", ttl)
@@ -88,8 +94,8 @@ func testLeaseLifecycle[T ~int64](t *testing.T, src tokenSource[T], errs leaseEr
 		t.Fatalf("rival acquire of a live lease: got %v, want ErrLeaseHeld", err)
 	}
 	a2 := mustAcquire(t, src, name, "a", ttl)
-	if a2 <= a1 {
-		t.Errorf("re-acquire by the holder returned token %d after %d, want a greater one", a2, a1)
+	if a2.Int64() <= a1.Int64() {
+		t.Errorf("re-acquire by the holder returned token %v after %v, want a greater one", a2, a1)
 	}
 	if err := src.RenewLease(ctx, name, "a", a2, ttl); err != nil {
 		t.Errorf("renew with the current token: %v", err)
@@ -106,33 +112,33 @@ func testLeaseLifecycle[T ~int64](t *testing.T, src tokenSource[T], errs leaseEr
 	if err := src.ReleaseLease(ctx, name, "a", a2); !errors.Is(err, errs.lost) {
 		t.Errorf("second release: got %v, want ErrLeaseLost", err)
 	}
-	if b := mustAcquire(t, src, name, "b", ttl); b <= a2 {
-		t.Errorf("successor got token %d after %d, want a greater one", b, a2)
+	if b := mustAcquire(t, src, name, "b", ttl); b.Int64() <= a2.Int64() {
+		t.Errorf("successor got token %v after %v, want a greater one", b, a2)
 	}
 }
 
 // testExpiredHolder is the story fencing exists for: a holder pauses past
 // its lease, a successor takes over and writes, and the old holder's late
 // write is rejected with the successor's token.
-func testExpiredHolder[T ~int64](t *testing.T, src tokenSource[T], errs leaseErrors, store suite.Store, docs suite.Table) {
+func testExpiredHolder[T token](t *testing.T, src tokenSource[T], errs leaseErrors, store suite.Store, docs suite.Table) {
 	ctx := context.Background()
 	const name, key = "expiry", 301
 	old := mustAcquire(t, src, name, "old", 50*time.Millisecond)
-	if err := docs.Upsert(ctx, int64(old), key, 1); err != nil {
+	if err := docs.Upsert(ctx, old.Int64(), key, 1); err != nil {
 		t.Fatalf("write under the first lease: %v", err)
 	}
 	time.Sleep(100 * time.Millisecond) // the old holder pauses past its lease
 	successor := mustAcquire(t, src, name, "successor", time.Minute)
-	if successor <= old {
-		t.Fatalf("successor token %d is not greater than %d", successor, old)
+	if successor.Int64() <= old.Int64() {
+		t.Fatalf("successor token %v is not greater than %v", successor, old)
 	}
-	if err := docs.Update(ctx, int64(successor), key, 2); err != nil {
+	if err := docs.Update(ctx, successor.Int64(), key, 2); err != nil {
 		t.Fatalf("successor's write: %v", err)
 	}
-	err := docs.Update(ctx, int64(old), key, 3)
+	err := docs.Update(ctx, old.Int64(), key, 3)
 	v := store.Classify(err)
-	if !v.IsStale || v.Current == nil || *v.Current != int64(successor) {
-		t.Errorf("old holder's late write: got %v (%+v), want a stale error with current fence %d", err, v, successor)
+	if !v.IsStale || v.Current == nil || *v.Current != successor.Int64() {
+		t.Errorf("old holder's late write: got %v (%+v), want a stale error with current fence %v", err, v, successor)
 	}
 	if err := src.RenewLease(ctx, name, "old", old, time.Minute); !errors.Is(err, errs.lost) {
 		t.Errorf("old holder's renew: got %v, want ErrLeaseLost", err)
@@ -145,7 +151,7 @@ func testExpiredHolder[T ~int64](t *testing.T, src tokenSource[T], errs leaseErr
 // leaseTokens returns a TokenFunc that takes the named lease for each
 // worker, waiting while another worker holds it, and a function listing
 // every token it handed out.
-func leaseTokens[T ~int64](src tokenSource[T], errs leaseErrors, name string, ttl time.Duration) (fencecheck.TokenFunc, func() []int64) {
+func leaseTokens[T token](src tokenSource[T], errs leaseErrors, name string, ttl time.Duration) (fencecheck.TokenFunc, func() []int64) {
 	var mu sync.Mutex
 	var issued []int64
 	tokens := func(ctx context.Context, worker int) (int64, error) {
@@ -159,9 +165,9 @@ func leaseTokens[T ~int64](src tokenSource[T], errs leaseErrors, name string, tt
 				return 0, err
 			}
 			mu.Lock()
-			issued = append(issued, int64(tok))
+			issued = append(issued, tok.Int64())
 			mu.Unlock()
-			return int64(tok), nil
+			return tok.Int64(), nil
 		}
 	}
 	return tokens, func() []int64 { mu.Lock(); defer mu.Unlock(); return issued }
@@ -178,7 +184,7 @@ func checkDistinct(t *testing.T, tokens []int64) {
 	}
 }
 
-func mustAcquire[T ~int64](t *testing.T, src tokenSource[T], name, holder string, ttl time.Duration) T {
+func mustAcquire[T token](t *testing.T, src tokenSource[T], name, holder string, ttl time.Duration) T {
 	t.Helper()
 	tok, err := src.AcquireLease(context.Background(), name, holder, ttl)
 	if err != nil {

@@ -39,8 +39,9 @@ func packages() []struct {
 // pgxAtMost binds golden case postgres-pgx.
 func pgxAtMost(pool *pgxpool.Pool, _ *sql.DB) suite.Generated {
 	return suite.Generated{
-		Cmp:    fencecheck.AtMost,
-		Fenced: pgxle.NewFenced(pool),
+		Cmp:     fencecheck.AtMost,
+		Fenced:  pgxle.NewFenced(pool),
+		TokenOf: pgxle.TokenOf,
 		Classify: suite.Classifier[*pgxle.StaleError, *pgxle.NotFoundError](pgxle.ErrStale, pgxle.ErrNotFound,
 			func(e *pgxle.StaleError) (string, *int64) { return e.Table, suite.Int64(e.Current) }),
 	}
@@ -49,8 +50,9 @@ func pgxAtMost(pool *pgxpool.Pool, _ *sql.DB) suite.Generated {
 // pgxBelow binds golden case postgres-pgx-lt.
 func pgxBelow(pool *pgxpool.Pool, _ *sql.DB) suite.Generated {
 	return suite.Generated{
-		Cmp:    fencecheck.Below,
-		Fenced: pgxlt.NewFenced(pool),
+		Cmp:     fencecheck.Below,
+		Fenced:  pgxlt.NewFenced(pool),
+		TokenOf: pgxlt.TokenOf,
 		Classify: suite.Classifier[*pgxlt.StaleError, *pgxlt.NotFoundError](pgxlt.ErrStale, pgxlt.ErrNotFound,
 			func(e *pgxlt.StaleError) (string, *int64) { return e.Table, suite.Int64(e.Current) }),
 	}
@@ -59,8 +61,9 @@ func pgxBelow(pool *pgxpool.Pool, _ *sql.DB) suite.Generated {
 // stdlibAtMost binds golden case postgres-stdlib.
 func stdlibAtMost(_ *pgxpool.Pool, db *sql.DB) suite.Generated {
 	return suite.Generated{
-		Cmp:    fencecheck.AtMost,
-		Fenced: pgsqlle.NewFenced(db),
+		Cmp:     fencecheck.AtMost,
+		Fenced:  pgsqlle.NewFenced(db),
+		TokenOf: pgsqlle.TokenOf,
 		Classify: suite.Classifier[*pgsqlle.StaleError, *pgsqlle.NotFoundError](pgsqlle.ErrStale, pgsqlle.ErrNotFound,
 			func(e *pgsqlle.StaleError) (string, *int64) { return e.Table, suite.Int64(e.Current) }),
 	}

@@ -46,7 +46,7 @@ func runTypes(t *testing.T, server *pgtest.Server) {
 		LowerType: pgtype.Inclusive, UpperType: pgtype.Exclusive, Valid: true,
 	}
 	f := typesdb.NewFenced(pool)
-	err = f.UpsertEverything(ctx, 5, typesdb.UpsertEverythingParams{
+	err = f.UpsertEverything(ctx, typesdb.TokenOf(5), typesdb.UpsertEverythingParams{
 		ID: 1, Ids: int4(1, 10), During: during, IDRanges: []pgtype.Range[pgtype.Int4]{int4(1, 2), int4(5, 7)},
 		Idsm:    pgtype.Multirange[pgtype.Range[pgtype.Int4]]{int4(1, 3), int4(8, 9)},
 		Tags:    []string{"a", "b"},
@@ -55,10 +55,10 @@ func runTypes(t *testing.T, server *pgtest.Server) {
 	if err != nil {
 		t.Fatalf("pgx upsert of every type: %v", err)
 	}
-	if err := f.UpdateEverything(ctx, 6, typesdb.UpdateEverythingParams{ID: 1, Ids: int4(20, 30)}); err != nil {
+	if err := f.UpdateEverything(ctx, typesdb.TokenOf(6), typesdb.UpdateEverythingParams{ID: 1, Ids: int4(20, 30)}); err != nil {
 		t.Fatalf("pgx update with a newer token: %v", err)
 	}
-	if err := f.UpdateEverything(ctx, 5, typesdb.UpdateEverythingParams{ID: 1, Ids: int4(40, 50)}); !errors.Is(err, typesdb.ErrStale) {
+	if err := f.UpdateEverything(ctx, typesdb.TokenOf(5), typesdb.UpdateEverythingParams{ID: 1, Ids: int4(40, 50)}); !errors.Is(err, typesdb.ErrStale) {
 		t.Fatalf("pgx update with an older token: %v, want ErrStale", err)
 	}
 	var ids string
@@ -73,10 +73,10 @@ func runTypes(t *testing.T, server *pgtest.Server) {
 	db := stdlib.OpenDBFromPool(pool)
 	t.Cleanup(func() { db.Close() })
 	g := typessql.NewFenced(db)
-	if err := g.UpsertEverything(ctx, 7, typessql.UpsertEverythingParams{ID: 2, Ids: "[1,4)", IDRanges: []any{"[1,2)"}}); err != nil {
+	if err := g.UpsertEverything(ctx, typessql.TokenOf(7), typessql.UpsertEverythingParams{ID: 2, Ids: "[1,4)", IDRanges: []any{"[1,2)"}}); err != nil {
 		t.Fatalf("database/sql upsert of every type: %v", err)
 	}
-	if err := g.DeleteEverything(ctx, 6, typessql.DeleteEverythingParams{ID: 2}); !errors.Is(err, typessql.ErrStale) {
+	if err := g.DeleteEverything(ctx, typessql.TokenOf(6), typessql.DeleteEverythingParams{ID: 2}); !errors.Is(err, typessql.ErrStale) {
 		t.Fatalf("database/sql delete with an older token: %v, want ErrStale", err)
 	}
 }

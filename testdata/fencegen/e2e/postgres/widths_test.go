@@ -49,14 +49,15 @@ func runWidths(t *testing.T, server *pgtest.Server) {
 	}
 	closed.Close()
 	suite.RunWidths(t, suite.Widths{
-		Fenced: widthsdb.NewFenced(pool),
-		Closed: widthsdb.NewFenced(closed),
+		TokenOf: widthsdb.TokenOf,
+		Fenced:  widthsdb.NewFenced(pool),
+		Closed:  widthsdb.NewFenced(closed),
 		OutOfRange: func(err error) (bool, bool, string, int64, int64, int64) {
 			var re *widthsdb.TokenRangeError
 			if !errors.As(err, &re) {
 				return errors.Is(err, widthsdb.ErrTokenOutOfRange), false, "", 0, 0, 0
 			}
-			return errors.Is(err, widthsdb.ErrTokenOutOfRange), true, re.Table, int64(re.Token), int64(re.Min), int64(re.Max)
+			return errors.Is(err, widthsdb.ErrTokenOutOfRange), true, re.Table, re.Token.Int64(), re.Min, re.Max
 		},
 		ReadFence: func(ctx context.Context, table string, id int64) (bool, *int64, error) {
 			var fence *int64

@@ -28,16 +28,18 @@ func packages() []struct {
 	}{
 		{"<=", func(db *sql.DB) suite.Generated {
 			return suite.Generated{
-				Cmp:    fencecheck.AtMost,
-				Fenced: sqlitele.NewFenced(db),
+				Cmp:     fencecheck.AtMost,
+				Fenced:  sqlitele.NewFenced(db),
+				TokenOf: sqlitele.TokenOf,
 				Classify: suite.Classifier[*sqlitele.StaleError, *sqlitele.NotFoundError](sqlitele.ErrStale, sqlitele.ErrNotFound,
 					func(e *sqlitele.StaleError) (string, *int64) { return e.Table, suite.Int64(e.Current) }),
 			}
 		}},
 		{"<", func(db *sql.DB) suite.Generated {
 			return suite.Generated{
-				Cmp:    fencecheck.Below,
-				Fenced: sqlitelt.NewFenced(db),
+				Cmp:     fencecheck.Below,
+				Fenced:  sqlitelt.NewFenced(db),
+				TokenOf: sqlitelt.TokenOf,
 				Classify: suite.Classifier[*sqlitelt.StaleError, *sqlitelt.NotFoundError](sqlitelt.ErrStale, sqlitelt.ErrNotFound,
 					func(e *sqlitelt.StaleError) (string, *int64) { return e.Table, suite.Int64(e.Current) }),
 			}

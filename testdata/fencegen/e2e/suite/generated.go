@@ -15,6 +15,7 @@ import (
 type Generated struct {
 	Cmp      fencecheck.Comparison
 	Fenced   any // the package's *Fenced
+	TokenOf  any // the package's TokenOf: func(int64) Token
 	Classify func(error) Verdict
 }
 
@@ -23,7 +24,7 @@ type Generated struct {
 func NewStore(g Generated, db *sql.DB, tables []RawTable) Store {
 	s := Store{Cmp: g.Cmp, Classify: g.Classify}
 	for _, r := range tables {
-		s.Tables = append(s.Tables, r.Bind(db, methodOps(g.Fenced, r)))
+		s.Tables = append(s.Tables, r.Bind(db, methodOps(g.Fenced, g.TokenOf, r)))
 	}
 	return s
 }
@@ -49,12 +50,17 @@ func Classifier[S, N error](errStale, errNotFound error, staleFields func(S) (ta
 }
 
 // Int64 converts a generated *Token to *int64.
-func Int64[T ~int64](p *T) *int64 {
+func Int64[T interface{ Int64() int64 }](p *T) *int64 {
 	if p == nil {
 		return nil
 	}
-	v := int64(*p)
+	v := (*p).Int64()
 	return &v
+}
+
+// tokenValue makes the package's Token for n through its TokenOf.
+func tokenValue(tokenOf any, n int64) reflect.Value {
+	return reflect.ValueOf(tokenOf).Call([]reflect.Value{reflect.ValueOf(n)})[0]
 }
 
 // methodOps adapts the generated methods Update<GoName>, Upsert<GoName> and
@@ -63,7 +69,7 @@ func Int64[T ~int64](p *T) *int64 {
 // Token and params types); the methods called are the generated ones, and a
 // method or field the contract promises but the package lacks fails the
 // test with its name.
-func methodOps(fenced any, r RawTable) Ops {
+func methodOps(fenced, tokenOf any, r RawTable) Ops {
 	call := func(ctx context.Context, op string, token int64, fields map[string]any) error {
 		m := reflect.ValueOf(fenced).MethodByName(op + r.GoName)
 		if !m.IsValid() {
@@ -81,8 +87,7 @@ func methodOps(fenced any, r RawTable) Ops {
 			}
 			field.Set(v.Convert(field.Type()))
 		}
-		tok := reflect.ValueOf(token).Convert(m.Type().In(1))
-		out := m.Call([]reflect.Value{reflect.ValueOf(ctx), tok, params})
+		out := m.Call([]reflect.Value{reflect.ValueOf(ctx), tokenValue(tokenOf, token), params})
 		err, _ := out[0].Interface().(error)
 		return err
 	}

@@ -21,7 +21,8 @@ type Width struct {
 
 // Widths is a generated widths package bound to a database.
 type Widths struct {
-	Fenced any // the package's *Fenced over the live database
+	Fenced  any // the package's *Fenced over the live database
+	TokenOf any // the package's TokenOf
 	// Closed is the package's *Fenced over a closed handle: any statement
 	// sent through it fails with the handle's error, so a refusal from it
 	// proves the token was checked before anything was sent.
@@ -44,8 +45,8 @@ func RunWidths(t *testing.T, w Widths, widths []Width) {
 	for _, wd := range widths {
 		t.Run(wd.Table, func(t *testing.T) {
 			ctx := context.Background()
-			live := widthOps(w.Fenced, wd)
-			closed := widthOps(w.Closed, wd)
+			live := widthOps(w.Fenced, w.TokenOf, wd)
+			closed := widthOps(w.Closed, w.TokenOf, wd)
 			read := func(id int64) (bool, *int64) {
 				t.Helper()
 				found, fence, err := w.ReadFence(ctx, wd.Table, id)
@@ -134,7 +135,7 @@ type widthCalls struct {
 
 // widthOps calls Update/Upsert/Delete<GoName> of fenced by reflection, as
 // methodOps does for the behaviour suite.
-func widthOps(fenced any, wd Width) widthCalls {
+func widthOps(fenced, tokenOf any, wd Width) widthCalls {
 	call := func(ctx context.Context, op string, token, id int64, body bool) error {
 		m := reflect.ValueOf(fenced).MethodByName(op + wd.GoName)
 		if !m.IsValid() {
@@ -145,7 +146,7 @@ func widthOps(fenced any, wd Width) widthCalls {
 		if body {
 			params.FieldByName("Body").SetString(fmt.Sprint("body ", token))
 		}
-		out := m.Call([]reflect.Value{reflect.ValueOf(ctx), reflect.ValueOf(token).Convert(m.Type().In(1)), params})
+		out := m.Call([]reflect.Value{reflect.ValueOf(ctx), tokenValue(tokenOf, token), params})
 		err, _ := out[0].Interface().(error)
 		return err
 	}

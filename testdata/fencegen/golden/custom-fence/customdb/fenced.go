@@ -9,12 +9,33 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 )
 
 // Token is a fencing token: a number that grows with every lease (or every
 // write) a lock service hands out. A write carrying a token applies only if no
 // write with a newer token reached the row first (row fence <= token).
-type Token int64
+// Make one with TokenOf from what the lock service handed out, or take one from a
+// token source: a number literal never turns into a Token by accident.
+type Token struct {
+	n int64
+}
+
+// TokenOf is the token for n, a number a lock service handed out with the lease
+// (an etcd revision, a ZooKeeper zxid, a fenced lock's token).
+func TokenOf(n int64) Token {
+	return Token{n}
+}
+
+// Int64 returns the token's number.
+func (t Token) Int64() int64 {
+	return t.n
+}
+
+// String returns the token's number in decimal.
+func (t Token) String() string {
+	return strconv.FormatInt(t.n, 10)
+}
 
 var (
 	// ErrStale matches every *StaleError.
@@ -34,9 +55,9 @@ type StaleError struct {
 
 func (e *StaleError) Error() string {
 	if e.Current == nil {
-		return fmt.Sprintf("stale token %d for %s: a newer holder already wrote", e.Token, e.Table)
+		return fmt.Sprintf("stale token %v for %s: a newer holder already wrote", e.Token, e.Table)
 	}
-	return fmt.Sprintf("stale token %d for %s: a newer holder already wrote (current fence %d)", e.Token, e.Table, *e.Current)
+	return fmt.Sprintf("stale token %v for %s: a newer holder already wrote (current fence %v)", e.Token, e.Table, *e.Current)
 }
 
 // Is makes errors.Is(err, ErrStale) true.
@@ -63,11 +84,11 @@ func (e *NotFoundError) Is(target error) bool {
 type TokenRangeError struct {
 	Table    string // the table as the schema names it
 	Token    Token  // the refused token
-	Min, Max Token  // the tokens the fence column stores
+	Min, Max int64  // the tokens the fence column stores
 }
 
 func (e *TokenRangeError) Error() string {
-	return fmt.Sprintf("fencing token %d does not fit the fence column of %s (%d to %d); the write was not sent", e.Token, e.Table, e.Min, e.Max)
+	return fmt.Sprintf("fencing token %v does not fit the fence column of %s (%d to %d); the write was not sent", e.Token, e.Table, e.Min, e.Max)
 }
 
 // Is makes errors.Is(err, ErrTokenOutOfRange) true.
@@ -86,8 +107,8 @@ func NewFenced(db DBTX) *Fenced {
 }
 
 // checkTokenRange returns a *TokenRangeError unless min <= token <= max.
-func checkTokenRange(table string, token, min, max Token) error {
-	if token < min || token > max {
+func checkTokenRange(table string, token Token, min, max int64) error {
+	if token.n < min || token.n > max {
 		return &TokenRangeError{
 			Max:   max,
 			Min:   min,
@@ -147,19 +168,19 @@ func settle[K, F any](ctx context.Context, table string, o op, token Token, appl
 func fenceToken(fence any) *Token {
 	switch v := fence.(type) {
 	case int64:
-		t := Token(v)
+		t := Token{n: int64(v)}
 		return &t
 	case sql.NullInt32:
 		if !v.Valid {
 			return nil
 		}
-		t := Token(v.Int32)
+		t := Token{n: int64(v.Int32)}
 		return &t
 	case sql.NullInt64:
 		if !v.Valid {
 			return nil
 		}
-		t := Token(v.Int64)
+		t := Token{n: int64(v.Int64)}
 		return &t
 	default:
 		return nil
@@ -176,7 +197,7 @@ type UpdateJobParams struct {
 // It returns a *StaleError if a newer token holds the row and a *NotFoundError if no row has the key.
 func (f *Fenced) UpdateJob(ctx context.Context, token Token, arg UpdateJobParams) error {
 	n, err := f.q.fencedUpdateJob(ctx, fencedUpdateJobParams{
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 		Name:          arg.Name,
 	})
@@ -193,7 +214,7 @@ type UpsertJobParams struct {
 // It returns a *StaleError if a newer token holds the row.
 func (f *Fenced) UpsertJob(ctx context.Context, token Token, arg UpsertJobParams) error {
 	n, err := f.q.fencedUpsertJob(ctx, fencedUpsertJobParams{
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 		Name:          arg.Name,
 	})
@@ -209,7 +230,7 @@ type DeleteJobParams struct {
 // It returns a *StaleError if a newer token holds the row and a *NotFoundError if no row has the key.
 func (f *Fenced) DeleteJob(ctx context.Context, token Token, arg DeleteJobParams) error {
 	n, err := f.q.fencedDeleteJob(ctx, fencedDeleteJobParams{
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "jobs", opDelete, token, n > 0, err, f.q.fencedFenceJob, fencedFenceJobParams{ID: arg.ID})
@@ -229,7 +250,7 @@ func (f *Fenced) UpdateCounter(ctx context.Context, token Token, arg UpdateCount
 		return err
 	}
 	n, err := f.q.fencedUpdateCounter(ctx, fencedUpdateCounterParams{
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		Name:          arg.Name,
 		Tenant:        arg.Tenant,
 		Value:         arg.Value,
@@ -254,7 +275,7 @@ func (f *Fenced) UpsertCounter(ctx context.Context, token Token, arg UpsertCount
 		return err
 	}
 	n, err := f.q.fencedUpsertCounter(ctx, fencedUpsertCounterParams{
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		Name:          arg.Name,
 		Tenant:        arg.Tenant,
 		Value:         arg.Value,
@@ -278,7 +299,7 @@ func (f *Fenced) DeleteCounter(ctx context.Context, token Token, arg DeleteCount
 		return err
 	}
 	n, err := f.q.fencedDeleteCounter(ctx, fencedDeleteCounterParams{
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		Name:          arg.Name,
 		Tenant:        arg.Tenant,
 	})
@@ -299,7 +320,7 @@ type UpdatePlainParams struct {
 func (f *Fenced) UpdatePlain(ctx context.Context, token Token, arg UpdatePlainParams) error {
 	n, err := f.q.fencedUpdatePlain(ctx, fencedUpdatePlainParams{
 		Body:          arg.Body,
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "plain", opUpdate, token, n > 0, err, f.q.fencedFencePlain, fencedFencePlainParams{ID: arg.ID})
@@ -316,7 +337,7 @@ type UpsertPlainParams struct {
 func (f *Fenced) UpsertPlain(ctx context.Context, token Token, arg UpsertPlainParams) error {
 	n, err := f.q.fencedUpsertPlain(ctx, fencedUpsertPlainParams{
 		Body:          arg.Body,
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "plain", opUpsert, token, n > 0, err, f.q.fencedFencePlain, fencedFencePlainParams{ID: arg.ID})
@@ -331,7 +352,7 @@ type DeletePlainParams struct {
 // It returns a *StaleError if a newer token holds the row and a *NotFoundError if no row has the key.
 func (f *Fenced) DeletePlain(ctx context.Context, token Token, arg DeletePlainParams) error {
 	n, err := f.q.fencedDeletePlain(ctx, fencedDeletePlainParams{
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "plain", opDelete, token, n > 0, err, f.q.fencedFencePlain, fencedFencePlainParams{ID: arg.ID})

@@ -9,12 +9,33 @@ import (
 	"fmt"
 	"github.com/jackc/pgx/v5"
 	pgtype "github.com/jackc/pgx/v5/pgtype"
+	"strconv"
 )
 
 // Token is a fencing token: a number that grows with every lease (or every
 // write) a lock service hands out. A write carrying a token applies only if no
 // write with a newer token reached the row first (row fence <= token).
-type Token int64
+// Make one with TokenOf from what the lock service handed out, or take one from a
+// token source: a number literal never turns into a Token by accident.
+type Token struct {
+	n int64
+}
+
+// TokenOf is the token for n, a number a lock service handed out with the lease
+// (an etcd revision, a ZooKeeper zxid, a fenced lock's token).
+func TokenOf(n int64) Token {
+	return Token{n}
+}
+
+// Int64 returns the token's number.
+func (t Token) Int64() int64 {
+	return t.n
+}
+
+// String returns the token's number in decimal.
+func (t Token) String() string {
+	return strconv.FormatInt(t.n, 10)
+}
 
 var (
 	// ErrStale matches every *StaleError.
@@ -34,9 +55,9 @@ type StaleError struct {
 
 func (e *StaleError) Error() string {
 	if e.Current == nil {
-		return fmt.Sprintf("stale token %d for %s: a newer holder already wrote", e.Token, e.Table)
+		return fmt.Sprintf("stale token %v for %s: a newer holder already wrote", e.Token, e.Table)
 	}
-	return fmt.Sprintf("stale token %d for %s: a newer holder already wrote (current fence %d)", e.Token, e.Table, *e.Current)
+	return fmt.Sprintf("stale token %v for %s: a newer holder already wrote (current fence %v)", e.Token, e.Table, *e.Current)
 }
 
 // Is makes errors.Is(err, ErrStale) true.
@@ -63,11 +84,11 @@ func (e *NotFoundError) Is(target error) bool {
 type TokenRangeError struct {
 	Table    string // the table as the schema names it
 	Token    Token  // the refused token
-	Min, Max Token  // the tokens the fence column stores
+	Min, Max int64  // the tokens the fence column stores
 }
 
 func (e *TokenRangeError) Error() string {
-	return fmt.Sprintf("fencing token %d does not fit the fence column of %s (%d to %d); the write was not sent", e.Token, e.Table, e.Min, e.Max)
+	return fmt.Sprintf("fencing token %v does not fit the fence column of %s (%d to %d); the write was not sent", e.Token, e.Table, e.Min, e.Max)
 }
 
 // Is makes errors.Is(err, ErrTokenOutOfRange) true.
@@ -137,7 +158,7 @@ func fenceToken(fence any) *Token {
 		if !v.Valid {
 			return nil
 		}
-		t := Token(v.Int64)
+		t := Token{n: int64(v.Int64)}
 		return &t
 	default:
 		return nil
@@ -155,7 +176,7 @@ type UpdateDocParams struct {
 func (f *Fenced) UpdateDoc(ctx context.Context, token Token, arg UpdateDocParams) error {
 	n, err := f.q.fencedUpdateDoc(ctx, fencedUpdateDocParams{
 		Body:          arg.Body,
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "docs", opUpdate, token, n > 0, err, f.q.fencedFenceDoc, fencedFenceDocParams{ID: arg.ID})
@@ -172,7 +193,7 @@ type UpsertDocParams struct {
 func (f *Fenced) UpsertDoc(ctx context.Context, token Token, arg UpsertDocParams) error {
 	n, err := f.q.fencedUpsertDoc(ctx, fencedUpsertDocParams{
 		Body:          arg.Body,
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "docs", opUpsert, token, n > 0, err, f.q.fencedFenceDoc, fencedFenceDocParams{ID: arg.ID})
@@ -187,7 +208,7 @@ type DeleteDocParams struct {
 // It returns a *StaleError if a newer token holds the row and a *NotFoundError if no row has the key.
 func (f *Fenced) DeleteDoc(ctx context.Context, token Token, arg DeleteDocParams) error {
 	n, err := f.q.fencedDeleteDoc(ctx, fencedDeleteDocParams{
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "docs", opDelete, token, n > 0, err, f.q.fencedFenceDoc, fencedFenceDocParams{ID: arg.ID})

@@ -9,12 +9,33 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 )
 
 // Token is a fencing token: a number that grows with every lease (or every
 // write) a lock service hands out. A write carrying a token applies only if no
 // write with a newer token reached the row first (row fence <= token).
-type Token int64
+// Make one with TokenOf from what the lock service handed out, or take one from a
+// token source: a number literal never turns into a Token by accident.
+type Token struct {
+	n int64
+}
+
+// TokenOf is the token for n, a number a lock service handed out with the lease
+// (an etcd revision, a ZooKeeper zxid, a fenced lock's token).
+func TokenOf(n int64) Token {
+	return Token{n}
+}
+
+// Int64 returns the token's number.
+func (t Token) Int64() int64 {
+	return t.n
+}
+
+// String returns the token's number in decimal.
+func (t Token) String() string {
+	return strconv.FormatInt(t.n, 10)
+}
 
 var (
 	// ErrStale matches every *StaleError.
@@ -34,9 +55,9 @@ type StaleError struct {
 
 func (e *StaleError) Error() string {
 	if e.Current == nil {
-		return fmt.Sprintf("stale token %d for %s: a newer holder already wrote", e.Token, e.Table)
+		return fmt.Sprintf("stale token %v for %s: a newer holder already wrote", e.Token, e.Table)
 	}
-	return fmt.Sprintf("stale token %d for %s: a newer holder already wrote (current fence %d)", e.Token, e.Table, *e.Current)
+	return fmt.Sprintf("stale token %v for %s: a newer holder already wrote (current fence %v)", e.Token, e.Table, *e.Current)
 }
 
 // Is makes errors.Is(err, ErrStale) true.
@@ -63,11 +84,11 @@ func (e *NotFoundError) Is(target error) bool {
 type TokenRangeError struct {
 	Table    string // the table as the schema names it
 	Token    Token  // the refused token
-	Min, Max Token  // the tokens the fence column stores
+	Min, Max int64  // the tokens the fence column stores
 }
 
 func (e *TokenRangeError) Error() string {
-	return fmt.Sprintf("fencing token %d does not fit the fence column of %s (%d to %d); the write was not sent", e.Token, e.Table, e.Min, e.Max)
+	return fmt.Sprintf("fencing token %v does not fit the fence column of %s (%d to %d); the write was not sent", e.Token, e.Table, e.Min, e.Max)
 }
 
 // Is makes errors.Is(err, ErrTokenOutOfRange) true.
@@ -86,8 +107,8 @@ func NewFenced(db DBTX) *Fenced {
 }
 
 // checkTokenRange returns a *TokenRangeError unless min <= token <= max.
-func checkTokenRange(table string, token, min, max Token) error {
-	if token < min || token > max {
+func checkTokenRange(table string, token Token, min, max int64) error {
+	if token.n < min || token.n > max {
 		return &TokenRangeError{
 			Max:   max,
 			Min:   min,
@@ -155,49 +176,49 @@ func settle[K, F any](ctx context.Context, table string, o op, token Token, appl
 func fenceToken(fence any) *Token {
 	switch v := fence.(type) {
 	case int8:
-		t := Token(v)
+		t := Token{n: int64(v)}
 		return &t
 	case sql.NullInt16:
 		if !v.Valid {
 			return nil
 		}
-		t := Token(v.Int16)
+		t := Token{n: int64(v.Int16)}
 		return &t
 	case uint8:
-		t := Token(v)
+		t := Token{n: int64(v)}
 		return &t
 	case int16:
-		t := Token(v)
+		t := Token{n: int64(v)}
 		return &t
 	case uint16:
-		t := Token(v)
+		t := Token{n: int64(v)}
 		return &t
 	case int32:
-		t := Token(v)
+		t := Token{n: int64(v)}
 		return &t
 	case sql.NullInt32:
 		if !v.Valid {
 			return nil
 		}
-		t := Token(v.Int32)
+		t := Token{n: int64(v.Int32)}
 		return &t
 	case uint32:
-		t := Token(v)
+		t := Token{n: int64(v)}
 		return &t
 	case int64:
-		t := Token(v)
+		t := Token{n: int64(v)}
 		return &t
 	case sql.NullInt64:
 		if !v.Valid {
 			return nil
 		}
-		t := Token(v.Int64)
+		t := Token{n: int64(v.Int64)}
 		return &t
 	case uint64:
 		if v > math.MaxInt64 {
 			return nil
 		}
-		t := Token(v)
+		t := Token{n: int64(v)}
 		return &t
 	default:
 		return nil
@@ -218,7 +239,7 @@ func (f *Fenced) UpdateWTinyint(ctx context.Context, token Token, arg UpdateWTin
 	}
 	n, err := f.q.fencedUpdateWTinyint(ctx, fencedUpdateWTinyintParams{
 		Body:          arg.Body,
-		FencegenToken: int8(token),
+		FencegenToken: int8(token.n),
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_tinyint", opUpdate, token, n > 0, err, f.q.fencedFenceWTinyint, fencedFenceWTinyintParams{ID: arg.ID})
@@ -239,7 +260,7 @@ func (f *Fenced) UpsertWTinyint(ctx context.Context, token Token, arg UpsertWTin
 	var id int64
 	res, err := f.q.fencedUpsertWTinyint(ctx, fencedUpsertWTinyintParams{
 		Body:          arg.Body,
-		FencegenToken: int8(token),
+		FencegenToken: int8(token.n),
 		ID:            arg.ID,
 	})
 	if err == nil {
@@ -260,7 +281,7 @@ func (f *Fenced) DeleteWTinyint(ctx context.Context, token Token, arg DeleteWTin
 		return err
 	}
 	n, err := f.q.fencedDeleteWTinyint(ctx, fencedDeleteWTinyintParams{
-		FencegenToken: int8(token),
+		FencegenToken: int8(token.n),
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_tinyint", opDelete, token, n > 0, err, f.q.fencedFenceWTinyint, fencedFenceWTinyintParams{ID: arg.ID})
@@ -281,7 +302,7 @@ func (f *Fenced) UpdateWTinyintNull(ctx context.Context, token Token, arg Update
 	n, err := f.q.fencedUpdateWTinyintNull(ctx, fencedUpdateWTinyintNullParams{
 		Body: arg.Body,
 		FencegenToken: sql.NullInt16{
-			Int16: int16(token),
+			Int16: int16(token.n),
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -305,7 +326,7 @@ func (f *Fenced) UpsertWTinyintNull(ctx context.Context, token Token, arg Upsert
 	res, err := f.q.fencedUpsertWTinyintNull(ctx, fencedUpsertWTinyintNullParams{
 		Body: arg.Body,
 		FencegenToken: sql.NullInt16{
-			Int16: int16(token),
+			Int16: int16(token.n),
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -329,7 +350,7 @@ func (f *Fenced) DeleteWTinyintNull(ctx context.Context, token Token, arg Delete
 	}
 	n, err := f.q.fencedDeleteWTinyintNull(ctx, fencedDeleteWTinyintNullParams{
 		FencegenToken: sql.NullInt16{
-			Int16: int16(token),
+			Int16: int16(token.n),
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -351,7 +372,7 @@ func (f *Fenced) UpdateWTinyintUnsigned(ctx context.Context, token Token, arg Up
 	}
 	n, err := f.q.fencedUpdateWTinyintUnsigned(ctx, fencedUpdateWTinyintUnsignedParams{
 		Body:          arg.Body,
-		FencegenToken: uint8(token),
+		FencegenToken: uint8(token.n),
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_tinyint_unsigned", opUpdate, token, n > 0, err, f.q.fencedFenceWTinyintUnsigned, fencedFenceWTinyintUnsignedParams{ID: arg.ID})
@@ -372,7 +393,7 @@ func (f *Fenced) UpsertWTinyintUnsigned(ctx context.Context, token Token, arg Up
 	var id int64
 	res, err := f.q.fencedUpsertWTinyintUnsigned(ctx, fencedUpsertWTinyintUnsignedParams{
 		Body:          arg.Body,
-		FencegenToken: uint8(token),
+		FencegenToken: uint8(token.n),
 		ID:            arg.ID,
 	})
 	if err == nil {
@@ -393,7 +414,7 @@ func (f *Fenced) DeleteWTinyintUnsigned(ctx context.Context, token Token, arg De
 		return err
 	}
 	n, err := f.q.fencedDeleteWTinyintUnsigned(ctx, fencedDeleteWTinyintUnsignedParams{
-		FencegenToken: uint8(token),
+		FencegenToken: uint8(token.n),
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_tinyint_unsigned", opDelete, token, n > 0, err, f.q.fencedFenceWTinyintUnsigned, fencedFenceWTinyintUnsignedParams{ID: arg.ID})
@@ -414,7 +435,7 @@ func (f *Fenced) UpdateWTinyintUnsignedNull(ctx context.Context, token Token, ar
 	n, err := f.q.fencedUpdateWTinyintUnsignedNull(ctx, fencedUpdateWTinyintUnsignedNullParams{
 		Body: arg.Body,
 		FencegenToken: sql.NullInt16{
-			Int16: int16(token),
+			Int16: int16(token.n),
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -438,7 +459,7 @@ func (f *Fenced) UpsertWTinyintUnsignedNull(ctx context.Context, token Token, ar
 	res, err := f.q.fencedUpsertWTinyintUnsignedNull(ctx, fencedUpsertWTinyintUnsignedNullParams{
 		Body: arg.Body,
 		FencegenToken: sql.NullInt16{
-			Int16: int16(token),
+			Int16: int16(token.n),
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -462,7 +483,7 @@ func (f *Fenced) DeleteWTinyintUnsignedNull(ctx context.Context, token Token, ar
 	}
 	n, err := f.q.fencedDeleteWTinyintUnsignedNull(ctx, fencedDeleteWTinyintUnsignedNullParams{
 		FencegenToken: sql.NullInt16{
-			Int16: int16(token),
+			Int16: int16(token.n),
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -484,7 +505,7 @@ func (f *Fenced) UpdateWSmallint(ctx context.Context, token Token, arg UpdateWSm
 	}
 	n, err := f.q.fencedUpdateWSmallint(ctx, fencedUpdateWSmallintParams{
 		Body:          arg.Body,
-		FencegenToken: int16(token),
+		FencegenToken: int16(token.n),
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_smallint", opUpdate, token, n > 0, err, f.q.fencedFenceWSmallint, fencedFenceWSmallintParams{ID: arg.ID})
@@ -505,7 +526,7 @@ func (f *Fenced) UpsertWSmallint(ctx context.Context, token Token, arg UpsertWSm
 	var id int64
 	res, err := f.q.fencedUpsertWSmallint(ctx, fencedUpsertWSmallintParams{
 		Body:          arg.Body,
-		FencegenToken: int16(token),
+		FencegenToken: int16(token.n),
 		ID:            arg.ID,
 	})
 	if err == nil {
@@ -526,7 +547,7 @@ func (f *Fenced) DeleteWSmallint(ctx context.Context, token Token, arg DeleteWSm
 		return err
 	}
 	n, err := f.q.fencedDeleteWSmallint(ctx, fencedDeleteWSmallintParams{
-		FencegenToken: int16(token),
+		FencegenToken: int16(token.n),
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_smallint", opDelete, token, n > 0, err, f.q.fencedFenceWSmallint, fencedFenceWSmallintParams{ID: arg.ID})
@@ -547,7 +568,7 @@ func (f *Fenced) UpdateWSmallintNull(ctx context.Context, token Token, arg Updat
 	n, err := f.q.fencedUpdateWSmallintNull(ctx, fencedUpdateWSmallintNullParams{
 		Body: arg.Body,
 		FencegenToken: sql.NullInt16{
-			Int16: int16(token),
+			Int16: int16(token.n),
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -571,7 +592,7 @@ func (f *Fenced) UpsertWSmallintNull(ctx context.Context, token Token, arg Upser
 	res, err := f.q.fencedUpsertWSmallintNull(ctx, fencedUpsertWSmallintNullParams{
 		Body: arg.Body,
 		FencegenToken: sql.NullInt16{
-			Int16: int16(token),
+			Int16: int16(token.n),
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -595,7 +616,7 @@ func (f *Fenced) DeleteWSmallintNull(ctx context.Context, token Token, arg Delet
 	}
 	n, err := f.q.fencedDeleteWSmallintNull(ctx, fencedDeleteWSmallintNullParams{
 		FencegenToken: sql.NullInt16{
-			Int16: int16(token),
+			Int16: int16(token.n),
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -617,7 +638,7 @@ func (f *Fenced) UpdateWSmallintUnsigned(ctx context.Context, token Token, arg U
 	}
 	n, err := f.q.fencedUpdateWSmallintUnsigned(ctx, fencedUpdateWSmallintUnsignedParams{
 		Body:          arg.Body,
-		FencegenToken: uint16(token),
+		FencegenToken: uint16(token.n),
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_smallint_unsigned", opUpdate, token, n > 0, err, f.q.fencedFenceWSmallintUnsigned, fencedFenceWSmallintUnsignedParams{ID: arg.ID})
@@ -638,7 +659,7 @@ func (f *Fenced) UpsertWSmallintUnsigned(ctx context.Context, token Token, arg U
 	var id int64
 	res, err := f.q.fencedUpsertWSmallintUnsigned(ctx, fencedUpsertWSmallintUnsignedParams{
 		Body:          arg.Body,
-		FencegenToken: uint16(token),
+		FencegenToken: uint16(token.n),
 		ID:            arg.ID,
 	})
 	if err == nil {
@@ -659,7 +680,7 @@ func (f *Fenced) DeleteWSmallintUnsigned(ctx context.Context, token Token, arg D
 		return err
 	}
 	n, err := f.q.fencedDeleteWSmallintUnsigned(ctx, fencedDeleteWSmallintUnsignedParams{
-		FencegenToken: uint16(token),
+		FencegenToken: uint16(token.n),
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_smallint_unsigned", opDelete, token, n > 0, err, f.q.fencedFenceWSmallintUnsigned, fencedFenceWSmallintUnsignedParams{ID: arg.ID})
@@ -680,7 +701,7 @@ func (f *Fenced) UpdateWSmallintUnsignedNull(ctx context.Context, token Token, a
 	n, err := f.q.fencedUpdateWSmallintUnsignedNull(ctx, fencedUpdateWSmallintUnsignedNullParams{
 		Body: arg.Body,
 		FencegenToken: sql.NullInt16{
-			Int16: int16(token),
+			Int16: int16(token.n),
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -704,7 +725,7 @@ func (f *Fenced) UpsertWSmallintUnsignedNull(ctx context.Context, token Token, a
 	res, err := f.q.fencedUpsertWSmallintUnsignedNull(ctx, fencedUpsertWSmallintUnsignedNullParams{
 		Body: arg.Body,
 		FencegenToken: sql.NullInt16{
-			Int16: int16(token),
+			Int16: int16(token.n),
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -728,7 +749,7 @@ func (f *Fenced) DeleteWSmallintUnsignedNull(ctx context.Context, token Token, a
 	}
 	n, err := f.q.fencedDeleteWSmallintUnsignedNull(ctx, fencedDeleteWSmallintUnsignedNullParams{
 		FencegenToken: sql.NullInt16{
-			Int16: int16(token),
+			Int16: int16(token.n),
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -750,7 +771,7 @@ func (f *Fenced) UpdateWMediumint(ctx context.Context, token Token, arg UpdateWM
 	}
 	n, err := f.q.fencedUpdateWMediumint(ctx, fencedUpdateWMediumintParams{
 		Body:          arg.Body,
-		FencegenToken: int32(token),
+		FencegenToken: int32(token.n),
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_mediumint", opUpdate, token, n > 0, err, f.q.fencedFenceWMediumint, fencedFenceWMediumintParams{ID: arg.ID})
@@ -771,7 +792,7 @@ func (f *Fenced) UpsertWMediumint(ctx context.Context, token Token, arg UpsertWM
 	var id int64
 	res, err := f.q.fencedUpsertWMediumint(ctx, fencedUpsertWMediumintParams{
 		Body:          arg.Body,
-		FencegenToken: int32(token),
+		FencegenToken: int32(token.n),
 		ID:            arg.ID,
 	})
 	if err == nil {
@@ -792,7 +813,7 @@ func (f *Fenced) DeleteWMediumint(ctx context.Context, token Token, arg DeleteWM
 		return err
 	}
 	n, err := f.q.fencedDeleteWMediumint(ctx, fencedDeleteWMediumintParams{
-		FencegenToken: int32(token),
+		FencegenToken: int32(token.n),
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_mediumint", opDelete, token, n > 0, err, f.q.fencedFenceWMediumint, fencedFenceWMediumintParams{ID: arg.ID})
@@ -813,7 +834,7 @@ func (f *Fenced) UpdateWMediumintNull(ctx context.Context, token Token, arg Upda
 	n, err := f.q.fencedUpdateWMediumintNull(ctx, fencedUpdateWMediumintNullParams{
 		Body: arg.Body,
 		FencegenToken: sql.NullInt32{
-			Int32: int32(token),
+			Int32: int32(token.n),
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -837,7 +858,7 @@ func (f *Fenced) UpsertWMediumintNull(ctx context.Context, token Token, arg Upse
 	res, err := f.q.fencedUpsertWMediumintNull(ctx, fencedUpsertWMediumintNullParams{
 		Body: arg.Body,
 		FencegenToken: sql.NullInt32{
-			Int32: int32(token),
+			Int32: int32(token.n),
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -861,7 +882,7 @@ func (f *Fenced) DeleteWMediumintNull(ctx context.Context, token Token, arg Dele
 	}
 	n, err := f.q.fencedDeleteWMediumintNull(ctx, fencedDeleteWMediumintNullParams{
 		FencegenToken: sql.NullInt32{
-			Int32: int32(token),
+			Int32: int32(token.n),
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -883,7 +904,7 @@ func (f *Fenced) UpdateWMediumintUnsigned(ctx context.Context, token Token, arg 
 	}
 	n, err := f.q.fencedUpdateWMediumintUnsigned(ctx, fencedUpdateWMediumintUnsignedParams{
 		Body:          arg.Body,
-		FencegenToken: uint32(token),
+		FencegenToken: uint32(token.n),
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_mediumint_unsigned", opUpdate, token, n > 0, err, f.q.fencedFenceWMediumintUnsigned, fencedFenceWMediumintUnsignedParams{ID: arg.ID})
@@ -904,7 +925,7 @@ func (f *Fenced) UpsertWMediumintUnsigned(ctx context.Context, token Token, arg 
 	var id int64
 	res, err := f.q.fencedUpsertWMediumintUnsigned(ctx, fencedUpsertWMediumintUnsignedParams{
 		Body:          arg.Body,
-		FencegenToken: uint32(token),
+		FencegenToken: uint32(token.n),
 		ID:            arg.ID,
 	})
 	if err == nil {
@@ -925,7 +946,7 @@ func (f *Fenced) DeleteWMediumintUnsigned(ctx context.Context, token Token, arg 
 		return err
 	}
 	n, err := f.q.fencedDeleteWMediumintUnsigned(ctx, fencedDeleteWMediumintUnsignedParams{
-		FencegenToken: uint32(token),
+		FencegenToken: uint32(token.n),
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_mediumint_unsigned", opDelete, token, n > 0, err, f.q.fencedFenceWMediumintUnsigned, fencedFenceWMediumintUnsignedParams{ID: arg.ID})
@@ -946,7 +967,7 @@ func (f *Fenced) UpdateWMediumintUnsignedNull(ctx context.Context, token Token, 
 	n, err := f.q.fencedUpdateWMediumintUnsignedNull(ctx, fencedUpdateWMediumintUnsignedNullParams{
 		Body: arg.Body,
 		FencegenToken: sql.NullInt32{
-			Int32: int32(token),
+			Int32: int32(token.n),
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -970,7 +991,7 @@ func (f *Fenced) UpsertWMediumintUnsignedNull(ctx context.Context, token Token, 
 	res, err := f.q.fencedUpsertWMediumintUnsignedNull(ctx, fencedUpsertWMediumintUnsignedNullParams{
 		Body: arg.Body,
 		FencegenToken: sql.NullInt32{
-			Int32: int32(token),
+			Int32: int32(token.n),
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -994,7 +1015,7 @@ func (f *Fenced) DeleteWMediumintUnsignedNull(ctx context.Context, token Token, 
 	}
 	n, err := f.q.fencedDeleteWMediumintUnsignedNull(ctx, fencedDeleteWMediumintUnsignedNullParams{
 		FencegenToken: sql.NullInt32{
-			Int32: int32(token),
+			Int32: int32(token.n),
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -1016,7 +1037,7 @@ func (f *Fenced) UpdateWInt(ctx context.Context, token Token, arg UpdateWIntPara
 	}
 	n, err := f.q.fencedUpdateWInt(ctx, fencedUpdateWIntParams{
 		Body:          arg.Body,
-		FencegenToken: int32(token),
+		FencegenToken: int32(token.n),
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_int", opUpdate, token, n > 0, err, f.q.fencedFenceWInt, fencedFenceWIntParams{ID: arg.ID})
@@ -1037,7 +1058,7 @@ func (f *Fenced) UpsertWInt(ctx context.Context, token Token, arg UpsertWIntPara
 	var id int64
 	res, err := f.q.fencedUpsertWInt(ctx, fencedUpsertWIntParams{
 		Body:          arg.Body,
-		FencegenToken: int32(token),
+		FencegenToken: int32(token.n),
 		ID:            arg.ID,
 	})
 	if err == nil {
@@ -1058,7 +1079,7 @@ func (f *Fenced) DeleteWInt(ctx context.Context, token Token, arg DeleteWIntPara
 		return err
 	}
 	n, err := f.q.fencedDeleteWInt(ctx, fencedDeleteWIntParams{
-		FencegenToken: int32(token),
+		FencegenToken: int32(token.n),
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_int", opDelete, token, n > 0, err, f.q.fencedFenceWInt, fencedFenceWIntParams{ID: arg.ID})
@@ -1079,7 +1100,7 @@ func (f *Fenced) UpdateWIntNull(ctx context.Context, token Token, arg UpdateWInt
 	n, err := f.q.fencedUpdateWIntNull(ctx, fencedUpdateWIntNullParams{
 		Body: arg.Body,
 		FencegenToken: sql.NullInt32{
-			Int32: int32(token),
+			Int32: int32(token.n),
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -1103,7 +1124,7 @@ func (f *Fenced) UpsertWIntNull(ctx context.Context, token Token, arg UpsertWInt
 	res, err := f.q.fencedUpsertWIntNull(ctx, fencedUpsertWIntNullParams{
 		Body: arg.Body,
 		FencegenToken: sql.NullInt32{
-			Int32: int32(token),
+			Int32: int32(token.n),
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -1127,7 +1148,7 @@ func (f *Fenced) DeleteWIntNull(ctx context.Context, token Token, arg DeleteWInt
 	}
 	n, err := f.q.fencedDeleteWIntNull(ctx, fencedDeleteWIntNullParams{
 		FencegenToken: sql.NullInt32{
-			Int32: int32(token),
+			Int32: int32(token.n),
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -1149,7 +1170,7 @@ func (f *Fenced) UpdateWIntUnsigned(ctx context.Context, token Token, arg Update
 	}
 	n, err := f.q.fencedUpdateWIntUnsigned(ctx, fencedUpdateWIntUnsignedParams{
 		Body:          arg.Body,
-		FencegenToken: uint32(token),
+		FencegenToken: uint32(token.n),
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_int_unsigned", opUpdate, token, n > 0, err, f.q.fencedFenceWIntUnsigned, fencedFenceWIntUnsignedParams{ID: arg.ID})
@@ -1170,7 +1191,7 @@ func (f *Fenced) UpsertWIntUnsigned(ctx context.Context, token Token, arg Upsert
 	var id int64
 	res, err := f.q.fencedUpsertWIntUnsigned(ctx, fencedUpsertWIntUnsignedParams{
 		Body:          arg.Body,
-		FencegenToken: uint32(token),
+		FencegenToken: uint32(token.n),
 		ID:            arg.ID,
 	})
 	if err == nil {
@@ -1191,7 +1212,7 @@ func (f *Fenced) DeleteWIntUnsigned(ctx context.Context, token Token, arg Delete
 		return err
 	}
 	n, err := f.q.fencedDeleteWIntUnsigned(ctx, fencedDeleteWIntUnsignedParams{
-		FencegenToken: uint32(token),
+		FencegenToken: uint32(token.n),
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_int_unsigned", opDelete, token, n > 0, err, f.q.fencedFenceWIntUnsigned, fencedFenceWIntUnsignedParams{ID: arg.ID})
@@ -1212,7 +1233,7 @@ func (f *Fenced) UpdateWIntUnsignedNull(ctx context.Context, token Token, arg Up
 	n, err := f.q.fencedUpdateWIntUnsignedNull(ctx, fencedUpdateWIntUnsignedNullParams{
 		Body: arg.Body,
 		FencegenToken: sql.NullInt32{
-			Int32: int32(token),
+			Int32: int32(token.n),
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -1236,7 +1257,7 @@ func (f *Fenced) UpsertWIntUnsignedNull(ctx context.Context, token Token, arg Up
 	res, err := f.q.fencedUpsertWIntUnsignedNull(ctx, fencedUpsertWIntUnsignedNullParams{
 		Body: arg.Body,
 		FencegenToken: sql.NullInt32{
-			Int32: int32(token),
+			Int32: int32(token.n),
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -1260,7 +1281,7 @@ func (f *Fenced) DeleteWIntUnsignedNull(ctx context.Context, token Token, arg De
 	}
 	n, err := f.q.fencedDeleteWIntUnsignedNull(ctx, fencedDeleteWIntUnsignedNullParams{
 		FencegenToken: sql.NullInt32{
-			Int32: int32(token),
+			Int32: int32(token.n),
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -1279,7 +1300,7 @@ type UpdateWBigintParams struct {
 func (f *Fenced) UpdateWBigint(ctx context.Context, token Token, arg UpdateWBigintParams) error {
 	n, err := f.q.fencedUpdateWBigint(ctx, fencedUpdateWBigintParams{
 		Body:          arg.Body,
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_bigint", opUpdate, token, n > 0, err, f.q.fencedFenceWBigint, fencedFenceWBigintParams{ID: arg.ID})
@@ -1297,7 +1318,7 @@ func (f *Fenced) UpsertWBigint(ctx context.Context, token Token, arg UpsertWBigi
 	var id int64
 	res, err := f.q.fencedUpsertWBigint(ctx, fencedUpsertWBigintParams{
 		Body:          arg.Body,
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	if err == nil {
@@ -1315,7 +1336,7 @@ type DeleteWBigintParams struct {
 // It returns a *StaleError if a newer token holds the row and a *NotFoundError if no row has the key.
 func (f *Fenced) DeleteWBigint(ctx context.Context, token Token, arg DeleteWBigintParams) error {
 	n, err := f.q.fencedDeleteWBigint(ctx, fencedDeleteWBigintParams{
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_bigint", opDelete, token, n > 0, err, f.q.fencedFenceWBigint, fencedFenceWBigintParams{ID: arg.ID})
@@ -1333,7 +1354,7 @@ func (f *Fenced) UpdateWBigintNull(ctx context.Context, token Token, arg UpdateW
 	n, err := f.q.fencedUpdateWBigintNull(ctx, fencedUpdateWBigintNullParams{
 		Body: arg.Body,
 		FencegenToken: sql.NullInt64{
-			Int64: int64(token),
+			Int64: token.n,
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -1354,7 +1375,7 @@ func (f *Fenced) UpsertWBigintNull(ctx context.Context, token Token, arg UpsertW
 	res, err := f.q.fencedUpsertWBigintNull(ctx, fencedUpsertWBigintNullParams{
 		Body: arg.Body,
 		FencegenToken: sql.NullInt64{
-			Int64: int64(token),
+			Int64: token.n,
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -1375,7 +1396,7 @@ type DeleteWBigintNullParams struct {
 func (f *Fenced) DeleteWBigintNull(ctx context.Context, token Token, arg DeleteWBigintNullParams) error {
 	n, err := f.q.fencedDeleteWBigintNull(ctx, fencedDeleteWBigintNullParams{
 		FencegenToken: sql.NullInt64{
-			Int64: int64(token),
+			Int64: token.n,
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -1397,7 +1418,7 @@ func (f *Fenced) UpdateWBigintUnsigned(ctx context.Context, token Token, arg Upd
 	}
 	n, err := f.q.fencedUpdateWBigintUnsigned(ctx, fencedUpdateWBigintUnsignedParams{
 		Body:          arg.Body,
-		FencegenToken: uint64(token),
+		FencegenToken: uint64(token.n),
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_bigint_unsigned", opUpdate, token, n > 0, err, f.q.fencedFenceWBigintUnsigned, fencedFenceWBigintUnsignedParams{ID: arg.ID})
@@ -1418,7 +1439,7 @@ func (f *Fenced) UpsertWBigintUnsigned(ctx context.Context, token Token, arg Ups
 	var id int64
 	res, err := f.q.fencedUpsertWBigintUnsigned(ctx, fencedUpsertWBigintUnsignedParams{
 		Body:          arg.Body,
-		FencegenToken: uint64(token),
+		FencegenToken: uint64(token.n),
 		ID:            arg.ID,
 	})
 	if err == nil {
@@ -1439,7 +1460,7 @@ func (f *Fenced) DeleteWBigintUnsigned(ctx context.Context, token Token, arg Del
 		return err
 	}
 	n, err := f.q.fencedDeleteWBigintUnsigned(ctx, fencedDeleteWBigintUnsignedParams{
-		FencegenToken: uint64(token),
+		FencegenToken: uint64(token.n),
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_bigint_unsigned", opDelete, token, n > 0, err, f.q.fencedFenceWBigintUnsigned, fencedFenceWBigintUnsignedParams{ID: arg.ID})
@@ -1460,7 +1481,7 @@ func (f *Fenced) UpdateWBigintUnsignedNull(ctx context.Context, token Token, arg
 	n, err := f.q.fencedUpdateWBigintUnsignedNull(ctx, fencedUpdateWBigintUnsignedNullParams{
 		Body: arg.Body,
 		FencegenToken: sql.NullInt64{
-			Int64: int64(token),
+			Int64: token.n,
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -1484,7 +1505,7 @@ func (f *Fenced) UpsertWBigintUnsignedNull(ctx context.Context, token Token, arg
 	res, err := f.q.fencedUpsertWBigintUnsignedNull(ctx, fencedUpsertWBigintUnsignedNullParams{
 		Body: arg.Body,
 		FencegenToken: sql.NullInt64{
-			Int64: int64(token),
+			Int64: token.n,
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -1508,7 +1529,7 @@ func (f *Fenced) DeleteWBigintUnsignedNull(ctx context.Context, token Token, arg
 	}
 	n, err := f.q.fencedDeleteWBigintUnsignedNull(ctx, fencedDeleteWBigintUnsignedNullParams{
 		FencegenToken: sql.NullInt64{
-			Int64: int64(token),
+			Int64: token.n,
 			Valid: true,
 		},
 		ID: arg.ID,

@@ -8,12 +8,33 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
 )
 
 // Token is a fencing token: a number that grows with every lease (or every
 // write) a lock service hands out. A write carrying a token applies only if no
 // write with a newer token reached the row first (row fence <= token).
-type Token int64
+// Make one with TokenOf from what the lock service handed out, or take one from a
+// token source: a number literal never turns into a Token by accident.
+type Token struct {
+	n int64
+}
+
+// TokenOf is the token for n, a number a lock service handed out with the lease
+// (an etcd revision, a ZooKeeper zxid, a fenced lock's token).
+func TokenOf(n int64) Token {
+	return Token{n}
+}
+
+// Int64 returns the token's number.
+func (t Token) Int64() int64 {
+	return t.n
+}
+
+// String returns the token's number in decimal.
+func (t Token) String() string {
+	return strconv.FormatInt(t.n, 10)
+}
 
 var (
 	// ErrStale matches every *StaleError.
@@ -33,9 +54,9 @@ type StaleError struct {
 
 func (e *StaleError) Error() string {
 	if e.Current == nil {
-		return fmt.Sprintf("stale token %d for %s: a newer holder already wrote", e.Token, e.Table)
+		return fmt.Sprintf("stale token %v for %s: a newer holder already wrote", e.Token, e.Table)
 	}
-	return fmt.Sprintf("stale token %d for %s: a newer holder already wrote (current fence %d)", e.Token, e.Table, *e.Current)
+	return fmt.Sprintf("stale token %v for %s: a newer holder already wrote (current fence %v)", e.Token, e.Table, *e.Current)
 }
 
 // Is makes errors.Is(err, ErrStale) true.
@@ -62,11 +83,11 @@ func (e *NotFoundError) Is(target error) bool {
 type TokenRangeError struct {
 	Table    string // the table as the schema names it
 	Token    Token  // the refused token
-	Min, Max Token  // the tokens the fence column stores
+	Min, Max int64  // the tokens the fence column stores
 }
 
 func (e *TokenRangeError) Error() string {
-	return fmt.Sprintf("fencing token %d does not fit the fence column of %s (%d to %d); the write was not sent", e.Token, e.Table, e.Min, e.Max)
+	return fmt.Sprintf("fencing token %v does not fit the fence column of %s (%d to %d); the write was not sent", e.Token, e.Table, e.Min, e.Max)
 }
 
 // Is makes errors.Is(err, ErrTokenOutOfRange) true.
@@ -141,13 +162,13 @@ func settle[K, F any](ctx context.Context, table string, o op, token Token, appl
 func fenceToken(fence any) *Token {
 	switch v := fence.(type) {
 	case int64:
-		t := Token(v)
+		t := Token{n: int64(v)}
 		return &t
 	case sql.NullInt64:
 		if !v.Valid {
 			return nil
 		}
-		t := Token(v.Int64)
+		t := Token{n: int64(v.Int64)}
 		return &t
 	default:
 		return nil
@@ -165,7 +186,7 @@ type UpdateDocParams struct {
 func (f *Fenced) UpdateDoc(ctx context.Context, token Token, arg UpdateDocParams) error {
 	n, err := f.q.fencedUpdateDoc(ctx, fencedUpdateDocParams{
 		Body:          arg.Body,
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "docs", opUpdate, token, n > 0, err, f.q.fencedFenceDoc, fencedFenceDocParams{ID: arg.ID})
@@ -183,7 +204,7 @@ func (f *Fenced) UpsertDoc(ctx context.Context, token Token, arg UpsertDocParams
 	var id int64
 	res, err := f.q.fencedUpsertDoc(ctx, fencedUpsertDocParams{
 		Body:          arg.Body,
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	if err == nil {
@@ -201,7 +222,7 @@ type DeleteDocParams struct {
 // It returns a *StaleError if a newer token holds the row and a *NotFoundError if no row has the key.
 func (f *Fenced) DeleteDoc(ctx context.Context, token Token, arg DeleteDocParams) error {
 	n, err := f.q.fencedDeleteDoc(ctx, fencedDeleteDocParams{
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "docs", opDelete, token, n > 0, err, f.q.fencedFenceDoc, fencedFenceDocParams{ID: arg.ID})
@@ -219,7 +240,7 @@ func (f *Fenced) UpdateNote(ctx context.Context, token Token, arg UpdateNotePara
 	n, err := f.q.fencedUpdateNote(ctx, fencedUpdateNoteParams{
 		Body: arg.Body,
 		FencegenToken: sql.NullInt64{
-			Int64: int64(token),
+			Int64: token.n,
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -240,7 +261,7 @@ func (f *Fenced) UpsertNote(ctx context.Context, token Token, arg UpsertNotePara
 	res, err := f.q.fencedUpsertNote(ctx, fencedUpsertNoteParams{
 		Body: arg.Body,
 		FencegenToken: sql.NullInt64{
-			Int64: int64(token),
+			Int64: token.n,
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -261,7 +282,7 @@ type DeleteNoteParams struct {
 func (f *Fenced) DeleteNote(ctx context.Context, token Token, arg DeleteNoteParams) error {
 	n, err := f.q.fencedDeleteNote(ctx, fencedDeleteNoteParams{
 		FencegenToken: sql.NullInt64{
-			Int64: int64(token),
+			Int64: token.n,
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -281,7 +302,7 @@ type UpdateOrderLineParams struct {
 func (f *Fenced) UpdateOrderLine(ctx context.Context, token Token, arg UpdateOrderLineParams) error {
 	n, err := f.q.fencedUpdateOrderLine(ctx, fencedUpdateOrderLineParams{
 		FencegenToken: sql.NullInt64{
-			Int64: int64(token),
+			Int64: token.n,
 			Valid: true,
 		},
 		Line:   arg.Line,
@@ -307,7 +328,7 @@ func (f *Fenced) UpsertOrderLine(ctx context.Context, token Token, arg UpsertOrd
 	var id int64
 	res, err := f.q.fencedUpsertOrderLine(ctx, fencedUpsertOrderLineParams{
 		FencegenToken: sql.NullInt64{
-			Int64: int64(token),
+			Int64: token.n,
 			Valid: true,
 		},
 		Line:   arg.Line,
@@ -334,7 +355,7 @@ type DeleteOrderLineParams struct {
 func (f *Fenced) DeleteOrderLine(ctx context.Context, token Token, arg DeleteOrderLineParams) error {
 	n, err := f.q.fencedDeleteOrderLine(ctx, fencedDeleteOrderLineParams{
 		FencegenToken: sql.NullInt64{
-			Int64: int64(token),
+			Int64: token.n,
 			Valid: true,
 		},
 		Line:  arg.Line,
@@ -356,7 +377,7 @@ type UpdateSettingParams struct {
 // It returns a *StaleError if a newer token holds the row and a *NotFoundError if no row has the key.
 func (f *Fenced) UpdateSetting(ctx context.Context, token Token, arg UpdateSettingParams) error {
 	n, err := f.q.fencedUpdateSetting(ctx, fencedUpdateSettingParams{
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		Name:          arg.Name,
 		Value:         arg.Value,
 	})
@@ -374,7 +395,7 @@ type UpsertSettingParams struct {
 func (f *Fenced) UpsertSetting(ctx context.Context, token Token, arg UpsertSettingParams) error {
 	var id int64
 	res, err := f.q.fencedUpsertSetting(ctx, fencedUpsertSettingParams{
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		Name:          arg.Name,
 		Value:         arg.Value,
 	})
@@ -393,7 +414,7 @@ type DeleteSettingParams struct {
 // It returns a *StaleError if a newer token holds the row and a *NotFoundError if no row has the key.
 func (f *Fenced) DeleteSetting(ctx context.Context, token Token, arg DeleteSettingParams) error {
 	n, err := f.q.fencedDeleteSetting(ctx, fencedDeleteSettingParams{
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		Name:          arg.Name,
 	})
 	return settle(ctx, "settings", opDelete, token, n > 0, err, f.q.fencedFenceSetting, fencedFenceSettingParams{Name: arg.Name})

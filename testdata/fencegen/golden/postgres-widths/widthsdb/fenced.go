@@ -10,12 +10,33 @@ import (
 	"github.com/jackc/pgx/v5"
 	pgtype "github.com/jackc/pgx/v5/pgtype"
 	"math"
+	"strconv"
 )
 
 // Token is a fencing token: a number that grows with every lease (or every
 // write) a lock service hands out. A write carrying a token applies only if no
 // write with a newer token reached the row first (row fence <= token).
-type Token int64
+// Make one with TokenOf from what the lock service handed out, or take one from a
+// token source: a number literal never turns into a Token by accident.
+type Token struct {
+	n int64
+}
+
+// TokenOf is the token for n, a number a lock service handed out with the lease
+// (an etcd revision, a ZooKeeper zxid, a fenced lock's token).
+func TokenOf(n int64) Token {
+	return Token{n}
+}
+
+// Int64 returns the token's number.
+func (t Token) Int64() int64 {
+	return t.n
+}
+
+// String returns the token's number in decimal.
+func (t Token) String() string {
+	return strconv.FormatInt(t.n, 10)
+}
 
 var (
 	// ErrStale matches every *StaleError.
@@ -35,9 +56,9 @@ type StaleError struct {
 
 func (e *StaleError) Error() string {
 	if e.Current == nil {
-		return fmt.Sprintf("stale token %d for %s: a newer holder already wrote", e.Token, e.Table)
+		return fmt.Sprintf("stale token %v for %s: a newer holder already wrote", e.Token, e.Table)
 	}
-	return fmt.Sprintf("stale token %d for %s: a newer holder already wrote (current fence %d)", e.Token, e.Table, *e.Current)
+	return fmt.Sprintf("stale token %v for %s: a newer holder already wrote (current fence %v)", e.Token, e.Table, *e.Current)
 }
 
 // Is makes errors.Is(err, ErrStale) true.
@@ -64,11 +85,11 @@ func (e *NotFoundError) Is(target error) bool {
 type TokenRangeError struct {
 	Table    string // the table as the schema names it
 	Token    Token  // the refused token
-	Min, Max Token  // the tokens the fence column stores
+	Min, Max int64  // the tokens the fence column stores
 }
 
 func (e *TokenRangeError) Error() string {
-	return fmt.Sprintf("fencing token %d does not fit the fence column of %s (%d to %d); the write was not sent", e.Token, e.Table, e.Min, e.Max)
+	return fmt.Sprintf("fencing token %v does not fit the fence column of %s (%d to %d); the write was not sent", e.Token, e.Table, e.Min, e.Max)
 }
 
 // Is makes errors.Is(err, ErrTokenOutOfRange) true.
@@ -87,8 +108,8 @@ func NewFenced(db DBTX) *Fenced {
 }
 
 // checkTokenRange returns a *TokenRangeError unless min <= token <= max.
-func checkTokenRange(table string, token, min, max Token) error {
-	if token < min || token > max {
+func checkTokenRange(table string, token Token, min, max int64) error {
+	if token.n < min || token.n > max {
 		return &TokenRangeError{
 			Max:   max,
 			Min:   min,
@@ -148,31 +169,31 @@ func settle[K, F any](ctx context.Context, table string, o op, token Token, appl
 func fenceToken(fence any) *Token {
 	switch v := fence.(type) {
 	case int16:
-		t := Token(v)
+		t := Token{n: int64(v)}
 		return &t
 	case pgtype.Int2:
 		if !v.Valid {
 			return nil
 		}
-		t := Token(v.Int16)
+		t := Token{n: int64(v.Int16)}
 		return &t
 	case int32:
-		t := Token(v)
+		t := Token{n: int64(v)}
 		return &t
 	case pgtype.Int4:
 		if !v.Valid {
 			return nil
 		}
-		t := Token(v.Int32)
+		t := Token{n: int64(v.Int32)}
 		return &t
 	case int64:
-		t := Token(v)
+		t := Token{n: int64(v)}
 		return &t
 	case pgtype.Int8:
 		if !v.Valid {
 			return nil
 		}
-		t := Token(v.Int64)
+		t := Token{n: int64(v.Int64)}
 		return &t
 	default:
 		return nil
@@ -193,7 +214,7 @@ func (f *Fenced) UpdateWSmallint(ctx context.Context, token Token, arg UpdateWSm
 	}
 	n, err := f.q.fencedUpdateWSmallint(ctx, fencedUpdateWSmallintParams{
 		Body:          arg.Body,
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_smallint", opUpdate, token, n > 0, err, f.q.fencedFenceWSmallint, fencedFenceWSmallintParams{ID: arg.ID})
@@ -213,7 +234,7 @@ func (f *Fenced) UpsertWSmallint(ctx context.Context, token Token, arg UpsertWSm
 	}
 	n, err := f.q.fencedUpsertWSmallint(ctx, fencedUpsertWSmallintParams{
 		Body:          arg.Body,
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_smallint", opUpsert, token, n > 0, err, f.q.fencedFenceWSmallint, fencedFenceWSmallintParams{ID: arg.ID})
@@ -231,7 +252,7 @@ func (f *Fenced) DeleteWSmallint(ctx context.Context, token Token, arg DeleteWSm
 		return err
 	}
 	n, err := f.q.fencedDeleteWSmallint(ctx, fencedDeleteWSmallintParams{
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_smallint", opDelete, token, n > 0, err, f.q.fencedFenceWSmallint, fencedFenceWSmallintParams{ID: arg.ID})
@@ -251,7 +272,7 @@ func (f *Fenced) UpdateWSmallintNull(ctx context.Context, token Token, arg Updat
 	}
 	n, err := f.q.fencedUpdateWSmallintNull(ctx, fencedUpdateWSmallintNullParams{
 		Body:          arg.Body,
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_smallint_null", opUpdate, token, n > 0, err, f.q.fencedFenceWSmallintNull, fencedFenceWSmallintNullParams{ID: arg.ID})
@@ -271,7 +292,7 @@ func (f *Fenced) UpsertWSmallintNull(ctx context.Context, token Token, arg Upser
 	}
 	n, err := f.q.fencedUpsertWSmallintNull(ctx, fencedUpsertWSmallintNullParams{
 		Body:          arg.Body,
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_smallint_null", opUpsert, token, n > 0, err, f.q.fencedFenceWSmallintNull, fencedFenceWSmallintNullParams{ID: arg.ID})
@@ -289,7 +310,7 @@ func (f *Fenced) DeleteWSmallintNull(ctx context.Context, token Token, arg Delet
 		return err
 	}
 	n, err := f.q.fencedDeleteWSmallintNull(ctx, fencedDeleteWSmallintNullParams{
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_smallint_null", opDelete, token, n > 0, err, f.q.fencedFenceWSmallintNull, fencedFenceWSmallintNullParams{ID: arg.ID})
@@ -309,7 +330,7 @@ func (f *Fenced) UpdateWInteger(ctx context.Context, token Token, arg UpdateWInt
 	}
 	n, err := f.q.fencedUpdateWInteger(ctx, fencedUpdateWIntegerParams{
 		Body:          arg.Body,
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_integer", opUpdate, token, n > 0, err, f.q.fencedFenceWInteger, fencedFenceWIntegerParams{ID: arg.ID})
@@ -329,7 +350,7 @@ func (f *Fenced) UpsertWInteger(ctx context.Context, token Token, arg UpsertWInt
 	}
 	n, err := f.q.fencedUpsertWInteger(ctx, fencedUpsertWIntegerParams{
 		Body:          arg.Body,
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_integer", opUpsert, token, n > 0, err, f.q.fencedFenceWInteger, fencedFenceWIntegerParams{ID: arg.ID})
@@ -347,7 +368,7 @@ func (f *Fenced) DeleteWInteger(ctx context.Context, token Token, arg DeleteWInt
 		return err
 	}
 	n, err := f.q.fencedDeleteWInteger(ctx, fencedDeleteWIntegerParams{
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_integer", opDelete, token, n > 0, err, f.q.fencedFenceWInteger, fencedFenceWIntegerParams{ID: arg.ID})
@@ -367,7 +388,7 @@ func (f *Fenced) UpdateWIntegerNull(ctx context.Context, token Token, arg Update
 	}
 	n, err := f.q.fencedUpdateWIntegerNull(ctx, fencedUpdateWIntegerNullParams{
 		Body:          arg.Body,
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_integer_null", opUpdate, token, n > 0, err, f.q.fencedFenceWIntegerNull, fencedFenceWIntegerNullParams{ID: arg.ID})
@@ -387,7 +408,7 @@ func (f *Fenced) UpsertWIntegerNull(ctx context.Context, token Token, arg Upsert
 	}
 	n, err := f.q.fencedUpsertWIntegerNull(ctx, fencedUpsertWIntegerNullParams{
 		Body:          arg.Body,
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_integer_null", opUpsert, token, n > 0, err, f.q.fencedFenceWIntegerNull, fencedFenceWIntegerNullParams{ID: arg.ID})
@@ -405,7 +426,7 @@ func (f *Fenced) DeleteWIntegerNull(ctx context.Context, token Token, arg Delete
 		return err
 	}
 	n, err := f.q.fencedDeleteWIntegerNull(ctx, fencedDeleteWIntegerNullParams{
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_integer_null", opDelete, token, n > 0, err, f.q.fencedFenceWIntegerNull, fencedFenceWIntegerNullParams{ID: arg.ID})
@@ -422,7 +443,7 @@ type UpdateWBigintParams struct {
 func (f *Fenced) UpdateWBigint(ctx context.Context, token Token, arg UpdateWBigintParams) error {
 	n, err := f.q.fencedUpdateWBigint(ctx, fencedUpdateWBigintParams{
 		Body:          arg.Body,
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_bigint", opUpdate, token, n > 0, err, f.q.fencedFenceWBigint, fencedFenceWBigintParams{ID: arg.ID})
@@ -439,7 +460,7 @@ type UpsertWBigintParams struct {
 func (f *Fenced) UpsertWBigint(ctx context.Context, token Token, arg UpsertWBigintParams) error {
 	n, err := f.q.fencedUpsertWBigint(ctx, fencedUpsertWBigintParams{
 		Body:          arg.Body,
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_bigint", opUpsert, token, n > 0, err, f.q.fencedFenceWBigint, fencedFenceWBigintParams{ID: arg.ID})
@@ -454,7 +475,7 @@ type DeleteWBigintParams struct {
 // It returns a *StaleError if a newer token holds the row and a *NotFoundError if no row has the key.
 func (f *Fenced) DeleteWBigint(ctx context.Context, token Token, arg DeleteWBigintParams) error {
 	n, err := f.q.fencedDeleteWBigint(ctx, fencedDeleteWBigintParams{
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_bigint", opDelete, token, n > 0, err, f.q.fencedFenceWBigint, fencedFenceWBigintParams{ID: arg.ID})
@@ -471,7 +492,7 @@ type UpdateWBigintNullParams struct {
 func (f *Fenced) UpdateWBigintNull(ctx context.Context, token Token, arg UpdateWBigintNullParams) error {
 	n, err := f.q.fencedUpdateWBigintNull(ctx, fencedUpdateWBigintNullParams{
 		Body:          arg.Body,
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_bigint_null", opUpdate, token, n > 0, err, f.q.fencedFenceWBigintNull, fencedFenceWBigintNullParams{ID: arg.ID})
@@ -488,7 +509,7 @@ type UpsertWBigintNullParams struct {
 func (f *Fenced) UpsertWBigintNull(ctx context.Context, token Token, arg UpsertWBigintNullParams) error {
 	n, err := f.q.fencedUpsertWBigintNull(ctx, fencedUpsertWBigintNullParams{
 		Body:          arg.Body,
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_bigint_null", opUpsert, token, n > 0, err, f.q.fencedFenceWBigintNull, fencedFenceWBigintNullParams{ID: arg.ID})
@@ -503,7 +524,7 @@ type DeleteWBigintNullParams struct {
 // It returns a *StaleError if a newer token holds the row and a *NotFoundError if no row has the key.
 func (f *Fenced) DeleteWBigintNull(ctx context.Context, token Token, arg DeleteWBigintNullParams) error {
 	n, err := f.q.fencedDeleteWBigintNull(ctx, fencedDeleteWBigintNullParams{
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_bigint_null", opDelete, token, n > 0, err, f.q.fencedFenceWBigintNull, fencedFenceWBigintNullParams{ID: arg.ID})

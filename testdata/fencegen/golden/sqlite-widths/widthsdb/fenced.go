@@ -8,12 +8,33 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
 )
 
 // Token is a fencing token: a number that grows with every lease (or every
 // write) a lock service hands out. A write carrying a token applies only if no
 // write with a newer token reached the row first (row fence <= token).
-type Token int64
+// Make one with TokenOf from what the lock service handed out, or take one from a
+// token source: a number literal never turns into a Token by accident.
+type Token struct {
+	n int64
+}
+
+// TokenOf is the token for n, a number a lock service handed out with the lease
+// (an etcd revision, a ZooKeeper zxid, a fenced lock's token).
+func TokenOf(n int64) Token {
+	return Token{n}
+}
+
+// Int64 returns the token's number.
+func (t Token) Int64() int64 {
+	return t.n
+}
+
+// String returns the token's number in decimal.
+func (t Token) String() string {
+	return strconv.FormatInt(t.n, 10)
+}
 
 var (
 	// ErrStale matches every *StaleError.
@@ -33,9 +54,9 @@ type StaleError struct {
 
 func (e *StaleError) Error() string {
 	if e.Current == nil {
-		return fmt.Sprintf("stale token %d for %s: a newer holder already wrote", e.Token, e.Table)
+		return fmt.Sprintf("stale token %v for %s: a newer holder already wrote", e.Token, e.Table)
 	}
-	return fmt.Sprintf("stale token %d for %s: a newer holder already wrote (current fence %d)", e.Token, e.Table, *e.Current)
+	return fmt.Sprintf("stale token %v for %s: a newer holder already wrote (current fence %v)", e.Token, e.Table, *e.Current)
 }
 
 // Is makes errors.Is(err, ErrStale) true.
@@ -62,11 +83,11 @@ func (e *NotFoundError) Is(target error) bool {
 type TokenRangeError struct {
 	Table    string // the table as the schema names it
 	Token    Token  // the refused token
-	Min, Max Token  // the tokens the fence column stores
+	Min, Max int64  // the tokens the fence column stores
 }
 
 func (e *TokenRangeError) Error() string {
-	return fmt.Sprintf("fencing token %d does not fit the fence column of %s (%d to %d); the write was not sent", e.Token, e.Table, e.Min, e.Max)
+	return fmt.Sprintf("fencing token %v does not fit the fence column of %s (%d to %d); the write was not sent", e.Token, e.Table, e.Min, e.Max)
 }
 
 // Is makes errors.Is(err, ErrTokenOutOfRange) true.
@@ -133,13 +154,13 @@ func settle[K, F any](ctx context.Context, table string, o op, token Token, appl
 func fenceToken(fence any) *Token {
 	switch v := fence.(type) {
 	case int64:
-		t := Token(v)
+		t := Token{n: int64(v)}
 		return &t
 	case sql.NullInt64:
 		if !v.Valid {
 			return nil
 		}
-		t := Token(v.Int64)
+		t := Token{n: int64(v.Int64)}
 		return &t
 	default:
 		return nil
@@ -157,7 +178,7 @@ type UpdateWTinyintParams struct {
 func (f *Fenced) UpdateWTinyint(ctx context.Context, token Token, arg UpdateWTinyintParams) error {
 	n, err := f.q.fencedUpdateWTinyint(ctx, fencedUpdateWTinyintParams{
 		Body:          arg.Body,
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_tinyint", opUpdate, token, n > 0, err, f.q.fencedFenceWTinyint, fencedFenceWTinyintParams{ID: arg.ID})
@@ -174,7 +195,7 @@ type UpsertWTinyintParams struct {
 func (f *Fenced) UpsertWTinyint(ctx context.Context, token Token, arg UpsertWTinyintParams) error {
 	n, err := f.q.fencedUpsertWTinyint(ctx, fencedUpsertWTinyintParams{
 		Body:          arg.Body,
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_tinyint", opUpsert, token, n > 0, err, f.q.fencedFenceWTinyint, fencedFenceWTinyintParams{ID: arg.ID})
@@ -189,7 +210,7 @@ type DeleteWTinyintParams struct {
 // It returns a *StaleError if a newer token holds the row and a *NotFoundError if no row has the key.
 func (f *Fenced) DeleteWTinyint(ctx context.Context, token Token, arg DeleteWTinyintParams) error {
 	n, err := f.q.fencedDeleteWTinyint(ctx, fencedDeleteWTinyintParams{
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_tinyint", opDelete, token, n > 0, err, f.q.fencedFenceWTinyint, fencedFenceWTinyintParams{ID: arg.ID})
@@ -207,7 +228,7 @@ func (f *Fenced) UpdateWTinyintNull(ctx context.Context, token Token, arg Update
 	n, err := f.q.fencedUpdateWTinyintNull(ctx, fencedUpdateWTinyintNullParams{
 		Body: arg.Body,
 		FencegenToken: sql.NullInt64{
-			Int64: int64(token),
+			Int64: token.n,
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -227,7 +248,7 @@ func (f *Fenced) UpsertWTinyintNull(ctx context.Context, token Token, arg Upsert
 	n, err := f.q.fencedUpsertWTinyintNull(ctx, fencedUpsertWTinyintNullParams{
 		Body: arg.Body,
 		FencegenToken: sql.NullInt64{
-			Int64: int64(token),
+			Int64: token.n,
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -245,7 +266,7 @@ type DeleteWTinyintNullParams struct {
 func (f *Fenced) DeleteWTinyintNull(ctx context.Context, token Token, arg DeleteWTinyintNullParams) error {
 	n, err := f.q.fencedDeleteWTinyintNull(ctx, fencedDeleteWTinyintNullParams{
 		FencegenToken: sql.NullInt64{
-			Int64: int64(token),
+			Int64: token.n,
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -264,7 +285,7 @@ type UpdateWSmallintParams struct {
 func (f *Fenced) UpdateWSmallint(ctx context.Context, token Token, arg UpdateWSmallintParams) error {
 	n, err := f.q.fencedUpdateWSmallint(ctx, fencedUpdateWSmallintParams{
 		Body:          arg.Body,
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_smallint", opUpdate, token, n > 0, err, f.q.fencedFenceWSmallint, fencedFenceWSmallintParams{ID: arg.ID})
@@ -281,7 +302,7 @@ type UpsertWSmallintParams struct {
 func (f *Fenced) UpsertWSmallint(ctx context.Context, token Token, arg UpsertWSmallintParams) error {
 	n, err := f.q.fencedUpsertWSmallint(ctx, fencedUpsertWSmallintParams{
 		Body:          arg.Body,
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_smallint", opUpsert, token, n > 0, err, f.q.fencedFenceWSmallint, fencedFenceWSmallintParams{ID: arg.ID})
@@ -296,7 +317,7 @@ type DeleteWSmallintParams struct {
 // It returns a *StaleError if a newer token holds the row and a *NotFoundError if no row has the key.
 func (f *Fenced) DeleteWSmallint(ctx context.Context, token Token, arg DeleteWSmallintParams) error {
 	n, err := f.q.fencedDeleteWSmallint(ctx, fencedDeleteWSmallintParams{
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_smallint", opDelete, token, n > 0, err, f.q.fencedFenceWSmallint, fencedFenceWSmallintParams{ID: arg.ID})
@@ -314,7 +335,7 @@ func (f *Fenced) UpdateWSmallintNull(ctx context.Context, token Token, arg Updat
 	n, err := f.q.fencedUpdateWSmallintNull(ctx, fencedUpdateWSmallintNullParams{
 		Body: arg.Body,
 		FencegenToken: sql.NullInt64{
-			Int64: int64(token),
+			Int64: token.n,
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -334,7 +355,7 @@ func (f *Fenced) UpsertWSmallintNull(ctx context.Context, token Token, arg Upser
 	n, err := f.q.fencedUpsertWSmallintNull(ctx, fencedUpsertWSmallintNullParams{
 		Body: arg.Body,
 		FencegenToken: sql.NullInt64{
-			Int64: int64(token),
+			Int64: token.n,
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -352,7 +373,7 @@ type DeleteWSmallintNullParams struct {
 func (f *Fenced) DeleteWSmallintNull(ctx context.Context, token Token, arg DeleteWSmallintNullParams) error {
 	n, err := f.q.fencedDeleteWSmallintNull(ctx, fencedDeleteWSmallintNullParams{
 		FencegenToken: sql.NullInt64{
-			Int64: int64(token),
+			Int64: token.n,
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -371,7 +392,7 @@ type UpdateWMediumintParams struct {
 func (f *Fenced) UpdateWMediumint(ctx context.Context, token Token, arg UpdateWMediumintParams) error {
 	n, err := f.q.fencedUpdateWMediumint(ctx, fencedUpdateWMediumintParams{
 		Body:          arg.Body,
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_mediumint", opUpdate, token, n > 0, err, f.q.fencedFenceWMediumint, fencedFenceWMediumintParams{ID: arg.ID})
@@ -388,7 +409,7 @@ type UpsertWMediumintParams struct {
 func (f *Fenced) UpsertWMediumint(ctx context.Context, token Token, arg UpsertWMediumintParams) error {
 	n, err := f.q.fencedUpsertWMediumint(ctx, fencedUpsertWMediumintParams{
 		Body:          arg.Body,
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_mediumint", opUpsert, token, n > 0, err, f.q.fencedFenceWMediumint, fencedFenceWMediumintParams{ID: arg.ID})
@@ -403,7 +424,7 @@ type DeleteWMediumintParams struct {
 // It returns a *StaleError if a newer token holds the row and a *NotFoundError if no row has the key.
 func (f *Fenced) DeleteWMediumint(ctx context.Context, token Token, arg DeleteWMediumintParams) error {
 	n, err := f.q.fencedDeleteWMediumint(ctx, fencedDeleteWMediumintParams{
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_mediumint", opDelete, token, n > 0, err, f.q.fencedFenceWMediumint, fencedFenceWMediumintParams{ID: arg.ID})
@@ -421,7 +442,7 @@ func (f *Fenced) UpdateWMediumintNull(ctx context.Context, token Token, arg Upda
 	n, err := f.q.fencedUpdateWMediumintNull(ctx, fencedUpdateWMediumintNullParams{
 		Body: arg.Body,
 		FencegenToken: sql.NullInt64{
-			Int64: int64(token),
+			Int64: token.n,
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -441,7 +462,7 @@ func (f *Fenced) UpsertWMediumintNull(ctx context.Context, token Token, arg Upse
 	n, err := f.q.fencedUpsertWMediumintNull(ctx, fencedUpsertWMediumintNullParams{
 		Body: arg.Body,
 		FencegenToken: sql.NullInt64{
-			Int64: int64(token),
+			Int64: token.n,
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -459,7 +480,7 @@ type DeleteWMediumintNullParams struct {
 func (f *Fenced) DeleteWMediumintNull(ctx context.Context, token Token, arg DeleteWMediumintNullParams) error {
 	n, err := f.q.fencedDeleteWMediumintNull(ctx, fencedDeleteWMediumintNullParams{
 		FencegenToken: sql.NullInt64{
-			Int64: int64(token),
+			Int64: token.n,
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -478,7 +499,7 @@ type UpdateWIntParams struct {
 func (f *Fenced) UpdateWInt(ctx context.Context, token Token, arg UpdateWIntParams) error {
 	n, err := f.q.fencedUpdateWInt(ctx, fencedUpdateWIntParams{
 		Body:          arg.Body,
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_int", opUpdate, token, n > 0, err, f.q.fencedFenceWInt, fencedFenceWIntParams{ID: arg.ID})
@@ -495,7 +516,7 @@ type UpsertWIntParams struct {
 func (f *Fenced) UpsertWInt(ctx context.Context, token Token, arg UpsertWIntParams) error {
 	n, err := f.q.fencedUpsertWInt(ctx, fencedUpsertWIntParams{
 		Body:          arg.Body,
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_int", opUpsert, token, n > 0, err, f.q.fencedFenceWInt, fencedFenceWIntParams{ID: arg.ID})
@@ -510,7 +531,7 @@ type DeleteWIntParams struct {
 // It returns a *StaleError if a newer token holds the row and a *NotFoundError if no row has the key.
 func (f *Fenced) DeleteWInt(ctx context.Context, token Token, arg DeleteWIntParams) error {
 	n, err := f.q.fencedDeleteWInt(ctx, fencedDeleteWIntParams{
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_int", opDelete, token, n > 0, err, f.q.fencedFenceWInt, fencedFenceWIntParams{ID: arg.ID})
@@ -528,7 +549,7 @@ func (f *Fenced) UpdateWIntNull(ctx context.Context, token Token, arg UpdateWInt
 	n, err := f.q.fencedUpdateWIntNull(ctx, fencedUpdateWIntNullParams{
 		Body: arg.Body,
 		FencegenToken: sql.NullInt64{
-			Int64: int64(token),
+			Int64: token.n,
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -548,7 +569,7 @@ func (f *Fenced) UpsertWIntNull(ctx context.Context, token Token, arg UpsertWInt
 	n, err := f.q.fencedUpsertWIntNull(ctx, fencedUpsertWIntNullParams{
 		Body: arg.Body,
 		FencegenToken: sql.NullInt64{
-			Int64: int64(token),
+			Int64: token.n,
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -566,7 +587,7 @@ type DeleteWIntNullParams struct {
 func (f *Fenced) DeleteWIntNull(ctx context.Context, token Token, arg DeleteWIntNullParams) error {
 	n, err := f.q.fencedDeleteWIntNull(ctx, fencedDeleteWIntNullParams{
 		FencegenToken: sql.NullInt64{
-			Int64: int64(token),
+			Int64: token.n,
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -585,7 +606,7 @@ type UpdateWIntegerParams struct {
 func (f *Fenced) UpdateWInteger(ctx context.Context, token Token, arg UpdateWIntegerParams) error {
 	n, err := f.q.fencedUpdateWInteger(ctx, fencedUpdateWIntegerParams{
 		Body:          arg.Body,
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_integer", opUpdate, token, n > 0, err, f.q.fencedFenceWInteger, fencedFenceWIntegerParams{ID: arg.ID})
@@ -602,7 +623,7 @@ type UpsertWIntegerParams struct {
 func (f *Fenced) UpsertWInteger(ctx context.Context, token Token, arg UpsertWIntegerParams) error {
 	n, err := f.q.fencedUpsertWInteger(ctx, fencedUpsertWIntegerParams{
 		Body:          arg.Body,
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_integer", opUpsert, token, n > 0, err, f.q.fencedFenceWInteger, fencedFenceWIntegerParams{ID: arg.ID})
@@ -617,7 +638,7 @@ type DeleteWIntegerParams struct {
 // It returns a *StaleError if a newer token holds the row and a *NotFoundError if no row has the key.
 func (f *Fenced) DeleteWInteger(ctx context.Context, token Token, arg DeleteWIntegerParams) error {
 	n, err := f.q.fencedDeleteWInteger(ctx, fencedDeleteWIntegerParams{
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_integer", opDelete, token, n > 0, err, f.q.fencedFenceWInteger, fencedFenceWIntegerParams{ID: arg.ID})
@@ -635,7 +656,7 @@ func (f *Fenced) UpdateWIntegerNull(ctx context.Context, token Token, arg Update
 	n, err := f.q.fencedUpdateWIntegerNull(ctx, fencedUpdateWIntegerNullParams{
 		Body: arg.Body,
 		FencegenToken: sql.NullInt64{
-			Int64: int64(token),
+			Int64: token.n,
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -655,7 +676,7 @@ func (f *Fenced) UpsertWIntegerNull(ctx context.Context, token Token, arg Upsert
 	n, err := f.q.fencedUpsertWIntegerNull(ctx, fencedUpsertWIntegerNullParams{
 		Body: arg.Body,
 		FencegenToken: sql.NullInt64{
-			Int64: int64(token),
+			Int64: token.n,
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -673,7 +694,7 @@ type DeleteWIntegerNullParams struct {
 func (f *Fenced) DeleteWIntegerNull(ctx context.Context, token Token, arg DeleteWIntegerNullParams) error {
 	n, err := f.q.fencedDeleteWIntegerNull(ctx, fencedDeleteWIntegerNullParams{
 		FencegenToken: sql.NullInt64{
-			Int64: int64(token),
+			Int64: token.n,
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -692,7 +713,7 @@ type UpdateWBigintParams struct {
 func (f *Fenced) UpdateWBigint(ctx context.Context, token Token, arg UpdateWBigintParams) error {
 	n, err := f.q.fencedUpdateWBigint(ctx, fencedUpdateWBigintParams{
 		Body:          arg.Body,
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_bigint", opUpdate, token, n > 0, err, f.q.fencedFenceWBigint, fencedFenceWBigintParams{ID: arg.ID})
@@ -709,7 +730,7 @@ type UpsertWBigintParams struct {
 func (f *Fenced) UpsertWBigint(ctx context.Context, token Token, arg UpsertWBigintParams) error {
 	n, err := f.q.fencedUpsertWBigint(ctx, fencedUpsertWBigintParams{
 		Body:          arg.Body,
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_bigint", opUpsert, token, n > 0, err, f.q.fencedFenceWBigint, fencedFenceWBigintParams{ID: arg.ID})
@@ -724,7 +745,7 @@ type DeleteWBigintParams struct {
 // It returns a *StaleError if a newer token holds the row and a *NotFoundError if no row has the key.
 func (f *Fenced) DeleteWBigint(ctx context.Context, token Token, arg DeleteWBigintParams) error {
 	n, err := f.q.fencedDeleteWBigint(ctx, fencedDeleteWBigintParams{
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_bigint", opDelete, token, n > 0, err, f.q.fencedFenceWBigint, fencedFenceWBigintParams{ID: arg.ID})
@@ -742,7 +763,7 @@ func (f *Fenced) UpdateWBigintNull(ctx context.Context, token Token, arg UpdateW
 	n, err := f.q.fencedUpdateWBigintNull(ctx, fencedUpdateWBigintNullParams{
 		Body: arg.Body,
 		FencegenToken: sql.NullInt64{
-			Int64: int64(token),
+			Int64: token.n,
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -762,7 +783,7 @@ func (f *Fenced) UpsertWBigintNull(ctx context.Context, token Token, arg UpsertW
 	n, err := f.q.fencedUpsertWBigintNull(ctx, fencedUpsertWBigintNullParams{
 		Body: arg.Body,
 		FencegenToken: sql.NullInt64{
-			Int64: int64(token),
+			Int64: token.n,
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -780,7 +801,7 @@ type DeleteWBigintNullParams struct {
 func (f *Fenced) DeleteWBigintNull(ctx context.Context, token Token, arg DeleteWBigintNullParams) error {
 	n, err := f.q.fencedDeleteWBigintNull(ctx, fencedDeleteWBigintNullParams{
 		FencegenToken: sql.NullInt64{
-			Int64: int64(token),
+			Int64: token.n,
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -799,7 +820,7 @@ type UpdateWUnsignedBigIntParams struct {
 func (f *Fenced) UpdateWUnsignedBigInt(ctx context.Context, token Token, arg UpdateWUnsignedBigIntParams) error {
 	n, err := f.q.fencedUpdateWUnsignedBigInt(ctx, fencedUpdateWUnsignedBigIntParams{
 		Body:          arg.Body,
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_unsigned_big_int", opUpdate, token, n > 0, err, f.q.fencedFenceWUnsignedBigInt, fencedFenceWUnsignedBigIntParams{ID: arg.ID})
@@ -816,7 +837,7 @@ type UpsertWUnsignedBigIntParams struct {
 func (f *Fenced) UpsertWUnsignedBigInt(ctx context.Context, token Token, arg UpsertWUnsignedBigIntParams) error {
 	n, err := f.q.fencedUpsertWUnsignedBigInt(ctx, fencedUpsertWUnsignedBigIntParams{
 		Body:          arg.Body,
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_unsigned_big_int", opUpsert, token, n > 0, err, f.q.fencedFenceWUnsignedBigInt, fencedFenceWUnsignedBigIntParams{ID: arg.ID})
@@ -831,7 +852,7 @@ type DeleteWUnsignedBigIntParams struct {
 // It returns a *StaleError if a newer token holds the row and a *NotFoundError if no row has the key.
 func (f *Fenced) DeleteWUnsignedBigInt(ctx context.Context, token Token, arg DeleteWUnsignedBigIntParams) error {
 	n, err := f.q.fencedDeleteWUnsignedBigInt(ctx, fencedDeleteWUnsignedBigIntParams{
-		FencegenToken: int64(token),
+		FencegenToken: token.n,
 		ID:            arg.ID,
 	})
 	return settle(ctx, "w_unsigned_big_int", opDelete, token, n > 0, err, f.q.fencedFenceWUnsignedBigInt, fencedFenceWUnsignedBigIntParams{ID: arg.ID})
@@ -849,7 +870,7 @@ func (f *Fenced) UpdateWUnsignedBigIntNull(ctx context.Context, token Token, arg
 	n, err := f.q.fencedUpdateWUnsignedBigIntNull(ctx, fencedUpdateWUnsignedBigIntNullParams{
 		Body: arg.Body,
 		FencegenToken: sql.NullInt64{
-			Int64: int64(token),
+			Int64: token.n,
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -869,7 +890,7 @@ func (f *Fenced) UpsertWUnsignedBigIntNull(ctx context.Context, token Token, arg
 	n, err := f.q.fencedUpsertWUnsignedBigIntNull(ctx, fencedUpsertWUnsignedBigIntNullParams{
 		Body: arg.Body,
 		FencegenToken: sql.NullInt64{
-			Int64: int64(token),
+			Int64: token.n,
 			Valid: true,
 		},
 		ID: arg.ID,
@@ -887,7 +908,7 @@ type DeleteWUnsignedBigIntNullParams struct {
 func (f *Fenced) DeleteWUnsignedBigIntNull(ctx context.Context, token Token, arg DeleteWUnsignedBigIntNullParams) error {
 	n, err := f.q.fencedDeleteWUnsignedBigIntNull(ctx, fencedDeleteWUnsignedBigIntNullParams{
 		FencegenToken: sql.NullInt64{
-			Int64: int64(token),
+			Int64: token.n,
 			Valid: true,
 		},
 		ID: arg.ID,
