@@ -7,9 +7,11 @@ import (
 	"go/format"
 	"go/token"
 	"go/types"
+	"regexp"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/fencelint/fencelint/analyzers/lease"
@@ -59,9 +61,15 @@ func suggestFixes(pass *analysis.Pass, idx calls, w *lease.Write) []analysis.Sug
 }
 
 // etcdTxnFix rewrites cli.Put(ctx, k, v) (or Delete(ctx, k)) made under a
-// concurrency.Mutex m into cli.Txn(ctx).If(m.IsOwner()).Then(clientv3.OpPut(k, v)).Commit().
-// It applies when the call has no options, its response is unused (Commit
-// returns a *TxnResponse, not a *PutResponse), and the file imports clientv3.
+// concurrency.Mutex m into cli.Txn(ctx).If(m.IsOwner()).Then(clientv3.OpPut(k, v)).Commit(),
+// and keeps and checks the response's Succeeded: a Txn whose compare fails
+// returns no error, so without the check the stale holder would carry on as
+// if it had written. It fails with concurrency.ErrSessionExpired (the
+// ownership key is gone). It applies when the call has no options and its
+// response is unused (Commit returns a *TxnResponse, not a *PutResponse),
+// the file imports clientv3 and concurrency, and the call is a statement
+// "_, err := call" or "_, err = call", or the init of
+// "if _, err := call; err != nil { return ... }" with no else.
 func etcdTxnFix(pass *analysis.Pass, idx calls, w *lease.Write, call *ast.CallExpr) (analysis.SuggestedFix, bool) {
 	sel, ok := call.Fun.(*ast.SelectorExpr)
 	if !ok || (sel.Sel.Name != "Put" && sel.Sel.Name != "Delete") || responseUsed(w.Call) {
@@ -72,7 +80,8 @@ func etcdTxnFix(pass *analysis.Pass, idx calls, w *lease.Write, call *ast.CallEx
 	}
 	mutex := mutexExpr(pass, idx, w)
 	clientv3 := importName(pass, call.Pos(), "go.etcd.io/etcd/client/v3")
-	if mutex == "" || clientv3 == "" {
+	concurrency := importName(pass, call.Pos(), "go.etcd.io/etcd/client/v3/concurrency")
+	if mutex == "" || clientv3 == "" || concurrency == "" {
 		return analysis.SuggestedFix{}, false
 	}
 	op := "OpPut"
@@ -83,12 +92,122 @@ func etcdTxnFix(pass *analysis.Pass, idx calls, w *lease.Write, call *ast.CallEx
 	for i, a := range call.Args[1:] {
 		args[i] = render(pass.Fset, a)
 	}
-	text := fmt.Sprintf("%s.Txn(%s).If(%s.IsOwner()).Then(%s.%s(%s)).Commit()",
+	txn := fmt.Sprintf("%s.Txn(%s).If(%s.IsOwner()).Then(%s.%s(%s)).Commit()",
 		render(pass.Fset, sel.X), render(pass.Fset, call.Args[0]), mutex, clientv3, op, strings.Join(args, ", "))
+	lost := concurrency + ".ErrSessionExpired"
+	resp := freshName(pass, call.Pos(), "resp")
+	edits, ok := checkSucceeded(pass, call, txn, resp, lost, clientv3)
+	if !ok {
+		return analysis.SuggestedFix{}, false
+	}
 	return analysis.SuggestedFix{
-		Message:   fmt.Sprintf("commit the %s in a Txn guarded by %s.IsOwner()", sel.Sel.Name, mutex),
-		TextEdits: []analysis.TextEdit{{Pos: call.Pos(), End: call.End(), NewText: []byte(text)}},
+		Message:   fmt.Sprintf("commit the %s in a Txn guarded by %s.IsOwner() and fail with %s when it did not apply", sel.Sel.Name, mutex, lost),
+		TextEdits: edits,
 	}, true
+}
+
+// checkSucceeded returns the edits that replace call by txn in the
+// statement holding it, keep the response as resp, and turn a Txn that did
+// not apply into the error lost.
+func checkSucceeded(pass *analysis.Pass, call *ast.CallExpr, txn, resp, lost, clientv3 string) ([]analysis.TextEdit, bool) {
+	path := enclosingPath(pass, call)
+	if len(path) < 3 {
+		return nil, false
+	}
+	assign, ok := path[1].(*ast.AssignStmt)
+	if !ok || len(assign.Lhs) != 2 || len(assign.Rhs) != 1 || !isBlank(assign.Lhs[0]) {
+		return nil, false
+	}
+	errID, ok := assign.Lhs[1].(*ast.Ident)
+	if !ok || errID.Name == "_" {
+		return nil, false
+	}
+	indent := strings.Repeat("\t", pass.Fset.Position(assign.Pos()).Column-1)
+	switch parent := path[2].(type) {
+	case *ast.BlockStmt: // _, err := call  or  _, err = call
+		tf := pass.Fset.File(assign.End())
+		line := tf.Line(assign.End())
+		if line >= tf.LineCount() {
+			return nil, false
+		}
+		eol := tf.LineStart(line+1) - 1 // after a trailing comment
+		check := fmt.Sprintf("\n%sif %s == nil && !%s.Succeeded {\n%s\t%s = %s\n%s}", indent, errID.Name, resp, indent, errID.Name, lost, indent)
+		edits := []analysis.TextEdit{
+			{Pos: assign.Lhs[0].Pos(), End: assign.Lhs[0].End(), NewText: []byte(resp)},
+			{Pos: call.Pos(), End: call.End(), NewText: []byte(txn)},
+			{Pos: eol, End: eol, NewText: []byte(check)},
+		}
+		if assign.Tok != token.DEFINE {
+			decl := fmt.Sprintf("var %s *%s.TxnResponse\n%s", resp, clientv3, indent)
+			edits = append([]analysis.TextEdit{{Pos: assign.Pos(), End: assign.Pos(), NewText: []byte(decl)}}, edits...)
+		}
+		return edits, true
+	case *ast.IfStmt: // if _, err := call; err != nil { return ... }
+		ret := returnOnError(parent, assign, errID)
+		if ret == nil {
+			return nil, false
+		}
+		results := make([]string, len(ret.Results))
+		word := regexp.MustCompile(`\b` + regexp.QuoteMeta(errID.Name) + `\b`)
+		for i, r := range ret.Results {
+			results[i] = word.ReplaceAllString(render(pass.Fset, r), lost)
+		}
+		indent := strings.Repeat("\t", pass.Fset.Position(parent.Pos()).Column-1)
+		elseIf := fmt.Sprintf(" else if !%s.Succeeded {\n%s\treturn %s\n%s}", resp, indent, strings.Join(results, ", "), indent)
+		return []analysis.TextEdit{
+			{Pos: assign.Lhs[0].Pos(), End: assign.Lhs[0].End(), NewText: []byte(resp)},
+			{Pos: call.Pos(), End: call.End(), NewText: []byte(txn)},
+			{Pos: parent.Body.End(), End: parent.Body.End(), NewText: []byte(elseIf)},
+		}, true
+	}
+	return nil, false
+}
+
+// returnOnError returns the return statement of "if INIT; err != nil {
+// return ... }" when that is all the if is, or nil.
+func returnOnError(stmt *ast.IfStmt, init *ast.AssignStmt, errID *ast.Ident) *ast.ReturnStmt {
+	cond, ok := stmt.Cond.(*ast.BinaryExpr)
+	if stmt.Init != init || init.Tok != token.DEFINE || stmt.Else != nil || !ok || cond.Op != token.NEQ ||
+		!isIdent(cond.X, errID.Name) || !isIdent(cond.Y, "nil") || len(stmt.Body.List) != 1 {
+		return nil
+	}
+	ret, _ := stmt.Body.List[0].(*ast.ReturnStmt)
+	if ret == nil || len(ret.Results) == 0 {
+		return nil
+	}
+	return ret
+}
+
+func isBlank(e ast.Expr) bool { return isIdent(e, "_") }
+
+func isIdent(e ast.Expr, name string) bool {
+	id, ok := e.(*ast.Ident)
+	return ok && id.Name == name
+}
+
+// enclosingPath returns the path from call up to its file.
+func enclosingPath(pass *analysis.Pass, call *ast.CallExpr) []ast.Node {
+	for _, f := range pass.Files {
+		if f.FileStart <= call.Pos() && call.Pos() < f.FileEnd {
+			path, _ := astutil.PathEnclosingInterval(f, call.Pos(), call.End())
+			return path
+		}
+	}
+	return nil
+}
+
+// freshName returns base, or base with a number, whichever is not declared
+// in scope at pos.
+func freshName(pass *analysis.Pass, pos token.Pos, base string) string {
+	scope := innermostScope(pass, pos)
+	name := base
+	for i := 2; scope != nil; i++ {
+		if _, obj := scope.LookupParent(name, pos); obj == nil && scope.Lookup(name) == nil {
+			break
+		}
+		name = fmt.Sprintf("%s%d", base, i)
+	}
+	return name
 }
 
 // mutexExpr returns the source of the etcd Mutex whose Lock opened a lease
