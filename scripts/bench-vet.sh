@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # bench-vet.sh measures what fencelint costs next to go vet on one large real
-# module, etcd's server module (55 packages), and prints the ratios.
+# module, etcd's server module (55 packages), or with -app on an application
+# of the real-world set (testdata/realworld/apps.tsv, laid out by
+# scripts/realworld.sh), and prints the ratios.
 #
 # Three ways of running are measured, alternating, RUNS times each:
 #   vet         go vet with its default analyzers
@@ -20,8 +22,12 @@
 # command and everything it ran) is printed too: on a machine shared with
 # other work it is a steadier measure than wall time.
 #
-# Usage: scripts/bench-vet.sh [-runs N] [-strict] [-fencelint BINARY]
+# Usage: scripts/bench-vet.sh [-runs N] [-strict] [-fencelint BINARY] [-app NAME]
 #   -runs N             runs per way (default 3)
+#   -app NAME           measure the real-world application NAME, laid out in
+#                       $REALWORLD_DIR (default /work/realworld) by
+#                       scripts/realworld.sh -layout, on its packages without
+#                       their tests (as realworld.sh analyzes them)
 #   -strict             exit 1 if an aim is missed
 #   -fencelint BINARY   measure this binary instead of building ./cmd/fencelint
 # Needs the Go module proxy (or a module cache holding etcd server v3.7.3)
@@ -30,16 +36,18 @@ set -euo pipefail
 
 readonly etcd_module=go.etcd.io/etcd/server/v3
 readonly etcd_version=v3.7.3
-readonly pattern="$etcd_module/..."
+patterns=("$etcd_module/...")
 runs=3
 strict=false
 binary=
+app=
 while (($#)); do
 	case $1 in
 	-runs) runs=${2:?-runs needs a number}; shift 2 ;;
 	-strict) strict=true; shift ;;
 	-fencelint) binary=$(realpath "${2:?-fencelint needs a path}"); shift 2 ;;
-	*) echo "bench-vet.sh: unknown argument $1; usage: bench-vet.sh [-runs N] [-strict] [-fencelint BINARY]" >&2; exit 2 ;;
+	-app) app=${2:?-app needs a name}; shift 2 ;;
+	*) echo "bench-vet.sh: unknown argument $1; usage: bench-vet.sh [-runs N] [-strict] [-fencelint BINARY] [-app NAME]" >&2; exit 2 ;;
 	esac
 done
 
@@ -56,12 +64,35 @@ setup() {
 	else
 		(cd "$root" && go build -o "$work/fencelint" ./cmd/fencelint)
 	fi
+	if [[ -n $app ]]; then
+		setupApp
+		return
+	fi
 	mkdir "$work/mod"
 	cd "$work/mod"
 	go mod init bench.local/etcdserver >/dev/null 2>&1
-	go get -t "$pattern@$etcd_version" >/dev/null 2>&1 ||
+	go get -t "${patterns[0]}@$etcd_version" >/dev/null 2>&1 ||
 		{ echo "bench-vet.sh: cannot fetch $etcd_module@$etcd_version from the module proxy" >&2; exit 1; }
-	echo "module: $etcd_module@$etcd_version, $(go list "$pattern" | wc -l) packages (with tests)"
+	echo "module: $etcd_module@$etcd_version, $(go list "${patterns[@]}" | wc -l) packages (with tests)"
+}
+
+# setupApp moves into the laid-out real-world application $app and sets
+# patterns and the environment its row of apps.tsv asks for. As on etcd, both
+# go vet and fencelint analyze the packages with their tests.
+setupApp() {
+	local row moddir pattern_list flags f
+	row=$(awk -F'\t' -v n="$app" '$1 == n' "$root/testdata/realworld/apps.tsv")
+	[[ -n $row ]] || { echo "bench-vet.sh: no application $app in testdata/realworld/apps.tsv" >&2; exit 2; }
+	IFS=$'\t' read -r _ _ _ moddir pattern_list _ flags <<<"$row"
+	local dir="${REALWORLD_DIR:-/work/realworld}/$app/$moddir"
+	[[ -f ${REALWORLD_DIR:-/work/realworld}/$app/.realworld-commit ]] ||
+		{ echo "bench-vet.sh: $app is not laid out; run scripts/realworld.sh -layout -only $app" >&2; exit 1; }
+	for f in $flags; do
+		[[ $f == [A-Z]*=* ]] && export "${f?}"
+	done
+	IFS=, read -r -a patterns <<<"$pattern_list"
+	cd "$dir"
+	echo "application: $app ($dir), $(go list "${patterns[@]}" | wc -l) packages"
 }
 
 # measure runs a command under GNU time and prints
@@ -109,17 +140,17 @@ setup
 # Other work on the machine skews every number: say how busy it was.
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 echo "warm-up (compiles dependencies; not counted)"
-measure go vet -printf.funcs="warmup$RANDOM" "$pattern" >/dev/null
-measure "$work/fencelint" "$pattern" >/dev/null
+measure go vet -printf.funcs="warmup$RANDOM" "${patterns[@]}" >/dev/null
+measure "$work/fencelint" "${patterns[@]}" >/dev/null
 
 declare -a vet_wall vet_mem vet_cpu sa_wall sa_mem sa_cpu vt_wall vt_mem vt_cpu
 printf '%-4s %26s %26s %26s\n' run "vet (wall s, MB, cpu s)" "standalone (wall, MB, cpu)" "vettool (wall, MB, cpu)"
 for ((i = 1; i <= runs; i++)); do
-	read -r w m c < <(measure go vet -printf.funcs="nonce$i$RANDOM" "$pattern")
+	read -r w m c < <(measure go vet -printf.funcs="nonce$i$RANDOM" "${patterns[@]}")
 	vet_wall+=("$w") vet_mem+=("$m") vet_cpu+=("$c")
-	read -r w m c < <(measure "$work/fencelint" "$pattern")
+	read -r w m c < <(measure "$work/fencelint" "${patterns[@]}")
 	sa_wall+=("$w") sa_mem+=("$m") sa_cpu+=("$c")
-	read -r w m c < <(measure go vet -vettool="$(freshTool "$i")" "$pattern")
+	read -r w m c < <(measure go vet -vettool="$(freshTool "$i")" "${patterns[@]}")
 	vt_wall+=("$w") vt_mem+=("$m") vt_cpu+=("$c")
 	printf '%-4s %10s %6d %8s %10s %6d %8s %10s %6d %8s\n' "$i" \
 		"${vet_wall[-1]}" $((vet_mem[-1] / 1024)) "${vet_cpu[-1]}" \
