@@ -144,6 +144,18 @@ func TestCommandLine(t *testing.T) {
 			wantStderr: []string{"advisory.go:", "without a fencing token"},
 		},
 		{
+			name:       "-fix prints the findings it cannot fix and exits 3",
+			args:       []string{"-fix", "./examples/frozenworker"},
+			code:       3,
+			wantStderr: []string{"\nexamples/frozenworker/advisory.go:", "without a fencing token"},
+		},
+		{
+			name:       "-diff alone previews, and prints the findings",
+			args:       []string{"-diff", "./examples/frozenworker"},
+			code:       3,
+			wantStderr: []string{"\nexamples/frozenworker/advisory.go:", "without a fencing token"},
+		},
+		{
 			name: "a disabled check reports nothing",
 			args: []string{"-unfencedwrite=false", "./examples/frozenworker"},
 		},

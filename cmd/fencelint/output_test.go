@@ -207,3 +207,85 @@ func TestVerbose(t *testing.T) {
 		t.Errorf("progress drawn on a stderr that is not a terminal:\n%q", got.stderr)
 	}
 }
+
+// fixModuleSource has an etcd Put under a concurrency.Mutex, which
+// unfencedwrite can fix, and an unfenced SQL write, which it cannot.
+const fixModuleSource = `package fixme
+
+import (
+	"context"
+	"database/sql"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.etcd.io/etcd/client/v3/concurrency"
+)
+
+func Publish(ctx context.Context, cli *clientv3.Client, m *concurrency.Mutex, db *sql.DB, cfg string) error {
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	_, err := cli.Put(ctx, "/config", cfg)
+	if err != nil {
+		return err
+	}
+	_, err = db.ExecContext(ctx, "UPDATE configs SET body = $1", cfg)
+	return err
+}
+`
+
+// TestFixCommand runs -diff and -fix on a module against the real etcd
+// client (its go.mod is the conformance module's): -diff changes nothing,
+// -fix rewrites the Put into a Txn that checks Succeeded, the result
+// builds, and the SQL write it cannot fix is still printed, with exit 3.
+func TestFixCommand(t *testing.T) {
+	dir := t.TempDir()
+	conf := filepath.Join(moduleRoot, "testdata", "conformance")
+	gomod, err := os.ReadFile(filepath.Join(conf, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gosum, err := os.ReadFile(filepath.Join(conf, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gomod = []byte(strings.Replace(string(gomod), "module github.com/fencelint/fencelint/testdata/conformance", "module example.com/fixme", 1))
+	for name, data := range map[string][]byte{"go.mod": gomod, "go.sum": gosum, "fixme.go": []byte(fixModuleSource)} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	file := filepath.Join(dir, "fixme.go")
+
+	diff := run(t, dir, fencelintBin, "-diff", "./...")
+	if data, _ := os.ReadFile(file); string(data) != fixModuleSource || diff.code != 3 {
+		t.Fatalf("-diff: exit code %d (want 3), file changed: %v\nstderr:\n%s", diff.code, string(data) != fixModuleSource, diff.stderr)
+	}
+	checkContains(t, "-diff's stdout", diff.stdout, []string{"--- a/fixme.go", "-\t_, err := cli.Put(ctx, \"/config\", cfg)", "+\tif err == nil && !resp.Succeeded {"})
+	checkContains(t, "-diff's stderr", diff.stderr, []string{"fixme.go:16:", "fixme.go:20:"})
+
+	fix := run(t, dir, fencelintBin, "-fix", "./...")
+	if fix.code != 3 {
+		t.Errorf("-fix: exit code %d, want 3 (a finding remains)\nstderr:\n%s", fix.code, fix.stderr)
+	}
+	if strings.Contains(fix.stderr, "fixme.go:16:") || !strings.Contains(fix.stderr, "fixme.go:20:") {
+		t.Errorf("-fix: want only the SQL write (line 20) printed:\n%s", fix.stderr)
+	}
+	data, _ := os.ReadFile(file)
+	want := strings.Replace(fixModuleSource, `	_, err := cli.Put(ctx, "/config", cfg)
+`, `	resp, err := cli.Txn(ctx).If(m.IsOwner()).Then(clientv3.OpPut("/config", cfg)).Commit()
+	if err == nil && !resp.Succeeded {
+		err = concurrency.ErrSessionExpired
+	}
+`, 1)
+	if string(data) != want {
+		t.Errorf("fixed file:\n%s\nwant:\n%s", data, want)
+	}
+	if build := run(t, dir, "go", "build", "./..."); build.code != 0 {
+		t.Errorf("the fixed module does not build:\n%s", build.stderr)
+	}
+	again := run(t, dir, fencelintBin, "-fix", "./...")
+	if again.code != 3 || strings.Count(again.stderr, "fixme.go:") != 1 {
+		t.Errorf("-fix again: exit code %d, want 3 and the one SQL finding:\n%s", again.code, again.stderr)
+	}
+}
