@@ -289,3 +289,19 @@ func TestFixCommand(t *testing.T) {
 		t.Errorf("-fix again: exit code %d, want 3 and the one SQL finding:\n%s", again.code, again.stderr)
 	}
 }
+
+// TestProgressOnTerminal runs fencelint on a pseudo-terminal (util-linux's
+// script): the progress line is drawn and cleared on stderr; with -json it
+// is not drawn.
+func TestProgressOnTerminal(t *testing.T) {
+	dir := writeModule(t)
+	tty := func(args string) string {
+		got := run(t, dir, "script", "-qec", fencelintBin+" "+args, "/dev/null")
+		return got.stdout
+	}
+	out := tty("./...")
+	checkContains(t, "the terminal", out, []string{"\r\033[Kfencelint: listing packages (", "\r\033[Kvetme.go:13:"})
+	if out := tty("-json ./..."); strings.Contains(out, "\033[K") {
+		t.Errorf("progress drawn with -json:\n%q", out)
+	}
+}
