@@ -142,7 +142,16 @@ func (s *services) startRedis(ctx context.Context) error {
 	s.redisAddr = net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
 	client := redis.NewClient(&redis.Options{Addr: s.redisAddr})
 	defer client.Close()
-	return waitReady(ctx, logPath, func(ctx context.Context) error { return client.Ping(ctx).Err() })
+	return waitReady(ctx, logPath, func(ctx context.Context) error {
+		// Dial first: go-redis logs every refused connection.
+		var d net.Dialer
+		conn, err := d.DialContext(ctx, "tcp", s.redisAddr)
+		if err != nil {
+			return err
+		}
+		conn.Close()
+		return client.Ping(ctx).Err()
+	})
 }
 
 // startPostgres initialises a cluster with the installed initdb and starts
