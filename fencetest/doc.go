@@ -30,7 +30,7 @@
 //			}
 //			token := m.Header().Revision
 //			w.Acquired(token) // worker A is frozen here
-//			return db.NewFenced(pool).UpdateReport(ctx, db.Token(token), params(w.Name()))
+//			return db.NewFenced(pool).UpdateReport(ctx, db.TokenOf(token), params(w.Name()))
 //		},
 //		IsStale: func(err error) bool { return errors.Is(err, db.ErrStale) },
 //	})
