@@ -39,7 +39,7 @@ type checker struct {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	m := pass.ResultOf[lease.Analyzer].(*lease.Model)
+	m := lease.ModelOf(pass)
 	if len(m.Goroutines) == 0 && len(m.Signals) == 0 {
 		return nil, nil
 	}

@@ -22,7 +22,7 @@ var Analyzer = &analysis.Analyzer{
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	m := pass.ResultOf[lease.Analyzer].(*lease.Model)
+	m := lease.ModelOf(pass)
 	for _, p := range m.Problems {
 		pass.Report(analysis.Diagnostic{Pos: p.Pos, End: p.End, Message: p.Message})
 	}

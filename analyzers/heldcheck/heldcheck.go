@@ -25,7 +25,7 @@ var Analyzer = &analysis.Analyzer{
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	m := pass.ResultOf[lease.Analyzer].(*lease.Model)
+	m := lease.ModelOf(pass)
 	for _, c := range m.Checks {
 		if ws := unfenced(m, c.Guarded); len(ws) > 0 {
 			m.Report(pass, analysis.Diagnostic{Pos: c.Pos, End: c.End, Message: message(pass, c, ws)})

@@ -34,12 +34,18 @@ type builder struct {
 	closureRoles map[*ssa.Function]closureRole
 	// sqlCache holds the SQL texts already read (parseSQL).
 	sqlCache map[sqlKey]*sqlscan.Script
+	// prog summarizes the whole program's implementations of interfaces,
+	// in a standalone run (nil otherwise); dispatch caches the
+	// implementations found for each interface method (dispatch.go).
+	prog     *Program
+	dispatch map[*types.Func][]dispatchTarget
 }
 
 // build computes the model of pass's package.
-func build(pass *analysis.Pass) *Model {
+func build(pass *analysis.Pass, prog *Program) *Model {
 	b := &builder{
 		pass:  pass,
+		prog:  prog,
 		ix:    newIndex(),
 		dirs:  parseDirectives(pass),
 		model: &Model{reportSuppressed: reportSuppressed(pass.Analyzer)},
@@ -50,6 +56,7 @@ func build(pass *analysis.Pass) *Model {
 
 		closureRoles: make(map[*ssa.Function]closureRole),
 		sqlCache:     make(map[sqlKey]*sqlscan.Script),
+		dispatch:     make(map[*types.Func][]dispatchTarget),
 	}
 	b.model.directives = b.dirs
 	b.model.tokens = &tokenFlow{b: b}
@@ -88,7 +95,7 @@ func (b *builder) relevant() bool {
 			return true
 		}
 	}
-	return false
+	return b.prog.relevantTo(b.pass.Pkg)
 }
 
 // hasFacts reports whether pkg exported any lease fact.

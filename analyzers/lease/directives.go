@@ -70,16 +70,30 @@ func parseDirectives(pass *analysis.Pass) *directives {
 	return d
 }
 
-// funcDocs maps each function doc comment of f to its function.
+// funcDocs maps each doc comment of a function or of an interface method
+// of f to that function or method. A directive on an interface method
+// declares what every call through the interface does, for callers that
+// cannot see the implementations (go vet analyzes one package at a time).
 func funcDocs(pass *analysis.Pass, f *ast.File) map[*ast.CommentGroup]*types.Func {
 	docs := make(map[*ast.CommentGroup]*types.Func)
-	for _, decl := range f.Decls {
-		if fd, ok := decl.(*ast.FuncDecl); ok && fd.Doc != nil {
-			if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
-				docs[fd.Doc] = fn
-			}
+	add := func(doc *ast.CommentGroup, name *ast.Ident) {
+		if fn, ok := pass.TypesInfo.Defs[name].(*types.Func); ok && doc != nil {
+			docs[doc] = fn
 		}
 	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			add(n.Doc, n.Name)
+		case *ast.InterfaceType:
+			for _, m := range n.Methods.List {
+				if len(m.Names) == 1 {
+					add(m.Doc, m.Names[0])
+				}
+			}
+		}
+		return true
+	})
 	return docs
 }
 
@@ -107,7 +121,7 @@ func (d *directives) parseComment(pass *analysis.Pass, f *ast.File, c *ast.Comme
 		d.ignores = append(d.ignores, &ignore{comment: c, covers: coveredLine(pass, f, c)})
 	case isRole:
 		if fn == nil {
-			d.problem(c, "//fencelint:%s must be in a function's doc comment, directly above func", name)
+			d.problem(c, "//fencelint:%s must be in the doc comment of a function or of an interface method, directly above it", name)
 			return
 		}
 		if arg != "" {

@@ -23,13 +23,21 @@
 // releases, renews, checks, returns a token, or writes fenced by one of its
 // parameters is known as such wherever it is called.
 //
+// A call through an interface does what the implementations of that
+// interface do: those declared in the package, in the packages of its
+// module it imports, and, in a standalone run over a whole program, in any
+// package of the user's modules. One implementation that writes makes the
+// call a write; test doubles declared in _test.go files and fakes that
+// write nothing do not count. A directive on the interface method says
+// what every implementation does.
+//
 // The analyzer reports nothing itself. The checks built on it are
 // unfencedwrite, heldcheck, detachedrenewal and weaktoken.
 //
 // # Directives
 //
 // Directives use Go's directive form, with no space after the slashes. On a
-// function's doc comment:
+// function's or an interface method's doc comment:
 //
 //	//fencelint:acquire  the function acquires a lease and returns holding it
 //	//fencelint:release  the function releases a lease

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"reflect"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/ctrlflow"
@@ -16,15 +17,21 @@ import (
 var doc string
 
 // Analyzer computes the lease model of a package. It reports nothing itself;
-// the fencelint checks require it and read its *Model.
-var Analyzer = &analysis.Analyzer{
-	Name:       "lease",
-	Doc:        analysisdoc.Extract(doc, "lease"),
-	URL:        "https://pkg.go.dev/github.com/fencelint/fencelint/analyzers/lease",
-	Run:        run,
-	Requires:   []*analysis.Analyzer{inspect.Analyzer, ctrlflow.Analyzer},
-	ResultType: reflect.TypeFor[*Model](),
-	FactTypes:  factTypes(),
+// the fencelint checks require it and read its *Model (ModelOf).
+var Analyzer = newAnalyzer(nil)
+
+// newAnalyzer returns a lease analyzer that resolves calls through
+// interfaces with prog's implementations too (prog may be nil).
+func newAnalyzer(prog *Program) *analysis.Analyzer {
+	return &analysis.Analyzer{
+		Name:       "lease",
+		Doc:        analysisdoc.Extract(doc, "lease"),
+		URL:        "https://pkg.go.dev/github.com/fencelint/fencelint/analyzers/lease",
+		Run:        func(pass *analysis.Pass) (any, error) { return run(pass, prog) },
+		Requires:   []*analysis.Analyzer{inspect.Analyzer, ctrlflow.Analyzer},
+		ResultType: reflect.TypeFor[*Model](),
+		FactTypes:  factTypes(),
+	}
 }
 
 func init() {
@@ -41,7 +48,7 @@ func reportSuppressed(a *analysis.Analyzer) bool {
 	return f != nil && f.Value.String() == "true"
 }
 
-func run(pass *analysis.Pass) (m any, err error) {
+func run(pass *analysis.Pass, prog *Program) (m any, err error) {
 	// fencelint must never take a build down: a bug in the model becomes an
 	// analysis error naming the package, not a crash of go vet.
 	defer func() {
@@ -49,5 +56,36 @@ func run(pass *analysis.Pass) (m any, err error) {
 			m, err = nil, fmt.Errorf("internal error in fencelint's lease model on package %s: %v (please report it)", pass.Pkg.Path(), r)
 		}
 	}()
-	return build(pass), nil
+	return build(pass, prog), nil
+}
+
+// WithProgram returns copies of checks that read a lease model which also
+// resolves calls through interfaces to prog's implementations, for a
+// standalone run over a whole program. The copies share one lease analyzer.
+func WithProgram(checks []*analysis.Analyzer, prog *Program) []*analysis.Analyzer {
+	lease := newAnalyzer(prog)
+	lease.Flags = Analyzer.Flags // the same -suppressed flag
+	out := make([]*analysis.Analyzer, len(checks))
+	for i, a := range checks {
+		c := *a
+		c.Requires = slices.Clone(a.Requires)
+		for j, req := range c.Requires {
+			if req == Analyzer {
+				c.Requires[j] = lease
+			}
+		}
+		out[i] = &c
+	}
+	return out
+}
+
+// ModelOf returns the lease model of pass's package, from whichever lease
+// analyzer (Analyzer, or one WithProgram made) the pass's analyzer requires.
+func ModelOf(pass *analysis.Pass) *Model {
+	for _, r := range pass.ResultOf {
+		if m, ok := r.(*Model); ok {
+			return m
+		}
+	}
+	return nil
 }

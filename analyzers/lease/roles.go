@@ -49,6 +49,11 @@ func (b *builder) resolve(call *ssa.CallCommon) (callee, bool) {
 	if api := b.sqlShaped(call, fn); api != nil {
 		return callee{fn: fn, api: api, role: api.Role, system: api.System, what: shortName(fn)}, true
 	}
+	if call.IsInvoke() {
+		if f, via := b.dispatchRole(fn); f != nil {
+			return callee{fn: fn, role: f.Role, system: f.System, what: shortName(fn) + " (via " + via + ")"}, true
+		}
+	}
 	return callee{}, false
 }
 

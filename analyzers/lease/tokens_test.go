@@ -22,7 +22,7 @@ var tokenProbe = &analysis.Analyzer{
 	Requires:  []*analysis.Analyzer{inspect.Analyzer, ctrlflow.Analyzer},
 	FactTypes: factTypes(),
 	Run: func(pass *analysis.Pass) (any, error) {
-		m := build(pass)
+		m := build(pass, nil)
 		m.tokens.b.exportTokenFacts()
 		for _, w := range m.Writes {
 			if m.DrawsToken(w) {

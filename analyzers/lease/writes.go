@@ -195,7 +195,21 @@ func structField(t types.Type, name string) *types.Var {
 
 // fact reports whether fn has a fact of f's type, local or imported, and
 // if so copies it into f.
+// A call through an interface method takes the facts of its
+// implementations (dispatch.go).
 func (b *builder) fact(fn *types.Func, f analysis.Fact) bool {
+	if b.ownFact(fn, f) {
+		return true
+	}
+	if _, ok := interfaceMethod(fn); ok {
+		return b.dispatchFact(fn, f)
+	}
+	return false
+}
+
+// ownFact reports whether fn itself has a fact of f's type, local or
+// imported, and if so copies it into f.
+func (b *builder) ownFact(fn *types.Func, f analysis.Fact) bool {
 	fn = fn.Origin()
 	if fn.Pkg() == b.pass.Pkg {
 		for _, have := range b.local[fn] {

@@ -24,7 +24,7 @@ var Analyzer = &analysis.Analyzer{
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	m := pass.ResultOf[lease.Analyzer].(*lease.Model)
+	m := lease.ModelOf(pass)
 	var idx calls // built on the first finding: most packages have none
 	for _, w := range m.Writes {
 		if !isUnfencedUnderLease(w) || m.DrawsToken(w) {

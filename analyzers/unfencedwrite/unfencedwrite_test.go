@@ -4,15 +4,23 @@ import (
 	"testing"
 
 	"github.com/fencelint/fencelint/analyzers/internal/fencetest"
+	"github.com/fencelint/fencelint/analyzers/internal/programtest"
 	"github.com/fencelint/fencelint/analyzers/unfencedwrite"
 )
 
 func Test(t *testing.T) {
 	fencetest.Run(t, unfencedwrite.Analyzer,
 		"sqladvisory", "billing", "etcdlock", "redislocks", "consullock", "zklock",
-		"k8sleader", "cloudstores", "crosspkg", "pgxworker", "gocronjobs", "raftleader", "usewithlock")
+		"k8sleader", "cloudstores", "crosspkg", "pgxworker", "gocronjobs", "raftleader", "usewithlock",
+		"ifacevet/worker")
 }
 
 func TestSuggestedFixes(t *testing.T) {
 	fencetest.RunWithSuggestedFixes(t, unfencedwrite.Analyzer, "fixes")
+}
+
+// TestProgram runs the check as a standalone run does, with every
+// implementation of the application's interfaces known.
+func TestProgram(t *testing.T) {
+	programtest.Run(t, unfencedwrite.Analyzer, "ifaceapp/...")
 }

@@ -24,7 +24,7 @@ var Analyzer = &analysis.Analyzer{
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	m := pass.ResultOf[lease.Analyzer].(*lease.Model)
+	m := lease.ModelOf(pass)
 	for _, w := range m.Writes {
 		if o, ok := weakToken(m, w); ok {
 			m.Report(pass, analysis.Diagnostic{Pos: w.Pos, Message: message(pass, w, o)})

@@ -260,12 +260,49 @@ func Recompute(ctx context.Context, db *sql.DB, conn *sql.Conn, id, total int64)
 	return store.SaveTotal(ctx, db, id, total) // line 15
 }
 `,
+	"svc/svc.go": `package svc
+
+import (
+	"context"
+	"database/sql"
+)
+
+// Totals is implemented in pgtotals, which svc does not import.
+type Totals interface {
+	Save(ctx context.Context, id, total int64) error
+}
+
+func Recompute(ctx context.Context, conn *sql.Conn, totals Totals, id, total int64) error {
+	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1)", id); err != nil {
+		return err
+	}
+	defer conn.ExecContext(ctx, "SELECT pg_advisory_unlock($1)", id)
+	return totals.Save(ctx, id, total) // line 18
+}
+`,
+	"pgtotals/pgtotals.go": `package pgtotals
+
+import (
+	"context"
+	"database/sql"
+)
+
+type Store struct{ DB *sql.DB }
+
+func (s *Store) Save(ctx context.Context, id, total int64) error {
+	_, err := s.DB.ExecContext(ctx, "UPDATE totals SET total = $1 WHERE id = $2", total, id)
+	return err
+}
+`,
 }
 
 // The findings expected in testModule.
 var (
 	vetmeFinding  = finding{Analyzer: "unfencedwrite", File: "vetme.go", Line: 13}
 	workerFinding = finding{Analyzer: "unfencedwrite", File: "worker.go", Line: 15}
+	// svc calls pgtotals' Save through its own interface: a standalone run
+	// sees every implementation in the module, go vet does not.
+	svcFinding = finding{Analyzer: "unfencedwrite", File: "svc.go", Line: 18}
 )
 
 // writeModule writes testModule into a new temp dir.
@@ -302,8 +339,9 @@ func TestJSON(t *testing.T) {
 		pattern string
 		want    []finding
 	}{
-		{"./...", []finding{vetmeFinding, workerFinding}},
+		{"./...", []finding{svcFinding, vetmeFinding, workerFinding}},
 		{"./worker", []finding{workerFinding}},
+		{"./svc", []finding{svcFinding}},
 		{"./store", nil},
 		{"./report", nil},
 	}

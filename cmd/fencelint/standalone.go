@@ -15,6 +15,7 @@ import (
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
 
+	"github.com/fencelint/fencelint/analyzers"
 	"github.com/fencelint/fencelint/analyzers/lease"
 )
 
@@ -159,14 +160,17 @@ func standaloneCommand(args []string, checks []*analysis.Analyzer, stdout, stder
 // dependencies come from the compiler's export data, as for go vet. On a
 // large module that is a fraction of the time and memory. go vet
 // -vettool=fencelint, which caches per package, carries facts across every
-// dependency.
+// dependency. The packages loaded from source are analyzed as one program
+// (analyzers.AnalyzeProgram): a call through an interface of the user's
+// modules resolves to the implementations in any of them, wherever main
+// wires them in.
 func runStandalone(run standaloneRun, stdout, stderr io.Writer) int {
 	times := &timings{start: time.Now()}
 	prog := startProgress(stderr, run.progress, times.start)
 	defer prog.stop()
 
 	prog.phase("listing packages")
-	requested, extra, err := sameModuleDeps(run.patterns, run.tests)
+	requested, extra, err := moduleProgram(run.patterns, run.tests)
 	if err != nil {
 		prog.stop()
 		fmt.Fprintf(stderr, "fencelint: %v\n", err)
@@ -203,7 +207,8 @@ func runStandalone(run standaloneRun, stdout, stderr io.Writer) int {
 	prog = startProgress(stderr, run.progress, times.start)
 	defer prog.stop()
 	checks = prog.count(checks, len(pkgs))
-	graph, err := checker.Analyze(checks, pkgs, nil)
+	roots := slices.DeleteFunc(slices.Clone(pkgs), func(p *packages.Package) bool { return !requested[p.PkgPath] })
+	graph, err := analyzers.AnalyzeProgram(checks, pkgs, roots, nil)
 	prog.stop()
 	if err != nil {
 		fmt.Fprintf(stderr, "fencelint: %v\n", err)
@@ -269,14 +274,43 @@ func quoteAll(patterns []string) string {
 	return strings.Join(q, ", ")
 }
 
+// moduleProgram lists, from package metadata alone (no type checking), the
+// packages patterns match (by package path) and the other packages of
+// their modules: those they import, and, for a main module (one you work
+// in), all of its packages, since any of them may implement an interface
+// the requested packages call through (main wires them in).
+func moduleProgram(patterns []string, tests bool) (requested map[string]bool, extra []string, err error) {
+	requested, extra, mains, err := sameModuleDeps(patterns, tests)
+	if err != nil || len(mains) == 0 {
+		return requested, extra, err
+	}
+	var wide []string
+	for _, m := range mains {
+		wide = append(wide, m+"/...")
+	}
+	cfg := &packages.Config{Mode: packages.NeedName}
+	pkgs, err := packages.Load(cfg, wide...)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, p := range pkgs {
+		if !requested[p.PkgPath] && !slices.Contains(extra, p.PkgPath) && len(p.Errors) == 0 {
+			extra = append(extra, p.PkgPath)
+		}
+	}
+	slices.Sort(extra)
+	return requested, extra, nil
+}
+
 // sameModuleDeps lists, from package metadata alone (no type checking), the
 // packages patterns match (by package path) and the packages they import,
-// directly or not, from their own modules that the patterns do not match.
-func sameModuleDeps(patterns []string, tests bool) (requested map[string]bool, extra []string, err error) {
+// directly or not, from their own modules that the patterns do not match,
+// and the main modules among those modules.
+func sameModuleDeps(patterns []string, tests bool) (requested map[string]bool, extra, mains []string, err error) {
 	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedModule | packages.NeedImports | packages.NeedDeps, Tests: tests}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	requested = make(map[string]bool)
 	modules := make(map[string]bool)
@@ -284,9 +318,13 @@ func sameModuleDeps(patterns []string, tests bool) (requested map[string]bool, e
 	for _, p := range pkgs {
 		requested[p.PkgPath] = true
 		if p.Module != nil {
+			if p.Module.Main && !modules[p.Module.Path] {
+				mains = append(mains, p.Module.Path)
+			}
 			modules[p.Module.Path] = true
 		}
 	}
+	slices.Sort(mains)
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		if p.Module != nil && modules[p.Module.Path] && !requested[p.PkgPath] && !seen[p.PkgPath] {
 			seen[p.PkgPath] = true
@@ -294,7 +332,7 @@ func sameModuleDeps(patterns []string, tests bool) (requested map[string]bool, e
 		}
 	})
 	slices.Sort(extra)
-	return requested, extra, nil
+	return requested, extra, mains, nil
 }
 
 // printErrors prints the errors of pkgs and their dependencies, each once,

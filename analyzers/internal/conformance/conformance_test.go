@@ -137,12 +137,13 @@ func loadModule(t *testing.T, dir string, minRoots int) *module {
 	return m
 }
 
-// checkExpectations runs every fencelint analyzer on the module and
-// compares the diagnostics with the // want comments.
+// checkExpectations runs every fencelint analyzer on the module as one
+// program, as a standalone run does, and compares the diagnostics with the
+// // want comments.
 func checkExpectations(t *testing.T, m *module) {
 	want := expectations(t, m)
 	start := time.Now()
-	graph, err := checker.Analyze(analyzers.All(), m.roots, &checker.Options{})
+	graph, err := analyzers.AnalyzeProgram(analyzers.All(), m.roots, m.roots, &checker.Options{})
 	if err != nil {
 		t.Fatalf("checker: %v", err)
 	}

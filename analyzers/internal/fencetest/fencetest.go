@@ -90,3 +90,11 @@ func copyTree(dst string, src fs.FS, from string) error {
 		return os.WriteFile(target, data, 0o644)
 	})
 }
+
+// Tree builds the calling test's temporary GOPATH (the stubs plus a copy of
+// ./testdata/src), as Run does, and returns its root, for tests that load
+// the fixtures themselves.
+func Tree(t testing.TB) string {
+	t.Helper()
+	return gopath(t)
+}

@@ -30,7 +30,7 @@ func misspelled() {}
 func withArg() int64 { return 0 }
 
 func body(ctx context.Context, db *sql.DB, l *Lock) error {
-	//fencelint:check // want `//fencelint:check must be in a function's doc comment, directly above func`
+	//fencelint:check // want `//fencelint:check must be in the doc comment of a function or of an interface method, directly above it`
 	if err := l.Acquire(ctx); err != nil {
 		return err
 	}

@@ -1,0 +1,246 @@
+package lease
+
+import (
+	"cmp"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// Real applications reach their stores and locks through interfaces of
+// their own: the lease region calls s.store.InsertRun, and the type that
+// writes (a Postgres store in a sibling package that main wires in) is
+// nowhere in the caller's imports, so no fact can flow to the caller. A
+// Program is the module-wide summary that closes that gap in a standalone
+// run: a first pass computes the lease facts of every package loaded from
+// source, NewProgram keeps the methods of their types that have facts, and
+// the second pass (analyzers made by WithProgram) resolves each call through
+// an interface to those implementations (dispatch.go).
+//
+// A Program holds only strings and copies of facts, never objects of the
+// first pass, so it can serve a second pass that type-checked the same
+// packages again: implementations are matched to interfaces by method names
+// and signatures written with full package paths. It is immutable once
+// made and safe for concurrent use.
+type Program struct {
+	// methods maps a method name to the program's methods of that name
+	// that have facts, sorted by their type's package path and name.
+	methods map[string][]*implMethod
+}
+
+// A programType is a named type of the program whose method set has a
+// method with lease facts.
+type programType struct {
+	pkgPath string
+	sigs    map[string]string // every method of *T: name → signature key
+}
+
+// An implMethod is a method of a program type, with its lease facts.
+type implMethod struct {
+	typ    *programType
+	method string // "InsertRun"
+	name   string // "*pgstore.Store.InsertRun"
+	sig    string
+	role   *RoleFact
+	writes *WritesFact
+	fenced *FencedByParamFact
+}
+
+// dispatchedRoles are the roles a call through an interface takes from its
+// implementations.
+const dispatchedRoles = RoleAcquire | RoleTryAcquire | RoleRelease | RoleRenew | RoleCheck | RoleWrite | RoleFenced
+
+// A ProgramPackage is a package of the program loaded from source, with the
+// lease facts a first pass computed for it and its dependencies.
+type ProgramPackage struct {
+	Types *types.Package
+	Fset  *token.FileSet
+	// Fact reports whether obj has a lease fact of fact's type, and copies
+	// it there (checker.Action.ObjectFact).
+	Fact func(obj types.Object, fact analysis.Fact) bool
+}
+
+// NewProgram summarizes the named types of pkgs whose methods have lease
+// facts: they write, write fenced by a parameter, acquire, release, renew or
+// check. Types declared in _test.go files are test doubles and are left out,
+// as are types whose methods do none of that (in-memory fakes); a package
+// loaded twice (as itself and as its test variant) counts once.
+func NewProgram(pkgs []ProgramPackage) *Program {
+	p := &Program{methods: make(map[string][]*implMethod)}
+	seen := make(map[string]bool)
+	for _, pkg := range pkgs {
+		scope := pkg.Types.Scope()
+		for _, name := range scope.Names() {
+			tn, ok := scope.Lookup(name).(*types.TypeName)
+			key := pkg.Types.Path() + "." + name
+			if !ok || tn.IsAlias() || seen[key] || inTestFile(pkg.Fset, tn.Pos()) {
+				continue
+			}
+			methods := summarizeType(pkg, tn)
+			if len(methods) > 0 {
+				seen[key] = true
+			}
+			for _, m := range methods {
+				p.methods[m.method] = append(p.methods[m.method], m)
+			}
+		}
+	}
+	for _, ms := range p.methods {
+		slices.SortFunc(ms, func(x, y *implMethod) int {
+			return cmp.Or(cmp.Compare(x.typ.pkgPath, y.typ.pkgPath), cmp.Compare(x.name, y.name))
+		})
+	}
+	return p
+}
+
+// Empty reports whether the program has no method with lease facts, so
+// that a second pass would learn nothing from it.
+func (p *Program) Empty() bool { return p == nil || len(p.methods) == 0 }
+
+// summarizeType returns the methods of *tn that have lease facts.
+func summarizeType(pkg ProgramPackage, tn *types.TypeName) []*implMethod {
+	named, ok := tn.Type().(*types.Named)
+	if !ok || named.TypeParams().Len() > 0 || types.IsInterface(named) {
+		return nil
+	}
+	mset := types.NewMethodSet(types.NewPointer(named))
+	t := &programType{pkgPath: pkg.Types.Path(), sigs: make(map[string]string, mset.Len())}
+	var methods []*implMethod
+	for sel := range mset.Methods() {
+		fn := sel.Obj().(*types.Func)
+		sig := signatureKey(fn)
+		t.sigs[fn.Name()] = sig
+		if isAbstract(fn) {
+			continue // promoted from an embedded interface: no implementation
+		}
+		m := &implMethod{typ: t, method: fn.Name(), name: implName(named, fn), sig: sig}
+		var role RoleFact
+		if pkg.Fact(fn, &role) && role.Role&dispatchedRoles != 0 {
+			m.role = &role
+		}
+		var wf WritesFact
+		if pkg.Fact(fn, &wf) {
+			m.writes = &wf
+		}
+		var fp FencedByParamFact
+		if pkg.Fact(fn, &fp) {
+			m.fenced = &fp
+		}
+		if m.role != nil || m.writes != nil || m.fenced != nil {
+			methods = append(methods, m)
+		}
+	}
+	return methods
+}
+
+// implementers returns the program's methods that implement the interface
+// method fn: same name and signature, on a type that has every method of
+// fn's interface. Types of skipPkg (the package being analyzed, whose own
+// facts are fresher) are left out.
+func (p *Program) implementers(fn *types.Func, iface *types.Interface, skipPkg string) []*implMethod {
+	if p == nil {
+		return nil
+	}
+	var out []*implMethod
+	sig := signatureKey(fn)
+	for _, m := range p.methods[fn.Name()] {
+		if m.sig == sig && m.typ.pkgPath != skipPkg && m.typ.implements(iface) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// implements reports whether the type has every method of iface.
+func (t *programType) implements(iface *types.Interface) bool {
+	for m := range iface.Methods() {
+		if sig, ok := t.sigs[m.Name()]; !ok || sig != signatureKey(m) || !m.Exported() && m.Pkg().Path() != t.pkgPath {
+			return false
+		}
+	}
+	return true
+}
+
+// relevantTo reports whether an interface declared in pkg or in a package
+// it imports has a method that one of the program's methods with facts
+// could implement: only then can the program change pkg's model.
+func (p *Program) relevantTo(pkg *types.Package) bool {
+	if p.Empty() {
+		return false
+	}
+	for _, q := range append([]*types.Package{pkg}, pkg.Imports()...) {
+		scope := q.Scope()
+		for _, name := range scope.Names() {
+			tn, ok := scope.Lookup(name).(*types.TypeName)
+			if !ok {
+				continue
+			}
+			iface, ok := tn.Type().Underlying().(*types.Interface)
+			if !ok {
+				continue
+			}
+			for m := range iface.Methods() {
+				for _, im := range p.methods[m.Name()] {
+					if im.sig == signatureKey(m) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// signatureKey writes fn's signature without names and with full package
+// paths, the same for a package and for its test variant:
+// "(context.Context, example.com/app/domain.Run) error".
+func signatureKey(fn *types.Func) string {
+	sig := fn.Signature()
+	var sb strings.Builder
+	sb.WriteByte('(')
+	for i := range sig.Params().Len() {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		t := sig.Params().At(i).Type()
+		if sig.Variadic() && i == sig.Params().Len()-1 {
+			sb.WriteString("...")
+			t = t.(*types.Slice).Elem()
+		}
+		sb.WriteString(types.TypeString(t, nil))
+	}
+	sb.WriteString(") (")
+	for i := range sig.Results().Len() {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		sb.WriteString(types.TypeString(sig.Results().At(i).Type(), nil))
+	}
+	sb.WriteByte(')')
+	return sb.String()
+}
+
+// implName names a method as the implementation of an interface call, for
+// diagnostics: "*pgstore.Store.InsertRun", "pgstore.Store.Get".
+func implName(named *types.Named, fn *types.Func) string {
+	obj := named.Obj()
+	name := obj.Name() + "." + fn.Name()
+	if obj.Pkg() != nil {
+		name = obj.Pkg().Name() + "." + name
+	}
+	if recv := fn.Signature().Recv(); recv != nil {
+		if _, ptr := types.Unalias(recv.Type()).(*types.Pointer); ptr {
+			name = "*" + name
+		}
+	}
+	return name
+}
+
+// inTestFile reports whether pos is in a _test.go file.
+func inTestFile(fset *token.FileSet, pos token.Pos) bool {
+	f := fset.File(pos)
+	return f != nil && strings.HasSuffix(f.Name(), "_test.go")
+}

@@ -1,0 +1,60 @@
+package analyzers
+
+import (
+	"cmp"
+	"slices"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/fencelint/fencelint/analyzers/lease"
+)
+
+// AnalyzeProgram runs checks on roots, as part of program: the packages
+// loaded from source that make up the user's program (a standalone run over
+// the user's modules), so that a call through an interface resolves to its
+// implementations in the program even where the caller does not import
+// them.
+//
+// It runs in two passes. The first computes the lease facts of every
+// package of program; lease.NewProgram summarizes the methods that have
+// facts; the second runs the checks on roots (and, for their facts, on the
+// packages they import) with that summary. Both passes see the packages in
+// a fixed order, so the result is deterministic.
+func AnalyzeProgram(checks []*analysis.Analyzer, program, roots []*packages.Package, opts *checker.Options) (*checker.Graph, error) {
+	prog, err := SummarizeProgram(program, opts)
+	if err != nil {
+		return nil, err
+	}
+	if !prog.Empty() {
+		checks = lease.WithProgram(checks, prog)
+	}
+	return checker.Analyze(checks, roots, opts)
+}
+
+// SummarizeProgram runs the lease analyzer alone on pkgs and summarizes the facts
+// it exported. The first pass's results are dropped before the second
+// pass starts, so the two never add up in memory.
+func SummarizeProgram(pkgs []*packages.Package, opts *checker.Options) (*lease.Program, error) {
+	graph, err := checker.Analyze([]*analysis.Analyzer{lease.Analyzer}, pkgs, opts)
+	if err != nil {
+		return nil, err
+	}
+	var acts []*checker.Action
+	for act := range graph.All() {
+		if act.Analyzer == lease.Analyzer && act.Err == nil && act.Package.Types != nil {
+			acts = append(acts, act)
+		}
+	}
+	// A package and its test variant ("p [p.test]") share a path: the
+	// package itself comes first, and counts.
+	slices.SortFunc(acts, func(x, y *checker.Action) int {
+		return cmp.Or(cmp.Compare(x.Package.PkgPath, y.Package.PkgPath), cmp.Compare(x.Package.ID, y.Package.ID))
+	})
+	units := make([]lease.ProgramPackage, len(acts))
+	for i, act := range acts {
+		units[i] = lease.ProgramPackage{Types: act.Package.Types, Fset: act.Package.Fset, Fact: act.ObjectFact}
+	}
+	return lease.NewProgram(units), nil
+}
