@@ -37,13 +37,13 @@ func AnalyzeProgram(checks []*analysis.Analyzer, program, roots []*packages.Pack
 // it exported. The first pass's results are dropped before the second
 // pass starts, so the two never add up in memory.
 func SummarizeProgram(pkgs []*packages.Package, opts *checker.Options) (*lease.Program, error) {
-	graph, err := checker.Analyze([]*analysis.Analyzer{lease.Analyzer}, pkgs, opts)
+	graph, err := checker.Analyze([]*analysis.Analyzer{lease.Analyzer}, alone(pkgs), opts)
 	if err != nil {
 		return nil, err
 	}
 	var acts []*checker.Action
 	for act := range graph.All() {
-		if act.Analyzer == lease.Analyzer && act.Err == nil && act.Package.Types != nil {
+		if act.Analyzer == lease.Analyzer && act.IsRoot && act.Err == nil && act.Package.Types != nil {
 			acts = append(acts, act)
 		}
 	}
@@ -57,4 +57,28 @@ func SummarizeProgram(pkgs []*packages.Package, opts *checker.Options) (*lease.P
 		units[i] = lease.ProgramPackage{Types: act.Package.Types, Fset: act.Package.Fset, Fact: act.ObjectFact}
 	}
 	return lease.NewProgram(units), nil
+}
+
+// alone returns shallow copies of pkgs that import only each other, so that
+// the first pass analyzes the program's own packages and not every
+// dependency a loader may have typed from source (the libraries'
+// implementations are not the program's, and analyzing them would double
+// the cost of a run).
+func alone(pkgs []*packages.Package) []*packages.Package {
+	copies := make(map[*packages.Package]*packages.Package, len(pkgs))
+	out := make([]*packages.Package, len(pkgs))
+	for i, p := range pkgs {
+		c := *p
+		copies[p], out[i] = &c, &c
+	}
+	for _, c := range out {
+		imports := make(map[string]*packages.Package, len(c.Imports))
+		for path, imp := range c.Imports {
+			if ci, ok := copies[imp]; ok {
+				imports[path] = ci
+			}
+		}
+		c.Imports = imports
+	}
+	return out
 }

@@ -51,7 +51,8 @@ func (b *builder) dispatchTargets(fn *types.Func) []dispatchTarget {
 		return targets
 	}
 	iface, ok := interfaceMethod(fn)
-	if !ok {
+	if !ok || !b.ownInterface(fn) {
+		b.dispatch[fn] = nil
 		return nil
 	}
 	targets := b.implementersIn(b.pass.Pkg, fn, iface)
@@ -68,6 +69,21 @@ func (b *builder) dispatchTargets(fn *types.Func) []dispatchTarget {
 	slices.SortStableFunc(targets, func(x, y dispatchTarget) int { return cmp.Compare(x.name, y.name) })
 	b.dispatch[fn] = targets
 	return targets
+}
+
+// ownInterface reports whether the interface method fn belongs to the
+// application: declared in the program (standalone) or in the analyzed
+// package's module (go vet), and called from a package that is no lock
+// library's. Calls through the standard library's or a library's
+// interfaces (io.Writer, a driver's) are left to the catalog.
+func (b *builder) ownInterface(fn *types.Func) bool {
+	if fn.Pkg() == nil || b.ix.knowsPath(b.pass.Pkg.Path()) {
+		return false
+	}
+	if b.prog != nil {
+		return fn.Pkg() == b.pass.Pkg || b.prog.pkgs[fn.Pkg().Path()]
+	}
+	return fn.Pkg() == b.pass.Pkg || b.sameModule(fn.Pkg())
 }
 
 // implementersIn returns the methods of pkg's named types (outside _test.go
@@ -96,14 +112,18 @@ func (b *builder) implementersIn(pkg *types.Package, fn *types.Func, iface *type
 	return targets
 }
 
-// sameModule reports whether pkg belongs to the analyzed package's module
-// (always, when the driver does not say which module that is).
+// sameModule reports whether pkg belongs to the analyzed package's module.
+// When the driver does not say which module that is (GOPATH mode), the
+// first element of the import path stands for it.
 func (b *builder) sameModule(pkg *types.Package) bool {
-	mod := b.pass.Module
-	if mod == nil || mod.Path == "" {
-		return true
+	root := ""
+	if mod := b.pass.Module; mod != nil {
+		root = mod.Path
 	}
-	return pkg.Path() == mod.Path || strings.HasPrefix(pkg.Path(), mod.Path+"/")
+	if root == "" {
+		root, _, _ = strings.Cut(b.pass.Pkg.Path(), "/")
+	}
+	return pkg.Path() == root || strings.HasPrefix(pkg.Path(), root+"/")
 }
 
 // targetFacts returns what one implementation does.

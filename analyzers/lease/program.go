@@ -26,6 +26,9 @@ import (
 // and signatures written with full package paths. It is immutable once
 // made and safe for concurrent use.
 type Program struct {
+	// pkgs holds the paths of the program's packages: only calls through
+	// interfaces declared there (the application's own) are resolved.
+	pkgs map[string]bool
 	// methods maps a method name to the program's methods of that name
 	// that have facts, sorted by their type's package path and name.
 	methods map[string][]*implMethod
@@ -69,9 +72,10 @@ type ProgramPackage struct {
 // as are types whose methods do none of that (in-memory fakes); a package
 // loaded twice (as itself and as its test variant) counts once.
 func NewProgram(pkgs []ProgramPackage) *Program {
-	p := &Program{methods: make(map[string][]*implMethod)}
+	p := &Program{pkgs: make(map[string]bool), methods: make(map[string][]*implMethod)}
 	seen := make(map[string]bool)
 	for _, pkg := range pkgs {
+		p.pkgs[pkg.Types.Path()] = true
 		scope := pkg.Types.Scope()
 		for _, name := range scope.Names() {
 			tn, ok := scope.Lookup(name).(*types.TypeName)
@@ -172,6 +176,9 @@ func (p *Program) relevantTo(pkg *types.Package) bool {
 		return false
 	}
 	for _, q := range append([]*types.Package{pkg}, pkg.Imports()...) {
+		if !p.pkgs[q.Path()] {
+			continue
+		}
 		scope := q.Scope()
 		for _, name := range scope.Names() {
 			tn, ok := scope.Lookup(name).(*types.TypeName)
