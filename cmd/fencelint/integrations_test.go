@@ -120,9 +120,9 @@ func TestGitHubAction(t *testing.T) {
 		t.Errorf("the action passed on findings:\n%s", printed)
 	}
 	checkContains(t, "the action's log", printed, []string{
-		"::warning file=vetme.go,line=13,", "::warning file=worker/worker.go,line=15,", "without a fencing token", "fencelint: 2 finding(s)"})
-	if outputs["check.outputs.findings"] != "2" {
-		t.Errorf("findings output %q, want 2", outputs["check.outputs.findings"])
+		"::warning file=vetme.go,line=13,", "::warning file=worker/worker.go,line=15,", "::warning file=svc/svc.go,line=18,", "without a fencing token", "fencelint: 3 finding(s)"})
+	if outputs["check.outputs.findings"] != "3" {
+		t.Errorf("findings output %q, want 3", outputs["check.outputs.findings"])
 	}
 	sarif := outputs["run.outputs.sarif-file"]
 	if data, err := os.ReadFile(sarif); err != nil || !bytes.Contains(data, []byte(`"version": "2.1.0"`)) {

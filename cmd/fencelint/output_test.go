@@ -180,6 +180,7 @@ func TestSARIF(t *testing.T) {
 	want := []result{
 		{"unfencedwrite", "silenced/silenced.go", 14, "inSource: totals are recomputed from the ledger, so the last write wins"},
 		{"unfencedwrite", "silenced/silenced.go", 17, "inSource: a timestamp only"},
+		{"unfencedwrite", "svc/svc.go", 18, ""},
 		{"unfencedwrite", "vetme.go", 13, ""},
 		{"unfencedwrite", "worker/worker.go", 15, ""},
 	}
