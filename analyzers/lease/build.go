@@ -39,10 +39,19 @@ type builder struct {
 	// implementations found for each interface method (dispatch.go).
 	prog     *Program
 	dispatch map[*types.Func][]dispatchTarget
+	// tokens answers where token values come from (tokens.go).
+	tokens *tokenFlow
 }
 
 // build computes the model of pass's package.
 func build(pass *analysis.Pass, prog *Program) *Model {
+	m, _ := buildWithBuilder(pass, prog)
+	return m
+}
+
+// buildWithBuilder computes the model of pass's package and returns the
+// builder too, for tests that probe its passes.
+func buildWithBuilder(pass *analysis.Pass, prog *Program) (*Model, *builder) {
 	b := &builder{
 		pass:  pass,
 		prog:  prog,
@@ -59,10 +68,10 @@ func build(pass *analysis.Pass, prog *Program) *Model {
 		dispatch:     make(map[*types.Func][]dispatchTarget),
 	}
 	b.model.directives = b.dirs
-	b.model.tokens = &tokenFlow{b: b}
+	b.tokens = &tokenFlow{b: b}
 	if !b.relevant() {
 		b.model.Problems = b.dirs.problems
-		return b.model
+		return b.model, b
 	}
 	b.funcs = buildSSA(pass)
 	b.inferRoles()
@@ -79,7 +88,8 @@ func build(pass *analysis.Pass, prog *Program) *Model {
 	b.exportTokenFacts()
 	b.exportFacts()
 	b.model.Problems = append(b.dirs.problems, b.unusedIgnores()...)
-	return b.model
+	b.model.answers = b.answer()
+	return b.model, b
 }
 
 // relevant reports whether the package can hold a lease or write to a store:

@@ -22,7 +22,7 @@ var regionProbe = &analysis.Analyzer{
 	Requires:  []*analysis.Analyzer{inspect.Analyzer, ctrlflow.Analyzer},
 	FactTypes: factTypes(),
 	Run: func(pass *analysis.Pass) (any, error) {
-		b := build(pass, nil).tokens.b
+		_, b := buildWithBuilder(pass, nil)
 		regions := b.checkedRegions()
 		b.calls(func(_ *ssa.Function, call ssa.CallInstruction) bool {
 			if f := call.Common().StaticCallee(); f == nil || f.Name() != "probe" {

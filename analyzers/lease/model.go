@@ -31,7 +31,11 @@ type Model struct {
 	// Problems lists malformed, misplaced and unused fencelint directives.
 	Problems []Problem
 
-	tokens           *tokenFlow
+	// answers holds what the checks ask about writes, computed by build:
+	// the checks run concurrently on one Model, so nothing in it is
+	// computed or cached after build returns, and it keeps no reference to
+	// the builder (or its SSA program's caches) alive.
+	answers          answers
 	directives       *directives
 	reportSuppressed bool // the -suppressed flag, read once per package
 }
@@ -213,23 +217,63 @@ const (
 	LateDrawn                    // monotonic but drawn in a separate step after acquiring
 )
 
-// WriteTokenOrigin reports where the token of w, a fenced write, comes from.
+// WriteTokenOrigin reports where the token of w, a fenced write of
+// m.Writes, comes from. It follows assignments, conversions, struct fields,
+// parameters (through facts), returns and closures.
 func (m *Model) WriteTokenOrigin(w *Write) Origin {
-	if m == nil || m.tokens == nil || w == nil || w.Token == nil {
+	if m == nil || w == nil {
 		return Origin{}
 	}
-	if w.TokenField != nil {
-		return m.tokens.fieldOrigin(w.Token, w.TokenField, w.Pos)
-	}
-	return m.tokens.origin(w.Token)
+	return m.answers.origins[w]
 }
 
-// TokenOrigin reports where v, a value compared by a store as a token, comes
-// from. It follows assignments, conversions, struct fields, parameters
-// (through facts), returns and closures.
-func (m *Model) TokenOrigin(v ssa.Value) Origin {
-	if m == nil || m.tokens == nil || v == nil {
-		return Origin{}
+// LeaseAround returns a lease held where w, one of m.Writes, is made: one
+// of w.Held, or, for a write in a function of the package that holds none
+// itself, a lease held where the package calls that function (up to a few
+// calls up). It is nil when no lease is seen.
+func (m *Model) LeaseAround(w *Write) *Lease {
+	if m == nil {
+		return nil
 	}
-	return m.tokens.origin(v)
+	return m.answers.around[w]
+}
+
+// DrawsToken reports whether w, one of m.Writes, is a draw from a counter
+// (Redis INCR) whose result the program reads: it hands out a token rather
+// than writing protected data, and a late draw is weaktoken's to report,
+// not a write to fence.
+func (m *Model) DrawsToken(w *Write) bool {
+	return m != nil && m.answers.draws[w]
+}
+
+// answers holds the token-flow answers for a package's writes.
+type answers struct {
+	origins map[*Write]Origin
+	around  map[*Write]*Lease
+	draws   map[*Write]bool
+}
+
+// answer computes, for every write, what the checks ask: its token's
+// origin, the lease around it, whether it draws a token.
+func (b *builder) answer() answers {
+	a := answers{
+		origins: make(map[*Write]Origin),
+		around:  make(map[*Write]*Lease),
+		draws:   make(map[*Write]bool),
+	}
+	for _, w := range b.model.Writes {
+		switch {
+		case w.Token != nil && w.TokenField != nil:
+			a.origins[w] = b.tokens.fieldOrigin(w.Token, w.TokenField, w.Pos)
+		case w.Token != nil:
+			a.origins[w] = b.tokens.origin(w.Token)
+		}
+		if l := b.tokens.leaseAround(w); l != nil {
+			a.around[w] = l
+		}
+		if b.tokens.drawsToken(w) {
+			a.draws[w] = true
+		}
+	}
+	return a
 }

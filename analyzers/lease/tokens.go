@@ -1012,7 +1012,7 @@ func scannedInto(fa *ssa.FieldAddr) bool {
 // across packages. A counter the function draws holding no lease is left
 // out: whether it is drawn late depends on the caller.
 func (b *builder) exportTokenFacts() {
-	t := b.model.tokens
+	t := b.tokens
 	if t == nil || b.funcs == nil {
 		return
 	}
@@ -1086,32 +1086,29 @@ func (m *Model) TokenFromCaller(w *Write) bool {
 	return false
 }
 
-// LeaseAround returns a lease held where w is made: one of w.Held, or, for
+// leaseAround returns a lease held where w is made: one of w.Held, or, for
 // a write in a function of the package that holds none itself, a lease held
 // where the package calls that function (up to a few calls up). It is nil
 // when no lease is seen.
-func (m *Model) LeaseAround(w *Write) *Lease {
-	if m == nil || w == nil {
-		return nil
-	}
+func (t *tokenFlow) leaseAround(w *Write) *Lease {
 	if len(w.Held) > 0 {
 		return w.Held[0]
 	}
-	if m.tokens == nil || m.tokens.b.funcs == nil || w.Call == nil {
+	if t.b.funcs == nil || w.Call == nil {
 		return nil
 	}
-	return m.tokens.lateAt(w.Call, 0)
+	return t.lateAt(w.Call, 0)
 }
 
-// DrawsToken reports whether w is a draw from a counter (Redis INCR) whose
+// drawsToken reports whether w is a draw from a counter (Redis INCR) whose
 // result the program reads: it hands out a token rather than writing
 // protected data, and a late draw is weaktoken's to report, not a write to
 // fence.
-func (m *Model) DrawsToken(w *Write) bool {
-	if m == nil || m.tokens == nil || w == nil || w.Call == nil {
+func (t *tokenFlow) drawsToken(w *Write) bool {
+	if w.Call == nil {
 		return false
 	}
-	c, ok := m.tokens.b.resolve(w.Call.Common())
+	c, ok := t.b.resolve(w.Call.Common())
 	if !ok || !c.role.Has(RoleCounter) {
 		return false
 	}

@@ -22,16 +22,16 @@ var tokenProbe = &analysis.Analyzer{
 	Requires:  []*analysis.Analyzer{inspect.Analyzer, ctrlflow.Analyzer},
 	FactTypes: factTypes(),
 	Run: func(pass *analysis.Pass) (any, error) {
-		m := build(pass, nil)
-		m.tokens.b.exportTokenFacts()
+		m, b := buildWithBuilder(pass, nil)
+		b.exportTokenFacts()
 		for _, w := range m.Writes {
 			if m.DrawsToken(w) {
 				pass.Reportf(w.Pos, "draws a token")
 			}
 		}
-		m.tokens.b.calls(func(_ *ssa.Function, call ssa.CallInstruction) bool {
+		b.calls(func(_ *ssa.Function, call ssa.CallInstruction) bool {
 			if f := call.Common().StaticCallee(); f != nil && f.Name() == "probe" && len(call.Common().Args) == 1 {
-				o := m.TokenOrigin(call.Common().Args[0])
+				o := b.tokens.origin(call.Common().Args[0])
 				pass.Reportf(call.Pos(), "%s %s", o.Kind, o.What)
 			}
 			return true

@@ -152,7 +152,7 @@ func (b *builder) fieldToken(w *Write, v ssa.Value, name string) {
 		return
 	}
 	fv := structField(v.Type(), name)
-	if fv == nil || fv.Pkg() == b.pass.Pkg && !b.model.tokens.fieldFilled(fv) {
+	if fv == nil || fv.Pkg() == b.pass.Pkg && !b.tokens.fieldFilled(fv) {
 		return
 	}
 	w.Token, w.TokenField, w.Fenced = v, fv, true
