@@ -38,6 +38,11 @@ func (b *builder) resolve(call *ssa.CallCommon) (callee, bool) {
 		if api.System == Redis && fn.Name() == "SetArgs" && setArgsNX(call) {
 			c.role = RoleTryAcquire // SET key value NX: a hand-rolled lock
 		}
+		if api.System == Redis && fn.Name() == "SetNX" && noExpiry(redisArg(call, 3)) {
+			// SETNX with no expiry seeds a value once (a flag, a
+			// counter's start): a create-only write, not a lock.
+			c.role = RoleFenced
+		}
 		return c, true
 	}
 	if c, ok := b.lockerCall(call, fn); ok {
@@ -55,6 +60,13 @@ func (b *builder) resolve(call *ssa.CallCommon) (callee, bool) {
 		}
 	}
 	return callee{}, false
+}
+
+// noExpiry reports whether v, a SetNX expiration, is the constant 0 (no
+// TTL; go-redis's KeepTTL, -1, keeps none either).
+func noExpiry(v ssa.Value) bool {
+	n, ok := constInt(v)
+	return ok && (n == 0 || n == -1)
 }
 
 // setArgsNX reports whether a go-redis SetArgs call sets Mode "NX".
@@ -190,7 +202,10 @@ func (b *builder) wrapperRole(fn *ssa.Function) (Role, System) {
 	for _, blk := range fn.Blocks {
 		for _, instr := range blk.Instrs {
 			call, ok := instr.(ssa.CallInstruction)
-			if !ok {
+			if _, started := instr.(*ssa.Go); !ok || started {
+				// What a goroutine fn starts does (campaign, acquire,
+				// renew in the background) is not done when fn returns:
+				// a constructor that starts an election loop holds nothing.
 				continue
 			}
 			c, ok := b.resolve(call.Common())

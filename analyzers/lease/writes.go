@@ -52,7 +52,7 @@ func newWrite(fn *ssa.Function, call ssa.CallInstruction, system System, what st
 func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, callee callee) *Write {
 	api, c := callee.api, call.Common()
 	w := newWrite(fn, call, api.System, callee.what)
-	if api.Role.Has(RoleFenced) {
+	if callee.role.Has(RoleFenced) {
 		w.Fenced = true
 		return w
 	}

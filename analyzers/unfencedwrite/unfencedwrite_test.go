@@ -12,7 +12,7 @@ func Test(t *testing.T) {
 	fencetest.Run(t, unfencedwrite.Analyzer,
 		"sqladvisory", "billing", "etcdlock", "redislocks", "consullock", "zklock",
 		"k8sleader", "cloudstores", "crosspkg", "pgxworker", "gocronjobs", "raftleader", "usewithlock",
-		"ifacevet/worker")
+		"ifacevet/worker", "falsepositives")
 }
 
 func TestSuggestedFixes(t *testing.T) {

@@ -5,6 +5,9 @@ import (
 	"time"
 )
 
+// KeepTTL is a Redis KEEPTTL option to keep existing TTL.
+const KeepTTL = -1
+
 type Cmdable interface {
 	Pipeline() Pipeliner
 	Pipelined(ctx context.Context, fn func(Pipeliner) error) ([]Cmder, error)
