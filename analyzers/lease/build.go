@@ -3,6 +3,8 @@ package lease
 import (
 	"go/ast"
 	"go/types"
+	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/ctrlflow"
@@ -88,8 +90,25 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program) (*Model, *builder) {
 	b.exportTokenFacts()
 	b.exportFacts()
 	b.model.Problems = append(b.dirs.problems, b.unusedIgnores()...)
+	if !flagSet(pass.Analyzer, "testwrites") {
+		b.dropTestWrites()
+	}
 	b.model.answers = b.answer()
 	return b.model, b
+}
+
+// dropTestWrites forgets the writes made in _test.go files: they set up or
+// inspect test fixtures (the lease analyzer's -testwrites flag keeps them).
+// The facts exported for the package's functions are not affected.
+func (b *builder) dropTestWrites() {
+	inTest := func(w *Write) bool {
+		f := b.pass.Fset.File(w.Pos)
+		return f != nil && strings.HasSuffix(f.Name(), "_test.go")
+	}
+	b.model.Writes = slices.DeleteFunc(b.model.Writes, inTest)
+	for _, c := range b.model.Checks {
+		c.Guarded = slices.DeleteFunc(c.Guarded, inTest)
+	}
 }
 
 // relevant reports whether the package can hold a lease or write to a store:

@@ -39,14 +39,21 @@ func init() {
 	// silenced findings are only reported to drivers that ask (fencelint
 	// -format sarif marks them as suppressions).
 	Analyzer.Flags.Bool("suppressed", false, "also report findings silenced by a directive, with Category \"suppressed\"")
+	// Off by default: a write in a _test.go file sets up or inspects a
+	// fixture, it is not production data that a stale holder can clobber.
+	Analyzer.Flags.Bool("testwrites", false, "also treat store writes made in _test.go files as writes (by default they are test fixtures)")
+}
+
+// flagSet reports whether a's boolean flag name is set (a is the lease
+// analyzer running).
+func flagSet(a *analysis.Analyzer, name string) bool {
+	f := a.Flags.Lookup(name)
+	return f != nil && f.Value.String() == "true"
 }
 
 // reportSuppressed reports whether a's -suppressed flag is set (a is the
 // lease analyzer running).
-func reportSuppressed(a *analysis.Analyzer) bool {
-	f := a.Flags.Lookup("suppressed")
-	return f != nil && f.Value.String() == "true"
-}
+func reportSuppressed(a *analysis.Analyzer) bool { return flagSet(a, "suppressed") }
 
 func run(pass *analysis.Pass, prog *Program) (m any, err error) {
 	// fencelint must never take a build down: a bug in the model becomes an

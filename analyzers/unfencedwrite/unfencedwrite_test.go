@@ -5,6 +5,7 @@ import (
 
 	"github.com/fencelint/fencelint/analyzers/internal/fencetest"
 	"github.com/fencelint/fencelint/analyzers/internal/programtest"
+	"github.com/fencelint/fencelint/analyzers/lease"
 	"github.com/fencelint/fencelint/analyzers/unfencedwrite"
 )
 
@@ -23,4 +24,15 @@ func TestSuggestedFixes(t *testing.T) {
 // implementation of the application's interfaces known.
 func TestProgram(t *testing.T) {
 	programtest.Run(t, unfencedwrite.Analyzer, "ifaceapp/...")
+}
+
+// TestTestWritesFlag: writes in _test.go files are fixtures and stay
+// silent by default (package falsepositives above); the lease analyzer's
+// -testwrites flag reports them like any other.
+func TestTestWritesFlag(t *testing.T) {
+	if err := lease.Analyzer.Flags.Set("testwrites", "true"); err != nil {
+		t.Fatal(err)
+	}
+	defer lease.Analyzer.Flags.Set("testwrites", "false")
+	fencetest.Run(t, unfencedwrite.Analyzer, "testwrites")
 }
