@@ -59,6 +59,13 @@ func parseStandalone(args []string, checks []*analysis.Analyzer, stderr io.Write
 		fs.Var(enabled[i], a.Name, fmt.Sprintf("enable %q analysis", a.Name))
 		a.Flags.VisitAll(func(f *flag.Flag) { fs.Var(f.Value, a.Name+"."+f.Name, f.Usage) })
 	}
+	// The lease model every check shares has flags of its own
+	// (-lease.testwrites: report writes in _test.go files too).
+	lease.Analyzer.Flags.VisitAll(func(f *flag.Flag) {
+		if f.Name != "suppressed" { // set by -format sarif
+			fs.Var(f.Value, "lease."+f.Name, f.Usage)
+		}
+	})
 	asJSON := fs.Bool("json", false, "print findings as JSON on stdout (same as -format json)")
 	fs.StringVar(&run.format, "format", "text", "output format: text (stderr), json or sarif (stdout)")
 	fs.IntVar(&run.context, "c", -1, "display offending line with this many lines of context")
