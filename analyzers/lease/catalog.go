@@ -419,6 +419,53 @@ func redisWrites() []string {
 // the conformance test that checks each row against the real module.
 func Catalog() []API { return catalog() }
 
+// What fencelint advises per lock library and store: the checks print
+// these, so they live with the catalog rather than in each check.
+
+// FenceAdvice says how to fence a write to the store s, for diagnostics.
+func (s System) FenceAdvice() string {
+	switch s {
+	case SQL, Postgres, MySQL:
+		return "fence it: add \"AND fence < $token\" to the WHERE clause with the lease's token and check RowsAffected"
+	case Etcd:
+		return "fence it: commit it in Txn(ctx).If(mutex.IsOwner()).Then(clientv3.OpPut(...)) and check Succeeded"
+	case Redis:
+		return "fence it: write with a Lua script that compares a stored fence with the lease's token, or in WATCH/MULTI on the fence key"
+	case S3:
+		return "fence it: set IfMatch to the ETag you read, or IfNoneMatch: \"*\" to create only"
+	case GCS:
+		return "fence it: write through obj.If(storage.Conditions{GenerationMatch: gen})"
+	case Consul:
+		return "fence it: use KV.CAS with the pair's ModifyIndex, or a Txn with a check-session op on the lock key"
+	case ZooKeeper:
+		return "fence it: pass the node's expected version, or use Multi with a CheckVersionRequest on your lock node"
+	}
+	return "fence it: make the store compare the lease's fencing token before it applies the write"
+}
+
+// TokenSource names a real fencing token for a lock library: one issued
+// with the grant.
+func (s System) TokenSource() string {
+	switch s {
+	case Etcd:
+		return "the revision the lock was acquired at, m.Header().Revision (e.Rev() for an Election)"
+	case Redsync, Redislock, Redis:
+		return "a token issued with the grant: a Lua script that sets the lock key and INCRs a fence key in one step"
+	case Consul:
+		return "the lock key's ModifyIndex from a read whose Session is compared with yours, " +
+			"or fence the write with a Txn that checks the lock key's session"
+	case ZooKeeper:
+		return "the Czxid of your own lock node (Stat.Czxid)"
+	case Kubernetes:
+		return "a store that issues a token with the lease (leader election has none): " +
+			"a PostgreSQL lease row whose acquiring UPDATE ... RETURNING hands out token + 1"
+	case Raft:
+		return "r.CurrentTerm() captured when leadership was won, or apply the write through r.Apply"
+	}
+	return "a token issued with the grant: a lease row whose acquiring UPDATE ... RETURNING hands out token + 1, " +
+		"or nextval in the statement that takes the lock"
+}
+
 // A Fork is another import path under which a catalogued package's API is
 // published: a fork, or the path older releases used. Calls into it mean
 // what the catalog's rows for Pkg say. (Major-version elements such as /v8

@@ -45,7 +45,7 @@ func (b *builder) writeAt(fn *ssa.Function, call ssa.CallInstruction) *Write {
 
 // newWrite starts a Write for call to a store of system.
 func newWrite(fn *ssa.Function, call ssa.CallInstruction, system System, what string) *Write {
-	return &Write{Call: call, Pos: call.Pos(), Fn: fn, System: system, What: what, Advice: advice(system)}
+	return &Write{Call: call, Pos: call.Pos(), Fn: fn, System: system, What: what, Advice: system.FenceAdvice()}
 }
 
 // catalogWrite classifies a call to a catalogued store API.
@@ -703,27 +703,6 @@ func sameValue(a, b ssa.Value, depth int) bool {
 		return ok && x.Field == y.Field && sameValue(x.X, y.X, depth+1)
 	}
 	return false
-}
-
-// advice says how to fence a write to system, for diagnostics.
-func advice(system System) string {
-	switch system {
-	case SQL, Postgres, MySQL:
-		return "fence it: add \"AND fence < $token\" to the WHERE clause with the lease's token and check RowsAffected"
-	case Etcd:
-		return "fence it: commit it in Txn(ctx).If(mutex.IsOwner()).Then(clientv3.OpPut(...)) and check Succeeded"
-	case Redis:
-		return "fence it: write with a Lua script that compares a stored fence with the lease's token, or in WATCH/MULTI on the fence key"
-	case S3:
-		return "fence it: set IfMatch to the ETag you read, or IfNoneMatch: \"*\" to create only"
-	case GCS:
-		return "fence it: write through obj.If(storage.Conditions{GenerationMatch: gen})"
-	case Consul:
-		return "fence it: use KV.CAS with the pair's ModifyIndex, or a Txn with a check-session op on the lock key"
-	case ZooKeeper:
-		return "fence it: pass the node's expected version, or use Multi with a CheckVersionRequest on your lock node"
-	}
-	return "fence it: make the store compare the lease's fencing token before it applies the write"
 }
 
 // fieldOf returns the value stored in field name of a struct argument built

@@ -62,7 +62,7 @@ func message(pass *analysis.Pass, w *lease.Write, o lease.Origin) string {
 	}
 	return fmt.Sprintf("%s is fenced with %s (line %d), which is not a fencing token: %s; "+
 		"a stale holder's write can pass this fence; use %s",
-		what, o.What, pass.Fset.Position(o.Pos).Line, o.Note, tokenSource(system(w, o)))
+		what, o.What, pass.Fset.Position(o.Pos).Line, o.Note, system(w, o).TokenSource())
 }
 
 // system is the lock library whose token the write should use: the lease
@@ -77,27 +77,4 @@ func system(w *lease.Write, o lease.Origin) lease.System {
 		return o.System
 	}
 	return w.System
-}
-
-// tokenSource names a real fencing token for a lock library: one issued
-// with the grant.
-func tokenSource(s lease.System) string {
-	switch s {
-	case lease.Etcd:
-		return "the revision the lock was acquired at, m.Header().Revision (e.Rev() for an Election)"
-	case lease.Redsync, lease.Redislock, lease.Redis:
-		return "a token issued with the grant: a Lua script that sets the lock key and INCRs a fence key in one step"
-	case lease.Consul:
-		return "the lock key's ModifyIndex from a read whose Session is compared with yours, " +
-			"or fence the write with a Txn that checks the lock key's session"
-	case lease.ZooKeeper:
-		return "the Czxid of your own lock node (Stat.Czxid)"
-	case lease.Kubernetes:
-		return "a store that issues a token with the lease (leader election has none): " +
-			"a PostgreSQL lease row whose acquiring UPDATE ... RETURNING hands out token + 1"
-	case lease.Raft:
-		return "r.CurrentTerm() captured when leadership was won, or apply the write through r.Apply"
-	}
-	return "a token issued with the grant: a lease row whose acquiring UPDATE ... RETURNING hands out token + 1, " +
-		"or nextval in the statement that takes the lock"
 }
