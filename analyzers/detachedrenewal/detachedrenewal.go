@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"slices"
 
 	"golang.org/x/tools/go/analysis"
@@ -24,11 +25,26 @@ var doc string
 // stop if they were lost: renewal goroutines whose failure reaches nobody,
 // lost-signals nothing waits on, and leader callbacks that ignore their ctx.
 var Analyzer = &analysis.Analyzer{
-	Name:     "detachedrenewal",
-	Doc:      analysisdoc.Extract(doc, "detachedrenewal"),
-	URL:      "https://pkg.go.dev/github.com/fencelint/fencelint/analyzers/detachedrenewal",
-	Run:      run,
-	Requires: []*analysis.Analyzer{lease.Analyzer, inspect.Analyzer},
+	Name:      "detachedrenewal",
+	Doc:       analysisdoc.Extract(doc, "detachedrenewal"),
+	URL:       "https://pkg.go.dev/github.com/fencelint/fencelint/analyzers/detachedrenewal",
+	Run:       run,
+	Requires:  []*analysis.Analyzer{lease.Analyzer, inspect.Analyzer},
+	FactTypes: []analysis.Fact{new(DetachedLoopFact)},
+}
+
+// DetachedLoopFact: the function renews a lease again and again, and when
+// a renewal fails nobody hears of it (it logs, retries or returns to
+// nobody). A go statement in another package that starts it is a detached
+// renewal there.
+type DetachedLoopFact struct {
+	System lease.System
+	What   string // "Mutex.Extend at keeper.go:23"
+}
+
+func (*DetachedLoopFact) AFact() {}
+func (f *DetachedLoopFact) String() string {
+	return fmt.Sprintf("detached %s renewal loop: %s", f.System, f.What)
 }
 
 // A checker reports one package's findings.
@@ -40,10 +56,13 @@ type checker struct {
 
 func run(pass *analysis.Pass) (any, error) {
 	m := lease.ModelOf(pass)
-	if len(m.Goroutines) == 0 && len(m.Signals) == 0 {
+	if len(m.Goroutines) == 0 && len(m.Signals) == 0 && len(m.Loopers) == 0 {
 		return nil, nil
 	}
 	c := &checker{pass: pass, m: m, nodes: nodesByPos(pass.ResultOf[inspect.Analyzer].(*inspector.Inspector))}
+	for _, g := range m.Loopers {
+		c.exportLoop(g)
+	}
 	for _, g := range m.Goroutines {
 		c.goroutine(g)
 	}
@@ -85,6 +104,10 @@ func (p posRange) End() token.Pos { return token.Pos(p) }
 // goroutine reports a go statement that renews a lease again and again
 // while a failed renewal never reaches the work.
 func (c *checker) goroutine(g *lease.Goroutine) {
+	if len(g.Loops) == 0 {
+		c.startedLoop(g)
+		return
+	}
 	for _, r := range g.Loops {
 		if c.heard(g, r, nil) {
 			continue
@@ -96,6 +119,42 @@ func (c *checker) goroutine(g *lease.Goroutine) {
 		c.m.Reportf(c.pass, c.rangeAt(g.Pos), "%s", msg)
 		return
 	}
+}
+
+// exportLoop exports a DetachedLoopFact for an exported function that, if
+// started with go, would renew in a loop whose failures nobody hears.
+func (c *checker) exportLoop(g *lease.Goroutine) {
+	obj, ok := g.Fn.Object().(*types.Func)
+	if !ok {
+		return
+	}
+	for _, r := range g.Loops {
+		if !c.heard(g, r, nil) {
+			p := c.pass.Fset.Position(r.Pos)
+			c.pass.ExportObjectFact(obj, &DetachedLoopFact{System: r.System, What: fmt.Sprintf("%s at %s:%d", r.What, filepath.Base(p.Filename), p.Line)})
+			return
+		}
+	}
+}
+
+// startedLoop reports a go statement that starts another package's
+// function whose DetachedLoopFact says it renews in a loop nobody hears
+// fail.
+func (c *checker) startedLoop(g *lease.Goroutine) {
+	if g.Fn == nil || g.Fn.Pkg == nil || g.Fn.Pkg.Pkg == c.pass.Pkg {
+		return
+	}
+	obj, ok := g.Fn.Object().(*types.Func)
+	var f DetachedLoopFact
+	if !ok || !c.pass.ImportObjectFact(obj.Origin(), &f) {
+		return
+	}
+	consequence := "the work never hears when renewal fails and keeps writing after the lease expires"
+	if c.regionFenced(g.Go.Parent(), f.System) {
+		consequence = "the work never hears when renewal fails; its writes are fenced, so no data is lost, but it keeps working after the lease is gone and every write it makes is refused"
+	}
+	c.m.Reportf(c.pass, c.rangeAt(g.Pos), "this goroutine runs %s, which renews %s in a loop (%s) and tells nobody when renewal fails, so %s; "+
+		"have it cancel the work's context or close a channel the work selects on when renewal fails", funcName(obj), lockName(f.System), f.What, consequence)
 }
 
 // heard reports whether a failure of r, a renewal the goroutine g runs,
@@ -236,8 +295,12 @@ func (c *checker) signal(s *lease.Signal) {
 	case s.Call == nil:
 		c.callback(s)
 	case s.Observed:
+	case s.Origin != "":
+		c.importedSignal(s)
 	case s.System == lease.Etcd && !c.keptAliveByHand(s):
 		c.etcdSignal(s)
+	case s.System == lease.ZooKeeper:
+		c.zkSignal(s)
 	case s.System == lease.Consul:
 		if !c.regionFenced(s.Fn, s.System) {
 			c.consulSignal(s)
@@ -266,14 +329,110 @@ func (c *checker) etcdSignal(s *lease.Signal) {
 	}
 }
 
-// unfencedUnder returns the first unfenced write made under an etcd lock
-// that the lease of s may keep: one taken in the function that obtains s or,
-// for a KeepAlive in a helper, in the helper's callers.
+// unfencedUnder returns the first unfenced write made under a lock that
+// the lease of s may keep: one taken in the function that obtains s or, for
+// a KeepAlive in a helper, in the helper's callers, or one made from the
+// field s's carrier is kept in, anywhere in the package.
 func (c *checker) unfencedUnder(s *lease.Signal) *lease.Write {
+	if s.Carrier != nil {
+		if w := firstUnfenced(c.writesFrom(s.Carrier)); w != nil {
+			return w
+		}
+	}
+	if s.Origin != "" {
+		return nil
+	}
 	if returnsChan(s.Call) {
 		return firstUnfenced(c.regionWrites(s.Fn, s.System, s.Call, s.Callers...))
 	}
 	return firstUnfenced(c.regionWrites(s.Fn, s.System, s.Call))
+}
+
+// writesFrom returns the writes made under locks made from carrier.
+func (c *checker) writesFrom(carrier types.Object) []*lease.Write {
+	var writes []*lease.Write
+	for _, w := range c.m.Writes {
+		if !w.LockImpl && slices.ContainsFunc(w.Held, func(l *lease.Lease) bool { return l.From == carrier }) {
+			writes = append(writes, w)
+		}
+	}
+	return writes
+}
+
+// where names the position of w for a message reported at pos: "line 41"
+// in the same file, "store.go:41" in another.
+func (c *checker) where(w *lease.Write, pos token.Pos) string {
+	p, at := c.pass.Fset.Position(w.Pos), c.pass.Fset.Position(pos)
+	if p.Filename == at.Filename {
+		return fmt.Sprintf("line %d", p.Line)
+	}
+	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
+}
+
+// zkSignal reports a ZooKeeper connection whose session events nothing
+// acts on, while a lock taken on it guards an unfenced write.
+func (c *checker) zkSignal(s *lease.Signal) {
+	w := c.unfencedUnder(s)
+	if w == nil {
+		return
+	}
+	how := "nothing acts on the event channel"
+	if s.Value == nil {
+		how = "this discards the event channel"
+	}
+	c.m.Reportf(c.pass, c.rangeAt(s.Pos), "%s %s returns, so the work never hears when the ZooKeeper session expires and its lock nodes vanish, and the write at %s goes on; "+
+		"cancel the work's context when an event says zk.StateExpired (or pass zk.WithEventCallback), and fence the write", how, s.What, c.where(w, s.Pos))
+}
+
+// importedSignal reports a lock made from a session or connection that
+// another package obtained and keeps in a field, whose lost-signal neither
+// package watches.
+func (c *checker) importedSignal(s *lease.Signal) {
+	w := c.unfencedUnder(s)
+	if w == nil {
+		return
+	}
+	if s.System == lease.ZooKeeper {
+		c.m.Reportf(c.pass, c.rangeAt(s.Pos), "this lock is made from %s, whose ZooKeeper session events nothing acts on (%s), so the work never hears when the session expires and the write at %s goes on; "+
+			"cancel the work's context when an event says zk.StateExpired, and fence the write", carrierName(s.Carrier), s.Origin, c.where(w, s.Pos))
+		return
+	}
+	c.m.Reportf(c.pass, c.rangeAt(s.Pos), "this lock is made from %s, an etcd session (%s) whose Done() nothing waits on and whose Ctx() nothing uses, so the work never hears when its lease expires and the write at %s goes on; "+
+		"derive the work's context from the session's Ctx() (or select on its Done()) and fence the write", carrierName(s.Carrier), s.Origin, c.where(w, s.Pos))
+}
+
+// funcName names a function of another package as its callers write it:
+// "keeper.KeepExtending", "Keeper.Run".
+func funcName(fn *types.Func) string {
+	if recv := fn.Type().(*types.Signature).Recv(); recv != nil {
+		return typeName(recv.Type()) + "." + fn.Name()
+	}
+	return fn.Pkg().Name() + "." + fn.Name()
+}
+
+// carrierName names the field or accessor a session is read from.
+func carrierName(obj types.Object) string {
+	if fn, ok := obj.(*types.Func); ok {
+		if recv := fn.Type().(*types.Signature).Recv(); recv != nil {
+			return typeName(recv.Type()) + "." + fn.Name() + "()"
+		}
+		return fn.Name() + "()"
+	}
+	if fv, ok := obj.(*types.Var); ok && fv.Pkg() != nil {
+		return "the field " + fv.Name() + " (package " + fv.Pkg().Name() + ")"
+	}
+	return obj.Name()
+}
+
+// typeName names the named type t is or points to.
+func typeName(t types.Type) string {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Obj().Name()
+	}
+	return t.String()
 }
 
 // keptAliveByHand reports whether s is an etcd session made on a lease

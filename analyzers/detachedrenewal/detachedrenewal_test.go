@@ -9,7 +9,7 @@ import (
 
 func Test(t *testing.T) {
 	fencetest.Run(t, detachedrenewal.Analyzer,
-		"redsyncrenew", "redislockrenew", "etcdrenew", "consulrenew", "renewdirective/...", "repeated")
+		"redsyncrenew/...", "redislockrenew", "etcdrenew", "consulrenew", "renewdirective/...", "repeated", "sessionfield/...")
 }
 
 func TestSuggestedFixes(t *testing.T) {

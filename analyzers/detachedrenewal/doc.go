@@ -48,6 +48,20 @@
 //     helper, in its callers) guards an unfenced write; reported at
 //     NewSession or KeepAlive. A session made on that lease
 //     (concurrency.WithLease) is the same bug: one finding, at KeepAlive.
+//   - a session kept in a struct field (w.session = s) and used for
+//     mutexes or elections in another function: reported at NewSession
+//     when nothing in the package watches it and a lock made from that
+//     field guards an unfenced write. When another package opened the
+//     session and keeps it in a field (or returns it from a method), and
+//     neither package watches it, the lock made from it is reported where
+//     it is made (concurrency.NewMutex(st.Session, pfx)), naming where the
+//     session was opened: the package that locks is where the work runs.
+//   - a ZooKeeper connection whose event channel zk.Connect returns is
+//     discarded or only drained (no zk.WithEventCallback either) while a
+//     zk.Lock taken on it guards an unfenced write: when the session
+//     expires the lock node vanishes and another client takes the lock.
+//     Reported at Connect, or, for a connection another package opened
+//     and keeps in a field, at the zk.NewLock made from it.
 //   - the channel Consul's Lock.Lock or Semaphore.Acquire returns (it closes
 //     when the lock is lost) discarded, or never read: a nil check is not a
 //     read. Reported at the call.
@@ -91,7 +105,13 @@
 //   - client-go leader election: run the work on the ctx OnStartedLeading
 //     receives, and return when it is done.
 //
-// The check does not follow a signal stored in a struct and read in
-// another function, or renewal started through a func value it cannot
-// resolve; it assumes those reach the work.
+// A go statement that starts another package's function which renews in a
+// loop and tells nobody when renewal fails (go keeper.KeepExtending(m)) is
+// reported too: the function's package exports that as a fact.
+//
+// The check does not follow a lost-signal channel stored in a struct and
+// read in another function, or renewal started through a func value it
+// cannot resolve; it assumes those reach the work. ZooKeeper ephemeral nodes used
+// as hand-made locks are not lock regions, so their connection's events
+// are not judged.
 package detachedrenewal

@@ -86,6 +86,7 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program) (*Model, *builder) {
 	b.markGuards()
 	b.findRenewals()
 	b.findSignals()
+	b.exportSignalFacts()
 	b.findGoroutines()
 	b.exportTokenFacts()
 	b.exportFacts()

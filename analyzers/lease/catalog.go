@@ -242,6 +242,7 @@ func catalog() []API {
 
 	// ZooKeeper.
 	add(
+		API{Pkg: pkgZK, Name: "Connect", Role: RoleGrant | RoleAutoRenew, System: ZooKeeper},
 		API{Pkg: pkgZK, Recv: "Lock", Name: "Lock", Role: RoleAcquire, System: ZooKeeper},
 		API{Pkg: pkgZK, Recv: "Lock", Name: "LockWithData", Role: RoleAcquire, System: ZooKeeper},
 		API{Pkg: pkgZK, Recv: "Lock", Name: "Unlock", Role: RoleRelease, System: ZooKeeper},

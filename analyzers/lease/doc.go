@@ -21,7 +21,10 @@
 //
 // Facts carry this across packages: a function that writes, acquires,
 // releases, renews, checks, returns a token, or writes fenced by one of its
-// parameters is known as such wherever it is called.
+// parameters is known as such wherever it is called; a struct field that
+// holds an etcd session or ZooKeeper connection whose lost-signal its
+// package never watches (LostSignalFact) is known to the packages that make
+// locks from it.
 //
 // A call through an interface does what the implementations of that
 // interface do: those declared in the package, in the packages of its

@@ -51,6 +51,20 @@ func (f *CallbackParamFact) String() string {
 	return fmt.Sprintf("callback params %v: %s", f.Params, f.What)
 }
 
+// LostSignalFact: the struct field holds a lease's carrier (an etcd
+// session, a ZooKeeper connection) whose lost-signal its package never
+// watches. Importers that make locks from the field and do not watch it
+// either run their work under a lease nobody hears of losing.
+type LostSignalFact struct {
+	System System
+	What   string // "concurrency.NewSession at store.go:12"
+}
+
+func (*LostSignalFact) AFact() {}
+func (f *LostSignalFact) String() string {
+	return fmt.Sprintf("unwatched %s lost-signal: %s", f.System, f.What)
+}
+
 // TokenFact: the function returns a value with this origin.
 type TokenFact struct {
 	Origin Origin
@@ -74,7 +88,7 @@ func (f *TokenFact) String() string {
 }
 
 func factTypes() []analysis.Fact {
-	return []analysis.Fact{new(WritesFact), new(FencedByParamFact), new(RoleFact), new(TokenFact), new(PackageFact), new(CallbackParamFact)}
+	return []analysis.Fact{new(WritesFact), new(FencedByParamFact), new(RoleFact), new(TokenFact), new(PackageFact), new(CallbackParamFact), new(LostSignalFact)}
 }
 
 var roleNames = []string{"acquire", "try-acquire", "release", "renew", "auto-renew", "check", "lost",

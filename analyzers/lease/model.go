@@ -28,6 +28,10 @@ type Model struct {
 	// Goroutines lists every go statement in the package with what its
 	// function does.
 	Goroutines []*Goroutine
+	// Loopers lists the package's exported functions that renew a lease
+	// again and again, each described as if a go statement started it (its
+	// Go is nil): another package may start one with go.
+	Loopers []*Goroutine
 	// Problems lists malformed, misplaced and unused fencelint directives.
 	Problems []Problem
 
@@ -62,6 +66,11 @@ type Lease struct {
 	// Session is true for PostgreSQL session advisory locks and MySQL
 	// GET_LOCK: the lease dies with the connection that holds it.
 	Session bool
+	// From is the struct field (or the method that returns one) whose
+	// value the lock object was made from (concurrency.NewMutex(w.session,
+	// pfx), zk.NewLock(r.conn, ...)): the lease lives as long as what that
+	// field holds.
+	From types.Object
 }
 
 // A Write is one write to a shared store.
@@ -152,6 +161,16 @@ type Signal struct {
 	What   string
 	// Value is the signal itself: a session, a channel, a context.
 	Value ssa.Value
+	// Carrier is the struct field the signal's carrier is stored in (the
+	// etcd session, or the ZooKeeper connection whose events the signal
+	// is), or for a signal from another package the field or accessor
+	// method its fact is on. Locks made from it anywhere (Lease.From), also
+	// in other packages, run under this signal.
+	Carrier types.Object
+	// Origin, for a signal obtained in another package and reached here
+	// through Carrier, says where it was made ("concurrency.NewSession at
+	// store.go:12"); Call is then the call that makes a lock from Carrier.
+	Origin string
 	// OnGrantedLease reports, for an etcd session, that it runs on a lease
 	// granted beforehand and handed to it (concurrency.WithLease): whoever
 	// keeps that lease alive holds its lost-signal too.

@@ -332,6 +332,9 @@ func (b *builder) leaseAt(call ssa.CallInstruction, c callee) *Lease {
 	}
 	l := b.addLease(&Lease{Kind: kind, System: c.system, Pos: call.Pos(), Fn: call.Parent(), Call: call,
 		Holder: callRecv(call.Common()), What: leaseName(c)})
+	if l.Holder != nil {
+		l.From = b.leaseFrom(l.Holder)
+	}
 	b.regions.byCall[call] = l
 	return l
 }

@@ -1,8 +1,10 @@
 package lease
 
 import (
+	"fmt"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -126,6 +128,7 @@ func (b *builder) findSignals() {
 			}
 		}
 	}
+	b.importedSignals()
 }
 
 // signalsOf records the lost-signal that an auto-renewing call returns: a
@@ -144,8 +147,17 @@ func (b *builder) signalsOf(n *notifier, fn *ssa.Function, call ssa.CallInstruct
 			OnGrantedLease: session && passesOption(call.Common(), "WithLease")}
 		if v, ok := call.(*ssa.Call); ok {
 			s.Value = resultValue(v, i, results.Len())
+			carrier := s.Value
+			if isChan {
+				carrier = companionResult(v, i)
+			}
+			if fv := storedField(carrier); fv != nil {
+				s.Carrier = fv
+			}
 		}
 		switch {
+		case isChan && passesOption(call.Common(), "WithEventCallback"):
+			s.Observed = true // ZooKeeper hands every event to the callback
 		case s.Value == nil: // discarded, or dropped by go/defer
 		case isChan:
 			s.Observed = n.chanObserved(s.Value)
@@ -156,6 +168,150 @@ func (b *builder) signalsOf(n *notifier, fn *ssa.Function, call ssa.CallInstruct
 		return s
 	}
 	return nil
+}
+
+// companionResult returns the pointer result that call returns beside the
+// channel at index i (zk.Connect's *Conn beside its events), or nil.
+func companionResult(call *ssa.Call, i int) ssa.Value {
+	results := call.Common().Signature().Results()
+	for j := range results.Len() {
+		if j != i && isPointer(results.At(j).Type()) {
+			return resultValue(call, j, results.Len())
+		}
+	}
+	return nil
+}
+
+// storedField returns the struct field v is stored into (w.session = s,
+// &Rebalancer{conn: conn}), or nil.
+func storedField(v ssa.Value) *types.Var {
+	if v == nil || v.Referrers() == nil {
+		return nil
+	}
+	for _, ref := range *v.Referrers() {
+		if st, ok := ref.(*ssa.Store); ok && st.Val == v {
+			if fa, ok := st.Addr.(*ssa.FieldAddr); ok {
+				if fv := fieldVar(fa.X.Type(), fa.Field); fv != nil {
+					return fv.Origin()
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// carrierOf returns the struct field, or the method of another package
+// whose fact says it returns one, that v is read from: the session or
+// connection a lock object is made from.
+func (b *builder) carrierOf(v ssa.Value) types.Object {
+	switch x := unwrap(v).(type) {
+	case *ssa.UnOp:
+		if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL {
+			if fv := fieldVar(fa.X.Type(), fa.Field); fv != nil {
+				return fv.Origin()
+			}
+		}
+	case *ssa.Field:
+		if fv := fieldVar(x.X.Type(), x.Field); fv != nil {
+			return fv.Origin()
+		}
+	case *ssa.Call:
+		if fn := calleeFunc(x.Common()); fn != nil && fn.Pkg() != b.pass.Pkg {
+			var f LostSignalFact
+			if b.pass.ImportObjectFact(fn.Origin(), &f) {
+				return fn.Origin()
+			}
+		}
+	}
+	return nil
+}
+
+// leaseFrom returns the field (or accessor) whose value the lock object
+// holder was made from: an argument of the call that made it.
+func (b *builder) leaseFrom(holder ssa.Value) types.Object {
+	made := producer(holder)
+	if made == nil {
+		return nil
+	}
+	for _, a := range made.Common().Args {
+		if obj := b.carrierOf(a); obj != nil {
+			return obj
+		}
+	}
+	return nil
+}
+
+// exportSignalFacts exports a LostSignalFact for each field of the package
+// that holds a carrier whose lost-signal the package never watches, and for
+// each method that returns such a field, so that importers that make locks
+// from it know.
+func (b *builder) exportSignalFacts() {
+	exported := false
+	for _, s := range b.model.Signals {
+		fv, ok := s.Carrier.(*types.Var)
+		if s.Observed || s.Call == nil || !ok || fv.Pkg() != b.pass.Pkg {
+			continue
+		}
+		p := b.pass.Fset.Position(s.Pos)
+		f := &LostSignalFact{System: s.System, What: fmt.Sprintf("%s at %s:%d", s.What, filepath.Base(p.Filename), p.Line)}
+		b.pass.ExportObjectFact(fv, f)
+		for _, fn := range b.funcs {
+			if obj := declaredFunc(fn); obj != nil && obj.Exported() && returnsField(fn, fv) {
+				b.pass.ExportObjectFact(obj, f)
+			}
+		}
+		exported = true
+	}
+	if exported {
+		b.pass.ExportPackageFact(&PackageFact{})
+	}
+}
+
+// returnsField reports whether fn returns the value of field fv.
+func returnsField(fn *ssa.Function, fv *types.Var) bool {
+	for _, v := range returnValues(fn, 0) {
+		if load, ok := unwrap(v).(*ssa.UnOp); ok && load.Op == token.MUL {
+			if fa, ok := load.X.(*ssa.FieldAddr); ok {
+				if f := fieldVar(fa.X.Type(), fa.Field); f != nil && f.Origin() == fv {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// importedSignals adds, for each lock made from a field or accessor of
+// another package whose LostSignalFact says its lost-signal goes unwatched
+// there, a signal at the call that makes the lock, unless this package
+// watches it (calls Done or Ctx on it).
+func (b *builder) importedSignals() {
+	seen := make(map[ssa.Value]bool)
+	for _, l := range b.model.Leases {
+		if l.From == nil || l.From.Pkg() == b.pass.Pkg || l.Holder == nil {
+			continue
+		}
+		var f LostSignalFact
+		made := producer(l.Holder)
+		if made == nil || seen[made] || !b.pass.ImportObjectFact(l.From, &f) || b.watches(l.From) {
+			continue
+		}
+		seen[made] = true
+		b.model.Signals = append(b.model.Signals, &Signal{Call: made, Pos: made.Pos(), Fn: made.Parent(),
+			System: f.System, What: f.What, Carrier: l.From, Origin: f.What})
+	}
+}
+
+// watches reports whether the package calls a catalogued lost-signal method
+// (an etcd session's Done or Ctx) on a value read from carrier.
+func (b *builder) watches(carrier types.Object) bool {
+	found := false
+	b.calls(func(_ *ssa.Function, call ssa.CallInstruction) bool {
+		c, ok := b.resolve(call.Common())
+		found = ok && c.api != nil && c.role == RoleLost && c.api.Recv != "" && b.carrierOf(callRecv(call.Common())) == carrier
+		return !found
+	})
+	return found
 }
 
 // passesOption reports whether c passes, among its variadic options, the
@@ -321,6 +477,27 @@ func (b *builder) findGoroutines() {
 			gr.Works = b.works(gr, byCall)
 		}
 		b.model.Goroutines = append(b.model.Goroutines, gr)
+	}
+	if len(b.model.Renewals) > 0 {
+		b.findLoopers(byFn, byCall)
+	}
+}
+
+// findLoopers fills Model.Loopers: the package's exported functions that
+// renew again and again, each described as if a go statement started it,
+// since another package may (go keeper.KeepExtending(m)).
+func (b *builder) findLoopers(byFn map[*ssa.Function][]*Renewal, byCall map[ssa.CallInstruction]*Renewal) {
+	for _, fn := range b.funcs {
+		if obj := declaredFunc(fn); obj == nil || !obj.Exported() {
+			continue
+		}
+		gr := &Goroutine{Pos: fn.Pos(), Fn: fn}
+		w := &goroutineWalk{b: b, g: gr, byFn: byFn, seen: make(map[*ssa.Function]bool)}
+		w.visit(fn, false)
+		if len(gr.Loops) > 0 {
+			gr.Works = b.works(gr, byCall)
+			b.model.Loopers = append(b.model.Loopers, gr)
+		}
 	}
 }
 
