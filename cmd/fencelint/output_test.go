@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -301,7 +302,11 @@ func TestProgressOnTerminal(t *testing.T) {
 		return got.stdout
 	}
 	out := tty("./...")
-	checkContains(t, "the terminal", out, []string{"\r\033[Kfencelint: listing packages (", "\r\033[Kvetme.go:13:"})
+	checkContains(t, "the terminal", out, []string{"\r\033[Kfencelint: listing packages ("})
+	// The progress line is cleared before the first finding, whichever it is.
+	if !regexp.MustCompile(`\r\x1b\[K[\w./]+\.go:\d+:\d+: `).MatchString(out) {
+		t.Errorf("the terminal does not clear the progress line before the first finding:\n%q", out)
+	}
 	if out := tty("-json ./..."); strings.Contains(out, "\033[K") {
 		t.Errorf("progress drawn with -json:\n%q", out)
 	}
