@@ -81,8 +81,10 @@
 //
 // Key choice: the primary key, else the first unique constraint whose columns
 // are all NOT NULL, in constraint order. Tables without one are skipped with
-// a warning. Generated columns and GENERATED ALWAYS identity columns are
-// never written (upsert of an always-identity key uses OVERRIDING SYSTEM VALUE).
+// a warning (an error listing them when no table is left). Generated columns
+// and GENERATED ALWAYS identity columns are never written (upsert of an
+// always-identity key uses OVERRIDING SYSTEM VALUE); a table whose key has a
+// generated column gets no upsert, with a warning.
 //
 // MySQL: the generated code is correct with either clientFoundRows setting;
 // clientFoundRows=true saves the labelling SELECT when a holder rewrites its
@@ -124,6 +126,7 @@
 //	sqlite/sqlitedb          "<="     sqlite-lt/sqlitedb "<"
 //	docs/docsdb              the example above
 //	custom-fence/customdb    per-table fence columns, warnings, identity keys
+//	*generated-key/genkeydb  keys with a generated column: no upsert
 //	*-widths/widthsdb        a fence of every integer width and signedness
 //	                         (e2e: tokens at and just outside each range)
 //	postgres-types*/typesdb  a column of every type sqlc maps (ranges,

@@ -27,6 +27,10 @@ type fencedTable struct {
 	GoName string   // sqlc's model name: Doc, AppSetting
 	Fence  *Column  // the fence column
 	Key    []string // primary key, or the chosen unique key
+	// NoUpsert is set when a key column is generated (GENERATED ALWAYS AS
+	// (expr)): an INSERT cannot set it, so the table gets no upsert, only
+	// the fenced update and delete.
+	NoUpsert bool
 }
 
 // selectFenced picks and validates the fenced tables. Errors (a non-integer
@@ -64,13 +68,18 @@ func selectFenced(s *Schema, fence string, perTable map[string]string) ([]*fence
 		}
 		key := chooseKey(t)
 		if key == nil {
-			warnings = append(warnings, Diagnostic{Pos: t.Pos, Message: fmt.Sprintf("%s has a fence column but no primary key or unique key of NOT NULL columns; it is not fenced", t.QualifiedName())})
+			warnings = append(warnings, Diagnostic{Pos: t.Pos, Message: fmt.Sprintf("%s has fence column %q but no primary key or unique constraint of NOT NULL columns to name its rows; it is not fenced", t.QualifiedName(), col.Name), unkeyed: true})
 			continue
 		}
 		if contains(key, col.Name) {
 			return nil, nil, errorf(col.Pos, "fence column %q of %s is part of its key; the fence must be a separate column", col.Name, t.QualifiedName())
 		}
-		out = append(out, &fencedTable{Table: t, GoName: goTypeName(t), Fence: col, Key: key})
+		ft := &fencedTable{Table: t, GoName: goTypeName(t), Fence: col, Key: key}
+		if g := generatedKeyColumn(t, key); g != nil {
+			ft.NoUpsert = true
+			warnings = append(warnings, Diagnostic{Pos: g.Pos, Message: fmt.Sprintf("key column %q of %s is generated, so an insert cannot set it; %s gets fenced Update and Delete but no Upsert", g.Name, t.QualifiedName(), t.QualifiedName())})
+		}
+		out = append(out, ft)
 	}
 	return out, warnings, checkGoNames(out)
 }
@@ -142,6 +151,17 @@ func chooseKey(t *Table) []string {
 	for _, u := range t.Uniques {
 		if allNotNull(t, u) {
 			return u
+		}
+	}
+	return nil
+}
+
+// generatedKeyColumn returns the first column of key that the database
+// computes (GENERATED ALWAYS AS (expr)), or nil.
+func generatedKeyColumn(t *Table, key []string) *Column {
+	for _, name := range key {
+		if c := t.Column(name); c != nil && c.Generated {
+			return c
 		}
 	}
 	return nil

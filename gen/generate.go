@@ -54,6 +54,9 @@ func Generate(opts Options) (*Result, error) {
 	}
 
 	if len(tables) == 0 && !opts.Sequence && !opts.Leases {
+		if err := unkeyedError(warnings); err != nil {
+			return nil, err
+		}
 		return nil, fmt.Errorf("no table has a fence column %q; add one (bigint) or name the column with -fence", opts.Fence)
 	}
 	sources := tokenSources{Sequence: opts.Sequence, Leases: opts.Leases}
@@ -93,6 +96,23 @@ func Generate(opts Options) (*Result, error) {
 		return nil, err
 	}
 	return &Result{Files: files, Warnings: warnings}, nil
+}
+
+// unkeyedError is the refusal when every table with a fence column was
+// skipped for want of a key: one diagnostic per such table, or nil if there
+// is none.
+func unkeyedError(warnings []Diagnostic) error {
+	var diags []Diagnostic
+	for _, w := range warnings {
+		if w.unkeyed {
+			w.Message += ", and no other table is: add a primary key or a unique constraint of NOT NULL columns"
+			diags = append(diags, w)
+		}
+	}
+	if len(diags) == 0 {
+		return nil
+	}
+	return &Error{Diagnostics: diags}
 }
 
 // withDefaults fills defaults and rejects impossible combinations.

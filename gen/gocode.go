@@ -295,11 +295,16 @@ type writeOp struct {
 // ops lists the fenced writes of a table.
 func (w *goWriter) ops(t *fencedTable) []writeOp {
 	name := t.QualifiedName()
-	return []writeOp{
+	ops := []writeOp{
 		{verb: "Update", query: updateQuery(t), doc: fmt.Sprintf("sets the %s row with arg's key to arg and its fence to token, if the row's fence %s token.", name, w.cmp)},
 		{verb: "Upsert", query: upsertQuery(t), doc: fmt.Sprintf("inserts arg into %s with fence token, or updates the row with its key if the row's fence %s token.", name, w.cmp), upsert: true},
 		{verb: "Delete", query: deleteQuery(t), doc: fmt.Sprintf("deletes the %s row with arg's key if the row's fence %s token.", name, w.cmp)},
 	}
+	if t.NoUpsert {
+		// A generated key cannot be inserted (see fencedTable.NoUpsert).
+		ops = append(ops[:1], ops[2])
+	}
+	return ops
 }
 
 // table renders the params types and the three writes of one table.

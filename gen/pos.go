@@ -68,6 +68,10 @@ func runeOffsetToByte(src []byte, runes int) int {
 type Diagnostic struct {
 	Pos     Pos
 	Message string
+
+	// unkeyed marks the warning about a table skipped for want of a key:
+	// when no table is left to fence, these become the error.
+	unkeyed bool
 }
 
 func (d Diagnostic) String() string { return d.Pos.String() + ": " + d.Message }

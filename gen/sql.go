@@ -29,7 +29,9 @@ func renderFencedSQL(engine Engine, cmp Compare, tables []*fencedTable, src toke
 	w := &sqlWriter{d: newDialect(engine), cmp: cmp}
 	for _, t := range tables {
 		w.update(t)
-		w.upsert(t)
+		if !t.NoUpsert {
+			w.upsert(t)
+		}
 		w.delete(t)
 		w.fenceRead(t)
 	}

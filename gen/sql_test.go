@@ -71,7 +71,7 @@ func TestSelectFenced(t *testing.T) {
 		{
 			name:   "no key and narrow fence warn",
 			schema: "CREATE TABLE a (id bigint, fence bigint);\nCREATE TABLE b (id bigint PRIMARY KEY, fence smallint);",
-			want:   "b(id)\nwarn: s.sql:1:14: a has a fence column but no primary key or unique key of NOT NULL columns; it is not fenced\nwarn: s.sql:2:40: fence column \"fence\" of b has type int2, narrower than 64 bits; writes with a token it cannot store fail with ErrTokenOutOfRange, and etcd revisions and ZooKeeper zxids outgrow it: use bigint",
+			want:   "b(id)\nwarn: s.sql:1:14: a has fence column \"fence\" but no primary key or unique constraint of NOT NULL columns to name its rows; it is not fenced\nwarn: s.sql:2:40: fence column \"fence\" of b has type int2, narrower than 64 bits; writes with a token it cannot store fail with ErrTokenOutOfRange, and etcd revisions and ZooKeeper zxids outgrow it: use bigint",
 		},
 		{
 			name:   "global and per-table names",
@@ -137,6 +137,42 @@ func TestSelectFenced(t *testing.T) {
 			}
 			if out != tt.want {
 				t.Errorf("got:\n%s\nwant:\n%s", out, tt.want)
+			}
+		})
+	}
+}
+
+// TestGeneratedKeyNoUpsert checks that a MySQL or SQLite table keyed by a
+// generated column gets an UPDATE and a DELETE but no upsert (an insert
+// cannot set the key), with a warning; PostgreSQL is the golden case
+// generated-key.
+func TestGeneratedKeyNoUpsert(t *testing.T) {
+	for _, tt := range []struct {
+		engine Engine
+		schema string
+		warn   string
+	}{
+		{MySQL, "CREATE TABLE d (\n  a bigint NOT NULL,\n  id bigint AS (a * 2) STORED PRIMARY KEY,\n  fence bigint\n);", "s.sql:3:3: key column \"id\" of d is generated"},
+		{SQLite, "CREATE TABLE d (\n  a INTEGER NOT NULL,\n  id INTEGER GENERATED ALWAYS AS (a * 2) STORED NOT NULL UNIQUE,\n  fence INTEGER\n);", "s.sql:3:3: key column \"id\" of d is generated"},
+	} {
+		t.Run(string(tt.engine), func(t *testing.T) {
+			s, err := ParseSchema(tt.engine, []Source{{Path: "s.sql", Data: []byte(tt.schema)}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tables, warnings, err := selectFenced(s, "", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(tables) != 1 || !tables[0].NoUpsert {
+				t.Fatalf("tables %v: want d fenced without upsert", tables)
+			}
+			if len(warnings) != 1 || !strings.HasPrefix(warnings[0].String(), tt.warn) {
+				t.Errorf("warnings %v, want one starting %q", warnings, tt.warn)
+			}
+			sql := renderFencedSQL(tt.engine, CompareLE, tables, tokenSources{})
+			if strings.Contains(sql, "fencedUpsert") || !strings.Contains(sql, "fencedUpdateD") || !strings.Contains(sql, "fencedDeleteD") {
+				t.Errorf("fenced.sql:\n%s\nwant an update and a delete, no upsert", sql)
 			}
 		})
 	}

@@ -101,6 +101,15 @@ func TestBadInput(t *testing.T) {
 			want:  "fencegen: no table has a fence column \"fence\"; add one (bigint) or name the column with -fence\n",
 		},
 		{
+			name: "every fenced table unkeyed",
+			files: map[string]string{
+				"schema.sql": "CREATE TABLE events (id bigint, fence bigint);\n\nCREATE TABLE audit (\n  id bigint UNIQUE,\n  epoch bigint\n);\nCREATE TABLE plain (id bigint PRIMARY KEY);\n",
+			},
+			args: []string{"-engine", "postgresql", "-schema", "schema.sql", "-out", "out", "-table-fence", "audit=epoch"},
+			want: "schema.sql:1:14: events has fence column \"fence\" but no primary key or unique constraint of NOT NULL columns to name its rows; it is not fenced, and no other table is: add a primary key or a unique constraint of NOT NULL columns\n" +
+				"schema.sql:3:14: audit has fence column \"epoch\" but no primary key or unique constraint of NOT NULL columns to name its rows; it is not fenced, and no other table is: add a primary key or a unique constraint of NOT NULL columns\n",
+		},
+		{
 			name:  "unknown config key",
 			files: map[string]string{"schema.sql": "CREATE TABLE jobs (id bigint PRIMARY KEY, fence bigint);\n", "fencegen.yaml": "engine: postgresql\nschema: [schema.sql]\nout: out\nfense: epoch\n"},
 			args:  []string{"-config", "fencegen.yaml"},
