@@ -138,6 +138,7 @@ func (s *stmt) either(kids []cond, positive bool) []Fence {
 // between a target column and a token.
 func (s *stmt) leaf(lo, hi int, positive bool) ([]Fence, string) {
 	lo, hi = s.strip(lo, hi)
+	s.openLeaf(lo, hi)
 	if col, ok := s.nullTest(lo, hi, positive); ok {
 		return nil, col
 	}

@@ -161,6 +161,8 @@ func (lx *lexer) run() {
 			i = lx.emit(tSemi, i, i+1)
 		case c == '.':
 			i = lx.emit(tDot, i, i+1)
+		case c == holeByte:
+			i = lx.hole(i)
 		default:
 			i = lx.op(i)
 		}

@@ -100,6 +100,11 @@ type Statement struct {
 	// With holds the data-modifying statements of a WITH clause, each read
 	// as a statement of its own: `WITH u AS (UPDATE ...) SELECT ...`.
 	With []Statement
+	// Open lists the holes (Hole placeholders) that stand where a condition
+	// or a clause may be, rather than a value: WHERE <hole>, AND <hole>, or
+	// an UPDATE or DELETE with no visible WHERE followed by a hole. What
+	// such a hole holds decides whether the write is fenced.
+	Open []Param
 	// Name and Cmd come from a preceding sqlc annotation comment
 	// "-- name: UpdateDoc :execrows" (Name "UpdateDoc", Cmd ":execrows").
 	Name, Cmd string
@@ -133,6 +138,10 @@ const (
 	ColonName
 	// DollarName is $name (SQLite).
 	DollarName
+	// Hole is a value the Go program splices into the text at run time
+	// (fmt.Sprintf's %d, a concatenated variable): the caller marks it
+	// with HoleMarker(n) and gets Index n back.
+	Hole
 )
 
 // String returns a short name of the style.
@@ -150,6 +159,8 @@ func (s ParamStyle) String() string {
 		return ":name"
 	case DollarName:
 		return "$name"
+	case Hole:
+		return "hole"
 	}
 	return "none"
 }
@@ -176,6 +187,9 @@ func (p Param) Same(q Param) bool {
 	if p.IsZero() || q.IsZero() {
 		return false
 	}
+	if p.Style == Hole || q.Style == Hole {
+		return p.Style == q.Style && p.Index == q.Index
+	}
 	if a >= 0 || b >= 0 {
 		return a == b
 	}
@@ -197,6 +211,8 @@ func (p Param) String() string {
 		return ":" + p.Name
 	case DollarName:
 		return "$" + p.Name
+	case Hole:
+		return "<run-time text " + strconv.Itoa(p.Index) + ">"
 	}
 	return "<none>"
 }

@@ -319,16 +319,28 @@ func (s *stmt) skipWords(i int, kws ...string) int {
 // name reads a possibly qualified name at i and returns it joined with
 // dots, its last part, and the index after it. ok is false if there is none.
 func (s *stmt) name(i int) (full, last string, j int, ok bool) {
-	if i >= s.hi || !s.toks[i].isName() {
+	if i >= s.hi || !s.namePart(i) {
 		return "", "", i, false
 	}
-	parts := []string{s.toks[i].text}
+	parts := []string{s.partText(i)}
 	j = i + 1
-	for j+1 < s.hi && s.toks[j].kind == tDot && s.toks[j+1].isName() {
-		parts = append(parts, s.toks[j+1].text)
+	for j+1 < s.hi && s.toks[j].kind == tDot && s.namePart(j+1) {
+		parts = append(parts, s.partText(j+1))
 		j += 2
 	}
 	return strings.Join(parts, "."), parts[len(parts)-1], j, true
+}
+
+// namePart reports whether the token at i can be part of a qualified name:
+// a name, or a hole (a table named at run time).
+func (s *stmt) namePart(i int) bool { return s.toks[i].isName() || s.isHole(i) }
+
+// partText is the text of a name part; a hole reads as "?".
+func (s *stmt) partText(i int) string {
+	if s.isHole(i) {
+		return "?"
+	}
+	return s.toks[i].text
 }
 
 // target reads the target table and its alias at i and returns the index
@@ -430,7 +442,9 @@ func (s *stmt) update(i int) {
 	end := s.find(set+1, s.hi, "FROM", "WHERE", "RETURNING", "ORDER", "LIMIT")
 	s.joined = s.word(end, "FROM") || s.find(i, set, "JOIN") < set || s.hasComma(i, set)
 	s.st.Stored = append(s.st.Stored, s.assignments(set+1, end)...)
-	s.where(end)
+	if !s.where(end) {
+		s.openClauses(set+1, s.hi)
+	}
 	s.st.Returning = s.find(end, s.hi, "RETURNING") < s.hi
 }
 
@@ -442,14 +456,16 @@ func orConflict(toks []token, i, hi int) string {
 	return ""
 }
 
-// where reads the WHERE clause found at or after i (if any) for fences.
-func (s *stmt) where(i int) {
+// where reads the WHERE clause found at or after i (if any) for fences,
+// and reports whether there is one.
+func (s *stmt) where(i int) bool {
 	w := s.find(i, s.hi, "WHERE")
 	if w == s.hi {
-		return
+		return false
 	}
 	end := s.find(w+1, s.hi, "RETURNING", "ORDER", "LIMIT")
 	s.st.Fences = append(s.st.Fences, s.fences(w+1, end, "WHERE")...)
+	return true
 }
 
 // delete reads DELETE [modifiers] FROM table [alias] [USING ...] [WHERE ...]
@@ -463,7 +479,9 @@ func (s *stmt) delete(i int) {
 		i = s.target(i)
 		s.alias = "" // "DELETE t FROM t AS x": the first name is the target itself
 	}
-	s.where(i)
+	if !s.where(i) {
+		s.openClauses(i, s.hi)
+	}
 	s.st.Returning = s.find(i, s.hi, "RETURNING") < s.hi
 }
 
