@@ -40,7 +40,7 @@ func run(pass *analysis.Pass) (any, error) {
 func unfenced(m *lease.Model, writes []*lease.Write) []*lease.Write {
 	var out []*lease.Write
 	for _, w := range writes {
-		if !w.Fenced && !w.LockImpl && !weakToken(m, w) {
+		if !w.Fenced && !w.LockImpl && w.Unseen == "" && !weakToken(m, w) {
 			out = append(out, w)
 		}
 	}

@@ -43,6 +43,10 @@ type builder struct {
 	dispatch map[*types.Func][]dispatchTarget
 	// tokens answers where token values come from (tokens.go).
 	tokens *tokenFlow
+	// assigns and embeds index, on first use, what the package assigns to
+	// variables and fields and what it embeds (sqltext.go, sqlembed.go).
+	assigns *assignments
+	embeds  *embeds
 }
 
 // build computes the model of pass's package.
@@ -76,6 +80,7 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program) (*Model, *builder) {
 		return b.model, b
 	}
 	b.funcs = buildSSA(pass)
+	b.deriveSQLHelpers()
 	b.inferRoles()
 	b.findChecks()
 	b.findLeases()

@@ -88,7 +88,7 @@ func (f *TokenFact) String() string {
 }
 
 func factTypes() []analysis.Fact {
-	return []analysis.Fact{new(WritesFact), new(FencedByParamFact), new(RoleFact), new(TokenFact), new(PackageFact), new(CallbackParamFact), new(LostSignalFact)}
+	return []analysis.Fact{new(WritesFact), new(FencedByParamFact), new(RoleFact), new(TokenFact), new(PackageFact), new(CallbackParamFact), new(LostSignalFact), new(SQLParamFact)}
 }
 
 var roleNames = []string{"acquire", "try-acquire", "release", "renew", "auto-renew", "check", "lost",

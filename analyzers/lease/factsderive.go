@@ -48,7 +48,7 @@ func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 	var unfenced, fenced *Write
 	for _, w := range writes {
 		switch {
-		case len(w.Held) > 0 || w.LockImpl:
+		case len(w.Held) > 0 || w.LockImpl || w.Unseen != "":
 		case !w.Fenced && unfenced == nil:
 			unfenced = w
 		case w.Fenced && fenced == nil && tokenParam(fn, w.Token) >= 0:

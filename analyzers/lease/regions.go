@@ -373,11 +373,11 @@ func (s leaseSet) release(c callee, recv ssa.Value) leaseSet {
 // lives as long as the connection; a transaction lock on a Tx opens one that
 // lives as long as the transaction; the unlock functions close them.
 func (b *builder) sqlLockOps(call *ssa.Call, c callee, state leaseSet) leaseSet {
-	text, ok := constString(arg(call.Common(), c.api.Arg))
+	text, ok := b.sqlText(arg(call.Common(), c.api.Arg))
 	if !ok {
 		return state
 	}
-	script := b.parseSQL(text, c.api.System)
+	script := b.parseSQL(text.text, c.api.System)
 	if script.Unknown {
 		return state
 	}
@@ -408,11 +408,11 @@ type sqlOps struct {
 // writes. Unreadable SQL does nothing.
 func (b *builder) sqlOps(c *ssa.CallCommon, api *API) sqlOps {
 	var ops sqlOps
-	text, ok := constString(arg(c, api.Arg))
+	text, ok := b.sqlText(arg(c, api.Arg))
 	if !ok {
 		return ops
 	}
-	script := b.parseSQL(text, api.System)
+	script := b.parseSQL(text.text, api.System)
 	if script.Unknown {
 		return ops
 	}

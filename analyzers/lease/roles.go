@@ -51,6 +51,9 @@ func (b *builder) resolve(call *ssa.CallCommon) (callee, bool) {
 	if f := b.roleFact(fn); f != nil {
 		return callee{fn: fn, role: f.Role, system: f.System, what: shortName(fn)}, true
 	}
+	if api := b.sqlHelper(fn); api != nil {
+		return callee{fn: fn, api: api, role: api.Role, system: api.System, what: shortName(fn)}, true
+	}
 	if api := b.sqlShaped(call, fn); api != nil {
 		return callee{fn: fn, api: api, role: api.Role, system: api.System, what: shortName(fn)}, true
 	}

@@ -58,9 +58,9 @@ func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, calle
 	}
 	switch api.Fence {
 	case SQLQuery:
-		return b.sqlWrite(w, call, arg(c, api.Arg), api.Arg+1)
+		return b.sqlWrite(w, call, arg(c, api.Arg), b.sqlArgsAt(c, api))
 	case SQLPrepared:
-		return b.sqlWrite(w, call, preparedQuery(callRecv(c)), 0)
+		return b.sqlWrite(w, call, preparedQuery(callRecv(c)), -1)
 	case EtcdTxn:
 		w.Fenced = etcdTxnFenced(callRecv(c))
 	case S3Conditional:
@@ -236,6 +236,8 @@ func copyFact(dst, src analysis.Fact) {
 		*d = *src.(*TokenFact)
 	case *CallbackParamFact:
 		*d = *src.(*CallbackParamFact)
+	case *SQLParamFact:
+		*d = *src.(*SQLParamFact)
 	}
 }
 
@@ -243,11 +245,11 @@ func copyFact(dst, src analysis.Fact) {
 // statement compares a column with the token and the token is passed.
 // Reads, lock calls and SQL fencelint cannot read make no Write.
 func (b *builder) sqlWrite(w *Write, call ssa.CallInstruction, query ssa.Value, argsAt int) *Write {
-	text, ok := constString(query)
+	text, ok := b.sqlText(query)
 	if !ok {
 		return nil
 	}
-	script := b.parseSQL(text, w.System)
+	script := b.parseSQL(text.text, w.System)
 	if script.Unknown {
 		return nil
 	}
@@ -263,21 +265,24 @@ func (b *builder) sqlWrite(w *Write, call ssa.CallInstruction, query ssa.Value, 
 	w.What = fmt.Sprintf("%s (%s)", w.What, describeStatement(writes[0]))
 	var args []ssa.Value
 	argsKnown := false
-	if argsAt > 0 {
+	if argsAt >= 0 {
 		args, argsKnown = variadic(arg(call.Common(), argsAt))
 	}
 	w.Fenced = true
 	for _, st := range writes {
-		tok, fenced := fenceToken(st, args, argsKnown)
+		tok, fenced := fenceToken(st, text, args, argsKnown)
 		if !fenced {
 			w.Fenced = false
+			if text.openText(st.Open) {
+				w.Unseen = "WHERE clause"
+			}
 			return w
 		}
 		if tok != nil {
 			w.Token = tok
 		}
 	}
-	if isExec(call) && !resultUsed(call) {
+	if b.uncheckedResult(call) {
 		w.Fenced, w.Unchecked = false, true
 	}
 	return w
@@ -307,8 +312,11 @@ type sqlKey struct {
 
 // describeStatement names a statement for a diagnostic: "UPDATE docs".
 func describeStatement(st *sqlscan.Statement) string {
-	if st.Table == "" {
+	switch {
+	case st.Table == "":
 		return st.Verb
+	case strings.Contains(st.Table, "?"): // a hole: named at run time
+		return st.Verb + " " + strings.ReplaceAll(st.Table, "?", "<run-time name>")
 	}
 	return st.Verb + " " + st.Table
 }
@@ -316,11 +324,17 @@ func describeStatement(st *sqlscan.Statement) string {
 // fenceToken reports whether st is fenced, and the Go value passed as its
 // token when it can be traced. A fence whose placeholder receives no
 // argument, or a constant, fences nothing.
-func fenceToken(st *sqlscan.Statement, args []ssa.Value, argsKnown bool) (ssa.Value, bool) {
+func fenceToken(st *sqlscan.Statement, text sqlText, args []ssa.Value, argsKnown bool) (ssa.Value, bool) {
 	if !st.Fenced() {
 		return nil, false
 	}
 	for _, f := range st.Fences {
+		if f.Token.Style == sqlscan.Hole { // the token formatted into the text
+			if v := text.holeValue(f.Token); v != nil {
+				return v, !isConst(v)
+			}
+			return nil, true
+		}
 		if f.Token.IsZero() || !argsKnown {
 			return nil, true
 		}

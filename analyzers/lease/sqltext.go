@@ -1,0 +1,464 @@
+package lease
+
+import (
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/fencelint/fencelint/analyzers/internal/sqlscan"
+)
+
+// SQL text is read from SSA, not only from constants: the constant
+// fragments of + and fmt.Sprintf are folded, and package-level variables,
+// struct fields and maps of named queries assigned constants (or filled
+// from //go:embed files) are followed to what was assigned. What stays
+// out of sight becomes a hole (sqlscan.HoleMarker) that remembers the Go
+// value spliced in, so "fence < %d" with the token still fences, and a
+// WHERE clause built at run time is known to be unseen rather than absent.
+
+// A sqlText is the text of a query as far as the package shows it.
+type sqlText struct {
+	text  string
+	holes []hole // hole n is holes[n-1]
+}
+
+// A hole is a run-time value spliced into SQL text.
+type hole struct {
+	value ssa.Value // the Go value spliced in, or nil when there is not one
+	text  bool      // a string, which may hold SQL (a condition, a clause), not only a value
+}
+
+// holeValue returns the Go value of hole p of t, or nil.
+func (t sqlText) holeValue(p sqlscan.Param) ssa.Value {
+	if p.Style != sqlscan.Hole || p.Index < 1 || p.Index > len(t.holes) {
+		return nil
+	}
+	return t.holes[p.Index-1].value
+}
+
+// openText reports whether a hole that stands where a condition may be
+// (sqlscan's Open) is text that may hold one.
+func (t sqlText) openText(open []sqlscan.Param) bool {
+	for _, p := range open {
+		if p.Index >= 1 && p.Index <= len(t.holes) && t.holes[p.Index-1].text {
+			return true
+		}
+	}
+	return false
+}
+
+// maxFoldDepth and maxFoldText bound the folding of one query.
+const (
+	maxFoldDepth = 12
+	maxFoldText  = 1 << 16
+)
+
+// sqlText folds the SQL text v carries. ok is false when no part of it is
+// constant: such a query cannot be seen at all.
+func (b *builder) sqlText(v ssa.Value) (sqlText, bool) {
+	if v == nil {
+		return sqlText{}, false
+	}
+	if s, ok := constString(v); ok { // the common case, without allocating a folder
+		return sqlText{text: s}, true
+	}
+	f := &folder{b: b, busy: make(map[any]bool)}
+	text := f.fold(v, 0)
+	if !f.seen || len(text) > maxFoldText {
+		return sqlText{}, false
+	}
+	return sqlText{text: text, holes: f.holes}, true
+}
+
+// A folder folds one query's text.
+type folder struct {
+	b     *builder
+	holes []hole
+	seen  bool         // some fragment is constant
+	busy  map[any]bool // globals, fields and functions being folded (cycles)
+}
+
+// hole records v as a run-time value and returns its marker.
+func (f *folder) hole(v ssa.Value) string {
+	h := hole{value: v, text: v == nil || isStringish(v.Type())}
+	f.holes = append(f.holes, h)
+	return sqlscan.HoleMarker(len(f.holes))
+}
+
+// isStringish reports whether t is a string, []byte or an interface (any
+// text may be in it), as opposed to a number or a bool.
+func isStringish(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Info()&types.IsString != 0
+	case *types.Slice:
+		b, ok := u.Elem().Underlying().(*types.Basic)
+		return ok && b.Kind() == types.Byte
+	case *types.Interface:
+		return true
+	}
+	return false
+}
+
+// fold returns the text of v with holes for what cannot be seen.
+func (f *folder) fold(v ssa.Value, depth int) string {
+	if depth > maxFoldDepth {
+		return f.hole(v)
+	}
+	switch x := unwrap(v).(type) {
+	case *ssa.Const:
+		if s, ok := constText(x); ok {
+			f.seen = true
+			return s
+		}
+	case *ssa.BinOp:
+		if x.Op == token.ADD && isStringish(x.Type()) {
+			return f.fold(x.X, depth+1) + f.fold(x.Y, depth+1)
+		}
+	case *ssa.Convert: // string(b), []byte(s)
+		if isStringish(x.X.Type()) {
+			return f.fold(x.X, depth+1)
+		}
+	case *ssa.Extract:
+		if x.Index == 0 {
+			if c, ok := x.Tuple.(*ssa.Call); ok {
+				return f.call(c, depth)
+			}
+		}
+	case *ssa.Call:
+		return f.call(x, depth)
+	case *ssa.Phi:
+		return f.phi(x, depth)
+	case *ssa.UnOp:
+		if x.Op == token.MUL {
+			if s, ok := f.load(x.X, depth); ok {
+				return s
+			}
+		}
+	case *ssa.Field:
+		if s, ok := f.assigned(fieldVar(x.X.Type(), x.Field), depth); ok {
+			return s
+		}
+	case *ssa.Lookup:
+		if s, ok := f.lookup(x, depth); ok {
+			return s
+		}
+	}
+	return f.hole(v)
+}
+
+// constText renders a constant as SQL text: a string as is, a number as
+// written.
+func constText(c *ssa.Const) (string, bool) {
+	if c.Value == nil {
+		return "", false
+	}
+	switch c.Value.Kind() {
+	case constant.String:
+		return constant.StringVal(c.Value), true
+	case constant.Int, constant.Float:
+		return c.Value.ExactString(), true
+	}
+	return "", false
+}
+
+// call folds the text a call returns: fmt.Sprintf, strconv's formatting,
+// embed.FS.ReadFile, and functions of the package that return one text.
+func (f *folder) call(c *ssa.Call, depth int) string {
+	common := c.Common()
+	fn := calleeFunc(common)
+	if fn == nil || fn.Pkg() == nil {
+		return f.hole(c)
+	}
+	switch path, name := fn.Pkg().Path(), fn.Name(); {
+	case path == "fmt" && name == "Sprintf":
+		return f.sprintf(common, depth)
+	case path == "strconv" && (name == "Itoa" || name == "FormatInt" || name == "FormatUint"):
+		return f.hole(arg(common, 0)) // a number: the hole carries it (a token formatted into the text)
+	case path == "strings" && (name == "TrimSpace" || name == "ToUpper" || name == "ToLower"):
+		return f.fold(arg(common, 0), depth+1)
+	case path == "embed" && name == "ReadFile" && receiverName(fn) == "FS":
+		if s, ok := f.b.embeddedFile(callRecv(common), arg(common, 0)); ok {
+			f.seen = true
+			return s
+		}
+	}
+	if callee := common.StaticCallee(); callee != nil && callee.Pkg != nil && callee.Pkg.Pkg == f.b.pass.Pkg {
+		if s, ok := f.returned(callee, depth); ok {
+			return s
+		}
+	}
+	return f.hole(c)
+}
+
+// returned folds the text a function of the package returns, when every
+// return gives the same text.
+func (f *folder) returned(fn *ssa.Function, depth int) (string, bool) {
+	if f.busy[fn] || fn.Signature.Results().Len() == 0 {
+		return "", false
+	}
+	f.busy[fn] = true
+	defer delete(f.busy, fn)
+	var texts []ssa.Value
+	for _, blk := range fn.Blocks {
+		if ret, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return); ok && len(ret.Results) > 0 {
+			texts = append(texts, ret.Results[0])
+		}
+	}
+	return f.same(texts, depth)
+}
+
+// same folds each of vs alone and returns their text if they all agree and
+// hold no hole.
+func (f *folder) same(vs []ssa.Value, depth int) (string, bool) {
+	text, ok := "", false
+	for _, v := range vs {
+		sub := &folder{b: f.b, busy: f.busy}
+		s := sub.fold(v, depth+1)
+		if !sub.seen || len(sub.holes) > 0 || ok && s != text {
+			return "", false
+		}
+		text, ok = s, true
+	}
+	if ok {
+		f.seen = true
+	}
+	return text, ok
+}
+
+// phi folds a value chosen by control flow when every edge gives the same
+// text (a query picked in both branches of an if alike).
+func (f *folder) phi(p *ssa.Phi, depth int) string {
+	if f.busy[p] {
+		return f.hole(p)
+	}
+	f.busy[p] = true
+	defer delete(f.busy, p)
+	if s, ok := f.same(p.Edges, depth); ok {
+		return s
+	}
+	return f.hole(p)
+}
+
+// sprintf folds fmt.Sprintf with a constant format: each verb becomes its
+// argument's text, or a hole that carries the argument.
+func (f *folder) sprintf(c *ssa.CallCommon, depth int) string {
+	format, ok := constString(arg(c, 0))
+	if !ok {
+		return f.hole(nil)
+	}
+	f.seen = true
+	args, known := variadic(arg(c, 1))
+	var out strings.Builder
+	next := 0
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' {
+			out.WriteByte(format[i])
+			continue
+		}
+		j := i + 1
+		for j < len(format) && strings.IndexByte("+-# 0123456789.*", format[j]) >= 0 {
+			j++
+		}
+		if j < len(format) && format[j] == '[' { // %[2]d
+			k := strings.IndexByte(format[j:], ']')
+			if k < 0 {
+				return out.String() + f.hole(nil)
+			}
+			if n, err := strconv.Atoi(format[j+1 : j+k]); err == nil {
+				next = n - 1
+			}
+			j += k + 1
+		}
+		if j >= len(format) {
+			break
+		}
+		verb := format[j]
+		i = j
+		if verb == '%' {
+			out.WriteByte('%')
+			continue
+		}
+		var a ssa.Value
+		if known && next >= 0 && next < len(args) {
+			a = args[next]
+		}
+		next++
+		out.WriteString(f.verb(verb, a, depth))
+	}
+	return out.String()
+}
+
+// verb renders one Sprintf argument: a constant as Go would print it with
+// %s, %v, %d; anything else folded (a string) or as a hole.
+func (f *folder) verb(verb byte, a ssa.Value, depth int) string {
+	if a == nil {
+		return f.hole(nil)
+	}
+	if c, ok := unwrap(a).(*ssa.Const); ok && verb != 'q' && verb != 'x' && verb != 'X' {
+		if s, ok := constText(c); ok {
+			return s
+		}
+	}
+	if verb == 's' || verb == 'v' {
+		return f.fold(a, depth+1)
+	}
+	return f.hole(unwrap(a))
+}
+
+// load folds a load from a package-level variable or a struct field.
+func (f *folder) load(addr ssa.Value, depth int) (string, bool) {
+	switch x := addr.(type) {
+	case *ssa.Global:
+		if s, ok := f.b.embeddedVar(x); ok {
+			f.seen = true
+			return s, true
+		}
+		return f.assigned(x, depth)
+	case *ssa.FieldAddr:
+		return f.assigned(fieldVar(x.X.Type(), x.Field), depth)
+	}
+	return "", false
+}
+
+// assigned folds what the package stores into a global or a field (key is
+// the *ssa.Global or the field's *types.Var), when every store agrees.
+func (f *folder) assigned(key any, depth int) (string, bool) {
+	if key == nil || key == (*types.Var)(nil) || f.busy[key] {
+		return "", false
+	}
+	stores := f.b.storesTo(key)
+	if len(stores) == 0 {
+		return "", false
+	}
+	f.busy[key] = true
+	defer delete(f.busy, key)
+	return f.same(stores, depth)
+}
+
+// lookup folds queries["name"] on a map the package fills with constant
+// keys, or whose named queries come from an embedded file.
+func (f *folder) lookup(l *ssa.Lookup, depth int) (string, bool) {
+	name, ok := constString(l.Index)
+	if !ok || l.CommaOk {
+		return "", false
+	}
+	root := mapRoot(l.X)
+	if root == nil || f.busy[root] {
+		return "", false
+	}
+	if vs := f.b.mapEntries(root)[name]; len(vs) > 0 {
+		f.busy[root] = true
+		defer delete(f.busy, root)
+		return f.same(vs, depth)
+	}
+	if s, ok := f.b.namedQuery(name); ok {
+		f.seen = true
+		return s, true
+	}
+	return "", false
+}
+
+// mapRoot names the variable a map value was loaded from: its *ssa.Global
+// or its field's *types.Var.
+func mapRoot(m ssa.Value) any {
+	switch x := unwrap(m).(type) {
+	case *ssa.UnOp:
+		if x.Op != token.MUL {
+			return nil
+		}
+		switch a := x.X.(type) {
+		case *ssa.Global:
+			return a
+		case *ssa.FieldAddr:
+			if v := fieldVar(a.X.Type(), a.Field); v != nil {
+				return v
+			}
+		}
+	case *ssa.Field:
+		if v := fieldVar(x.X.Type(), x.Field); v != nil {
+			return v
+		}
+	case *ssa.MakeMap:
+		return x
+	}
+	return nil
+}
+
+// assignments indexes, once per package, the values stored into globals
+// and struct fields and the constant-keyed entries put into maps.
+type assignments struct {
+	stores map[any][]ssa.Value            // *ssa.Global or *types.Var -> stored values
+	maps   map[any]map[string][]ssa.Value // map root -> key -> values
+}
+
+// storesTo returns the values the package stores into a global or field.
+func (b *builder) storesTo(key any) []ssa.Value {
+	return b.assigned().stores[key]
+}
+
+// mapEntries returns the constant-keyed entries the package puts into the
+// map rooted at root.
+func (b *builder) mapEntries(root any) map[string][]ssa.Value {
+	return b.assigned().maps[root]
+}
+
+func (b *builder) assigned() *assignments {
+	if b.assigns != nil {
+		return b.assigns
+	}
+	a := &assignments{stores: make(map[any][]ssa.Value), maps: make(map[any]map[string][]ssa.Value)}
+	made := make(map[*ssa.MakeMap][]any) // a map literal and the variables it was stored into
+	var updates []*ssa.MapUpdate
+	for _, fn := range b.funcs {
+		for _, blk := range fn.Blocks {
+			for _, instr := range blk.Instrs {
+				switch x := instr.(type) {
+				case *ssa.Store:
+					var key any
+					switch addr := x.Addr.(type) {
+					case *ssa.Global:
+						key = addr
+					case *ssa.FieldAddr:
+						if v := fieldVar(addr.X.Type(), addr.Field); v != nil {
+							key = v
+						}
+					}
+					if key != nil {
+						a.stores[key] = append(a.stores[key], x.Val)
+						if mm, ok := unwrap(x.Val).(*ssa.MakeMap); ok {
+							made[mm] = append(made[mm], key)
+						}
+					}
+				case *ssa.MapUpdate:
+					updates = append(updates, x)
+				}
+			}
+		}
+	}
+	for _, u := range updates {
+		name, ok := constString(u.Key)
+		if !ok {
+			continue
+		}
+		roots := []any{mapRoot(u.Map)}
+		if mm, ok := unwrap(u.Map).(*ssa.MakeMap); ok {
+			roots = append(roots, made[mm]...)
+		}
+		for _, r := range roots {
+			if r == nil {
+				continue
+			}
+			if a.maps[r] == nil {
+				a.maps[r] = make(map[string][]ssa.Value)
+			}
+			a.maps[r][name] = append(a.maps[r][name], u.Value)
+		}
+	}
+	b.assigns = a
+	return a
+}
