@@ -189,7 +189,7 @@ func runStandalone(run standaloneRun, stdout, stderr io.Writer) int {
 		return exitErrors
 	}
 	prog.phase(fmt.Sprintf("loading %d packages", len(requested)+len(extra)))
-	cfg := &packages.Config{Mode: packages.LoadSyntax, Tests: run.tests}
+	cfg := &packages.Config{Mode: packages.LoadSyntax | packages.NeedEmbedFiles, Tests: run.tests}
 	pkgs, err := packages.Load(cfg, append(slices.Clone(run.patterns), extra...)...)
 	if err != nil {
 		prog.stop()
@@ -198,6 +198,7 @@ func runStandalone(run standaloneRun, stdout, stderr io.Writer) int {
 	}
 	times.loaded = time.Now()
 	prog.stop()
+	listEmbedded(pkgs)
 	code := exitOK
 	if printErrors(stderr, pkgs) > 0 {
 		code = exitErrors
@@ -340,6 +341,19 @@ func sameModuleDeps(patterns []string, tests bool) (requested map[string]bool, e
 	})
 	slices.Sort(extra)
 	return requested, extra, mains, nil
+}
+
+// listEmbedded adds each package's //go:embed files to its OtherFiles, the
+// files an analyzer may read through Pass.ReadFile: fencelint reads SQL
+// kept in embedded files there.
+func listEmbedded(pkgs []*packages.Package) {
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		for _, f := range p.EmbedFiles {
+			if !slices.Contains(p.OtherFiles, f) {
+				p.OtherFiles = append(p.OtherFiles, f)
+			}
+		}
+	})
 }
 
 // printErrors prints the errors of pkgs and their dependencies, each once,
