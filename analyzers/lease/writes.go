@@ -269,7 +269,13 @@ func (b *builder) sqlWrite(w *Write, call ssa.CallInstruction, query ssa.Value, 
 		args, argsKnown = variadic(arg(call.Common(), argsAt))
 	}
 	w.Fenced = true
+	check := false // some statement relies on the rows-affected count
 	for _, st := range writes {
+		if rule, needsCheck := b.unfencedOK(st, text, args, argsKnown, call); rule != "" {
+			check = check || needsCheck
+			continue
+		}
+		check = true
 		tok, fenced := fenceToken(st, text, args, argsKnown)
 		if !fenced {
 			w.Fenced = false
@@ -282,7 +288,7 @@ func (b *builder) sqlWrite(w *Write, call ssa.CallInstruction, query ssa.Value, 
 			w.Token = tok
 		}
 	}
-	if b.uncheckedResult(call) {
+	if check && b.uncheckedResult(call) {
 		w.Fenced, w.Unchecked = false, true
 	}
 	return w

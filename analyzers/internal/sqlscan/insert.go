@@ -27,6 +27,7 @@ func (s *stmt) insert(i int) {
 		cols = s.columnList(i+1, end)
 		i = end + 1
 	}
+	s.notExists(i, s.hi, cols)
 	i = s.source(i, cols)
 	if s.word(i, "AS") && i+1 < s.hi && s.toks[i+1].isName() {
 		s.rowAlias = s.toks[i+1].text

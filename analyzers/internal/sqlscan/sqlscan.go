@@ -95,11 +95,23 @@ type Statement struct {
 	// Conflict names the statement's conflict handling: "" (none),
 	// "DO NOTHING", "DO UPDATE" (ON CONFLICT), "DUPLICATE KEY UPDATE",
 	// "IGNORE" (INSERT IGNORE / INSERT OR IGNORE), "REPLACE" (REPLACE INTO,
-	// INSERT OR REPLACE).
+	// INSERT OR REPLACE), "NOT EXISTS" (INSERT ... SELECT ... WHERE NOT
+	// EXISTS a row of the target with the same key).
 	Conflict string
 	// With holds the data-modifying statements of a WITH clause, each read
 	// as a statement of its own: `WITH u AS (UPDATE ...) SELECT ...`.
 	With []Statement
+	// Versions lists the optimistic-concurrency checks of an UPDATE: a
+	// column bumped in SET (version = version + 1) and compared for
+	// equality with a placeholder in the WHERE clause (Op "=").
+	Versions []Fence
+	// Expiry reports a DELETE whose WHERE clause selects rows only by age
+	// or expiry: every ANDed condition compares a column with a time
+	// before it (expires_at < now(), created_at < now() - interval '7
+	// days', expires_at < $1). AgeParams lists the placeholders compared
+	// with, which the caller must check carry a time.
+	Expiry    bool
+	AgeParams []Param
 	// Open lists the holes (Hole placeholders) that stand where a condition
 	// or a clause may be, rather than a value: WHERE <hole>, AND <hole>, or
 	// an UPDATE or DELETE with no visible WHERE followed by a hole. What

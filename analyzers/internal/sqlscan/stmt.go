@@ -28,6 +28,8 @@ type stmt struct {
 	joined bool
 	// depth is the nesting of recursive reading, bounded by maxDepth.
 	depth int
+	// whereLo and whereHi span the WHERE condition of an UPDATE or DELETE.
+	whereLo, whereHi int
 }
 
 // maxDepth bounds the nesting of conditions and WITH clauses read, so that
@@ -445,6 +447,9 @@ func (s *stmt) update(i int) {
 	if !s.where(end) {
 		s.openClauses(set+1, s.hi)
 	}
+	if s.whereHi > s.whereLo {
+		s.versions(set+1, end, s.whereLo, s.whereHi)
+	}
 	s.st.Returning = s.find(end, s.hi, "RETURNING") < s.hi
 }
 
@@ -465,6 +470,7 @@ func (s *stmt) where(i int) bool {
 	}
 	end := s.find(w+1, s.hi, "RETURNING", "ORDER", "LIMIT")
 	s.st.Fences = append(s.st.Fences, s.fences(w+1, end, "WHERE")...)
+	s.whereLo, s.whereHi = w+1, end
 	return true
 }
 
@@ -481,6 +487,9 @@ func (s *stmt) delete(i int) {
 	}
 	if !s.where(i) {
 		s.openClauses(i, s.hi)
+	}
+	if s.whereHi > s.whereLo && !s.joined {
+		s.expiry(s.whereLo, s.whereHi)
 	}
 	s.st.Returning = s.find(i, s.hi, "RETURNING") < s.hi
 }

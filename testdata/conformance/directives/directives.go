@@ -23,11 +23,11 @@ func (p *Purger) Purge(ctx context.Context) error {
 		return err
 	}
 	defer m.UnlockContext(ctx)
-	//fencelint:ignore idempotent delete of rows that are already expired
-	if _, err := p.db.ExecContext(ctx, `DELETE FROM sessions WHERE expires_at < now() - interval '1 day'`); err != nil {
+	//fencelint:ignore revoked sessions stay revoked: deleting them twice is harmless
+	if _, err := p.db.ExecContext(ctx, `DELETE FROM sessions WHERE revoked`); err != nil {
 		return err
 	}
-	_, err := p.db.ExecContext(ctx, `DELETE FROM tokens WHERE expires_at < now() - interval '1 day'`) //nolint:unfencedwrite // idempotent delete
+	_, err := p.db.ExecContext(ctx, `DELETE FROM tokens WHERE revoked`) //nolint:unfencedwrite // idempotent delete
 	return err
 }
 
@@ -39,7 +39,7 @@ func (p *Purger) PurgeBadDirectives(ctx context.Context) error {
 	}
 	defer m.UnlockContext(ctx)
 	/* want fencedirective:"fencelint" */                                            //fencelint:ignore
-	_, err := p.db.ExecContext(ctx, `DELETE FROM sessions WHERE expires_at < now()`) // want unfencedwrite:"without a fencing token"
+	_, err := p.db.ExecContext(ctx, `DELETE FROM sessions WHERE revoked`) // want unfencedwrite:"without a fencing token"
 	/* want fencedirective:"fencelint" */ //fencelint:aquire
 	return err
 }

@@ -172,7 +172,7 @@ func (j *Jobs) StartLocal() (gocron.Scheduler, error) {
 // locker: the job body runs under that lock.
 func (j *Jobs) AddLockedJob(s gocron.Scheduler) error {
 	_, err := s.NewJob(gocron.DurationJob(10*time.Minute), gocron.NewTask(func(ctx context.Context) {
-		if _, err := j.db.ExecContext(ctx, `DELETE FROM carts WHERE updated_at < now() - interval '30 days'`); err != nil { // want unfencedwrite:"without a fencing token"
+		if _, err := j.db.ExecContext(ctx, `DELETE FROM carts WHERE abandoned`); err != nil { // want unfencedwrite:"without a fencing token"
 			log.Printf("expire carts: %v", err)
 		}
 	}), gocron.WithName("expire-carts"), gocron.WithDistributedJobLocker(newLocker(j.rdb)))

@@ -35,6 +35,6 @@ func (s *Sweeper) Sweep(ctx context.Context) error {
 	if !s.leading.Load() { // want heldcheck:"only tells that the lease was held"
 		return nil
 	}
-	_, err := s.db.ExecContext(ctx, `DELETE FROM sessions WHERE expires_at < now()`)
+	_, err := s.db.ExecContext(ctx, `DELETE FROM sessions WHERE revoked`)
 	return err
 }

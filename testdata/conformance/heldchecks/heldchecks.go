@@ -118,7 +118,7 @@ func Sweep(ctx context.Context, el gocron.Elector, db *sql.DB) error {
 	if err := el.IsLeader(ctx); err != nil { // want heldcheck:"only tells that the lease was held"
 		return nil
 	}
-	_, err := db.ExecContext(ctx, `DELETE FROM sessions WHERE expires_at < now()`)
+	_, err := db.ExecContext(ctx, `DELETE FROM sessions WHERE revoked`)
 	return err
 }
 

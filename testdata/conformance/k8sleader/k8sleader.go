@@ -128,7 +128,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "not the leader", http.StatusServiceUnavailable)
 		return
 	}
-	if _, err := h.db.ExecContext(r.Context(), `DELETE FROM pending_invoices WHERE created_at < now() - interval '30 days'`); err != nil {
+	if _, err := h.db.ExecContext(r.Context(), `DELETE FROM pending_invoices WHERE state = 'draft'`); err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 	}
 }

@@ -49,7 +49,7 @@ func (n *Node) Expire(ctx context.Context) error {
 	if err := n.r.VerifyLeader().Error(); err != nil { // want heldcheck:"only tells that the lease was held"
 		return err
 	}
-	_, err := n.db.ExecContext(ctx, `DELETE FROM sessions WHERE expires_at < now()`)
+	_, err := n.db.ExecContext(ctx, `DELETE FROM sessions WHERE revoked`)
 	return err
 }
 

@@ -14,7 +14,7 @@ func runIfLeader(ctx context.Context, el gocron.Elector, db *sql.DB) error {
 	if err := el.IsLeader(ctx); err != nil { // want `Elector.IsLeader only tells that the lease was held when it ran, yet it guards the unfenced write DB.ExecContext \(DELETE sessions\) at line 17`
 		return nil
 	}
-	_, err := db.ExecContext(ctx, "DELETE FROM sessions WHERE expires_at < now()")
+	_, err := db.ExecContext(ctx, "DELETE FROM sessions WHERE revoked")
 	return err
 }
 

@@ -37,7 +37,7 @@ func (c *controller) run(ctx context.Context, lock resourcelock.Interface) {
 // sweep writes through pgx; on its own it holds no lease, so it is quiet
 // here and reported where the leader calls it.
 func (c *controller) sweep(ctx context.Context) {
-	c.pool.Exec(ctx, `DELETE FROM leases WHERE expires_at < now()`)
+	c.pool.Exec(ctx, `DELETE FROM leases WHERE released`)
 }
 
 // reader only reads as the leader.
