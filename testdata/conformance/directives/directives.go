@@ -38,7 +38,7 @@ func (p *Purger) PurgeBadDirectives(ctx context.Context) error {
 		return err
 	}
 	defer m.UnlockContext(ctx)
-	/* want fencedirective:"fencelint" */                                            //fencelint:ignore
+	/* want fencedirective:"fencelint" */                                 //fencelint:ignore
 	_, err := p.db.ExecContext(ctx, `DELETE FROM sessions WHERE revoked`) // want unfencedwrite:"without a fencing token"
 	/* want fencedirective:"fencelint" */ //fencelint:aquire
 	return err
