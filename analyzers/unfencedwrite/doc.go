@@ -64,6 +64,36 @@
 //   - raft: apply the write through the log (raft.Apply); it commits only
 //     under the current leader's term.
 //
+// SQL is read however the program builds it: constants, + and fmt.Sprintf
+// around constant fragments (a value formatted into the text, such as the
+// token in "fence <= %d", counts as a placeholder), package-level variables,
+// struct fields and maps of named queries assigned constants, files embedded
+// with //go:embed (named queries in "-- name: X" blocks too; the standalone
+// fencelint reads them, go vet does not list them to analyzers), and the
+// application's own helpers that pass a parameter on as the statement
+// (func (s *Store) exec(ctx, q string, args ...any)). Advisory locks taken
+// with such SQL are leases like the constant form. When the verb and table
+// are seen but the WHERE clause is built at run time ("... WHERE " + cond),
+// the finding says that the WHERE clause could not be seen rather than
+// guessing; a statement whose text cannot be seen at all is not judged.
+//
+// Some writes need no token, by these rules:
+//
+//   - Insert if absent: INSERT ... ON CONFLICT DO NOTHING, INSERT IGNORE and
+//     INSERT ... SELECT ... WHERE NOT EXISTS (SELECT ... FROM the same table
+//     WHERE a column equals the value inserted into it) only create a row
+//     that is not there; a stale holder's copy changes nothing. A NOT EXISTS
+//     on another table or on columns the INSERT does not set is no such rule.
+//   - Optimistic concurrency: UPDATE ... SET version = version + 1 WHERE id =
+//     $1 AND version = $2 is a compare-and-set when the version passed was
+//     read in the same function while the lease was held (Scan, a row
+//     returned by a call) and RowsAffected is checked; a version from a
+//     caller, or an unchecked result, is reported.
+//   - Delete by age: a DELETE whose WHERE clause only selects rows older
+//     than a time (expires_at < now(), created_at < now() - interval '7
+//     days', finished_at < $1 with a time.Time) is idempotent: what expired
+//     stays expired. ANDed with anything else (an owner, a key) it is not.
+//
 // Writes that only implement a hand-rolled lock (the DEL or PEXPIRE of the
 // SET NX key) are not protected writes and are not reported. A write that is
 // reached only through a validity check (if le.IsLeader()) is reported by

@@ -1,0 +1,107 @@
+package sqlforms
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+)
+
+// Writes that need no fencing token by unfencedwrite's documented rules,
+// each with an unsafe twin.
+
+// createRun inserts only if the run is not there yet: a stale holder's
+// copy changes nothing.
+func (s *Store) createRun(ctx context.Context, job int64) error {
+	if err := s.lock(ctx, job); err != nil {
+		return err
+	}
+	if _, err := s.db.ExecContext(ctx, "INSERT INTO runs (id, state) VALUES ($1, 'new') ON CONFLICT (id) DO NOTHING", job); err != nil {
+		return err
+	}
+	_, err := s.db.ExecContext(ctx, "INSERT INTO runs (id, state) VALUES ($1, 'new') ON CONFLICT (id) DO UPDATE SET state = 'new'", job) // want `ExecContext \(INSERT runs\) writes to SQL database without a fencing token`
+	return err
+}
+
+// createRunIfAbsent inserts unless a run with the same key exists.
+func (s *Store) createRunIfAbsent(ctx context.Context, job int64, owner string) error {
+	if err := s.lock(ctx, job); err != nil {
+		return err
+	}
+	if _, err := s.db.ExecContext(ctx, `INSERT INTO runs (id, owner) SELECT $1, $2
+		WHERE NOT EXISTS (SELECT 1 FROM runs WHERE id = $1)`, job, owner); err != nil {
+		return err
+	}
+	_, err := s.db.ExecContext(ctx, `INSERT INTO runs (id, owner) SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM runs WHERE state = 'running')`, job, owner) // want `ExecContext \(INSERT runs\) writes to SQL database without a fencing token`
+	return err
+}
+
+// renameOptimistic reads the version under the lock and writes only if
+// nobody changed the row since: a compare-and-set.
+func (s *Store) renameOptimistic(ctx context.Context, job int64, name string) error {
+	if err := s.lock(ctx, job); err != nil {
+		return err
+	}
+	var version int64
+	if err := s.db.QueryRowContext(ctx, "SELECT version FROM runs WHERE id = $1", job).Scan(&version); err != nil {
+		return err
+	}
+	res, err := s.db.ExecContext(ctx, "UPDATE runs SET name = $3, version = version + 1 WHERE id = $1 AND version = $2", job, version, name)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return errStale
+	}
+	return nil
+}
+
+// renameOptimisticUnchecked compares the version but never learns that the
+// update matched nothing.
+func (s *Store) renameOptimisticUnchecked(ctx context.Context, job int64, name string) error {
+	if err := s.lock(ctx, job); err != nil {
+		return err
+	}
+	var version int64
+	if err := s.db.QueryRowContext(ctx, "SELECT version FROM runs WHERE id = $1", job).Scan(&version); err != nil {
+		return err
+	}
+	_, err := s.db.ExecContext(ctx, "UPDATE runs SET name = $3, version = version + 1 WHERE id = $1 AND version = $2", job, version, name) // want `ExecContext \(UPDATE runs\) is fenced but its rows-affected count is never read`
+	return err
+}
+
+// renameWithCallersVersion compares a version it did not read under the
+// lock: whoever read it may have read it long before.
+func (s *Store) renameWithCallersVersion(ctx context.Context, job, version int64, name string) error {
+	if err := s.lock(ctx, job); err != nil {
+		return err
+	}
+	res, err := s.db.ExecContext(ctx, "UPDATE runs SET name = $3, version = version + 1 WHERE id = $1 AND version = $2", job, version, name) // want `ExecContext \(UPDATE runs\) writes to SQL database without a fencing token`
+	if err != nil {
+		return err
+	}
+	_, err = res.RowsAffected()
+	return err
+}
+
+// purgeExpired deletes rows selected only by age: what expired stays
+// expired, so a stale holder's delete removes nothing the next holder
+// kept.
+func (s *Store) purgeExpired(ctx context.Context, job int64, ttl time.Duration) error {
+	if err := s.lock(ctx, job); err != nil {
+		return err
+	}
+	if _, err := s.db.ExecContext(ctx, "DELETE FROM sessions WHERE expires_at < now()"); err != nil {
+		return err
+	}
+	if _, err := s.db.ExecContext(ctx, fmt.Sprintf("DELETE FROM events WHERE created_at < now() - interval '%d seconds'", int(ttl.Seconds()))); err != nil {
+		return err
+	}
+	if _, err := s.db.ExecContext(ctx, "DELETE FROM runs WHERE finished_at < $1", time.Now().Add(-ttl)); err != nil {
+		return err
+	}
+	_, err := s.db.ExecContext(ctx, "DELETE FROM runs WHERE finished_at < now() AND owner = $1", "me") // want `ExecContext \(DELETE runs\) writes to SQL database without a fencing token`
+	return err
+}
+
+var _ = sql.ErrNoRows
