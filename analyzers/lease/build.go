@@ -45,8 +45,9 @@ type builder struct {
 	tokens *tokenFlow
 	// assigns and embeds index, on first use, what the package assigns to
 	// variables and fields and what it embeds (sqltext.go, sqlembed.go).
-	assigns *assignments
-	embeds  *embeds
+	assigns  *assignments
+	embeds   *embeds
+	grammars map[string]*builderGrammar
 }
 
 // build computes the model of pass's package.

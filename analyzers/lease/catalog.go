@@ -47,6 +47,7 @@ const (
 	ZKMulti                         // fenced if the ops hold a *zk.CheckVersionRequest
 	RedisScript                     // fenced if the Lua script at API.Arg compares a stored fence
 	RedisWatched                    // fenced: inside WATCH/MULTI the EXEC aborts on conflict
+	SQLBuilder                      // a query builder's Exec: the SQL is written out from the builder chain (sqlbuilders.go)
 )
 
 // A System is a lock library or a store, as users know it.
@@ -400,6 +401,7 @@ func catalog() []API {
 		API{Pkg: pkgOS, Name: "Getpid", Role: RoleNotToken, Note: "a process ID is reused and unrelated to lease order"},
 		API{Pkg: pkgOS, Name: "Hostname", Role: RoleNotToken, Note: "a host name is not ordered"},
 	)
+	add(builderCatalog()...)
 	return c
 }
 

@@ -174,6 +174,18 @@ func (f *folder) call(c *ssa.Call, depth int) string {
 	if fn == nil || fn.Pkg() == nil {
 		return f.hole(c)
 	}
+	if f.b.grammarOf(fn.Pkg().Path()) != nil {
+		recv := ssa.Value(c)
+		if fn.Name() == "ToSql" {
+			recv = callRecv(common)
+		}
+		if s, ok := f.built(recv, depth); ok {
+			return s
+		}
+	}
+	if i := sqlxQueryArg(fn); i >= 0 {
+		return f.fold(arg(common, i), depth+1)
+	}
 	switch path, name := fn.Pkg().Path(), fn.Name(); {
 	case path == "fmt" && name == "Sprintf":
 		return f.sprintf(common, depth)

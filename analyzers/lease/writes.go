@@ -61,6 +61,8 @@ func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, calle
 		return b.sqlWrite(w, call, arg(c, api.Arg), b.sqlArgsAt(c, api))
 	case SQLPrepared:
 		return b.sqlWrite(w, call, preparedQuery(callRecv(c)), -1)
+	case SQLBuilder:
+		return b.sqlWrite(w, call, callRecv(c), -1)
 	case EtcdTxn:
 		w.Fenced = etcdTxnFenced(callRecv(c))
 	case S3Conditional:
@@ -378,7 +380,7 @@ func namedArg(args []ssa.Value, name string) ssa.Value {
 // carries the rows-affected count.
 func isExec(call ssa.CallInstruction) bool {
 	f := calleeFunc(call.Common())
-	return f != nil && strings.HasPrefix(f.Name(), "Exec")
+	return f != nil && strings.Contains(f.Name(), "Exec") // Exec, ExecContext, sqlx's NamedExec and MustExec
 }
 
 // resultUsed reports whether the first result of call (the sql.Result,

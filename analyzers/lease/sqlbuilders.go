@@ -1,0 +1,343 @@
+package lease
+
+import (
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Query builders are read by writing out, from the SSA of the builder
+// chain, the SQL they would send, with a hole carrying each bound value:
+//
+//	sq.Update("runs").Set("state", "done").Where(sq.LtOrEq{"fence": tok}).RunWith(db).Exec()
+//
+// reads as "UPDATE runs SET state = <hole> WHERE fence <= <hole tok>", and
+// from there is judged like any SQL text (fences, run-time WHERE clauses,
+// the idempotence rules). A builder's API is data here, keyed by import
+// path: which calls start a statement, name its table, set columns, add
+// conditions and suffixes. Calls the grammar does not know (OrderBy,
+// Limit, PlaceholderFormat, RunWith) add nothing.
+
+// A builderGrammar describes one query builder library.
+type builderGrammar struct {
+	verbs   map[string]string // constructors (package funcs or methods) and the verb they start
+	table   map[string]bool   // methods whose first argument names the table (Into, From)
+	set     map[string]bool   // Set(column, value)
+	where   map[string]bool   // Where(pred, args...)
+	suffix  map[string]bool   // Suffix(sql, args...)
+	columns map[string]bool   // Columns(cols...)
+	values  map[string]bool   // Values(vals...)
+	// preds maps the builder's predicate map types to their operator
+	// (sq.Eq{"id": id} is "id = <hole>"); conj the conjunction types.
+	preds map[string]string
+	conj  map[string]string
+	expr  string // the function that wraps raw SQL with args (sq.Expr)
+}
+
+// pkgSquirrel is Masterminds/squirrel.
+const pkgSquirrel = "github.com/Masterminds/squirrel"
+
+func set(names ...string) map[string]bool {
+	m := make(map[string]bool, len(names))
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
+}
+
+// builderGrammars returns the grammar of each query builder, by import path
+// (major version removed).
+func builderGrammars() map[string]*builderGrammar {
+	return map[string]*builderGrammar{
+		pkgSquirrel: {
+			verbs:   map[string]string{"Update": "UPDATE", "Insert": "INSERT", "Replace": "REPLACE", "Delete": "DELETE"},
+			table:   set("Into", "From", "Table"),
+			set:     set("Set"),
+			where:   set("Where"),
+			suffix:  set("Suffix"),
+			columns: set("Columns"),
+			values:  set("Values"),
+			preds:   map[string]string{"Eq": "=", "NotEq": "<>", "Lt": "<", "LtOrEq": "<=", "Gt": ">", "GtOrEq": ">="},
+			conj:    map[string]string{"And": " AND ", "Or": " OR "},
+			expr:    "Expr",
+		},
+	}
+}
+
+// grammarOf returns the grammar of the builder library fn belongs to.
+func (b *builder) grammarOf(fnPkg string) *builderGrammar {
+	if b.grammars == nil {
+		b.grammars = builderGrammars()
+	}
+	return b.grammars[normalizePath(fnPkg)]
+}
+
+// A builtStatement collects the parts of a statement along a builder chain.
+type builtStatement struct {
+	verb, table string
+	sets, conds []string
+	cols, vals  []string
+	suffix      string
+}
+
+// built writes out the SQL of the builder chain that produced v, or
+// reports false when the chain does not start at a known constructor.
+func (f *folder) built(v ssa.Value, depth int) (string, bool) {
+	var chain []*ssa.Call
+	var g *builderGrammar
+	for p := producer(v); p != nil; p = producer(callRecv(p.Common())) {
+		fn := calleeFunc(p.Common())
+		if fn == nil || fn.Pkg() == nil {
+			return "", false
+		}
+		if g == nil {
+			g = f.b.grammarOf(fn.Pkg().Path())
+		}
+		if g == nil || f.b.grammarOf(fn.Pkg().Path()) != g {
+			return "", false
+		}
+		chain = append(chain, p)
+		if _, ok := g.verbs[fn.Name()]; ok && typeName(p.Type()) != "StatementBuilderType" {
+			break
+		}
+		if len(chain) > 64 {
+			return "", false
+		}
+	}
+	if len(chain) == 0 {
+		return "", false
+	}
+	start := calleeFunc(chain[len(chain)-1].Common())
+	verb, ok := g.verbs[start.Name()]
+	if !ok {
+		return "", false // built out of sight (a phi, a parameter)
+	}
+	st := &builtStatement{verb: verb, table: f.fold(arg(chain[len(chain)-1].Common(), 0), depth+1)}
+	f.seen = true
+	for i := len(chain) - 2; i >= 0; i-- {
+		f.clause(g, st, chain[i].Common(), depth)
+	}
+	return st.text(), true
+}
+
+// clause adds one call of a builder chain to st.
+func (f *folder) clause(g *builderGrammar, st *builtStatement, c *ssa.CallCommon, depth int) {
+	name := calleeFunc(c).Name()
+	switch {
+	case g.table[name]:
+		st.table = f.fold(arg(c, 0), depth+1)
+	case g.set[name]:
+		st.sets = append(st.sets, f.fold(arg(c, 0), depth+1)+" = "+f.value(g, arg(c, 1), depth))
+	case g.where[name]:
+		st.conds = append(st.conds, f.pred(g, arg(c, 0), arg(c, 1), depth))
+	case g.suffix[name]:
+		st.suffix += " " + f.bind(arg(c, 0), arg(c, 1), depth)
+	case g.columns[name]:
+		cols, _ := variadic(arg(c, 0))
+		for _, col := range cols {
+			st.cols = append(st.cols, f.fold(col, depth+1))
+		}
+	case g.values[name]:
+		vals, _ := variadic(arg(c, 0))
+		for _, v := range vals {
+			st.vals = append(st.vals, f.value(g, v, depth))
+		}
+	case name == "SetMap":
+		st.sets = append(st.sets, "x = "+f.hole(arg(c, 0)))
+	}
+}
+
+// text renders the statement.
+func (st *builtStatement) text() string {
+	var sb strings.Builder
+	switch st.verb {
+	case "UPDATE":
+		sb.WriteString("UPDATE " + st.table + " SET " + strings.Join(st.sets, ", "))
+	case "DELETE":
+		sb.WriteString("DELETE FROM " + st.table)
+	case "INSERT", "REPLACE":
+		sb.WriteString(st.verb + " INTO " + st.table)
+		if len(st.cols) > 0 {
+			sb.WriteString(" (" + strings.Join(st.cols, ", ") + ")")
+		}
+		sb.WriteString(" VALUES (" + strings.Join(st.vals, ", ") + ")")
+	}
+	if len(st.conds) > 0 {
+		sb.WriteString(" WHERE " + strings.Join(st.conds, " AND "))
+	}
+	sb.WriteString(st.suffix)
+	return sb.String()
+}
+
+// value renders a bound value: sq.Expr("version + 1") as its SQL, anything
+// else as a hole carrying it.
+func (f *folder) value(g *builderGrammar, v ssa.Value, depth int) string {
+	if p := producer(v); p != nil {
+		if fn := calleeFunc(p.Common()); fn != nil && fn.Pkg() != nil && fn.Name() == g.expr && f.b.grammarOf(fn.Pkg().Path()) == g {
+			return f.bind(arg(p.Common(), 0), arg(p.Common(), 1), depth)
+		}
+	}
+	return f.hole(unwrap(v))
+}
+
+// bind folds SQL text whose "?" placeholders take args, one hole each.
+func (f *folder) bind(sqlText, args ssa.Value, depth int) string {
+	text := f.fold(sqlText, depth+1)
+	vals, known := variadic(args)
+	var sb strings.Builder
+	n := 0
+	for i := 0; i < len(text); i++ {
+		if text[i] != '?' {
+			sb.WriteByte(text[i])
+			continue
+		}
+		var v ssa.Value
+		if known && n < len(vals) {
+			v = vals[n]
+		}
+		n++
+		if v == nil {
+			sb.WriteString(f.hole(nil))
+			continue
+		}
+		sb.WriteString(f.hole(v))
+	}
+	return sb.String()
+}
+
+// pred renders a Where predicate: SQL text with args, a predicate map
+// (sq.Eq, sq.LtOrEq, ...), a conjunction (sq.And, sq.Or), or a hole that
+// may hold any condition.
+func (f *folder) pred(g *builderGrammar, p, args ssa.Value, depth int) string {
+	if depth > maxFoldDepth {
+		return f.hole(nil)
+	}
+	inner := unwrap(p)
+	if isString(inner.Type()) {
+		return f.bind(inner, args, depth)
+	}
+	name := typeName(inner.Type())
+	if op, ok := g.preds[name]; ok {
+		if mm := makeMapOf(inner); mm != nil {
+			var parts []string
+			for _, u := range mapUpdates(mm) {
+				col, ok := constString(u.Key)
+				if !ok {
+					return f.hole(nil)
+				}
+				parts = append(parts, col+" "+op+" "+f.hole(unwrap(u.Value)))
+			}
+			if len(parts) > 0 {
+				return "(" + strings.Join(parts, " AND ") + ")"
+			}
+		}
+	}
+	if sep, ok := g.conj[name]; ok {
+		if elems := sliceElems(inner); elems != nil {
+			var parts []string
+			for _, e := range elems {
+				parts = append(parts, f.pred(g, e, nil, depth+1))
+			}
+			return "(" + strings.Join(parts, sep) + ")"
+		}
+	}
+	if pr := producer(inner); pr != nil {
+		if fn := calleeFunc(pr.Common()); fn != nil && fn.Pkg() != nil && fn.Name() == g.expr && f.b.grammarOf(fn.Pkg().Path()) == g {
+			return "(" + f.bind(arg(pr.Common(), 0), arg(pr.Common(), 1), depth) + ")"
+		}
+	}
+	return f.hole(nil)
+}
+
+// isString reports whether t is a string type.
+func isString(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsString != 0
+}
+
+// makeMapOf returns the map literal v is (sq.Eq{...} converted to its type).
+func makeMapOf(v ssa.Value) *ssa.MakeMap {
+	for {
+		switch x := v.(type) {
+		case *ssa.MakeMap:
+			return x
+		case *ssa.ChangeType:
+			v = x.X
+		case *ssa.Convert:
+			v = x.X
+		default:
+			return nil
+		}
+	}
+}
+
+// mapUpdates returns the entries put into a map literal, in source order.
+func mapUpdates(mm *ssa.MakeMap) []*ssa.MapUpdate {
+	var us []*ssa.MapUpdate
+	for _, ref := range *mm.Referrers() {
+		if u, ok := ref.(*ssa.MapUpdate); ok && u.Map == mm {
+			us = append(us, u)
+		}
+	}
+	return us
+}
+
+// sliceElems returns the elements of a slice literal (sq.And{a, b}).
+func sliceElems(v ssa.Value) []ssa.Value {
+	for {
+		switch x := v.(type) {
+		case *ssa.Slice:
+			if alloc, ok := x.X.(*ssa.Alloc); ok {
+				return arrayElems(alloc)
+			}
+			return nil
+		case *ssa.ChangeType:
+			v = x.X
+		default:
+			return nil
+		}
+	}
+}
+
+// builderCatalog returns the catalog rows of the query builders and of
+// sqlx: the calls that send a statement.
+func builderCatalog() []API {
+	var c []API
+	for _, recv := range []string{"UpdateBuilder", "InsertBuilder", "DeleteBuilder"} {
+		for _, name := range []string{"Exec", "ExecContext"} {
+			c = append(c, API{Pkg: pkgSquirrel, Recv: recv, Name: name, Role: RoleWrite, System: SQL, Fence: SQLBuilder})
+		}
+	}
+	for _, recv := range []string{"DB", "Tx"} {
+		c = append(c,
+			API{Pkg: pkgSqlx, Recv: recv, Name: "NamedExec", Role: RoleWrite, System: SQL, Fence: SQLQuery, Arg: 0},
+			API{Pkg: pkgSqlx, Recv: recv, Name: "NamedExecContext", Role: RoleWrite, System: SQL, Fence: SQLQuery, Arg: 1},
+			API{Pkg: pkgSqlx, Recv: recv, Name: "MustExec", Role: RoleWrite, System: SQL, Fence: SQLQuery, Arg: 0},
+			API{Pkg: pkgSqlx, Recv: recv, Name: "MustExecContext", Role: RoleWrite, System: SQL, Fence: SQLQuery, Arg: 1},
+		)
+	}
+	return c
+}
+
+// pkgSqlx is jmoiron/sqlx.
+const pkgSqlx = "github.com/jmoiron/sqlx"
+
+// sqlxQueryArg returns which argument of a sqlx function that rewrites a
+// query (BindNamed, Named, Rebind, In) holds the query, or -1.
+func sqlxQueryArg(fn *types.Func) int {
+	if fn.Pkg() == nil || normalizePath(fn.Pkg().Path()) != pkgSqlx {
+		return -1
+	}
+	method := receiverName(fn) != ""
+	switch fn.Name() {
+	case "BindNamed", "Rebind":
+		if method {
+			return 0
+		}
+		return 1
+	case "Named", "In":
+		return 0
+	}
+	return -1
+}
