@@ -110,6 +110,13 @@ func TestBadInput(t *testing.T) {
 				"schema.sql:3:14: audit has fence column \"epoch\" but no primary key or unique constraint of NOT NULL columns to name its rows; it is not fenced, and no other table is: add a primary key or a unique constraint of NOT NULL columns\n",
 		},
 		{
+			// Refused after sqlc ran: its temporary directory must go too.
+			name:  "declaration collision after sqlc",
+			files: map[string]string{"schema.sql": "CREATE TYPE token AS ENUM ('a');\nCREATE TABLE docs (id bigint PRIMARY KEY, t token, fence bigint);\n"},
+			args:  []string{"-engine", "postgresql", "-schema", "schema.sql", "-out", "out"},
+			want:  "fencegen: the schema gives the generated package two declarations of Token (in fenced.go and models.go), which would not compile; rename the table, column or type it comes from\n",
+		},
+		{
 			name:  "unknown config key",
 			files: map[string]string{"schema.sql": "CREATE TABLE jobs (id bigint PRIMARY KEY, fence bigint);\n", "fencegen.yaml": "engine: postgresql\nschema: [schema.sql]\nout: out\nfense: epoch\n"},
 			args:  []string{"-config", "fencegen.yaml"},
@@ -125,7 +132,12 @@ func TestBadInput(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := writeFiles(t, tt.files)
+			tmp := t.TempDir()
+			t.Setenv("TMPDIR", tmp) // sqlc's working directory goes here
 			code, _, stderr := runIn(t, dir, tt.args...)
+			if left, _ := os.ReadDir(tmp); len(left) > 0 {
+				t.Errorf("%s left behind after an error: %v", tmp, left)
+			}
 			if code != 1 {
 				t.Errorf("exit code %d, want 1", code)
 			}
