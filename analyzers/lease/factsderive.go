@@ -95,10 +95,14 @@ func (b *builder) describeWrite(w *Write) string {
 // facts, with the leases held there.
 func (b *builder) addFactWrites() {
 	b.calls(func(fn *ssa.Function, call ssa.CallInstruction) bool {
-		if _, isGo := call.(*ssa.Go); isGo || b.writeCalls[call] {
+		if b.writeCalls[call] {
 			return true
 		}
-		if w := b.factWrite(fn, call); w != nil {
+		w := b.factWrite(fn, call)
+		if w == nil {
+			w = b.spawnedWrite(fn, call)
+		}
+		if w != nil {
 			b.markWrite(w)
 			b.model.Writes = append(b.model.Writes, w)
 			b.writeCalls[call] = true

@@ -17,9 +17,6 @@ import (
 // functions, and calls to functions whose facts say they write.
 func (b *builder) findWrites() {
 	b.calls(func(fn *ssa.Function, call ssa.CallInstruction) bool {
-		if _, isGo := call.(*ssa.Go); isGo {
-			return true
-		}
 		if w := b.writeAt(fn, call); w != nil {
 			b.model.Writes = append(b.model.Writes, w)
 			b.writeCalls[call] = true
@@ -32,6 +29,9 @@ func (b *builder) findWrites() {
 // fencelint cannot tell (dynamic SQL, a request built elsewhere).
 func (b *builder) writeAt(fn *ssa.Function, call ssa.CallInstruction) *Write {
 	c := call.Common()
+	if w := b.spawnedWrite(fn, call); w != nil {
+		return w
+	}
 	if callee, ok := b.resolve(c); ok {
 		switch {
 		case callee.api != nil && callee.role&(RoleWrite|RoleFenced) != 0:

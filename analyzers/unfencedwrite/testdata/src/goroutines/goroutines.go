@@ -1,0 +1,78 @@
+// Package goroutines hands work to goroutines inside lease regions: the
+// work runs under the lease just as a closure made there does.
+package goroutines
+
+import (
+	"context"
+	"database/sql"
+	"sync"
+
+	"go.etcd.io/etcd/client/v3/concurrency"
+	"golang.org/x/sync/errgroup"
+)
+
+type Assigner struct {
+	db      *sql.DB
+	session *concurrency.Session
+}
+
+// rebalance moves partitions: it writes with no fence.
+func (a *Assigner) rebalance(ctx context.Context) error {
+	_, err := a.db.ExecContext(ctx, `UPDATE partitions SET owner = $1`, "me")
+	return err
+}
+
+// flush writes the buffered assignments with no fence.
+func (a *Assigner) flush() error {
+	_, err := a.db.Exec(`INSERT INTO assignments (at) VALUES (now())`)
+	return err
+}
+
+// fencedFlush compares the fence it is given.
+func (a *Assigner) fencedFlush(ctx context.Context, fence int64) error {
+	res, err := a.db.ExecContext(ctx, `UPDATE assignments SET done = true, fence = $1 WHERE fence < $1`, fence)
+	if err != nil {
+		return err
+	}
+	_, err = res.RowsAffected()
+	return err
+}
+
+// Lead starts the rebalancer in a goroutine while it holds the mutex.
+func (a *Assigner) Lead(ctx context.Context) error {
+	m := concurrency.NewMutex(a.session, "/leader")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	go a.rebalance(ctx) // want `Assigner.rebalance \(DB.ExecContext \(UPDATE partitions\) at goroutines.go:\d+\) writes to SQL database without a fencing token while the etcd lock taken by Mutex.Lock \(line 44\) is held`
+	var g errgroup.Group
+	g.Go(a.flush)                           // want `Group.Go\(Assigner.flush\) \(DB.Exec \(INSERT assignments\) at goroutines.go:\d+\) writes to SQL database without a fencing token`
+	g.Go(func() error { return a.flush() }) // want `Assigner.flush \(DB.Exec \(INSERT assignments\) at goroutines.go:\d+\) writes to SQL database without a fencing token`
+	var wg sync.WaitGroup
+	wg.Go(func() { a.fencedFlush(ctx, m.Header().Revision) })
+	go a.fencedFlush(ctx, m.Header().Revision)
+	wg.Wait()
+	return g.Wait()
+}
+
+// Follow starts the same work with no lock held: nothing to fence against.
+func (a *Assigner) Follow(ctx context.Context) error {
+	go a.rebalance(ctx)
+	var g errgroup.Group
+	g.Go(a.flush)
+	return g.Wait()
+}
+
+// After starts the work once the lock is given back.
+func (a *Assigner) After(ctx context.Context) error {
+	m := concurrency.NewMutex(a.session, "/leader")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	if err := m.Unlock(ctx); err != nil {
+		return err
+	}
+	go a.rebalance(ctx)
+	return nil
+}
