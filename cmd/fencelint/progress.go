@@ -34,8 +34,9 @@ type progress struct {
 	w       io.Writer
 	enabled bool
 	start   time.Time
-	mu      sync.Mutex
+	mu      sync.Mutex // guards msg, cleared and writes to w
 	msg     string
+	cleared bool         // the line was cleared for good: draw no more
 	done    atomic.Int64 // analysis passes finished
 	total   atomic.Int64 // analysis passes to run, or 0
 	quit    chan struct{}
@@ -56,7 +57,10 @@ func startProgress(w io.Writer, enabled bool, start time.Time) *progress {
 		for {
 			select {
 			case <-p.quit:
+				p.mu.Lock()
 				fmt.Fprint(p.w, "\r\033[K")
+				p.cleared = true
+				p.mu.Unlock()
 				return
 			case <-tick.C:
 				p.draw()
@@ -68,19 +72,30 @@ func startProgress(w io.Writer, enabled bool, start time.Time) *progress {
 
 func (p *progress) draw() {
 	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.drawLocked()
+}
+
+func (p *progress) drawLocked() {
+	if p.cleared {
+		return
+	}
 	msg := p.msg
-	p.mu.Unlock()
 	if total := p.total.Load(); total > 0 {
 		msg = fmt.Sprintf("%s: %d%%", msg, 100*p.done.Load()/total)
 	}
 	fmt.Fprintf(p.w, "\r\033[Kfencelint: %s (%.1fs)", msg, time.Since(p.start).Seconds())
 }
 
-// phase sets what the progress line says is being done.
+// phase sets what the progress line says is being done, and shows it at
+// once, so even a run shorter than a tick says what it did.
 func (p *progress) phase(msg string) {
 	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.msg = msg
-	p.mu.Unlock()
+	if p.enabled {
+		p.drawLocked()
+	}
 }
 
 // count returns checks wrapped so that the progress line counts their
