@@ -79,10 +79,12 @@ func (p *play) run(ctx context.Context) error {
 	case <-ctx.Done():
 		return fmt.Errorf("timed out with A stopped: %w", ctx.Err())
 	}
+	// Taken before the signal: A can act only after it, so its events
+	// always come after "resumed" in the timeline.
+	resumedAt := time.Now()
 	if err := a.signal(syscall.SIGCONT); err != nil {
 		return err
 	}
-	resumedAt := time.Now()
 	p.res.Stopped = resumedAt.Sub(stoppedAt)
 	p.harnessEvent("A", fmt.Sprintf("resumed (SIGCONT) after %v", p.res.Stopped.Round(time.Millisecond)), resumedAt)
 	aExit, err := a.wait(ctx)

@@ -24,7 +24,7 @@
 //	        settings:
 //	          checks: [unfencedwrite, heldcheck]  # default: every check
 //	          disable: [weaktoken]                # default: none
-//	          tests: false                        # default: true
+//	          tests: true                         # default: false
 //
 // Findings are reported under the linter name fencelint, with the check's
 // name in the message; //nolint:fencelint and //nolint:NAME (a check's name)
@@ -40,6 +40,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/fencelint/fencelint/analyzers"
+	"github.com/fencelint/fencelint/analyzers/lease"
 )
 
 func init() {
@@ -53,9 +54,10 @@ type Settings struct {
 	Checks []string `json:"checks"`
 	// Disable names checks not to run.
 	Disable []string `json:"disable"`
-	// Tests, if false, drops findings in _test.go files (golangci-lint's
-	// run.tests: false does not load test files at all). Default true.
-	Tests *bool `json:"tests"`
+	// Tests, if true, also reports writes made in _test.go files, which
+	// fencelint takes for test fixtures by default (its -lease.testwrites);
+	// if false, nothing in _test.go files is reported. Default false.
+	Tests bool `json:"tests"`
 }
 
 // New is the plugin's constructor, called by golangci-lint with the raw
@@ -69,7 +71,14 @@ func New(raw any) (register.LinterPlugin, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &plugin{checks: checks, tests: s.Tests == nil || *s.Tests}, nil
+	if s.Tests {
+		// golangci-lint builds the plugin once per process, so the lease
+		// analyzer's flag is this run's setting, as on fencelint's command line.
+		if err := lease.Analyzer.Flags.Set("testwrites", "true"); err != nil {
+			return nil, fmt.Errorf("fencelint: %w", err)
+		}
+	}
+	return &plugin{checks: checks, tests: s.Tests}, nil
 }
 
 // selectChecks returns the checks s enables, in their documented order.

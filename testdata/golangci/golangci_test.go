@@ -137,7 +137,7 @@ func TestPluginSettings(t *testing.T) {
 	}
 
 	bad := filepath.Join(t.TempDir(), "bad.golangci.yml")
-	config := strings.Replace(readFile(t, "fixture/.golangci.yml"), "description:", "settings: {checks: [unfencedwirte]}\n        description:", 1)
+	config := strings.Replace(readFile(t, "fixture/.golangci.yml"), "settings:\n          tests: true", "settings:\n          checks: [unfencedwirte]", 1)
 	if err := os.WriteFile(bad, []byte(config), 0o666); err != nil {
 		t.Fatal(err)
 	}
