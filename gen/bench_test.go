@@ -72,12 +72,18 @@ func (c *cost) add(run func()) {
 	c.cpu += processCPU() - cpu0
 }
 
+// processCPU is the CPU time of this process and its finished children
+// (Generate runs sqlc in a child process).
 func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
+	var total time.Duration
+	for _, who := range []int{syscall.RUSAGE_SELF, syscall.RUSAGE_CHILDREN} {
+		var ru syscall.Rusage
+		if err := syscall.Getrusage(who, &ru); err != nil {
+			return 0
+		}
+		total += time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return total
 }
 
 // prepareSQLCRun writes the sqlc project fencegen would run (schema, fenced

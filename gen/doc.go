@@ -1,8 +1,7 @@
 // Package gen turns SQL schemas into fenced write queries and typed Go
 // wrappers. It is a pure function from inputs (schema sources, options) to
 // output files; only cmd/fencegen touches the file system, apart from the
-// temporary directory that sqlc's in-process CLI needs (removed before
-// Generate returns).
+// temporary directory sqlc runs in (removed before Generate returns).
 //
 // # Pipeline
 //
@@ -14,7 +13,9 @@
 //     configurable globally and per table) and validate them.
 //  3. Render fenced.sql: sqlc-annotated UPDATE, upsert and DELETE per fenced
 //     table, plus a fence read used only to label a rejected write.
-//  4. Run sqlc in-process on the schema plus fenced.sql for the chosen driver.
+//  4. Run sqlc (in a child process of the running executable, see
+//     sqlcChildEnv) on the schema plus fenced.sql for the chosen driver;
+//     its messages come back placed in the user's files.
 //  5. Render fenced.go with jennifer: the token-taking API below.
 //
 // # Generated API (contract with testdata/fencegen/e2e)
@@ -150,6 +151,10 @@
 //     build sqlc's own SQLite analyzer links): sqlc's ANTLR grammar is in an
 //     internal package. Column positions on MySQL and SQLite are found by
 //     the column's name inside its statement (their parsers record none).
-//   - sqlc's pkg/cli calls os.Exit(1) when generation fails, so fencegen
-//     validates everything sqlc would reject first.
+//   - sqlc runs in a child process of fencegen's own executable (an init
+//     function runs sqlc's command line when FENCEGEN_RUN_SQLC=1 is set):
+//     sqlc's only exported entry point, pkg/cli, ends the process with
+//     os.Exit(1) when generation fails. Its messages come back as an *Error
+//     placed in the user's schema file, or at the table whose fenced query
+//     sqlc could not compile.
 package gen

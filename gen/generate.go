@@ -62,17 +62,18 @@ func Generate(opts Options) (*Result, error) {
 	sources := tokenSources{Sequence: opts.Sequence, Leases: opts.Leases}
 	queries := renderFencedSQL(opts.Engine, opts.Compare, tables, sources)
 
-	schemas := append([]Source(nil), opts.Schemas...)
+	var internal []Source
 	files := map[string][]byte{}
 	if sources.Sequence {
-		schemas = append(schemas, Source{Path: privateDir + "/" + sequenceSchemaFile, Data: []byte(sequenceSchema)})
+		internal = append(internal, Source{Path: sequenceSchemaFile, Data: []byte(sequenceSchema)})
 		files[sequenceSchemaFile] = []byte(opts.sqlHeader() + sequenceSchema)
 	}
 	if sources.Leases {
-		schemas = append(schemas, Source{Path: privateDir + "/" + leaseSchemaFile, Data: []byte(leaseSchema)})
+		internal = append(internal, Source{Path: leaseSchemaFile, Data: []byte(leaseSchema)})
 		files[leaseSchemaFile] = []byte(opts.sqlHeader() + leaseSchema)
 	}
-	goFiles, err := sqlcJob{Engine: opts.Engine, Driver: opts.Driver, Package: opts.Package, Schemas: schemas, Queries: queries, NoVersion: opts.Version == ""}.run()
+	job := sqlcJob{Engine: opts.Engine, Driver: opts.Driver, Package: opts.Package, Schemas: opts.Schemas, Internal: internal, Queries: queries, Tables: tables, NoVersion: opts.Version == ""}
+	goFiles, err := job.run()
 	if err != nil {
 		return nil, err
 	}

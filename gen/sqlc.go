@@ -1,10 +1,15 @@
 package gen
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 
 	sqlc "github.com/sqlc-dev/sqlc/pkg/cli"
@@ -19,13 +24,30 @@ const (
 	DriverSQL Driver = "database/sql"
 )
 
-// sqlcJob is one in-process sqlc run.
+// sqlcChildEnv, when set to "1", makes a program that links this package run
+// sqlc's command line instead of its own main. fencegen runs sqlc as a child
+// process of its own executable: sqlc's only exported entry point (pkg/cli)
+// prints to the process's stderr and ends the process with os.Exit(1) when
+// generation fails, which in-process would skip fencegen's cleanup and its
+// own error message. Re-executing the running binary needs no sqlc install
+// and runs exactly the sqlc version fencegen was built and tested with.
+const sqlcChildEnv = "FENCEGEN_RUN_SQLC"
+
+func init() {
+	if os.Getenv(sqlcChildEnv) == "1" {
+		os.Exit(sqlc.Run(os.Args[1:]))
+	}
+}
+
+// sqlcJob is one sqlc run.
 type sqlcJob struct {
 	Engine    Engine
 	Driver    Driver
 	Package   string
-	Schemas   []Source // the user's files, then fencegen's token source schemas
-	Queries   string   // fenced.sql
+	Schemas   []Source       // the user's files
+	Internal  []Source       // fencegen's token-source schemas, applied after Schemas
+	Queries   string         // fenced.sql
+	Tables    []*fencedTable // the tables Queries fences
 	NoVersion bool
 }
 
@@ -52,91 +74,179 @@ type sqlcGo struct {
 	OmitSQLCVersion     bool   `json:"omit_sqlc_version,omitempty"`
 }
 
-// Inside the configuration directory, fencegen's own files live under
-// privateDir, apart from the schema copies.
+// The layout of sqlc's working directory. Each schema is copied to a
+// numbered .sql file (sqlc reads only files named *.sql, and skips names
+// that look like down migrations), so a message about copy i is about the
+// user's Schemas[i].
 const (
-	privateDir  = ".fencegen"
-	sqlcOutDir  = privateDir + "/out"
-	queriesFile = privateDir + "/fenced.sql" // sqlc names its output fenced.sql.go after it
-	configFile  = ".fencegen-sqlc.json"
+	schemaDir   = "schema"
+	sqlcOutDir  = "out"
+	queriesFile = "fenced.sql" // sqlc names its output fenced.sql.go after it
+	configFile  = "sqlc.json"
 )
 
-// run executes sqlc's generate command in-process on a temporary directory
-// and returns the Go files it wrote, by base name. The directory is removed
-// before run returns.
-//
-// sqlc's pkg/cli prints to the process's stderr and calls os.Exit(1) when
-// generation fails, so Generate validates the schema itself first and sqlc
-// only sees input it accepts. Should sqlc still object, its message names
-// the user's file as the user wrote it: sqlc prints paths relative to its
-// configuration file, so each schema is copied to the user's relative path
-// from a configuration directory nested deep enough for its "../" steps.
+// run executes `sqlc generate` on a temporary directory and returns the Go
+// files it wrote, by base name. The directory is removed before run returns.
+// When sqlc rejects its input, the error names the user's file and line.
 func (j sqlcJob) run() (map[string][]byte, error) {
 	tmp, err := os.MkdirTemp("", "fencegen-sqlc-")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	dir := filepath.Join(tmp, strings.Repeat("d"+string(filepath.Separator), parentSteps(j.Schemas)))
 
 	cfg := sqlcSQL{Engine: j.Engine, Queries: []string{queriesFile}}
-	cfg.Gen.Go = sqlcGo{Package: j.Package, Out: sqlcOutDir, QueryParameterLimit: 0, OmitSQLCVersion: j.NoVersion}
+	cfg.Gen.Go = sqlcGo{Package: j.Package, Out: sqlcOutDir, OmitSQLCVersion: j.NoVersion}
 	if j.Driver == DriverPgx {
 		cfg.Gen.Go.SQLPackage = string(DriverPgx)
 	}
-	for i, src := range j.Schemas {
-		rel := schemaCopyPath(i, src.Path)
-		if err := writeFile(filepath.Join(dir, rel), src.Data); err != nil {
+	for i, src := range append(j.Schemas[:len(j.Schemas):len(j.Schemas)], j.Internal...) {
+		rel := schemaCopyPath(i)
+		if err := writeFile(filepath.Join(tmp, rel), src.Data); err != nil {
 			return nil, err
 		}
 		cfg.Schema = append(cfg.Schema, filepath.ToSlash(rel))
 	}
-	if err := writeFile(filepath.Join(dir, queriesFile), []byte(j.Queries)); err != nil {
+	if err := writeFile(filepath.Join(tmp, queriesFile), []byte(j.Queries)); err != nil {
 		return nil, err
 	}
 	conf, err := json.MarshalIndent(sqlcConfig{Version: "2", SQL: []sqlcSQL{cfg}}, "", "  ")
 	if err != nil {
 		return nil, err
 	}
-	confPath := filepath.Join(dir, configFile)
+	confPath := filepath.Join(tmp, configFile)
 	if err := writeFile(confPath, conf); err != nil {
 		return nil, err
 	}
-	if code := sqlc.Run([]string{"generate", "--no-remote", "-f", confPath}); code != 0 {
-		return nil, fmt.Errorf("sqlc generate failed (exit %d); its message is above", code)
+	if err := runSQLC(tmp, "generate", "--no-remote", "-f", confPath); err != nil {
+		return nil, j.explain(err)
 	}
-	return readGoFiles(filepath.Join(dir, sqlcOutDir))
+	return readGoFiles(filepath.Join(tmp, sqlcOutDir))
 }
 
-// parentSteps is the most leading "../" elements of any relative schema path.
-func parentSteps(schemas []Source) int {
-	most := 0
-	for _, src := range schemas {
-		if filepath.IsAbs(src.Path) {
+// sqlcFailure is a failed sqlc run: its exit status and what it printed.
+type sqlcFailure struct {
+	err    error
+	output string
+}
+
+func (f *sqlcFailure) Error() string {
+	return fmt.Sprintf("sqlc generate failed (%v): %s", f.err, strings.TrimSpace(f.output))
+}
+
+// runSQLC runs sqlc's command line with args in a child process of the
+// running executable (see sqlcChildEnv), in dir.
+func runSQLC(dir string, args ...string) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("cannot run sqlc: locating fencegen's executable: %w", err)
+	}
+	cmd := exec.Command(exe, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), sqlcChildEnv+"=1")
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	cmd.Stderr = &out
+	if err := cmd.Run(); err != nil {
+		return &sqlcFailure{err: err, output: out.String()}
+	}
+	return nil
+}
+
+// sqlcPosLine matches sqlc's "path:line:col: message" lines.
+var sqlcPosLine = regexp.MustCompile(`^(.+):(\d+):(\d+): (.*)$`)
+
+// explain turns a failed run into an *Error whose diagnostics name the
+// user's files: a message about a schema copy is placed in the user's
+// file (copies are verbatim, so lines and columns agree), and one about
+// fencegen's own query is placed at the table the query fences. Output it
+// cannot place is returned as it is.
+func (j sqlcJob) explain(err error) error {
+	var fail *sqlcFailure
+	if !errors.As(err, &fail) {
+		return err
+	}
+	var diags []Diagnostic
+	placed := map[Pos]bool{} // one message per place: a table's four queries fail alike
+	for _, line := range strings.Split(strings.TrimSpace(fail.output), "\n") {
+		if strings.HasPrefix(line, "# package ") {
 			continue
 		}
-		steps := 0
-		for _, elem := range strings.Split(filepath.ToSlash(filepath.Clean(src.Path)), "/") {
-			if elem != ".." {
-				break
-			}
-			steps++
+		m := sqlcPosLine.FindStringSubmatch(line)
+		if m == nil {
+			return err
 		}
-		most = max(most, steps)
+		lineNo, _ := strconv.Atoi(m[2])
+		col, _ := strconv.Atoi(m[3])
+		d, ok := j.placeMessage(filepath.ToSlash(m[1]), lineNo, col, m[4])
+		if !ok {
+			return err
+		}
+		if !placed[d.Pos] {
+			placed[d.Pos] = true
+			diags = append(diags, d)
+		}
 	}
-	return most
+	if len(diags) == 0 {
+		return err
+	}
+	return &Error{Diagnostics: diags}
 }
 
-// schemaCopyPath is where, relative to the configuration directory, a
-// schema is copied: the user's own relative path, so sqlc's messages read
-// as the user wrote it, unless that path is absolute or clashes with
-// fencegen's private files.
-func schemaCopyPath(i int, path string) string {
-	clean := filepath.ToSlash(filepath.Clean(path))
-	if !filepath.IsAbs(path) && !strings.HasPrefix(clean, privateDir) && clean != configFile {
-		return filepath.Clean(path)
+// placeMessage maps one of sqlc's positioned messages back to the user's
+// input.
+func (j sqlcJob) placeMessage(path string, line, col int, msg string) (Diagnostic, bool) {
+	for i, src := range j.Schemas {
+		if path != filepath.ToSlash(schemaCopyPath(i)) {
+			continue
+		}
+		return Diagnostic{Pos: Pos{File: src.Path, Line: line, Col: col}, Message: "sqlc: " + msg}, true
 	}
-	return filepath.Join(privateDir, fmt.Sprintf("schema%d", i), filepath.Base(path))
+	if path != queriesFile {
+		return Diagnostic{}, false
+	}
+	name := queryNameAt(j.Queries, line)
+	for _, t := range j.Tables {
+		for _, q := range []string{updateQuery(t), upsertQuery(t), deleteQuery(t), fenceQuery(t)} {
+			if q == name {
+				return Diagnostic{Pos: t.Pos, Message: fmt.Sprintf(
+					"sqlc cannot compile fencegen's queries for %s (%s, fenced.sql:%d:%d: %s): fencegen and sqlc read this table differently, a fencegen bug; please report it with the table's definition",
+					t.QualifiedName(), name, line, col, msg)}, true
+			}
+		}
+	}
+	return Diagnostic{}, false
+}
+
+// queryNameAt is the name of the sqlc query at line (1-based) of queries.
+// sqlc places an error about a whole statement where its text begins, just
+// after the previous semicolon, which is above the statement's "-- name:"
+// comment; an error inside a statement is below it.
+func queryNameAt(queries string, line int) string {
+	lines := strings.Split(queries, "\n")
+	for i := max(line-1, 0); i < len(lines); i++ {
+		text := strings.TrimSpace(lines[i])
+		if rest, ok := strings.CutPrefix(text, "-- name: "); ok {
+			name, _, _ := strings.Cut(rest, " ")
+			return name
+		}
+		if text != "" && !strings.HasPrefix(text, "--") {
+			break
+		}
+	}
+	for i := min(line, len(lines)) - 1; i >= 0; i-- {
+		if rest, ok := strings.CutPrefix(lines[i], "-- name: "); ok {
+			name, _, _ := strings.Cut(rest, " ")
+			return name
+		}
+	}
+	return ""
+}
+
+// schemaCopyPath is where, in sqlc's working directory, Schemas[i] is
+// copied.
+func schemaCopyPath(i int) string {
+	return filepath.Join(schemaDir, fmt.Sprintf("%03d.sql", i))
 }
 
 func writeFile(path string, data []byte) error {

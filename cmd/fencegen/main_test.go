@@ -123,6 +123,12 @@ func TestBadInput(t *testing.T) {
 			want:  "fencegen.yaml:4:1: unknown key \"fense\"; the keys are engine, schema, out, package, driver, fence, fences, compare, sequence, leases\n",
 		},
 		{
+			name:  "rejected by sqlc only",
+			files: map[string]string{"db/schema.sql": "CREATE TABLE docs (id bigint PRIMARY KEY, fence bigint);\n\nCREATE VIEW v AS SELECT nope FROM docs;\n"},
+			args:  []string{"-engine", "postgresql", "-schema", "db/schema.sql", "-out", "out"},
+			want:  "db/schema.sql:3:25: sqlc: column \"nope\" does not exist\n",
+		},
+		{
 			name:  "pgx with mysql",
 			files: map[string]string{"schema.sql": "CREATE TABLE jobs (id bigint PRIMARY KEY, fence bigint);\n"},
 			args:  []string{"-engine", "mysql", "-driver", "pgx/v5", "-schema", "schema.sql", "-out", "out"},
