@@ -19,6 +19,7 @@ var apiNames = map[string]bool{
 	"op": true, "opUpdate": true, "opUpsert": true, "opDelete": true,
 	"settle": true, "fenceToken": true, "checkTokenRange": true, "mysqlStaleMarker": true,
 	"Queries": true, "New": true, "DBTX": true,
+	"Written": true, "written": true, "notWritten": true, "staleRows": true,
 }
 
 // modelRenames names a new Go type for sqlc's model of every table or

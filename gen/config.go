@@ -25,6 +25,7 @@ type Config struct {
 	Compare  Compare           `yaml:"compare"`
 	Sequence bool              `yaml:"sequence"`
 	Leases   bool              `yaml:"leases"`
+	Queries  Paths             `yaml:"queries"` // users' sqlc queries files to fence
 }
 
 // yamlLine finds "line N" in yaml.v3's messages, and yamlUnknown its
@@ -65,7 +66,7 @@ func yamlError(path string, err error) error {
 	line, _ := strconv.Atoi(m[1])
 	msg := m[2]
 	if sub := yamlUnknown.FindStringSubmatch(msg); sub != nil {
-		msg = fmt.Sprintf("unknown key %q; the keys are engine, schema, out, package, driver, fence, fences, compare, sequence, leases", sub[1])
+		msg = fmt.Sprintf("unknown key %q; the keys are engine, schema, queries, out, package, driver, fence, fences, compare, sequence, leases", sub[1])
 	}
 	return errorf(Pos{File: path, Line: line, Col: 1}, "%s", msg)
 }
@@ -74,6 +75,9 @@ func yamlError(path string, err error) error {
 func (c *Config) resolve(dir string) {
 	for i, s := range c.Schema {
 		c.Schema[i] = joinRel(dir, s)
+	}
+	for i, q := range c.Queries {
+		c.Queries[i] = joinRel(dir, q)
 	}
 	if c.Out != "" {
 		c.Out = joinRel(dir, c.Out)
@@ -104,7 +108,7 @@ func (l *Paths) UnmarshalYAML(n *yaml.Node) error {
 }
 
 // Options turns the configuration into generation options over the schema
-// sources the caller read.
+// sources the caller read; the caller sets Queries from c.Queries.
 func (c *Config) Options(schemas []Source, version string) Options {
 	return Options{
 		Engine: c.Engine, Schemas: schemas, Package: c.Package, Driver: c.Driver,

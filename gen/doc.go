@@ -16,6 +16,13 @@
 //  4. Run sqlc (in a child process of the running executable, see
 //     sqlcChildEnv) on the schema plus fenced.sql for the chosen driver;
 //     its messages come back placed in the user's files.
+//     The users' queries files (Options.Queries) go to sqlc rewritten: each
+//     UPDATE, DELETE and INSERT ... VALUES ... ON CONFLICT DO UPDATE of a
+//     fenced table gets the fence assignment and predicate spliced into its
+//     text (pg_query says what the statement is, its scanner where the
+//     top-level clauses are; queries.go, queries_rewrite.go) under an
+//     unexported name, plus a check query that labels its outcome; other
+//     queries pass through.
 //  5. Render fenced.go with jennifer: the token-taking API below.
 //
 // # Generated API (contract with testdata/fencegen/e2e)
@@ -58,6 +65,14 @@
 //	func (f *Fenced) UpdateDoc(ctx context.Context, token Token, arg UpdateDocParams) error
 //	func (f *Fenced) UpsertDoc(ctx context.Context, token Token, arg UpsertDocParams) error
 //	func (f *Fenced) DeleteDoc(ctx context.Context, token Token, arg DeleteDocParams) error
+//
+//	// Per fenced query of the users' queries files (PostgreSQL), named after
+//	// the query; XParams are sqlc's params without the token.
+//	func (f *Fenced) X(ctx, token Token, arg XParams) error            // :exec
+//	func (f *Fenced) X(ctx, token Token, arg XParams) (Written, error) // :execrows
+//	func (f *Fenced) X(ctx, token Token, arg XParams) (XRow, error)    // :one (sqlc's row type)
+//	func (f *Fenced) X(ctx, token Token, arg XParams) ([]XRow, error)  // :many
+//	type Written struct{ Rows, Stale int64 } // Stale > 0 comes with a *StaleError
 //
 // Field names and Go types are sqlc's (pgtype.Text, sql.NullString, ...), as
 // they appear in its generated params structs. The fence column never
@@ -130,6 +145,8 @@
 //	*generated-key/genkeydb  keys with a generated column: no upsert
 //	*-widths/widthsdb        a fence of every integer width and signedness
 //	                         (e2e: tokens at and just outside each range)
+//	postgres-queries/querydb users' queries fenced (-queries): every
+//	                         statement form and command (e2e: TestQueries)
 //	postgres-types*/typesdb  a column of every type sqlc maps (ranges,
 //	                         multiranges, arrays, enums), pgx/v5 and database/sql
 //

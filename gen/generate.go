@@ -24,6 +24,9 @@ type Options struct {
 	// Version is written into headers; empty omits the version lines (for
 	// stable golden files).
 	Version string
+	// Queries are users' sqlc queries files: their writes of fenced tables
+	// are fenced, the other queries pass through to sqlc unchanged.
+	Queries []Source
 }
 
 // Result is the generated package: file name to contents, plus warnings
@@ -53,7 +56,19 @@ func Generate(opts Options) (*Result, error) {
 		return nil, err
 	}
 
-	if len(tables) == 0 && !opts.Sequence && !opts.Leases {
+	queryFiles, err := fenceQueries(opts, schema)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkQueryMethods(opts, tables, queryFiles); err != nil {
+		return nil, err
+	}
+	userSQL, err := userQuerySources(opts, queryFiles)
+	if err != nil {
+		return nil, err
+	}
+
+	if len(tables) == 0 && !opts.Sequence && !opts.Leases && len(opts.Queries) == 0 {
 		if err := unkeyedError(warnings); err != nil {
 			return nil, err
 		}
@@ -72,7 +87,7 @@ func Generate(opts Options) (*Result, error) {
 		internal = append(internal, Source{Path: leaseSchemaFile, Data: []byte(leaseSchema)})
 		files[leaseSchemaFile] = []byte(opts.sqlHeader() + leaseSchema)
 	}
-	job := sqlcJob{Engine: opts.Engine, Driver: opts.Driver, Package: opts.Package, Schemas: opts.Schemas, Internal: internal, Queries: queries, Tables: tables, NoVersion: opts.Version == ""}
+	job := sqlcJob{Engine: opts.Engine, Driver: opts.Driver, Package: opts.Package, Schemas: opts.Schemas, Internal: internal, Queries: queries, UserQueries: userSQL, PlaceUser: placeUserMessage(userSQL, queryFiles), Tables: tables, NoVersion: opts.Version == ""}
 	goFiles, err := job.run()
 	if err != nil {
 		return nil, err
@@ -81,7 +96,11 @@ func Generate(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	fencedGo, err := renderFencedGo(opts, tables, sqlcQueries)
+	userGo, err := readQueryFiles(opts, userSQL, queryFiles, goFiles)
+	if err != nil {
+		return nil, err
+	}
+	fencedGo, err := renderFencedGo(opts, tables, sqlcQueries, userGo)
 	if err != nil {
 		return nil, err
 	}
@@ -93,6 +112,9 @@ func Generate(opts Options) (*Result, error) {
 	}
 	files["fenced.go"] = fencedGo
 	files["fenced.sql"] = []byte(opts.sqlHeader() + queries)
+	for _, q := range userSQL {
+		files[q.Path] = append([]byte(opts.sqlHeader()), q.Data...)
+	}
 	if err := checkDeclarations(files); err != nil {
 		return nil, err
 	}
@@ -165,9 +187,12 @@ func (o Options) withDefaults() (Options, error) {
 
 // sourceLine lists the schema files for headers.
 func (o Options) sourceLine() string {
-	paths := make([]string, len(o.Schemas))
-	for i, s := range o.Schemas {
-		paths[i] = s.Path
+	paths := make([]string, 0, len(o.Schemas)+len(o.Queries))
+	for _, s := range o.Schemas {
+		paths = append(paths, s.Path)
+	}
+	for _, q := range o.Queries {
+		paths = append(paths, q.Path)
 	}
 	return strings.Join(paths, ", ")
 }

@@ -35,9 +35,10 @@ type goWriter struct {
 // sqlc's own output and formatting it dominates fencegen's own time, so its
 // sections (the shared code, the tables in one chunk per CPU, the token
 // sources) are rendered and gofmt'd concurrently and then joined.
-func renderFencedGo(opts Options, tables []*fencedTable, sqlcGo *sqlcFile) ([]byte, error) {
+func renderFencedGo(opts Options, tables []*fencedTable, sqlcGo *sqlcFile, queries []queryFile) ([]byte, error) {
 	base := goWriter{sqlc: sqlcGo, engine: opts.Engine, driver: opts.Driver, cmp: opts.Compare}
 	sections := fencedGoSections(opts, tables, runtime.GOMAXPROCS(0))
+	sections = append(sections, func(w *goWriter) error { return w.queriesSection(queries, tables) })
 	rendered := make([][]byte, len(sections))
 	errs := make([]error, len(sections))
 	var wg sync.WaitGroup

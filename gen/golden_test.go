@@ -88,7 +88,15 @@ func generateCase(t *testing.T, dir string) (*Result, string) {
 		}
 		sources = append(sources, Source{Path: path, Data: data})
 	}
-	res, err := Generate(cfg.Options(sources, ""))
+	opts := cfg.Options(sources, "")
+	for _, path := range cfg.Queries {
+		data, err := os.ReadFile(filepath.Join(dir, path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts.Queries = append(opts.Queries, Source{Path: path, Data: data})
+	}
+	res, err := Generate(opts)
 	if err != nil {
 		t.Fatalf("Generate: %v", err)
 	}

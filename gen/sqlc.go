@@ -49,6 +49,12 @@ type sqlcJob struct {
 	Queries   string         // fenced.sql
 	Tables    []*fencedTable // the tables Queries fences
 	NoVersion bool
+
+	// UserQueries are the users' queries files as fencegen rewrote them,
+	// named by base name (sqlc names each Go file after its queries file),
+	// and PlaceUser places sqlc's messages about them in the user's files.
+	UserQueries []Source
+	PlaceUser   func(path string, line, col int, msg string) (Diagnostic, bool)
 }
 
 // sqlcConfig is the subset of sqlc's version 2 configuration fencegen writes.
@@ -109,6 +115,12 @@ func (j sqlcJob) run() (map[string][]byte, error) {
 	}
 	if err := writeFile(filepath.Join(tmp, queriesFile), []byte(j.Queries)); err != nil {
 		return nil, err
+	}
+	for _, q := range j.UserQueries {
+		if err := writeFile(filepath.Join(tmp, q.Path), q.Data); err != nil {
+			return nil, err
+		}
+		cfg.Queries = append(cfg.Queries, q.Path)
 	}
 	conf, err := json.MarshalIndent(sqlcConfig{Version: "2", SQL: []sqlcSQL{cfg}}, "", "  ")
 	if err != nil {
@@ -201,6 +213,11 @@ func (j sqlcJob) placeMessage(path string, line, col int, msg string) (Diagnosti
 			continue
 		}
 		return Diagnostic{Pos: Pos{File: src.Path, Line: line, Col: col}, Message: "sqlc: " + msg}, true
+	}
+	if j.PlaceUser != nil {
+		if d, ok := j.PlaceUser(path, line, col, msg); ok {
+			return d, true
+		}
 	}
 	if path != queriesFile {
 		return Diagnostic{}, false

@@ -18,6 +18,7 @@ type flags struct {
 	sqlcConfig   string
 	engine       string
 	schemas      listFlag
+	queries      listFlag
 	out          string
 	pkg          string
 	driver       string
@@ -41,7 +42,7 @@ fence column admits the caller's fencing token, and Go wrappers that take the
 token and return *StaleError or *NotFoundError instead of losing the race.
 
 Usage:
-  fencegen -engine ENGINE -schema FILE [-schema FILE...] -out DIR -package NAME [flags]
+  fencegen -engine ENGINE -schema FILE [-schema FILE...] [-queries FILE...] -out DIR -package NAME [flags]
   fencegen -config fencegen.yaml [flags]
   fencegen -sqlc sqlc.yaml [flags]
 
@@ -59,10 +60,11 @@ func parseFlags(args []string, stderr io.Writer) (*flags, error) {
 		fmt.Fprint(stderr, usageHeader)
 		fs.PrintDefaults()
 	}
-	fs.StringVar(&f.config, "config", "", "read settings from this `fencegen.yaml` (keys: engine, schema, out, package, driver, fence, fences, compare, sequence, leases; paths relative to the file; unknown keys are errors)")
+	fs.StringVar(&f.config, "config", "", "read settings from this `fencegen.yaml` (keys: engine, schema, queries, out, package, driver, fence, fences, compare, sequence, leases; paths relative to the file; unknown keys are errors)")
 	fs.StringVar(&f.sqlcConfig, "sqlc", "", "read engine, schemas, package and driver from an existing sqlc `sqlc.yaml` (version 2); writes one fenced package per Go target, by default to OUT/fenced")
 	fs.StringVar(&f.engine, "engine", "", "SQL dialect: postgresql, mysql or sqlite")
 	fs.Var(&f.schemas, "schema", "schema `file`, repeatable, applied in order (CREATE TABLE, ALTER TABLE ... ADD COLUMN, views...)")
+	fs.Var(&f.queries, "queries", "your sqlc queries `file`, repeatable: its UPDATE, DELETE and upsert queries on fenced tables become token-taking methods on Fenced; mark one that must stay unfenced with a comment \"-- fencegen:unfenced <reason>\"; the other queries pass through to sqlc unchanged")
 	fs.StringVar(&f.out, "out", "", "output `directory` (created if missing; only files with fencegen's header are replaced or removed)")
 	fs.StringVar(&f.pkg, "package", "", "Go package `name` of the output (default: the base name of -out)")
 	fs.StringVar(&f.driver, "driver", "", "database package: pgx/v5 (postgresql only, the default there) or database/sql")
@@ -106,6 +108,9 @@ func (f *flags) apply(cfg *gen.Config) error {
 	}
 	if len(f.schemas) > 0 {
 		cfg.Schema = gen.Paths(f.schemas)
+	}
+	if len(f.queries) > 0 {
+		cfg.Queries = gen.Paths(f.queries)
 	}
 	if f.set["out"] {
 		cfg.Out = f.out

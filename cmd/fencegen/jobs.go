@@ -65,16 +65,25 @@ func (f *flags) job(cfg *gen.Config) (job, error) {
 		}
 		sources = append(sources, gen.Source{Path: path, Data: data})
 	}
-	return job{out: cfg.Out, opts: cfg.Options(sources, f.headerVersion())}, nil
+	opts := cfg.Options(sources, f.headerVersion())
+	for _, path := range cfg.Queries {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return job{}, fmt.Errorf("reading queries: %w", err)
+		}
+		opts.Queries = append(opts.Queries, gen.Source{Path: path, Data: data})
+	}
+	return job{out: cfg.Out, opts: opts}, nil
 }
 
 // sqlcFile is the part of sqlc's version 2 configuration fencegen reads.
 type sqlcFile struct {
 	Version string `yaml:"version"`
 	SQL     []struct {
-		Engine gen.Engine `yaml:"engine"`
-		Schema gen.Paths  `yaml:"schema"`
-		Gen    struct {
+		Engine  gen.Engine `yaml:"engine"`
+		Schema  gen.Paths  `yaml:"schema"`
+		Queries gen.Paths  `yaml:"queries"`
+		Gen     struct {
 			Go *struct {
 				Package    string `yaml:"package"`
 				Out        string `yaml:"out"`
@@ -113,6 +122,9 @@ func (f *flags) sqlcJobs() ([]job, error) {
 			return nil, err
 		}
 		cfg.Schema = schemas
+		if cfg.Queries, err = expandSchemas(dir, s.Queries); err != nil {
+			return nil, err
+		}
 		if err := f.apply(cfg); err != nil {
 			return nil, err
 		}
@@ -131,7 +143,7 @@ func (f *flags) sqlcJobs() ([]job, error) {
 	return jobs, nil
 }
 
-// expandSchemas resolves sqlc schema entries, which may be directories of
+// expandSchemas resolves sqlc schema and queries entries, which may be directories of
 // .sql files (read in name order, as sqlc does).
 func expandSchemas(dir string, entries []string) ([]string, error) {
 	var out []string

@@ -120,7 +120,7 @@ func TestBadInput(t *testing.T) {
 			name:  "unknown config key",
 			files: map[string]string{"schema.sql": "CREATE TABLE jobs (id bigint PRIMARY KEY, fence bigint);\n", "fencegen.yaml": "engine: postgresql\nschema: [schema.sql]\nout: out\nfense: epoch\n"},
 			args:  []string{"-config", "fencegen.yaml"},
-			want:  "fencegen.yaml:4:1: unknown key \"fense\"; the keys are engine, schema, out, package, driver, fence, fences, compare, sequence, leases\n",
+			want:  "fencegen.yaml:4:1: unknown key \"fense\"; the keys are engine, schema, queries, out, package, driver, fence, fences, compare, sequence, leases\n",
 		},
 		{
 			name:  "rejected by sqlc only",
@@ -232,7 +232,7 @@ func TestHelpDocumentsEveryFlag(t *testing.T) {
 	if code := run([]string{"-h"}, &out, &errb); code != 0 {
 		t.Fatalf("-h exit %d", code)
 	}
-	for _, flag := range []string{"-config", "-sqlc", "-engine", "-schema", "-out", "-package", "-driver", "-fence", "-table-fence", "-compare", "-sequence", "-leases", "-no-version", "-version", "//go:generate"} {
+	for _, flag := range []string{"-config", "-sqlc", "-engine", "-schema", "-queries", "-out", "-package", "-driver", "-fence", "-table-fence", "-compare", "-sequence", "-leases", "-no-version", "-version", "//go:generate"} {
 		if !strings.Contains(errb.String(), flag) {
 			t.Errorf("-h output lacks %s", flag)
 		}

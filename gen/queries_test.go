@@ -1,0 +1,123 @@
+package gen
+
+import (
+	"strings"
+	"testing"
+)
+
+const queriesTestSchema = `CREATE TABLE docs (id bigint PRIMARY KEY, title text NOT NULL, fence bigint);
+CREATE TABLE notes (id bigint PRIMARY KEY, body text NOT NULL);
+`
+
+func generateQueries(queries string) (*Result, error) {
+	return Generate(Options{
+		Engine:  PostgreSQL,
+		Schemas: []Source{{Path: "schema.sql", Data: []byte(queriesTestSchema)}},
+		Queries: []Source{{Path: "sql/queries.sql", Data: []byte(queries)}},
+		Package: "db",
+	})
+}
+
+// TestQueriesErrors checks each refusal names the user's file:line:col and
+// says what to do.
+func TestQueriesErrors(t *testing.T) {
+	for _, tc := range []struct{ name, queries, want string }{
+		{"no name", "UPDATE docs SET title = $1;\n", "sql/queries.sql:1:1: query has no \"-- name: Name :cmd\" comment"},
+		{"unfenced without reason", "-- name: A :exec\n  -- fencegen:unfenced   \nUPDATE docs SET title = $1;\n", "sql/queries.sql:2:3: -- fencegen:unfenced needs a reason"},
+		{"unknown directive", "-- name: A :exec\n-- fencegen:unfence because\nUPDATE docs SET title = $1;\n", "sql/queries.sql:2:1: unknown directive \"fencegen:unfence\""},
+		{"duplicate name", "-- name: A :exec\nDELETE FROM notes;\n-- name: A :exec\nDELETE FROM notes;\n", "sql/queries.sql:3:1: a query named A is already defined at sql/queries.sql:1:1"},
+		{"sets the fence", "-- name: A :exec\nUPDATE docs\nSET fence = $1 WHERE id = $2;\n", "sql/queries.sql:3:5: A sets fence column \"fence\" of docs itself"},
+		{"upsert sets the fence", "-- name: A :exec\nINSERT INTO docs (id, title) VALUES ($1, $2)\nON CONFLICT (id) DO UPDATE SET title = excluded.title, fence = 3;\n", "sql/queries.sql:3:56: A sets fence column"},
+		{"upsert without columns", "-- name: A :exec\nINSERT INTO docs VALUES ($1, $2, 3) ON CONFLICT (id) DO UPDATE SET title = excluded.title;\n", "sql/queries.sql:1:1: A inserts into fenced table docs without a column list"},
+		{"upsert from select", "-- name: A :exec\nINSERT INTO docs (id, title) SELECT id, body FROM notes ON CONFLICT (id) DO UPDATE SET title = excluded.title;\n", "sql/queries.sql:1:1: A upserts fenced table docs from a query"},
+		{"write in WITH", "-- name: A :many\nWITH gone AS (DELETE FROM docs WHERE id = $1 RETURNING id)\nSELECT id FROM gone;\n", "sql/queries.sql:2:6: A writes fenced table docs inside WITH"},
+		{"batch command", "-- name: A :batchexec\nDELETE FROM docs WHERE id = $1;\n", "sql/queries.sql:1:1: A writes fenced table docs but is a :batchexec query"},
+		{"one without returning", "-- name: A :one\nDELETE FROM docs WHERE id = $1;\n", "sql/queries.sql:1:1: A is a :one query but returns nothing; add RETURNING"},
+		{"cursor", "-- name: A :exec\nDELETE FROM docs WHERE CURRENT OF c;\n", "sql/queries.sql:1:1: A writes through a cursor"},
+		{"syntax", "-- name: A :exec\nDELETE FROM docs WHERE id = = $1;\n", "sql/queries.sql:2:29: syntax error at or near \"=\""},
+		{"sqlc on a passed-through query", "-- name: A :one\n-- reads\nSELECT id,\n  nope FROM docs;\n", "sql/queries.sql:4:3: sqlc: column \"nope\" does not exist"},
+		{"sqlc on a fenced query", "-- name: B :exec\nDELETE FROM notes;\n\n-- name: A :exec\nUPDATE docs SET title = $2 WHERE nope = $1;\n", "sql/queries.sql:4:1: sqlc rejects A as fencegen fenced it"},
+		{"per-table method name", "-- name: UpdateDoc :exec\nUPDATE notes SET body = $1;\n", "sql/queries.sql:1:1: query UpdateDoc has the name of fencegen's own write of table docs"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := generateQueries(tc.queries)
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Fatalf("got %v\nwant %s...", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestQueriesPassThrough keeps queries that write no fenced table, and
+// those marked unfenced, exactly as written.
+func TestQueriesPassThrough(t *testing.T) {
+	queries := `-- name: ListDocs :many
+SELECT * FROM docs /* every doc */ ORDER BY id;
+
+-- name: SaveNote :exec
+INSERT INTO notes (id, body) VALUES (@id, @body)
+ON CONFLICT (id) DO UPDATE SET body = excluded.body;
+
+-- name: CreateDoc :exec
+INSERT INTO docs (id, title) VALUES ($1, $2);
+
+-- name: ResetTitles :exec
+-- fencegen:unfenced the nightly migration runs alone
+UPDATE docs SET title = '';
+`
+	res, err := generateQueries(queries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(res.Files["queries.fenced.sql"])
+	for _, stmt := range []string{
+		"SELECT * FROM docs /* every doc */ ORDER BY id;",
+		"INSERT INTO notes (id, body) VALUES (@id, @body)\nON CONFLICT (id) DO UPDATE SET body = excluded.body;",
+		"INSERT INTO docs (id, title) VALUES ($1, $2);",
+		"-- fencegen:unfenced the nightly migration runs alone\nUPDATE docs SET title = '';",
+	} {
+		if !strings.Contains(got, stmt) {
+			t.Errorf("queries.fenced.sql lacks %q:\n%s", stmt, got)
+		}
+	}
+	if strings.Contains(got, "fencegen_token") || strings.Contains(string(res.Files["fenced.go"]), "func (f *Fenced) ResetTitles") {
+		t.Errorf("a pass-through query was fenced:\n%s", got)
+	}
+}
+
+// TestQueriesRewrite pins the rewritten text of the statement forms.
+func TestQueriesRewrite(t *testing.T) {
+	for _, tc := range []struct{ name, query, want string }{
+		{"update without where", "UPDATE docs SET title = 'x' RETURNING id", "UPDATE docs SET fence = sqlc.arg(fencegen_token)::bigint, title = 'x'\nWHERE (docs.fence IS NULL OR docs.fence <= sqlc.arg(fencegen_token)::bigint) RETURNING id"},
+		{"parenthesized condition kept apart", "UPDATE docs SET title = 'x' WHERE id = 1 OR id = 2", "UPDATE docs SET fence = sqlc.arg(fencegen_token)::bigint, title = 'x' WHERE (id = 1 OR id = 2) AND (docs.fence IS NULL OR docs.fence <= sqlc.arg(fencegen_token)::bigint)"},
+		{"subquery's where untouched", "DELETE FROM docs WHERE id IN (SELECT id FROM notes WHERE body = '')", "DELETE FROM docs WHERE (id IN (SELECT id FROM notes WHERE body = '')) AND (docs.fence IS NULL OR docs.fence <= sqlc.arg(fencegen_token)::bigint)"},
+		{"positional token after the last parameter", "DELETE FROM docs WHERE id = $2 OR id = $1", "DELETE FROM docs WHERE (id = $2 OR id = $1) AND (docs.fence IS NULL OR docs.fence <= $3::bigint)"},
+		{"schema-qualified and quoted", `UPDATE public."docs" SET title = 'x'`, "UPDATE public.\"docs\" SET fence = sqlc.arg(fencegen_token)::bigint, title = 'x'\nWHERE (docs.fence IS NULL OR docs.fence <= sqlc.arg(fencegen_token)::bigint)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := generateQueries("-- name: Q :exec\n" + tc.query + ";\n")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := string(res.Files["queries.fenced.sql"]); !strings.Contains(got, tc.want+";") {
+				t.Errorf("got\n%s\nwant it to contain\n%s", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestQueriesEngines refuses queries files on the engines whose statements
+// fencegen does not rewrite yet, rather than misreading them.
+func TestQueriesEngines(t *testing.T) {
+	for _, engine := range []Engine{MySQL, SQLite} {
+		_, err := Generate(Options{
+			Engine:  engine,
+			Schemas: []Source{{Path: "schema.sql", Data: []byte("CREATE TABLE docs (id bigint PRIMARY KEY, fence bigint);\n")}},
+			Queries: []Source{{Path: "queries.sql", Data: []byte("-- name: A :exec\nDELETE FROM docs WHERE id = ?;\n")}},
+			Package: "db",
+		})
+		if err == nil || !strings.Contains(err.Error(), "works with postgresql so far") {
+			t.Errorf("%s: got %v, want a refusal", engine, err)
+		}
+	}
+}
