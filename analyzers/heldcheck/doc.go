@@ -13,7 +13,9 @@
 // LeaderWithID() compared with our ID, etcd Lease.TimeToLive and
 // Election.Leader compared with our value, Consul Session.Info and a KV Get
 // of the lock key compared with the holder's session, ZooKeeper Conn.State
-// and Exists on the lock node, go-redis TTL or PTTL of a SET NX lock key,
+// where a lock is held (a connection that is up vouches for no lease the
+// code does not hold: a readiness check at start-up is none) and Exists on
+// the lock node, go-redis TTL or PTTL of a SET NX lock key,
 // gocron Elector.IsLeader, a leader flag that an OnStartedLeading callback
 // sets (leading.Store(true), isLeader = true), a function marked
 // //fencelint:check or one that wraps such a call and answers with it

@@ -85,6 +85,7 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program) (*Model, *builder) {
 	b.inferRoles()
 	b.findChecks()
 	b.findLeases()
+	b.dropUnleasedChecks()
 	b.findWrites()
 	b.markHeld()
 	b.deriveWriteFacts()

@@ -45,6 +45,7 @@ const (
 	ConsulTxn                       // fenced if the ops hold a check-session / check-index op
 	ZKVersion                       // fenced if the version argument at API.Arg is not -1
 	ZKMulti                         // fenced if the ops hold a *zk.CheckVersionRequest
+	ZKCreate                        // create-only unless the flags at API.Arg are sequential: ZooKeeper refuses an existing node
 	RedisScript                     // fenced if the Lua script at API.Arg compares a stored fence
 	RedisWatched                    // fenced: inside WATCH/MULTI the EXEC aborts on conflict
 	SQLBuilder                      // a query builder's Exec: the SQL is written out from the builder chain (sqlbuilders.go)
@@ -93,6 +94,7 @@ const (
 	AnyResult HeldRule = iota // any result: true, a nil error, a TTL above 0, a deadline ahead, a non-nil entry
 	ValueOnly                 // only comparing the returned value with the holder's own ID (not its error)
 	LockKeyAt                 // any result, but only when the key or path at API.Arg names a lock
+	InLease                   // any result, but only where a lease is held: a connection's state vouches for no lease the code does not hold
 )
 
 // Import paths, version elements removed (see normalizePath).
@@ -249,9 +251,9 @@ func catalog() []API {
 		API{Pkg: pkgZK, Recv: "Lock", Name: "Unlock", Role: RoleRelease, System: ZooKeeper},
 		API{Pkg: pkgZK, Recv: "Conn", Name: "Set", Role: RoleWrite, System: ZooKeeper, Fence: ZKVersion, Arg: 2},
 		API{Pkg: pkgZK, Recv: "Conn", Name: "Delete", Role: RoleWrite, System: ZooKeeper, Fence: ZKVersion, Arg: 1},
-		API{Pkg: pkgZK, Recv: "Conn", Name: "Create", Role: RoleWrite, System: ZooKeeper},
+		API{Pkg: pkgZK, Recv: "Conn", Name: "Create", Role: RoleWrite, System: ZooKeeper, Fence: ZKCreate, Arg: 2},
 		API{Pkg: pkgZK, Recv: "Conn", Name: "Multi", Role: RoleWrite, System: ZooKeeper, Fence: ZKMulti},
-		API{Pkg: pkgZK, Recv: "Conn", Name: "State", Role: RoleCheck, System: ZooKeeper},
+		API{Pkg: pkgZK, Recv: "Conn", Name: "State", Role: RoleCheck, System: ZooKeeper, Held: InLease},
 		API{Pkg: pkgZK, Recv: "Conn", Name: "Exists", Role: RoleCheck, System: ZooKeeper, Held: LockKeyAt, Arg: 0},
 		API{Pkg: pkgZK, Recv: "Conn", Name: "SessionID", Role: RoleNotToken, System: ZooKeeper,
 			Note: "a ZooKeeper session ID is not ordered across sessions"},

@@ -160,7 +160,44 @@ func (b *builder) callCheck(fn *ssa.Function, call *ssa.Call, used map[ssa.CallI
 	pos, end := b.callExtent(call)
 	b.model.Checks = append(b.model.Checks, &Check{
 		Call: call, Pos: pos, End: end, Fn: fn, System: cal.system, What: cal.what, held: flow.branches,
+		inLease: cal.held == InLease,
 	})
+}
+
+// dropUnleasedChecks forgets the checks that vouch for a lease only where
+// one is held (a ZooKeeper connection's State, InLease) and are made where
+// none is: in a function that holds no lease, called from none in the
+// package. A start-up readiness check of the connection is no lease check.
+// The regions are then computed again without their Checked leases.
+func (b *builder) dropUnleasedChecks() {
+	unleased := func(c *Check) bool { return c.inLease && !b.leaseAround(c.Call, 0) }
+	if !slices.ContainsFunc(b.model.Checks, unleased) {
+		return
+	}
+	b.model.Checks = slices.DeleteFunc(b.model.Checks, unleased)
+	b.model.Leases = nil
+	b.findLeases()
+}
+
+// leaseAround reports whether a lease other than a validity check's or a
+// bare session's is held where instr runs: in its function or, a few calls
+// up, where the package calls that function.
+func (b *builder) leaseAround(instr ssa.Instruction, depth int) bool {
+	for _, l := range b.heldBefore(instr) {
+		if l.Kind != Checked && !b.tokens.sessionOnly(l) {
+			return true
+		}
+	}
+	fn := instr.Parent()
+	if depth >= 3 || fn == nil || b.tokens.index().escapes[fn] {
+		return false
+	}
+	for _, site := range b.tokens.index().callSites[fn] {
+		if b.leaseAround(site, depth+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // leaderFlagChecks records reads of a leader flag: a bool field or package

@@ -157,9 +157,12 @@ func (b *builder) dispatchRole(fn *types.Func) (*RoleFact, string) {
 		switch {
 		case role == nil:
 		case agreed == nil:
-			agreed, via = role, t.name
+			copied := *role // the Program's facts are shared: never written
+			agreed, via = &copied, t.name
 		case agreed.Role != role.Role:
 			return nil, ""
+		case agreed.Held != role.Held:
+			agreed.Held = AnyResult // a check only one implementation limits to lease regions
 		}
 	}
 	return agreed, via

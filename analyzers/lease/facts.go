@@ -35,6 +35,9 @@ type RoleFact struct {
 	Role   Role
 	System System
 	What   string
+	// Held is, for a check, which uses of its result say the lease is
+	// held: InLease for a wrapper of connection-state checks only.
+	Held HeldRule
 }
 
 // CallbackParamFact: the function values passed as these parameters

@@ -125,7 +125,8 @@ type Check struct {
 	// End is the end of the checking expression, for diagnostic ranges.
 	End token.Pos
 
-	held []branch // the branches taken when the check says the lease is held (checks.go)
+	held    []branch // the branches taken when the check says the lease is held (checks.go)
+	inLease bool     // the check vouches for a lease only where one is held (HeldRule InLease)
 }
 
 // A Renewal is a manual renewal call (Extend, Refresh, KeepAliveOnce,

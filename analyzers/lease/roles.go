@@ -25,6 +25,7 @@ type callee struct {
 	role   Role
 	system System
 	what   string // "Mutex.Lock", "acquireLock"
+	held   HeldRule
 }
 
 // resolve returns what call invokes, as far as leases go.
@@ -34,7 +35,7 @@ func (b *builder) resolve(call *ssa.CallCommon) (callee, bool) {
 		return b.resolveClosure(call)
 	}
 	if api := b.ix.lookupFunc(fn); api != nil {
-		c := callee{fn: fn, api: api, role: api.Role, system: api.System, what: apiName(fn, api)}
+		c := callee{fn: fn, api: api, role: api.Role, system: api.System, what: apiName(fn, api), held: api.Held}
 		if api.System == Redis && fn.Name() == "SetArgs" && setArgsNX(call) {
 			c.role = RoleTryAcquire // SET key value NX: a hand-rolled lock
 		}
@@ -49,7 +50,7 @@ func (b *builder) resolve(call *ssa.CallCommon) (callee, bool) {
 		return c, true
 	}
 	if f := b.roleFact(fn); f != nil {
-		return callee{fn: fn, role: f.Role, system: f.System, what: shortName(fn)}, true
+		return callee{fn: fn, role: f.Role, system: f.System, what: shortName(fn), held: f.Held}, true
 	}
 	if api := b.sqlHelper(fn); api != nil {
 		return callee{fn: fn, api: api, role: api.Role, system: api.System, what: shortName(fn)}, true
@@ -59,7 +60,7 @@ func (b *builder) resolve(call *ssa.CallCommon) (callee, bool) {
 	}
 	if call.IsInvoke() {
 		if f, via := b.dispatchRole(fn); f != nil {
-			return callee{fn: fn, role: f.Role, system: f.System, what: shortName(fn) + " (via " + via + ")"}, true
+			return callee{fn: fn, role: f.Role, system: f.System, what: shortName(fn) + " (via " + via + ")", held: f.Held}, true
 		}
 	}
 	return callee{}, false
@@ -189,8 +190,9 @@ func (b *builder) inferRoles() {
 				continue
 			}
 			if role, system := b.wrapperRole(fn); role != 0 {
-				if old := b.roleFact(obj); old == nil || old.Role != role {
-					b.setLocal(obj, &RoleFact{Role: role, System: system, What: shortName(obj)})
+				held := b.wrappedHeld(fn, role)
+				if old := b.roleFact(obj); old == nil || old.Role != role || old.Held != held {
+					b.setLocal(obj, &RoleFact{Role: role, System: system, What: shortName(obj), Held: held})
 					changed = true
 				}
 			}
@@ -253,6 +255,32 @@ func (b *builder) wrapperRole(fn *ssa.Function) (Role, System) {
 		return RoleCheck, system
 	}
 	return 0, ""
+}
+
+// wrappedHeld returns the HeldRule of a wrapper with role: InLease for a
+// check whose every wrapped check is a connection-state check (kafka-kit's
+// Ready() around zk.Conn.State), which vouches for a lease only where one
+// is held; AnyResult otherwise.
+func (b *builder) wrappedHeld(fn *ssa.Function, role Role) HeldRule {
+	if role != RoleCheck {
+		return AnyResult
+	}
+	held := AnyResult
+	for _, blk := range fn.Blocks {
+		for _, instr := range blk.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			if c, ok := b.resolve(call.Common()); ok && c.role.Has(RoleCheck) {
+				if c.held != InLease {
+					return AnyResult
+				}
+				held = InLease
+			}
+		}
+	}
+	return held
 }
 
 // callWrites reports whether a call goes to a function known to write

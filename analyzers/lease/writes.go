@@ -87,6 +87,8 @@ func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, calle
 		}
 	case ZKMulti:
 		w.Fenced = hasCheckVersion(arg(c, 0))
+	case ZKCreate:
+		w.Fenced = zkCreateOnly(arg(c, api.Arg))
 	case RedisScript:
 		return b.scriptWrite(w, c, api)
 	}
@@ -95,6 +97,17 @@ func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, calle
 		w.LockImpl = b.touchesLockKey(fn, c)
 	}
 	return w
+}
+
+// zkCreateOnly reports whether flags, a ZooKeeper Create's create mode,
+// makes a node at the path given (persistent, ephemeral, container, TTL):
+// ZooKeeper refuses it with ErrNodeExists when the node is there, so a
+// stale holder's copy changes nothing, like SQL's insert-if-absent. A
+// sequential mode (zk.FlagSequence set) adds a new node on every call.
+func zkCreateOnly(flags ssa.Value) bool {
+	const flagSequence = 2 // zk.FlagSequence; in every mode that has it (3, 6 too)
+	n, ok := constInt(flags)
+	return ok && n&flagSequence == 0
 }
 
 // declaredWrite is a call to a //fencelint:write or //fencelint:fenced function.

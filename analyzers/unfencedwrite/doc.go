@@ -34,8 +34,8 @@
 // script; S3 PutObject, DeleteObject, CopyObject and uploads without IfMatch
 // or IfNoneMatch; Cloud Storage writers, updates and deletes without If; Consul
 // KV Put and Delete and Txns without a check-session or check-index op;
-// ZooKeeper Set and Delete with version -1, Create, and Multi without a
-// CheckVersionRequest. A call, made while the lease is held, to a function
+// ZooKeeper Set and Delete with version -1, sequential Creates, and Multi
+// without a CheckVersionRequest. A call, made while the lease is held, to a function
 // (in this package or another) that makes such a write is reported at the
 // call and names the inner write.
 //
@@ -89,6 +89,11 @@
 //     read in the same function while the lease was held (Scan, a row
 //     returned by a call) and RowsAffected is checked; a version from a
 //     caller, or an unchecked result, is reported.
+//   - Create only: a ZooKeeper Create whose mode is not sequential
+//     (persistent, ephemeral, container, TTL) fails with ErrNodeExists when
+//     the node is there, so it creates what is absent and nothing more. A
+//     sequential Create adds a node on every call and is reported, as is a
+//     Create whose mode fencelint cannot read.
 //   - Delete by age: a DELETE whose WHERE clause only selects rows older
 //     than a time (expires_at < now(), created_at < now() - interval '7
 //     days', finished_at < $1 with a time.Time) is idempotent: what expired

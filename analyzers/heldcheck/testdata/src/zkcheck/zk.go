@@ -18,16 +18,60 @@ type worker struct {
 	lockNode string
 }
 
-// state reads the connection's state: the session can expire right after.
-func (w *worker) state(ctx context.Context) {
-	if w.conn.State() == zk.StateHasSession { // want `Conn.State only tells that the lease was held when it ran, yet it guards the unfenced write DB.ExecContext \(UPDATE shards\) at line 24`
+// state holds the ZooKeeper lock and reads the connection's state before
+// writing: the session, and the lock node with it, can expire right after.
+func (w *worker) state(ctx context.Context) error {
+	l := zk.NewLock(w.conn, "/locks/shards", zk.WorldACL(zk.PermAll))
+	if err := l.Lock(); err != nil {
+		return err
+	}
+	defer l.Unlock()
+	if w.conn.State() == zk.StateHasSession { // want `Conn.State only tells that the lease was held when it ran, yet it guards the unfenced write DB.ExecContext \(UPDATE shards\) at line 30`
 		w.db.ExecContext(ctx, "UPDATE shards SET owner = 'w1' WHERE id = 3")
 	}
+	return nil
+}
+
+// ready wraps the connection-state check, as applications do.
+func (w *worker) ready() bool {
+	switch w.conn.State() {
+	case zk.StateConnected, zk.StateHasSession:
+		return true
+	}
+	return false
+}
+
+// underLock asks ready() while holding the lock: a check of the lock's
+// session, stale by the write.
+func (w *worker) underLock(ctx context.Context) error {
+	l := zk.NewLock(w.conn, "/locks/shards", zk.WorldACL(zk.PermAll))
+	if err := l.Lock(); err != nil {
+		return err
+	}
+	defer l.Unlock()
+	if !w.ready() { // want `worker.ready only tells that the lease was held when it ran, yet it guards the unfenced write DB.ExecContext \(UPDATE shards\)`
+		return errLost
+	}
+	_, err := w.db.ExecContext(ctx, "UPDATE shards SET owner = 'w1' WHERE id = 6")
+	return err
+}
+
+// initStore checks that the connection is up at start-up, holding no lock:
+// a readiness check, not a lease check (kafka-kit's tag storage Init).
+func (w *worker) initStore(ctx context.Context) error {
+	if !w.ready() {
+		return errors.New("zookeeper not ready")
+	}
+	if w.conn.State() != zk.StateHasSession {
+		return errors.New("no session")
+	}
+	_, err := w.db.ExecContext(ctx, "UPDATE shards SET owner = NULL WHERE id = 7")
+	return err
 }
 
 // lockNodeExists checks that our ephemeral lock node is still there.
 func (w *worker) lockNodeExists() error {
-	ok, _, err := w.conn.Exists(w.lockNode) // want `Conn.Exists only tells that the lease was held when it ran, yet it guards the unfenced write Conn.Set at line 34`
+	ok, _, err := w.conn.Exists(w.lockNode) // want `Conn.Exists only tells that the lease was held when it ran, yet it guards the unfenced write Conn.Set at line 78`
 	if err != nil || !ok {
 		return errLost
 	}

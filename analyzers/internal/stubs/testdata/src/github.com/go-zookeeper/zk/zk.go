@@ -26,6 +26,7 @@ const (
 	StateUnknown      State = -1
 	StateDisconnected State = 0
 	StateExpired      State = -112
+	StateConnected          = State(100)
 	StateHasSession         = State(101)
 )
 
