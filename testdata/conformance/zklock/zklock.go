@@ -213,3 +213,33 @@ func (r *Rebalancer) SwapAssignments(data []byte) error {
 	)
 	return err
 }
+
+// Init waits for the connection at start-up, holding no lock, and creates
+// the base nodes if absent: ZooKeeper refuses a Create of an existing node
+// (zk.ErrNodeExists), so neither write needs a token and the readiness
+// check vouches for no lease.
+func (r *Rebalancer) Init() error {
+	if r.conn.State() != zk.StateHasSession {
+		return errors.New("rebalancer: ZooKeeper session not established")
+	}
+	for _, p := range []string{"/config", assignmentPath} {
+		if _, err := r.conn.Create(p, nil, zk.FlagPersistent, zk.WorldACL(zk.PermAll)); err != nil && !errors.Is(err, zk.ErrNodeExists) {
+			return err
+		}
+	}
+	return nil
+}
+
+// MarkDone creates the done marker under the lock, once.
+func (r *Rebalancer) MarkDone(epoch string) error {
+	l := zk.NewLock(r.conn, lockPath, zk.WorldACL(zk.PermAll))
+	if err := l.Lock(); err != nil {
+		return err
+	}
+	defer l.Unlock()
+	_, err := r.conn.Create("/rebalances/"+epoch+"/done", nil, 0, zk.WorldACL(zk.PermAll))
+	if errors.Is(err, zk.ErrNodeExists) {
+		return nil
+	}
+	return err
+}
