@@ -17,6 +17,13 @@ func (c *checker) callback(s *lease.Signal) {
 	if c.regionFenced(s.Fn, s.System) {
 		return
 	}
+	if s.StoppedBy != "" { // the work hears of the loss from the other callback
+		if !s.Awaited && doesWork(s.Fn) {
+			c.m.Reportf(c.pass, c.rangeAt(s.Pos), "%s stops the work %s starts when leadership is lost, but does not wait for it to return, so a write already in flight lands after another leader starts; "+
+				"wait in %s until the work has returned (a sync.WaitGroup the work marks Done)", s.StoppedBy, s.What, s.StoppedBy)
+		}
+		return
+	}
 	if bg := backgroundCalls(s.Fn); len(bg) > 0 && !s.Relayed {
 		first := bg[0]
 		c.m.Report(c.pass, analysis.Diagnostic{

@@ -69,7 +69,12 @@
 //     context.Background() or context.TODO(), or that never uses its ctx
 //     (it runs on an outer ctx). The callback's ctx is cancelled when
 //     leadership is lost; the suggested fix replaces context.Background()
-//     and context.TODO() in the callback with it.
+//     and context.TODO() in the callback with it. An OnStoppedLeading
+//     installed with it that stops the work (closes its stop channel,
+//     cancels its context) delivers the signal too; then only an
+//     OnStoppedLeading that does not wait for the work to return
+//     (WaitGroup.Wait, a receive from a done channel) is reported, since a
+//     write already in flight lands after another leader starts.
 //
 // The failure, or the lost-signal, reaches the work when the code that runs
 // then cancels a context (a CancelFunc or CancelCauseFunc, also in a

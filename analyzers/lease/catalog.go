@@ -27,6 +27,7 @@ const (
 	RoleGrant                       // grants a lease that is not a lock by itself (etcd Grant, NewSession)
 	RoleCounter                     // draws from a monotonic counter (Redis INCR): a token only if drawn with the grant
 	RoleLocker                      // returns a sync.Locker whose Lock and Unlock take and give up the lease
+	RoleOnLost                      // a func field whose function the library runs once the lease is lost
 )
 
 // Has reports whether r includes every role in want.
@@ -270,6 +271,7 @@ func catalog() []API {
 		API{Pkg: pkgLeader, Name: "RunOrDie", Role: RoleAutoRenew, System: Kubernetes},
 		API{Pkg: pkgLeader, Recv: "LeaderElector", Name: "Run", Role: RoleAutoRenew, System: Kubernetes},
 		API{Pkg: pkgLeader, Recv: "LeaderCallbacks", Name: "OnStartedLeading", Field: true, Role: RoleCallback | RoleLost, System: Kubernetes},
+		API{Pkg: pkgLeader, Recv: "LeaderCallbacks", Name: "OnStoppedLeading", Field: true, Role: RoleOnLost, System: Kubernetes},
 		API{Pkg: pkgLeader, Recv: "LeaderElector", Name: "IsLeader", Role: RoleCheck, System: Kubernetes},
 		API{Pkg: pkgLeader, Recv: "LeaderElector", Name: "GetLeader", Role: RoleCheck, System: Kubernetes, Held: ValueOnly},
 		API{Pkg: pkgResLock, Recv: "LeaderElectionRecord", Name: "LeaderTransitions", Field: true, Role: RoleNotToken, System: Kubernetes,

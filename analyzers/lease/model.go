@@ -191,6 +191,15 @@ type Signal struct {
 	// passed on: waiting on ctx.Done() leads to a cancel, close or send,
 	// or context.AfterFunc(ctx, ...) is called.
 	Relayed bool
+	// StoppedBy names, for a callback's ctx, the library's callback for a
+	// lost lease installed with it (OnStoppedLeading) when that one tells
+	// the work (closes its stop channel, cancels its context): the lost
+	// signal reaches the work that way too.
+	StoppedBy string
+	// Awaited reports, when StoppedBy is set, whether that callback also
+	// waits for the work to return (WaitGroup.Wait, a receive from a done
+	// channel), so nothing the work started is still writing after it.
+	Awaited bool
 }
 
 // A Goroutine is a go statement and what its body does.

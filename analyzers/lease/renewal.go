@@ -408,7 +408,95 @@ func (b *builder) callbackSignal(n *notifier, st *ssa.Store) {
 		s.Observed = len(*ctx.Referrers()) > 0
 		s.Relayed = n.ctxRelayed(ctx)
 	}
+	if stop, name := b.onLostSibling(st, api.System); stop != nil && n.funcNotifies(stop, 0) {
+		s.StoppedBy = name
+		s.Awaited = b.awaits(stop, 0)
+	}
 	b.model.Signals = append(b.model.Signals, s)
+}
+
+// onLostSibling returns the function installed next to the callback that
+// st installs, in the library's field that runs once the lease is lost
+// (LeaderCallbacks.OnStoppedLeading of the same struct), and the field's
+// name.
+func (b *builder) onLostSibling(st *ssa.Store, system System) (*ssa.Function, string) {
+	fa := st.Addr.(*ssa.FieldAddr)
+	for _, blk := range st.Parent().Blocks {
+		for _, instr := range blk.Instrs {
+			other, ok := instr.(*ssa.Store)
+			if !ok {
+				continue
+			}
+			ofa, ok := other.Addr.(*ssa.FieldAddr)
+			if !ok || !sameAddr(fa.X, ofa.X) {
+				continue
+			}
+			api := b.ix.lookupField(ofa.X.Type(), fieldVar(ofa.X.Type(), ofa.Field))
+			if api != nil && api.Role.Has(RoleOnLost) && api.System == system {
+				if fn := callbackFunc(other.Val); fn != nil && len(fn.Blocks) > 0 {
+					return fn, api.Name
+				}
+			}
+		}
+	}
+	return nil, ""
+}
+
+// sameAddr reports whether two addresses denote the same variable: the
+// same value, or the same field of the same variable (cfg.Callbacks
+// written twice is two FieldAddr instructions).
+func sameAddr(x, y ssa.Value) bool {
+	if x == y {
+		return true
+	}
+	fx, ok1 := x.(*ssa.FieldAddr)
+	fy, ok2 := y.(*ssa.FieldAddr)
+	return ok1 && ok2 && fx.Field == fy.Field && sameAddr(fx.X, fy.X)
+}
+
+// awaits reports whether fn (with its closures and the package's functions
+// it calls, two calls deep) waits for other work to end: a WaitGroup's or
+// errgroup's Wait, or a receive from a channel.
+func (b *builder) awaits(fn *ssa.Function, depth int) bool {
+	for _, f := range append([]*ssa.Function{fn}, fn.AnonFuncs...) {
+		for _, blk := range f.Blocks {
+			for _, instr := range blk.Instrs {
+				switch x := instr.(type) {
+				case *ssa.UnOp:
+					if x.Op == token.ARROW {
+						return true
+					}
+				case *ssa.Select:
+					if x.Blocking && !sends(x) {
+						return true
+					}
+				case ssa.CallInstruction:
+					if isWait(x.Common()) {
+						return true
+					}
+					if callee := x.Common().StaticCallee(); callee != nil && depth < 2 && b.inPackage(callee) && b.awaits(callee, depth+1) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// isWait reports whether c calls Wait on a sync.WaitGroup or an errgroup.Group.
+func isWait(c *ssa.CallCommon) bool {
+	fn := calleeFunc(c)
+	if fn == nil || fn.Name() != "Wait" {
+		return false
+	}
+	switch receiverName(fn) {
+	case "WaitGroup":
+		return fn.Pkg() != nil && fn.Pkg().Path() == "sync"
+	case "Group":
+		return fn.Pkg() != nil && strings.HasSuffix(fn.Pkg().Path(), "/errgroup")
+	}
+	return false
 }
 
 // callbackFunc returns the source function a func value denotes: a literal,

@@ -6,6 +6,7 @@ import (
 	"context"
 	"database/sql"
 	"log"
+	"sync"
 
 	"k8s.io/client-go/tools/leaderelection"
 )
@@ -24,7 +25,7 @@ func (c *controller) reconcile(ctx context.Context) {
 // background starts the work on a context that is never cancelled.
 func (c *controller) background(ctx context.Context, cfg leaderelection.LeaderElectionConfig) {
 	cfg.Callbacks = leaderelection.LeaderCallbacks{
-		OnStartedLeading: func(ctx context.Context) { // want `the work in OnStartedLeading runs on context.Background\(\) \(line 28\), not on the callback's ctx, so it never hears that leadership is lost and keeps running after another leader starts; pass the callback's ctx, which is cancelled when the lease is lost`
+		OnStartedLeading: func(ctx context.Context) { // want `the work in OnStartedLeading runs on context.Background\(\) \(line 29\), not on the callback's ctx, so it never hears that leadership is lost and keeps running after another leader starts; pass the callback's ctx, which is cancelled when the lease is lost`
 			c.reconcile(context.Background())
 		},
 		OnStoppedLeading: func() { log.Print("stopped leading") },
@@ -133,4 +134,85 @@ func (c *controller) cleanup(ctx context.Context, cfg leaderelection.LeaderElect
 
 func (c *controller) flush(ctx context.Context) {
 	c.db.ExecContext(ctx, `UPDATE status SET flushed = now()`)
+}
+
+// runner is work that stops when its stop channel is closed.
+type runner struct {
+	db   *sql.DB
+	stop chan struct{}
+	wg   sync.WaitGroup
+}
+
+func (r *runner) loop(stop <-chan struct{}) {
+	defer r.wg.Done()
+	for {
+		select {
+		case <-stop:
+			return
+		default:
+			r.db.Exec(`UPDATE status SET beat = now()`)
+		}
+	}
+}
+
+// stoppedAndAwaited ignores the callback's ctx, but OnStoppedLeading closes
+// the work's stop channel and waits for it to return: the lost signal
+// reaches the work, and nothing is in flight once it returns.
+func (r *runner) stoppedAndAwaited(ctx context.Context, cfg leaderelection.LeaderElectionConfig) {
+	cfg.Callbacks = leaderelection.LeaderCallbacks{
+		OnStartedLeading: func(context.Context) {
+			r.stop = make(chan struct{})
+			r.wg.Add(1)
+			go r.loop(r.stop)
+		},
+		OnStoppedLeading: func() {
+			close(r.stop)
+			r.wg.Wait()
+		},
+	}
+	leaderelection.RunOrDie(ctx, cfg)
+}
+
+// stoppedByMethods installs methods, field by field; OnStoppedLeading
+// cancels the work's context and waits in a helper.
+func (r *runner) stoppedByMethods(ctx context.Context, cfg *leaderelection.LeaderElectionConfig) {
+	cfg.Callbacks.OnStartedLeading = r.startWork
+	cfg.Callbacks.OnStoppedLeading = r.stopWork
+	leaderelection.RunOrDie(ctx, *cfg)
+}
+
+var cancelWork context.CancelFunc
+
+func (r *runner) startWork(context.Context) {
+	var work context.Context
+	work, cancelWork = context.WithCancel(context.Background())
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		for work.Err() == nil {
+			r.db.Exec(`UPDATE status SET beat = now()`)
+		}
+	}()
+}
+
+func (r *runner) stopWork() {
+	cancelWork()
+	r.drain()
+}
+
+func (r *runner) drain() { r.wg.Wait() }
+
+// stoppedNotAwaited cancels the work when leadership is lost but returns at
+// once: a write the work has started still lands.
+func (r *runner) stoppedNotAwaited(ctx context.Context, cfg leaderelection.LeaderElectionConfig) {
+	var cancel context.CancelFunc
+	cfg.Callbacks = leaderelection.LeaderCallbacks{
+		OnStartedLeading: func(context.Context) { // want `OnStoppedLeading stops the work OnStartedLeading starts when leadership is lost, but does not wait for it to return, so a write already in flight lands after another leader starts; wait in OnStoppedLeading until the work has returned \(a sync.WaitGroup the work marks Done\)`
+			var work context.Context
+			work, cancel = context.WithCancel(context.Background())
+			go r.loop(work.Done())
+		},
+		OnStoppedLeading: func() { cancel() },
+	}
+	leaderelection.RunOrDie(ctx, cfg)
 }
