@@ -17,14 +17,19 @@ func (c *checker) callback(s *lease.Signal) {
 	if c.regionFenced(s.Fn, s.System) {
 		return
 	}
+	bg := backgroundCalls(s.Fn)
+	onBackground := len(bg) > 0 && !s.Relayed
+	if !onBackground && (s.Observed || !doesWork(s.Fn)) {
+		return
+	}
 	if s.StoppedBy != "" { // the work hears of the loss from the other callback
-		if !s.Awaited && doesWork(s.Fn) {
+		if !s.Awaited {
 			c.m.Reportf(c.pass, c.rangeAt(s.Pos), "%s stops the work %s starts when leadership is lost, but does not wait for it to return, so a write already in flight lands after another leader starts; "+
 				"wait in %s until the work has returned (a sync.WaitGroup the work marks Done)", s.StoppedBy, s.What, s.StoppedBy)
 		}
 		return
 	}
-	if bg := backgroundCalls(s.Fn); len(bg) > 0 && !s.Relayed {
+	if onBackground {
 		first := bg[0]
 		c.m.Report(c.pass, analysis.Diagnostic{
 			Pos: c.rangeAt(s.Pos).Pos(), End: c.rangeAt(s.Pos).End(),
@@ -34,10 +39,8 @@ func (c *checker) callback(s *lease.Signal) {
 		})
 		return
 	}
-	if !s.Observed && doesWork(s.Fn) {
-		c.m.Reportf(c.pass, c.rangeAt(s.Pos), "%s never uses its ctx, which is cancelled when leadership is lost, so the work it starts never hears of it and keeps running after another leader starts; "+
-			"run the work on the callback's ctx", s.What)
-	}
+	c.m.Reportf(c.pass, c.rangeAt(s.Pos), "%s never uses its ctx, which is cancelled when leadership is lost, so the work it starts never hears of it and keeps running after another leader starts; "+
+		"run the work on the callback's ctx", s.What)
 }
 
 // backgroundCalls returns the calls to context.Background and context.TODO

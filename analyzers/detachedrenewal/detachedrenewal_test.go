@@ -9,7 +9,7 @@ import (
 
 func Test(t *testing.T) {
 	fencetest.Run(t, detachedrenewal.Analyzer,
-		"redsyncrenew/...", "redislockrenew", "etcdrenew", "consulrenew", "renewdirective/...", "repeated", "sessionfield/...")
+		"redsyncrenew/...", "redislockrenew", "etcdrenew", "consulrenew", "renewdirective/...", "repeated", "sessionfield/...", "stopsonloss")
 }
 
 func TestSuggestedFixes(t *testing.T) {

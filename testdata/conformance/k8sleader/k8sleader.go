@@ -8,6 +8,7 @@ import (
 	"database/sql"
 	"log"
 	"net/http"
+	"sync"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -164,4 +165,68 @@ func (c *Controller) reconcileOnce(ctx context.Context) error {
 		}
 	}
 	return rows.Err()
+}
+
+// Worker runs a loop that stops on its own stop channel, as controllers
+// written before contexts do.
+type Worker struct {
+	c    *Controller
+	stop chan struct{}
+	done sync.WaitGroup
+}
+
+func (w *Worker) loop(stop <-chan struct{}) {
+	defer w.done.Done()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-time.After(5 * time.Second):
+			if err := w.c.reconcileOnce(context.Background()); err != nil {
+				log.Printf("reconcile: %v", err)
+			}
+		}
+	}
+}
+
+// RunStopChannel ignores OnStartedLeading's ctx, but OnStoppedLeading
+// closes the loop's stop channel and waits for it: the loop hears of the
+// loss and has returned when OnStoppedLeading does.
+func (w *Worker) RunStopChannel(ctx context.Context) {
+	leaderelection.RunOrDie(ctx, leaderelection.LeaderElectionConfig{
+		Lock:          w.c.lock(),
+		LeaseDuration: 15 * time.Second,
+		RenewDeadline: 10 * time.Second,
+		RetryPeriod:   2 * time.Second,
+		Callbacks: leaderelection.LeaderCallbacks{
+			OnStartedLeading: func(context.Context) {
+				w.stop = make(chan struct{})
+				w.done.Add(1)
+				go w.loop(w.stop) // want unfencedwrite:"without a fencing token"
+			},
+			OnStoppedLeading: func() {
+				close(w.stop)
+				w.done.Wait()
+			},
+		},
+	})
+}
+
+// RunStopNoWait closes the stop channel but returns at once: a reconcile
+// already running still writes after another replica leads.
+func (w *Worker) RunStopNoWait(ctx context.Context) {
+	leaderelection.RunOrDie(ctx, leaderelection.LeaderElectionConfig{
+		Lock:          w.c.lock(),
+		LeaseDuration: 15 * time.Second,
+		RenewDeadline: 10 * time.Second,
+		RetryPeriod:   2 * time.Second,
+		Callbacks: leaderelection.LeaderCallbacks{
+			OnStartedLeading: func(context.Context) { // want detachedrenewal:"does not wait for it to return"
+				w.stop = make(chan struct{})
+				w.done.Add(1)
+				go w.loop(w.stop) // want unfencedwrite:"without a fencing token"
+			},
+			OnStoppedLeading: func() { close(w.stop) },
+		},
+	})
 }

@@ -7,6 +7,7 @@ import (
 	"database/sql"
 	"log"
 	"sync"
+	"sync/atomic"
 
 	"k8s.io/client-go/tools/leaderelection"
 )
@@ -25,7 +26,7 @@ func (c *controller) reconcile(ctx context.Context) {
 // background starts the work on a context that is never cancelled.
 func (c *controller) background(ctx context.Context, cfg leaderelection.LeaderElectionConfig) {
 	cfg.Callbacks = leaderelection.LeaderCallbacks{
-		OnStartedLeading: func(ctx context.Context) { // want `the work in OnStartedLeading runs on context.Background\(\) \(line 29\), not on the callback's ctx, so it never hears that leadership is lost and keeps running after another leader starts; pass the callback's ctx, which is cancelled when the lease is lost`
+		OnStartedLeading: func(ctx context.Context) { // want `the work in OnStartedLeading runs on context.Background\(\) \(line 30\), not on the callback's ctx, so it never hears that leadership is lost and keeps running after another leader starts; pass the callback's ctx, which is cancelled when the lease is lost`
 			c.reconcile(context.Background())
 		},
 		OnStoppedLeading: func() { log.Print("stopped leading") },
@@ -213,6 +214,19 @@ func (r *runner) stoppedNotAwaited(ctx context.Context, cfg leaderelection.Leade
 			go r.loop(work.Done())
 		},
 		OnStoppedLeading: func() { cancel() },
+	}
+	leaderelection.RunOrDie(ctx, cfg)
+}
+
+// flagged waits on its ctx and keeps a leader flag that OnStoppedLeading
+// clears: the callback hears of the loss itself.
+func (r *runner) flagged(ctx context.Context, cfg leaderelection.LeaderElectionConfig, leading *atomic.Bool) {
+	cfg.Callbacks = leaderelection.LeaderCallbacks{
+		OnStartedLeading: func(ctx context.Context) {
+			leading.Store(true)
+			<-ctx.Done()
+		},
+		OnStoppedLeading: func() { leading.Store(false) },
 	}
 	leaderelection.RunOrDie(ctx, cfg)
 }
