@@ -90,6 +90,8 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program) (*Model, *builder) {
 	b.markHeld()
 	b.deriveWriteFacts()
 	b.exportCallbackFacts()
+	b.deriveCheckParams()
+	b.checkParamChecks()
 	b.markGuards()
 	b.findRenewals()
 	b.findSignals()

@@ -18,7 +18,10 @@ import (
 //     was read in the same function while the lease was held and the
 //     rows-affected count is checked;
 //   - a DELETE of rows selected only by age or expiry is idempotent:
-//     what expired stays expired.
+//     what expired stays expired;
+//   - a write to the database server's own schemas (MySQL's
+//     performance_schema, mysql and sys; PostgreSQL's pg_catalog) sets up
+//     the server, not data a lease guards.
 
 // unfencedOK says why a writing statement is safe without a fence: its
 // rule, and whether the write must still check its rows-affected count.
@@ -34,8 +37,24 @@ func (b *builder) unfencedOK(st *sqlscan.Statement, text sqlText, args []ssa.Val
 		return "optimistic concurrency", true
 	case st.Expiry && agesAreTimes(st.AgeParams, text, args, argsKnown):
 		return "delete by age", false
+	case serverSchema(st.Table):
+		return "server configuration", false
 	}
 	return "", false
+}
+
+// serverSchema reports whether table, schema-qualified as written, lives
+// in a schema the database server keeps for itself.
+func serverSchema(table string) bool {
+	schema, _, ok := strings.Cut(strings.ToLower(table), ".")
+	if !ok {
+		return false
+	}
+	switch schema {
+	case "performance_schema", "mysql", "sys", "pg_catalog":
+		return true
+	}
+	return false
 }
 
 // writesInWith reports a data-modifying WITH clause, which the rules do

@@ -253,6 +253,8 @@ func copyFact(dst, src analysis.Fact) {
 		*d = *src.(*CallbackParamFact)
 	case *SQLParamFact:
 		*d = *src.(*SQLParamFact)
+	case *CheckParamFact:
+		*d = *src.(*CheckParamFact)
 	}
 }
 

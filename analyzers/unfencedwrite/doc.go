@@ -98,6 +98,10 @@
 //     than a time (expires_at < now(), created_at < now() - interval '7
 //     days', finished_at < $1 with a time.Time) is idempotent: what expired
 //     stays expired. ANDed with anything else (an owner, a key) it is not.
+//   - Server configuration: a write to a schema the database server keeps
+//     for itself (MySQL's performance_schema, mysql and sys, PostgreSQL's
+//     pg_catalog), such as turning on a performance_schema instrument,
+//     sets up the server, not data the lease guards.
 //
 // Writes that only implement a hand-rolled lock (the DEL or PEXPIRE of the
 // SET NX key) are not protected writes and are not reported. A write that is

@@ -105,3 +105,17 @@ func (s *Store) purgeExpired(ctx context.Context, job int64, ttl time.Duration) 
 }
 
 var _ = sql.ErrNoRows
+
+// enableInstrument turns on a MySQL performance_schema instrument under the
+// lock (gh-ost's metadata lock check): server set-up, not guarded data. The
+// application table of the same name is data.
+func (s *Store) enableInstrument(ctx context.Context, job int64) error {
+	if err := s.lock(ctx, job); err != nil {
+		return err
+	}
+	if _, err := s.db.ExecContext(ctx, "UPDATE performance_schema.setup_instruments SET ENABLED = 'YES', TIMED = 'YES' WHERE NAME = 'wait/lock/metadata/sql/mdl'"); err != nil {
+		return err
+	}
+	_, err := s.db.ExecContext(ctx, "UPDATE app.setup_instruments SET enabled = 'YES' WHERE name = 'mdl'") // want `ExecContext \(UPDATE app.setup_instruments\) writes to SQL database without a fencing token`
+	return err
+}
