@@ -91,22 +91,33 @@ layout() {
 	rm -rf "$dest"
 	mkdir -p "$dest"
 	# A mirror lacks its largest blobs (test data, assets): leave those files
-	# out rather than fail.
+	# out rather than fail. git archive reads every blob of the tree, even an
+	# excluded one, so then the tree is read into a temporary index, the
+	# missing files are dropped from it and the rest is checked out.
 	local missing=()
 	mapfile -t missing < <(git --git-dir="$mirror" ls-tree -r "$commit" |
 		awk -F'\t' '$1 ~ / blob / {split($1, f, " "); print f[3]}' |
 		git --git-dir="$mirror" cat-file --batch-check='%(objectname) %(objecttype)' --buffer 2>/dev/null |
 		awk '$2 == "missing" {print $1}' | sort -u)
-	local excludes=()
-	if ((${#missing[@]})); then
-		mapfile -t excludes < <(git --git-dir="$mirror" ls-tree -r "$commit" |
-			awk -F'\t' 'NR == FNR {m[$1]; next} {split($1, f, " "); if (f[3] in m) print ":(exclude,literal)" $2}' \
+	if ((${#missing[@]} == 0)); then
+		if ! git --git-dir="$mirror" archive "$commit" | tar -x -C "$dest"; then
+			echo "  NOT LAID OUT: $name: git archive of $commit failed"
+			return 1
+		fi
+	else
+		local index="$dest/.realworld-index" paths=()
+		mapfile -t paths < <(git --git-dir="$mirror" ls-tree -r "$commit" |
+			awk -F'\t' 'NR == FNR {m[$1]; next} {split($1, f, " "); if (f[3] in m) print $2}' \
 				<(printf '%s\n' "${missing[@]}") -)
-		echo "  $name: ${#excludes[@]} files missing from the mirror are left out"
-	fi
-	if ! git --git-dir="$mirror" archive "$commit" -- . "${excludes[@]}" | tar -x -C "$dest"; then
-		echo "  NOT LAID OUT: $name: git archive of $commit failed"
-		return 1
+		echo "  $name: ${#paths[@]} files missing from the mirror are left out"
+		if ! (export GIT_INDEX_FILE=$index &&
+			git --git-dir="$mirror" read-tree "$commit" &&
+			printf '%s\n' "${paths[@]}" | git --git-dir="$mirror" update-index --force-remove --stdin &&
+			git --git-dir="$mirror" checkout-index -a --prefix="$dest/"); then
+			echo "  NOT LAID OUT: $name: checking $commit out of a temporary index failed"
+			return 1
+		fi
+		rm -f "$index"
 	fi
 	# Download what the analyzed packages need, not go mod download's whole
 	# graph: the module proxy refuses some versions that only tests or
