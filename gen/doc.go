@@ -66,7 +66,7 @@
 //	func (f *Fenced) UpsertDoc(ctx context.Context, token Token, arg UpsertDocParams) error
 //	func (f *Fenced) DeleteDoc(ctx context.Context, token Token, arg DeleteDocParams) error
 //
-//	// Per fenced query of the users' queries files (PostgreSQL), named after
+//	// Per fenced query of the users' queries files (PostgreSQL, SQLite), named after
 //	// the query; XParams are sqlc's params without the token.
 //	func (f *Fenced) X(ctx, token Token, arg XParams) error            // :exec
 //	func (f *Fenced) X(ctx, token Token, arg XParams) (Written, error) // :execrows
@@ -145,7 +145,7 @@
 //	*generated-key/genkeydb  keys with a generated column: no upsert
 //	*-widths/widthsdb        a fence of every integer width and signedness
 //	                         (e2e: tokens at and just outside each range)
-//	postgres-queries/querydb users' queries fenced (-queries): every
+//	*-queries/querydb        users' queries fenced (-queries): every
 //	                         statement form and command (e2e: TestQueries)
 //	postgres-types*/typesdb  a column of every type sqlc maps (ranges,
 //	                         multiranges, arrays, enums), pgx/v5 and database/sql

@@ -157,8 +157,8 @@ func checkQueryNames(qs []*userQuery) error {
 func fenceQueries(opts Options, schema *Schema) ([][]*userQuery, error) {
 	var out [][]*userQuery
 	names := map[string]*userQuery{}
-	if len(opts.Queries) > 0 && opts.Engine != PostgreSQL {
-		return nil, fmt.Errorf("fencing your own queries (-queries, or the queries of a sqlc.yaml) works with postgresql so far; for %s, write the fence condition yourself and mark nothing", opts.Engine)
+	if len(opts.Queries) > 0 && opts.Engine == MySQL {
+		return nil, fmt.Errorf("fencing your own queries (-queries, or the queries of a sqlc.yaml) works with postgresql and sqlite so far; for %s, write the fence condition yourself and mark nothing", opts.Engine)
 	}
 	for _, src := range opts.Queries {
 		qs, err := readQueries(opts.Engine, src)

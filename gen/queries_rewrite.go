@@ -21,7 +21,11 @@ import (
 // scanner, collecting the comments before each statement.
 func splitQueries(engine Engine, src Source) ([]queryBlock, error) {
 	text := string(src.Data)
-	res, err := pg.Scan(text)
+	scanned := text
+	if engine == SQLite {
+		scanned = normalizeSQLite(text)
+	}
+	res, err := pg.Scan(scanned)
 	if err != nil {
 		return nil, postgresSyntaxError(src, err)
 	}
@@ -63,7 +67,8 @@ type rewriter struct {
 	opts   Options
 	d      *dialect
 	q      *userQuery
-	text   string
+	text   string // what pg_query reads: the statement, normalized for SQLite
+	orig   string // the statement as written; edits are spliced into it
 	toks   []sqlToken
 	stmt   *pg.Node
 	table  *Table
@@ -76,10 +81,19 @@ type rewriter struct {
 	edits     []edit
 }
 
-// paramStyle is how a query writes its parameters.
+// paramStyle is how a query writes its parameters: named (sqlc.arg,
+// @name) or numbered ($n, SQLite's ?NNN and ?, which fencegen numbers).
 type paramStyle struct {
 	positional bool
-	max        int // the highest $n
+	max        int     // the highest number
+	list       []param // the numbered parameters in text order
+}
+
+// param is one numbered parameter in the statement's text.
+type param struct {
+	start, end int
+	n          int
+	bare       bool // SQLite's "?", numbered by fencegen in the rewrite
 }
 
 type edit struct {
@@ -90,16 +104,33 @@ type edit struct {
 // newRewriter parses q and returns a rewriter when q writes a fenced table,
 // nil when it passes through unchanged.
 func newRewriter(opts Options, schema *Schema, q *userQuery) (*rewriter, error) {
-	tree, err := pg.Parse(q.Text)
+	text := q.Text
+	if opts.Engine == SQLite {
+		text = normalizeSQLite(q.Text)
+	}
+	tree, err := pg.Parse(text)
+	if err != nil && opts.Engine == SQLite {
+		return nil, sqliteUnparsed(opts, schema, q, text)
+	}
 	if err != nil {
 		return nil, q.syntaxError(err)
 	}
 	if len(tree.GetStmts()) != 1 {
 		return nil, errorf(q.NamePos, "%s holds %d statements; sqlc runs one statement per query", q.Name, len(tree.GetStmts()))
 	}
-	rw := &rewriter{opts: opts, d: newDialect(opts.Engine), q: q, text: q.Text, stmt: tree.GetStmts()[0].GetStmt()}
+	rw := &rewriter{opts: opts, d: newDialect(opts.Engine), q: q, text: text, orig: q.Text, stmt: tree.GetStmts()[0].GetStmt()}
 	if err := rw.scan(); err != nil {
 		return nil, err
+	}
+	if opts.Engine == SQLite {
+		rw.params = sqliteParams(q.Text)
+		if rw.params.positional {
+			for _, p := range rw.params.list {
+				if p.bare {
+					rw.insert(p.end, strconv.Itoa(p.n))
+				}
+			}
+		}
 	}
 	if err := rw.checkCTEs(schema); err != nil {
 		return nil, err
@@ -123,6 +154,9 @@ func newRewriter(opts Options, schema *Schema, q *userQuery) (*rewriter, error) 
 		return nil, nil
 	}
 	rw.alias = rw.d.ident(rel.GetRelname())
+	if rw.table.spelling != "" {
+		rw.alias = rw.table.spelling
+	}
 	if a := rel.GetAlias().GetAliasname(); a != "" {
 		rw.alias = rw.d.ident(a)
 	}
@@ -208,6 +242,7 @@ func (rw *rewriter) scan() error {
 			n, _ := strconv.Atoi(rw.text[tok.start+1 : tok.end])
 			rw.params.positional = true
 			rw.params.max = max(rw.params.max, n)
+			rw.params.list = append(rw.params.list, param{start: tok.start, end: tok.end, n: n})
 		}
 		tok.depth = depth
 		if tok.kind == pg.Token_ASCII_40 {
@@ -241,9 +276,17 @@ func (rw *rewriter) find(from int, kind pg.Token, stop ...pg.Token) int {
 // token renders the token parameter of the write.
 func (rw *rewriter) token() string {
 	if rw.params.positional {
-		return fmt.Sprintf("$%d::bigint", rw.params.max+1)
+		return rw.numbered(rw.params.max + 1)
 	}
 	return rw.d.token()
+}
+
+// numbered renders parameter n in the engine's numbered form.
+func (rw *rewriter) numbered(n int) string {
+	if rw.opts.Engine == SQLite {
+		return "?" + strconv.Itoa(n)
+	}
+	return fmt.Sprintf("$%d::bigint", n)
 }
 
 // fenceCol renders the fence column as the schema spells it.
@@ -272,11 +315,11 @@ func (rw *rewriter) apply() string {
 	var b strings.Builder
 	last := 0
 	for _, e := range rw.edits {
-		b.WriteString(rw.text[last:e.at])
+		b.WriteString(rw.orig[last:e.at])
 		b.WriteString(e.text)
 		last = e.at
 	}
-	b.WriteString(rw.text[last:])
+	b.WriteString(rw.orig[last:])
 	return b.String()
 }
 
@@ -337,8 +380,10 @@ func (rw *rewriter) clauseEnd(c clauses, next ...int) int {
 }
 
 // fenceWhere adds the fence predicate to the statement's condition.
-func (rw *rewriter) fenceWhere(c clauses) {
-	tok := rw.token()
+func (rw *rewriter) fenceWhere(c clauses) { rw.fenceWhereWith(c, rw.token()) }
+
+// fenceWhereWith adds the fence predicate against tok.
+func (rw *rewriter) fenceWhereWith(c clauses, tok string) {
 	if c.where >= 0 {
 		rw.insert(rw.toks[c.where+1].start, "(")
 		rw.insert(rw.tailEnd(c), ") AND "+rw.guard(tok))
@@ -424,13 +469,16 @@ func (rw *rewriter) check(c clauses, target, extra [2]int) (string, []int) {
 	part := func(i int) string { return rw.slice(ranges[i], renumber) }
 	tok := rw.d.token()
 	if rw.params.positional {
-		tok = fmt.Sprintf("$%d::bigint", len(old)+1)
+		tok = rw.numbered(len(old) + 1)
 	}
 	ref := rw.alias + "." + rw.fenceCol()
-	row := rw.alias + ".ctid"
+	row, newest := rw.alias+".ctid", "COALESCE(max("+ref+"), 0)::bigint"
+	if rw.opts.Engine == SQLite {
+		row, newest = rw.alias+".rowid", "CAST(COALESCE(max("+ref+"), 0) AS INTEGER)"
+	}
 	var b strings.Builder
 	b.WriteString(part(0))
-	fmt.Fprintf(&b, "SELECT count(DISTINCT %s) AS matched, count(DISTINCT %s) FILTER (WHERE %s > %s) AS newer, COALESCE(max(%s), 0)::bigint AS newest\nFROM %s", row, row, ref, tok, ref, part(1))
+	fmt.Fprintf(&b, "SELECT count(DISTINCT %s) AS matched, count(DISTINCT CASE WHEN %s > %s THEN %s END) AS newer, %s AS newest\nFROM %s", row, ref, tok, row, newest, part(1))
 	i := 2
 	if extra[1] > 0 {
 		b.WriteString(", " + part(i))
@@ -451,14 +499,10 @@ func (rw *rewriter) renumbering(ranges [][2]int) (map[int]int, []int) {
 		return nil, nil
 	}
 	used := map[int]bool{}
-	for _, t := range rw.toks {
-		if t.kind != pg.Token_PARAM {
-			continue
-		}
+	for _, p := range rw.params.list {
 		for _, r := range ranges {
-			if t.start >= r[0] && t.end <= r[1] {
-				n, _ := strconv.Atoi(rw.text[t.start+1 : t.end])
-				used[n] = true
+			if p.start >= r[0] && p.end <= r[1] {
+				used[p.n] = true
 			}
 		}
 	}
@@ -477,20 +521,19 @@ func (rw *rewriter) renumbering(ranges [][2]int) (map[int]int, []int) {
 // slice returns the text of r with positional parameters renumbered.
 func (rw *rewriter) slice(r [2]int, renumber map[int]int) string {
 	if renumber == nil {
-		return rw.text[r[0]:r[1]]
+		return rw.orig[r[0]:r[1]]
 	}
 	var b strings.Builder
 	last := r[0]
-	for _, t := range rw.toks {
-		if t.kind != pg.Token_PARAM || t.start < r[0] || t.end > r[1] {
+	for _, p := range rw.params.list {
+		if p.start < r[0] || p.end > r[1] {
 			continue
 		}
-		n, _ := strconv.Atoi(rw.text[t.start+1 : t.end])
-		b.WriteString(rw.text[last:t.start])
-		fmt.Fprintf(&b, "$%d", renumber[n])
-		last = t.end
+		b.WriteString(rw.orig[last:p.start])
+		b.WriteString(rw.orig[p.start:p.start+1] + strconv.Itoa(renumber[p.n]))
+		last = p.end
 	}
-	b.WriteString(rw.text[last:r[1]])
+	b.WriteString(rw.orig[last:r[1]])
 	return b.String()
 }
 
@@ -528,8 +571,12 @@ func (rw *rewriter) upsert(fq *fencedQuery) error {
 			fq.Tuples++
 		}
 	}
-	rw.insert(rw.toks[set].end, " "+rw.fenceCol()+" = "+tok+",")
+	// The conflict update reads the token from the proposed row (excluded),
+	// so no parameter is needed there (sqlc's SQLite engine leaves named
+	// parameters in DO UPDATE unrewritten).
+	excluded := "excluded." + rw.fenceCol()
+	rw.insert(rw.toks[set].end, " "+rw.fenceCol()+" = "+excluded+",")
 	c := clauses{verb: set, where: rw.find(set, pg.Token_WHERE, pg.Token_RETURNING), returning: rw.find(set, pg.Token_RETURNING)}
-	rw.fenceWhere(c)
+	rw.fenceWhereWith(c, excluded)
 	return nil
 }

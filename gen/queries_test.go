@@ -109,15 +109,43 @@ func TestQueriesRewrite(t *testing.T) {
 // TestQueriesEngines refuses queries files on the engines whose statements
 // fencegen does not rewrite yet, rather than misreading them.
 func TestQueriesEngines(t *testing.T) {
-	for _, engine := range []Engine{MySQL, SQLite} {
+	for _, engine := range []Engine{MySQL} {
 		_, err := Generate(Options{
 			Engine:  engine,
 			Schemas: []Source{{Path: "schema.sql", Data: []byte("CREATE TABLE docs (id bigint PRIMARY KEY, fence bigint);\n")}},
 			Queries: []Source{{Path: "queries.sql", Data: []byte("-- name: A :exec\nDELETE FROM docs WHERE id = ?;\n")}},
 			Package: "db",
 		})
-		if err == nil || !strings.Contains(err.Error(), "works with postgresql so far") {
+		if err == nil || !strings.Contains(err.Error(), "works with postgresql and sqlite so far") {
 			t.Errorf("%s: got %v, want a refusal", engine, err)
+		}
+	}
+}
+
+// TestQueriesSQLite reads SQLite's parameter and quoting forms, numbers
+// bare ? parameters so the token can follow them, and refuses the REPLACE
+// forms on a fenced table.
+func TestQueriesSQLite(t *testing.T) {
+	gen := func(queries string) (*Result, error) {
+		return Generate(Options{
+			Engine:  SQLite,
+			Schemas: []Source{{Path: "schema.sql", Data: []byte("CREATE TABLE docs (id INTEGER PRIMARY KEY, title TEXT NOT NULL, fence INTEGER);\nCREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT);\n")}},
+			Queries: []Source{{Path: "queries.sql", Data: []byte(queries)}},
+			Package: "db",
+		})
+	}
+	res, err := gen("-- name: A :exec\nUPDATE docs SET title = ? /* ? */ WHERE id = ? AND title <> '?';\n\n-- name: B :exec\nINSERT OR REPLACE INTO notes (id, body) VALUES (?, ?);\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "UPDATE docs SET fence = ?3, title = ?1 /* ? */ WHERE (id = ?2 AND title <> '?') AND (docs.fence IS NULL OR docs.fence <= ?3);"
+	if got := string(res.Files["queries.fenced.sql"]); !strings.Contains(got, want) {
+		t.Errorf("got\n%s\nwant it to contain\n%s", got, want)
+	}
+	for _, q := range []string{"INSERT OR REPLACE INTO docs (id, title) VALUES (?, ?)", "REPLACE INTO docs (id, title) VALUES (?, ?)"} {
+		_, err := gen("-- name: A :exec\n" + q + ";\n")
+		if err == nil || !strings.HasPrefix(err.Error(), "queries.sql:2:1: A writes fenced table docs in a form fencegen cannot fence") {
+			t.Errorf("%s: got %v, want a refusal at queries.sql:2:1", q, err)
 		}
 	}
 }

@@ -8,7 +8,7 @@ SELECT * FROM docs WHERE id = $1;
 UPDATE docs SET fence = $3::bigint, title = $2 WHERE (id = $1) AND (docs.fence IS NULL OR docs.fence <= $3::bigint);
 
 -- name: fencedSetDocTitleCheck :one
-SELECT count(DISTINCT docs.ctid) AS matched, count(DISTINCT docs.ctid) FILTER (WHERE docs.fence > $2::bigint) AS newer, COALESCE(max(docs.fence), 0)::bigint AS newest
+SELECT count(DISTINCT docs.ctid) AS matched, count(DISTINCT CASE WHEN docs.fence > $2::bigint THEN docs.ctid END) AS newer, COALESCE(max(docs.fence), 0)::bigint AS newest
 FROM docs
 WHERE id = $1;
 
@@ -18,7 +18,7 @@ SET fence = sqlc.arg(fencegen_token)::bigint, status = 'published'
 WHERE (owner = @owner AND status = 'draft') AND (docs.fence IS NULL OR docs.fence <= sqlc.arg(fencegen_token)::bigint);
 
 -- name: fencedPublishOwnerDocsCheck :one
-SELECT count(DISTINCT docs.ctid) AS matched, count(DISTINCT docs.ctid) FILTER (WHERE docs.fence > sqlc.arg(fencegen_token)::bigint) AS newer, COALESCE(max(docs.fence), 0)::bigint AS newest
+SELECT count(DISTINCT docs.ctid) AS matched, count(DISTINCT CASE WHEN docs.fence > sqlc.arg(fencegen_token)::bigint THEN docs.ctid END) AS newer, COALESCE(max(docs.fence), 0)::bigint AS newest
 FROM docs
 WHERE owner = @owner AND status = 'draft';
 
@@ -28,7 +28,7 @@ WHERE (d.id = sqlc.arg(id)) AND (d.fence IS NULL OR d.fence <= sqlc.arg(fencegen
 RETURNING d.id, d.status, d.fence;
 
 -- name: fencedArchiveDocCheck :one
-SELECT count(DISTINCT d.ctid) AS matched, count(DISTINCT d.ctid) FILTER (WHERE d.fence > sqlc.arg(fencegen_token)::bigint) AS newer, COALESCE(max(d.fence), 0)::bigint AS newest
+SELECT count(DISTINCT d.ctid) AS matched, count(DISTINCT CASE WHEN d.fence > sqlc.arg(fencegen_token)::bigint THEN d.ctid END) AS newer, COALESCE(max(d.fence), 0)::bigint AS newest
 FROM docs AS d
 WHERE d.id = sqlc.arg(id);
 
@@ -39,7 +39,7 @@ WHERE (t.doc_id = docs.id AND t.tag = $1) AND (docs.fence IS NULL OR docs.fence 
 RETURNING docs.*;
 
 -- name: fencedRetitleFromTagCheck :one
-SELECT count(DISTINCT docs.ctid) AS matched, count(DISTINCT docs.ctid) FILTER (WHERE docs.fence > $2::bigint) AS newer, COALESCE(max(docs.fence), 0)::bigint AS newest
+SELECT count(DISTINCT docs.ctid) AS matched, count(DISTINCT CASE WHEN docs.fence > $2::bigint THEN docs.ctid END) AS newer, COALESCE(max(docs.fence), 0)::bigint AS newest
 FROM docs, tags t
 WHERE t.doc_id = docs.id AND t.tag = $1;
 
@@ -47,7 +47,7 @@ WHERE t.doc_id = docs.id AND t.tag = $1;
 DELETE FROM docs WHERE (id = $1) AND (docs.fence IS NULL OR docs.fence <= $2::bigint);
 
 -- name: fencedRemoveDocCheck :one
-SELECT count(DISTINCT docs.ctid) AS matched, count(DISTINCT docs.ctid) FILTER (WHERE docs.fence > $2::bigint) AS newer, COALESCE(max(docs.fence), 0)::bigint AS newest
+SELECT count(DISTINCT docs.ctid) AS matched, count(DISTINCT CASE WHEN docs.fence > $2::bigint THEN docs.ctid END) AS newer, COALESCE(max(docs.fence), 0)::bigint AS newest
 FROM docs
 WHERE id = $1;
 
@@ -56,24 +56,24 @@ DELETE FROM docs USING tags
 WHERE (tags.doc_id = docs.id AND tags.tag = @tag) AND (docs.fence IS NULL OR docs.fence <= sqlc.arg(fencegen_token)::bigint);
 
 -- name: fencedPurgeTaggedCheck :one
-SELECT count(DISTINCT docs.ctid) AS matched, count(DISTINCT docs.ctid) FILTER (WHERE docs.fence > sqlc.arg(fencegen_token)::bigint) AS newer, COALESCE(max(docs.fence), 0)::bigint AS newest
+SELECT count(DISTINCT docs.ctid) AS matched, count(DISTINCT CASE WHEN docs.fence > sqlc.arg(fencegen_token)::bigint THEN docs.ctid END) AS newer, COALESCE(max(docs.fence), 0)::bigint AS newest
 FROM docs, tags
 WHERE tags.doc_id = docs.id AND tags.tag = @tag;
 
 -- name: fencedBumpCounter :one
 INSERT INTO counters (fence, name, n) VALUES ($2::bigint, $1, 1)
-ON CONFLICT (name) DO UPDATE SET fence = $2::bigint, n = counters.n + 1
-WHERE counters.fence <= $2::bigint
+ON CONFLICT (name) DO UPDATE SET fence = excluded.fence, n = counters.n + 1
+WHERE counters.fence <= excluded.fence
 RETURNING n;
 
 -- name: fencedSetCounters :execrows
 INSERT INTO counters (fence, name, n) VALUES (sqlc.arg(fencegen_token)::bigint, @a, @a_n), (sqlc.arg(fencegen_token)::bigint, @b, @b_n)
-ON CONFLICT (name) DO UPDATE SET fence = sqlc.arg(fencegen_token)::bigint, n = excluded.n
-WHERE counters.fence <= sqlc.arg(fencegen_token)::bigint;
+ON CONFLICT (name) DO UPDATE SET fence = excluded.fence, n = excluded.n
+WHERE counters.fence <= excluded.fence;
 
 -- name: fencedSetCounter :execrows
 INSERT INTO counters AS c (fence, name, n) VALUES (sqlc.arg(fencegen_token)::bigint, @name, @n)
-ON CONFLICT (name) DO UPDATE SET fence = sqlc.arg(fencegen_token)::bigint, n = excluded.n WHERE (c.n <> excluded.n) AND c.fence <= sqlc.arg(fencegen_token)::bigint;
+ON CONFLICT (name) DO UPDATE SET fence = excluded.fence, n = excluded.n WHERE (c.n <> excluded.n) AND c.fence <= excluded.fence;
 
 -- name: TagDoc :exec
 INSERT INTO tags (doc_id, tag) VALUES ($1, $2) ON CONFLICT DO NOTHING;
@@ -89,7 +89,7 @@ INSERT INTO docs (id, owner, title) VALUES ($1, $2, $3);
 UPDATE events SET fence = $3::bigint, kind = $2 WHERE (id = $1) AND (events.fence IS NULL OR events.fence <= $3::bigint);
 
 -- name: fencedRenameEventCheck :one
-SELECT count(DISTINCT events.ctid) AS matched, count(DISTINCT events.ctid) FILTER (WHERE events.fence > $2::bigint) AS newer, COALESCE(max(events.fence), 0)::bigint AS newest
+SELECT count(DISTINCT events.ctid) AS matched, count(DISTINCT CASE WHEN events.fence > $2::bigint THEN events.ctid END) AS newer, COALESCE(max(events.fence), 0)::bigint AS newest
 FROM events
 WHERE id = $1;
 

@@ -98,7 +98,7 @@ func (q *Queries) fencedArchiveDoc(ctx context.Context, arg fencedArchiveDocPara
 }
 
 const fencedArchiveDocCheck = `-- name: fencedArchiveDocCheck :one
-SELECT count(DISTINCT d.ctid) AS matched, count(DISTINCT d.ctid) FILTER (WHERE d.fence > $1::bigint) AS newer, COALESCE(max(d.fence), 0)::bigint AS newest
+SELECT count(DISTINCT d.ctid) AS matched, count(DISTINCT CASE WHEN d.fence > $1::bigint THEN d.ctid END) AS newer, COALESCE(max(d.fence), 0)::bigint AS newest
 FROM docs AS d
 WHERE d.id = $2
 `
@@ -123,8 +123,8 @@ func (q *Queries) fencedArchiveDocCheck(ctx context.Context, arg fencedArchiveDo
 
 const fencedBumpCounter = `-- name: fencedBumpCounter :one
 INSERT INTO counters (fence, name, n) VALUES ($2::bigint, $1, 1)
-ON CONFLICT (name) DO UPDATE SET fence = $2::bigint, n = counters.n + 1
-WHERE counters.fence <= $2::bigint
+ON CONFLICT (name) DO UPDATE SET fence = excluded.fence, n = counters.n + 1
+WHERE counters.fence <= excluded.fence
 RETURNING n
 `
 
@@ -160,7 +160,7 @@ func (q *Queries) fencedPublishOwnerDocs(ctx context.Context, arg fencedPublishO
 }
 
 const fencedPublishOwnerDocsCheck = `-- name: fencedPublishOwnerDocsCheck :one
-SELECT count(DISTINCT docs.ctid) AS matched, count(DISTINCT docs.ctid) FILTER (WHERE docs.fence > $1::bigint) AS newer, COALESCE(max(docs.fence), 0)::bigint AS newest
+SELECT count(DISTINCT docs.ctid) AS matched, count(DISTINCT CASE WHEN docs.fence > $1::bigint THEN docs.ctid END) AS newer, COALESCE(max(docs.fence), 0)::bigint AS newest
 FROM docs
 WHERE owner = $2 AND status = 'draft'
 `
@@ -202,7 +202,7 @@ func (q *Queries) fencedPurgeTagged(ctx context.Context, arg fencedPurgeTaggedPa
 }
 
 const fencedPurgeTaggedCheck = `-- name: fencedPurgeTaggedCheck :one
-SELECT count(DISTINCT docs.ctid) AS matched, count(DISTINCT docs.ctid) FILTER (WHERE docs.fence > $1::bigint) AS newer, COALESCE(max(docs.fence), 0)::bigint AS newest
+SELECT count(DISTINCT docs.ctid) AS matched, count(DISTINCT CASE WHEN docs.fence > $1::bigint THEN docs.ctid END) AS newer, COALESCE(max(docs.fence), 0)::bigint AS newest
 FROM docs, tags
 WHERE tags.doc_id = docs.id AND tags.tag = $2
 `
@@ -243,7 +243,7 @@ func (q *Queries) fencedRemoveDoc(ctx context.Context, arg fencedRemoveDocParams
 }
 
 const fencedRemoveDocCheck = `-- name: fencedRemoveDocCheck :one
-SELECT count(DISTINCT docs.ctid) AS matched, count(DISTINCT docs.ctid) FILTER (WHERE docs.fence > $2::bigint) AS newer, COALESCE(max(docs.fence), 0)::bigint AS newest
+SELECT count(DISTINCT docs.ctid) AS matched, count(DISTINCT CASE WHEN docs.fence > $2::bigint THEN docs.ctid END) AS newer, COALESCE(max(docs.fence), 0)::bigint AS newest
 FROM docs
 WHERE id = $1
 `
@@ -285,7 +285,7 @@ func (q *Queries) fencedRenameEvent(ctx context.Context, arg fencedRenameEventPa
 }
 
 const fencedRenameEventCheck = `-- name: fencedRenameEventCheck :one
-SELECT count(DISTINCT events.ctid) AS matched, count(DISTINCT events.ctid) FILTER (WHERE events.fence > $2::bigint) AS newer, COALESCE(max(events.fence), 0)::bigint AS newest
+SELECT count(DISTINCT events.ctid) AS matched, count(DISTINCT CASE WHEN events.fence > $2::bigint THEN events.ctid END) AS newer, COALESCE(max(events.fence), 0)::bigint AS newest
 FROM events
 WHERE id = $1
 `
@@ -348,7 +348,7 @@ func (q *Queries) fencedRetitleFromTag(ctx context.Context, arg fencedRetitleFro
 }
 
 const fencedRetitleFromTagCheck = `-- name: fencedRetitleFromTagCheck :one
-SELECT count(DISTINCT docs.ctid) AS matched, count(DISTINCT docs.ctid) FILTER (WHERE docs.fence > $2::bigint) AS newer, COALESCE(max(docs.fence), 0)::bigint AS newest
+SELECT count(DISTINCT docs.ctid) AS matched, count(DISTINCT CASE WHEN docs.fence > $2::bigint THEN docs.ctid END) AS newer, COALESCE(max(docs.fence), 0)::bigint AS newest
 FROM docs, tags t
 WHERE t.doc_id = docs.id AND t.tag = $1
 `
@@ -373,7 +373,7 @@ func (q *Queries) fencedRetitleFromTagCheck(ctx context.Context, arg fencedRetit
 
 const fencedSetCounter = `-- name: fencedSetCounter :execrows
 INSERT INTO counters AS c (fence, name, n) VALUES ($1::bigint, $2, $3)
-ON CONFLICT (name) DO UPDATE SET fence = $1::bigint, n = excluded.n WHERE (c.n <> excluded.n) AND c.fence <= $1::bigint
+ON CONFLICT (name) DO UPDATE SET fence = excluded.fence, n = excluded.n WHERE (c.n <> excluded.n) AND c.fence <= excluded.fence
 `
 
 type fencedSetCounterParams struct {
@@ -392,8 +392,8 @@ func (q *Queries) fencedSetCounter(ctx context.Context, arg fencedSetCounterPara
 
 const fencedSetCounters = `-- name: fencedSetCounters :execrows
 INSERT INTO counters (fence, name, n) VALUES ($1::bigint, $2, $3), ($1::bigint, $4, $5)
-ON CONFLICT (name) DO UPDATE SET fence = $1::bigint, n = excluded.n
-WHERE counters.fence <= $1::bigint
+ON CONFLICT (name) DO UPDATE SET fence = excluded.fence, n = excluded.n
+WHERE counters.fence <= excluded.fence
 `
 
 type fencedSetCountersParams struct {
@@ -438,7 +438,7 @@ func (q *Queries) fencedSetDocTitle(ctx context.Context, arg fencedSetDocTitlePa
 }
 
 const fencedSetDocTitleCheck = `-- name: fencedSetDocTitleCheck :one
-SELECT count(DISTINCT docs.ctid) AS matched, count(DISTINCT docs.ctid) FILTER (WHERE docs.fence > $2::bigint) AS newer, COALESCE(max(docs.fence), 0)::bigint AS newest
+SELECT count(DISTINCT docs.ctid) AS matched, count(DISTINCT CASE WHEN docs.fence > $2::bigint THEN docs.ctid END) AS newer, COALESCE(max(docs.fence), 0)::bigint AS newest
 FROM docs
 WHERE id = $1
 `
