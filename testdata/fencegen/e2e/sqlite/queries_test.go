@@ -270,4 +270,3 @@ func (q *queriesCase) passThrough(t *testing.T) {
 		t.Fatalf("GetDoc = %+v, %v", d, err)
 	}
 }
-
