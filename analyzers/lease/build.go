@@ -89,6 +89,7 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program) (*Model, *builder) {
 	b.findWrites()
 	b.markHeld()
 	b.deriveWriteFacts()
+	b.fencegenFacts()
 	b.exportCallbackFacts()
 	b.deriveCheckParams()
 	b.checkParamChecks()

@@ -68,9 +68,25 @@ func (f *LostSignalFact) String() string {
 	return fmt.Sprintf("unwatched %s lost-signal: %s", f.System, f.What)
 }
 
-// TokenFact: the function returns a value with this origin.
+// TokenFact: the function returns a value with this origin. Counter marks
+// a monotonic counter the function draws each time it is called (SQL
+// nextval, Redis INCR): whether it is a token depends on the leases held
+// where it is called, so the importer judges it at the call.
 type TokenFact struct {
-	Origin Origin
+	Origin  Origin
+	Counter bool
+}
+
+// TokenConvFact: the function converts the value passed as parameter Param
+// (0-based, receiver excluded) into a token (fencegen's TokenOf): its
+// result has the origin of the argument.
+type TokenConvFact struct {
+	Param int
+}
+
+func (*TokenConvFact) AFact() {}
+func (f *TokenConvFact) String() string {
+	return fmt.Sprintf("converts param %d into a token", f.Param)
 }
 
 func (*WritesFact) AFact()        {}
@@ -87,11 +103,14 @@ func (f *FencedByParamFact) String() string {
 }
 func (f *RoleFact) String() string { return "lock role " + f.Role.String() }
 func (f *TokenFact) String() string {
+	if f.Counter {
+		return "token counter " + f.Origin.What
+	}
 	return "token " + f.Origin.Kind.String() + " " + f.Origin.What
 }
 
 func factTypes() []analysis.Fact {
-	return []analysis.Fact{new(WritesFact), new(FencedByParamFact), new(RoleFact), new(TokenFact), new(PackageFact), new(CallbackParamFact), new(LostSignalFact), new(SQLParamFact), new(CheckParamFact)}
+	return []analysis.Fact{new(WritesFact), new(FencedByParamFact), new(RoleFact), new(TokenFact), new(PackageFact), new(CallbackParamFact), new(LostSignalFact), new(SQLParamFact), new(CheckParamFact), new(TokenConvFact)}
 }
 
 var roleNames = []string{"acquire", "try-acquire", "release", "renew", "auto-renew", "check", "lost",

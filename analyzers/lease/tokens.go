@@ -431,6 +431,9 @@ func (w *walk) call(call *ssa.Call, i int) source {
 		}
 	}
 	if obj := calleeFunc(common); obj != nil {
+		if s, ok := w.converted(call, obj); ok {
+			return s
+		}
 		if s, ok := w.importedToken(call, obj); ok {
 			return s
 		}
@@ -481,7 +484,27 @@ func (w *walk) importedToken(call *ssa.Call, obj *types.Func) (source, bool) {
 	o := fact.Origin
 	o.Pos = call.Pos()
 	o.What = fmt.Sprintf("%s(), which returns %s", shortName(obj), fact.Origin.What)
+	if fact.Counter { // drawn by this call: late if a lease is held here
+		return source{Origin: o, counter: true, drawAt: call}, true
+	}
 	return source{Origin: o}, true
+}
+
+// converted follows a conversion into a token (a function with a
+// TokenConvFact, fencegen's TokenOf): the token has the origin of the value
+// converted. A constant is a made-up token: every holder that passes it
+// writes with the same one, so the fence refuses nobody.
+func (w *walk) converted(call *ssa.Call, obj *types.Func) (source, bool) {
+	var fact TokenConvFact
+	if !w.t.b.fact(obj, &fact) {
+		return source{}, false
+	}
+	v := arg(call.Common(), fact.Param)
+	if c, ok := unwrap(v).(*ssa.Const); ok && c.Value != nil {
+		return source{Origin: Origin{Kind: NotOrdered, Pos: call.Pos(), What: "the constant " + c.Value.ExactString(),
+			Note: "every holder passes the same value, so the store cannot tell a stale holder from the current one"}}, true
+	}
+	return w.value(v), true
 }
 
 // passThrough follows calls that only reformat a value: a method of
@@ -1009,8 +1032,9 @@ func scannedInto(fa *ssa.FieldAddr) bool {
 // exportTokenFacts exports a TokenFact for each function of the package
 // whose result has a known origin, and for each struct field of the package
 // that is stored values of one origin, so that importers follow tokens
-// across packages. A counter the function draws holding no lease is left
-// out: whether it is drawn late depends on the caller.
+// across packages. A counter the function draws holding no lease is
+// exported as one (TokenFact.Counter): whether it is drawn late depends on
+// the caller.
 func (b *builder) exportTokenFacts() {
 	t := b.tokens
 	if t == nil || b.funcs == nil {
@@ -1023,14 +1047,18 @@ func (b *builder) exportTokenFacts() {
 		exported = true
 	}
 	for _, fn := range b.funcs {
-		if obj := declaredFunc(fn); obj != nil {
-			if o, ok := t.resultOrigin(fn); ok {
-				export(obj, o)
-			}
+		obj := declaredFunc(fn)
+		if obj == nil || b.ownFact(obj, new(TokenFact)) { // fencegen's token sources say it already
+			continue
+		}
+		if f, ok := t.resultOrigin(fn); ok {
+			f.Origin.Pos = token.NoPos
+			b.pass.ExportObjectFact(obj, &f)
+			exported = true
 		}
 	}
 	for fv := range t.index().fieldSources {
-		if fv.Pkg() != b.pass.Pkg || !isBasic(fv.Type()) {
+		if fv.Pkg() != b.pass.Pkg || !b.isTokenType(fv.Type()) {
 			continue
 		}
 		if s := t.newWalk().fieldSources(fv); s.known() && !s.counter {
@@ -1042,28 +1070,29 @@ func (b *builder) exportTokenFacts() {
 	}
 }
 
-// resultOrigin returns the origin of fn's first result of basic type (a
-// number or a string, as tokens are), if it is known and does not depend on
-// the caller.
-func (t *tokenFlow) resultOrigin(fn *ssa.Function) (Origin, bool) {
+// resultOrigin returns the origin of fn's first result that can carry a
+// token (a number or a string, or fencegen's Token), if it is known and
+// does not depend on the caller's arguments. A counter fn draws holding no
+// lease is a Counter: the caller's leases decide whether it is late.
+func (t *tokenFlow) resultOrigin(fn *ssa.Function) (TokenFact, bool) {
 	res := fn.Signature.Results()
 	for i := range res.Len() {
-		if !isBasic(res.At(i).Type()) {
+		if !t.b.isTokenType(res.At(i).Type()) {
 			continue
 		}
 		s := t.newWalk().merge(returnValues(fn, i))
 		switch {
 		case !s.known():
-			return Origin{}, false
+			return TokenFact{}, false
 		case s.counter:
 			if l := t.heldAt(s.drawAt); l != nil {
-				return t.lateDrawn(s, l), true
+				return TokenFact{Origin: t.lateDrawn(s, l)}, true
 			}
-			return Origin{}, false
+			return TokenFact{Origin: s.Origin, Counter: true}, true
 		}
-		return s.Origin, true
+		return TokenFact{Origin: s.Origin}, true
 	}
-	return Origin{}, false
+	return TokenFact{}, false
 }
 
 // TokenFromCaller reports whether w's token is a parameter of the function

@@ -255,6 +255,8 @@ func copyFact(dst, src analysis.Fact) {
 		*d = *src.(*SQLParamFact)
 	case *CheckParamFact:
 		*d = *src.(*CheckParamFact)
+	case *TokenConvFact:
+		*d = *src.(*TokenConvFact)
 	}
 }
 

@@ -13,7 +13,7 @@ func Test(t *testing.T) {
 	fencetest.Run(t, unfencedwrite.Analyzer,
 		"sqladvisory", "billing", "etcdlock", "redislocks", "consullock", "zklock",
 		"k8sleader", "cloudstores", "crosspkg", "pgxworker", "gocronjobs", "raftleader", "usewithlock",
-		"ifacevet/worker", "falsepositives", "sqlforms", "sqlbuilders", "goroutines")
+		"ifacevet/worker", "falsepositives", "sqlforms", "sqlbuilders", "goroutines", "fencegen/...")
 }
 
 func TestSuggestedFixes(t *testing.T) {

@@ -10,5 +10,5 @@ import (
 func Test(t *testing.T) {
 	fencetest.Run(t, weaktoken.Analyzer,
 		"redistoken", "etcdtoken/...", "consultoken", "zktoken", "k8stoken", "sqltoken",
-		"drawtoken", "rafttoken", "consuldelete", "fieldtoken")
+		"drawtoken", "rafttoken", "consuldelete", "fieldtoken", "fencegen/...")
 }

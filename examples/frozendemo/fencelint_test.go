@@ -9,15 +9,6 @@ import (
 	"testing"
 )
 
-// knownMisses are findings fencelint should make on the demo and does not
-// yet. The late-token variant writes through fencegen's generated
-// UpdateBalance, and fencelint does not follow the token through the
-// generated wrapper (a struct of sqlc parameters, then the DBTX interface):
-// the same code with the fenced UPDATE written out is reported.
-var knownMisses = map[string]string{
-	"redis_late_token.go": "weaktoken",
-}
-
 // TestFencelintOnTheDemo runs fencelint over the demo: the unfenced
 // variants get unfencedwrite, the late token weaktoken, and the fenced
 // variants and the rest of the program nothing.
@@ -48,9 +39,7 @@ func TestFencelintOnTheDemo(t *testing.T) {
 		case "unfenced":
 			want[file] = []string{"unfencedwrite"}
 		case "late token":
-			if knownMisses[file] != "weaktoken" {
-				want[file] = []string{"weaktoken"}
-			}
+			want[file] = []string{"weaktoken"}
 		}
 	}
 	for file, analyzers := range got {
@@ -61,11 +50,6 @@ func TestFencelintOnTheDemo(t *testing.T) {
 	for file, analyzers := range want {
 		if _, ok := got[file]; !ok {
 			t.Errorf("%s: fencelint reported nothing, want %v", file, analyzers)
-		}
-	}
-	for file, analyzer := range knownMisses {
-		if slices.Contains(got[file], analyzer) {
-			t.Errorf("%s: fencelint now reports %s there: remove it from knownMisses", file, analyzer)
 		}
 	}
 }

@@ -56,8 +56,9 @@ func leaseRow(ctx context.Context, pool *pgxpool.Pool, me string) { // want leas
 	probe(tok) // want `monotonic the query "UPDATE leases SET`
 }
 
-// nextToken draws a counter; whether that is late depends on its caller.
-func nextToken(ctx context.Context, db *sql.DB) (int64, error) { // want nextToken:"writes .*UPDATE counters.*"
+// nextToken draws a counter; whether that is late depends on its caller,
+// so its fact says counter, for importers to judge at their calls.
+func nextToken(ctx context.Context, db *sql.DB) (int64, error) { // want nextToken:"writes .*UPDATE counters.*" nextToken:"token counter the query .UPDATE counters.*"
 	var n int64
 	err := db.QueryRowContext(ctx, "UPDATE counters SET n = n + 1 WHERE name = 'fence' RETURNING n").Scan(&n)
 	return n, err

@@ -1,0 +1,14 @@
+// Package pgtype is a stub of github.com/jackc/pgx/v5/pgtype v5.13.0: the
+// types sqlc's models use in fixtures.
+package pgtype
+
+import "time"
+
+type InfinityModifier int8
+
+// Timestamptz represents the PostgreSQL timestamptz type.
+type Timestamptz struct {
+	Time             time.Time
+	InfinityModifier InfinityModifier
+	Valid            bool
+}
