@@ -43,6 +43,8 @@ type builder struct {
 	dispatch map[*types.Func][]dispatchTarget
 	// tokens answers where token values come from (tokens.go).
 	tokens *tokenFlow
+	// fencegen is fencegen's generated API, if the package is its output.
+	fencegen *fencegenAPI
 	// assigns and embeds index, on first use, what the package assigns to
 	// variables and fields and what it embeds (sqltext.go, sqlembed.go).
 	assigns  *assignments
@@ -88,8 +90,8 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program) (*Model, *builder) {
 	b.dropUnleasedChecks()
 	b.findWrites()
 	b.markHeld()
-	b.deriveWriteFacts()
 	b.fencegenFacts()
+	b.deriveWriteFacts()
 	b.exportCallbackFacts()
 	b.deriveCheckParams()
 	b.checkParamChecks()

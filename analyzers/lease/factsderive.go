@@ -31,8 +31,8 @@ func (b *builder) updateWriteFacts() bool {
 	changed := false
 	for _, fn := range b.funcs {
 		obj := declaredFunc(fn)
-		if obj == nil || b.dirs.roles[obj] != 0 || b.ix.knowsPath(b.pass.Pkg.Path()) {
-			continue // a lock library's own writes implement the lock
+		if obj == nil || b.dirs.roles[obj] != 0 || b.ix.knowsPath(b.pass.Pkg.Path()) || b.fencegen.declares(obj) {
+			continue // a lock library's own writes implement the lock; fencegen's API says what it does
 		}
 		if b.setWriteFact(fn, byFunc[fn]) {
 			changed = true

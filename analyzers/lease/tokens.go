@@ -1048,7 +1048,7 @@ func (b *builder) exportTokenFacts() {
 	}
 	for _, fn := range b.funcs {
 		obj := declaredFunc(fn)
-		if obj == nil || b.ownFact(obj, new(TokenFact)) { // fencegen's token sources say it already
+		if obj == nil || b.fencegen.declares(obj) { // its API says what it returns
 			continue
 		}
 		if f, ok := t.resultOrigin(fn); ok {

@@ -52,6 +52,16 @@
 //
 // A longer TTL only narrows these windows; pauses have no upper bound.
 //
+// Writes through fencegen's generated API are judged the same way: the
+// Token passed to a generated fenced method (Fenced.UpdateDoc and the like)
+// is followed back through TokenOf to the number converted, so
+// db.TokenOf(int64(session.Lease())), db.TokenOf(time.Now().UnixNano()), a
+// sequence drawn after acquiring, or NextToken called after acquiring are
+// reported at the write, and so is a constant (db.TokenOf(1)) where a lease
+// is held: every holder passes the same value, so the fence refuses nobody.
+// db.TokenOf(m.Header().Revision), a Consul LockIndex read with the
+// session compared, and the token AcquireLease hands out are real tokens.
+//
 // weaktoken follows each fenced write's token back through assignments,
 // conversions, struct fields, parameters, results and closures (and across
 // packages through facts) to the call or field that produced it, and reports

@@ -3,6 +3,9 @@
 package tokens
 
 import (
+	"context"
+
+	"github.com/jackc/pgx/v5/pgxpool"
 	"go.etcd.io/etcd/client/v3/concurrency"
 
 	"fencegen/store"
@@ -16,4 +19,12 @@ func Revision(m *concurrency.Mutex) store.Token {
 // Lease is the session's lease ID as a token: not ordered.
 func Lease(s *concurrency.Session) store.Token {
 	return store.TokenOf(int64(s.Lease()))
+}
+
+// Draw draws the next number of a sequence: a counter, drawn late or not
+// depending on where it is called.
+func Draw(ctx context.Context, pool *pgxpool.Pool) (int64, error) {
+	var n int64
+	err := pool.QueryRow(ctx, "SELECT nextval('fence_token_seq')").Scan(&n)
+	return n, err
 }

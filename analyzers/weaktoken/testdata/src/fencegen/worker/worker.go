@@ -204,3 +204,31 @@ func fromHelpers(ctx context.Context, f *store.Fenced, s *concurrency.Session) e
 	}
 	return f.UpdateBalance(ctx, tokens.Lease(s), store.UpdateBalanceParams{ID: 2}) // want `Fenced.UpdateBalance \(fencegen's fenced write\) is fenced with tokens.Lease\(\), which returns Session.Lease\(\)`
 }
+
+// drawLate calls another package's counter after acquiring.
+func drawLate(ctx context.Context, pool *pgxpool.Pool, f *store.Fenced, rs *redsync.Redsync) error {
+	m := rs.NewMutex("balances")
+	if err := m.LockContext(ctx); err != nil {
+		return err
+	}
+	defer m.UnlockContext(ctx)
+	n, err := tokens.Draw(ctx, pool)
+	if err != nil {
+		return err
+	}
+	return f.UpdateBalance(ctx, store.TokenOf(n), store.UpdateBalanceParams{ID: 1}) // want `Fenced.UpdateBalance \(fencegen's fenced write\) is fenced with tokens.Draw\(\), which returns the query "SELECT nextval\('fence_token_seq'\)" \(line 215\), which is not a fencing token: it is drawn in a separate step after the redsync lock taken by Mutex.LockContext \(line 211\)`
+}
+
+// drawFirst calls it before waiting for the lock.
+func drawFirst(ctx context.Context, pool *pgxpool.Pool, f *store.Fenced, rs *redsync.Redsync) error {
+	n, err := tokens.Draw(ctx, pool)
+	if err != nil {
+		return err
+	}
+	m := rs.NewMutex("balances")
+	if err := m.LockContext(ctx); err != nil {
+		return err
+	}
+	defer m.UnlockContext(ctx)
+	return f.UpdateBalance(ctx, store.TokenOf(n), store.UpdateBalanceParams{ID: 1})
+}
