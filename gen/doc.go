@@ -66,7 +66,7 @@
 //	func (f *Fenced) UpsertDoc(ctx context.Context, token Token, arg UpsertDocParams) error
 //	func (f *Fenced) DeleteDoc(ctx context.Context, token Token, arg DeleteDocParams) error
 //
-//	// Per fenced query of the users' queries files (PostgreSQL, SQLite), named after
+//	// Per fenced query of the users' queries files (every engine), named after
 //	// the query; XParams are sqlc's params without the token.
 //	func (f *Fenced) X(ctx, token Token, arg XParams) error            // :exec
 //	func (f *Fenced) X(ctx, token Token, arg XParams) (Written, error) // :execrows

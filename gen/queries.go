@@ -57,10 +57,12 @@ type fencedQuery struct {
 	// matches and those a newer token holds (update and delete only).
 	Check string
 	// Positional is set when the query numbers its parameters ($1): the
-	// token is then the last parameter of the write, and CheckParams lists,
-	// for each parameter of the check query in order, the write's
-	// parameter number it stands for.
+	// token is then the last parameter of the write. ByIndex is set when
+	// the check's parameters are matched to the write's by position:
+	// CheckParams lists, for each parameter of the check query in order,
+	// the write's parameter (1-based, the token left out) it stands for.
 	Positional  bool
+	ByIndex     bool
 	CheckParams []int
 	Tuples      int // rows an upsert's VALUES lists
 }
@@ -157,9 +159,6 @@ func checkQueryNames(qs []*userQuery) error {
 func fenceQueries(opts Options, schema *Schema) ([][]*userQuery, error) {
 	var out [][]*userQuery
 	names := map[string]*userQuery{}
-	if len(opts.Queries) > 0 && opts.Engine == MySQL {
-		return nil, fmt.Errorf("fencing your own queries (-queries, or the queries of a sqlc.yaml) works with postgresql and sqlite so far; for %s, write the fence condition yourself and mark nothing", opts.Engine)
-	}
 	for _, src := range opts.Queries {
 		qs, err := readQueries(opts.Engine, src)
 		if err != nil {
@@ -182,7 +181,11 @@ func fenceQueries(opts Options, schema *Schema) ([][]*userQuery, error) {
 // fenceUserQuery rewrites q if it writes a fenced table (and says nothing
 // against it).
 func fenceUserQuery(opts Options, schema *Schema, q *userQuery) error {
-	rw, err := newRewriter(opts, schema, q)
+	newRW := newRewriter
+	if opts.Engine == MySQL {
+		newRW = newMySQLRewriter
+	}
+	rw, err := newRW(opts, schema, q)
 	if err != nil || rw == nil {
 		return err
 	}

@@ -59,10 +59,15 @@ func (w *goWriter) queryHelpers(files []queryFile, tables []*fencedTable) {
 	)
 	f.Comment("notWritten labels a fenced query that wrote nothing from its check: no row")
 	f.Comment("matched its condition (a *NotFoundError) or a newer token holds them (a *StaleError).")
-	f.Func().Id("notWritten").Params(jen.Id("table").String(), jen.Id("token").Id("Token"), jen.List(jen.Id("matched"), jen.Id("newest")).Int64()).Error().Block(
-		jen.If(jen.Id("matched").Op("==").Lit(0)).Block(jen.Return(jen.Op("&").Id("NotFoundError").Values(jen.Dict{jen.Id("Table"): jen.Id("table")}))),
-		jen.Return(jen.Op("&").Id("StaleError").Values(jen.Dict{jen.Id("Table"): jen.Id("table"), jen.Id("Token"): jen.Id("token"), jen.Id("Current"): jen.Op("&").Id("Token").Values(jen.Id("newest"))})),
-	)
+	nw := []jen.Code{jen.If(jen.Id("matched").Op("==").Lit(0)).Block(jen.Return(jen.Op("&").Id("NotFoundError").Values(jen.Dict{jen.Id("Table"): jen.Id("table")})))}
+	if w.engine == MySQL && w.cmp == CompareLE {
+		nw = append(nw,
+			jen.Comment("MySQL reports a rewrite of identical values as unchanged: rows the token"),
+			jen.Comment("admits were written."),
+			jen.If(jen.Id("newer").Op("==").Lit(0)).Block(jen.Return(jen.Nil())))
+	}
+	nw = append(nw, jen.Return(jen.Op("&").Id("StaleError").Values(jen.Dict{jen.Id("Table"): jen.Id("table"), jen.Id("Token"): jen.Id("token"), jen.Id("Current"): jen.Op("&").Id("Token").Values(jen.Id("newest"))})))
+	f.Func().Id("notWritten").Params(jen.Id("table").String(), jen.Id("token").Id("Token"), jen.List(jen.Id("matched"), jen.Id("newer"), jen.Id("newest")).Int64()).Error().Block(nw...)
 	f.Comment("written labels a fenced query that may write many rows: rows it wrote, and stale")
 	f.Comment("rows a newer token holds (current is their newest fence, nil if unknown). Any stale")
 	f.Comment("row is a *StaleError: a newer holder has written, so this one lost its lease.")
@@ -72,12 +77,17 @@ func (w *goWriter) queryHelpers(files []queryFile, tables []*fencedTable) {
 		jen.Return(jen.Id("w"), jen.Nil()),
 	)
 	f.Comment("staleRows counts the stale rows of a query that wrote written rows: those a newer")
-	f.Comment("token holds, or every row its condition matched when it wrote none (under \"<\" a")
-	f.Comment("fence equal to the token rejects too).")
-	f.Func().Id("staleRows").Params(jen.List(jen.Id("written"), jen.Id("matched"), jen.Id("newer")).Int64()).Int64().Block(
-		jen.If(jen.Id("written").Op("==").Lit(0)).Block(jen.Return(jen.Id("matched"))),
-		jen.Return(jen.Id("newer")),
-	)
+	if w.cmp == CompareLE {
+		f.Comment("token holds.")
+		f.Func().Id("staleRows").Params(jen.List(jen.Id("written"), jen.Id("matched"), jen.Id("newer")).Int64()).Int64().Block(jen.Return(jen.Id("newer")))
+	} else {
+		f.Comment("token holds, or every row its condition matched when it wrote none (under \"<\" a")
+		f.Comment("fence equal to the token rejects too).")
+		f.Func().Id("staleRows").Params(jen.List(jen.Id("written"), jen.Id("matched"), jen.Id("newer")).Int64()).Int64().Block(
+			jen.If(jen.Id("written").Op("==").Lit(0)).Block(jen.Return(jen.Id("matched"))),
+			jen.Return(jen.Id("newer")),
+		)
+	}
 	if !w.tablesNeedRange(tables) && w.queriesNeedRange(files) {
 		w.checkTokenRange()
 	}
@@ -286,7 +296,7 @@ func (w *goWriter) checkCall(f queryFile, q *userQuery, main queryParams) (jen.C
 	lit := jen.Dict{jen.Id(p.token.Name): conv.toDriver(jen.Id("token").Dot("n"))}
 	for i, fl := range p.fields {
 		src := fl.Name
-		if q.Fenced.Positional {
+		if q.Fenced.ByIndex {
 			if i >= len(q.Fenced.CheckParams) || q.Fenced.CheckParams[i]-1 >= len(main.fields) {
 				return nil, fmt.Errorf("the check of %s has parameters its query lacks", q.Name)
 			}
@@ -333,7 +343,7 @@ func (q *userQuery) body(w *goWriter, call, check jen.Code, table string) []jen.
 			return append(body, jen.Return(stale))
 		}
 		body = append(body, runCheck()...)
-		return append(body, jen.Return(jen.Id("notWritten").Call(jen.Lit(table), jen.Id("token"), jen.Id("c").Dot("Matched"), jen.Id("c").Dot("Newest"))))
+		return append(body, jen.Return(jen.Id("notWritten").Call(jen.Lit(table), jen.Id("token"), jen.Id("c").Dot("Matched"), jen.Id("c").Dot("Newer"), jen.Id("c").Dot("Newest"))))
 	case cmdExecRows:
 		body := []jen.Code{
 			jen.List(jen.Id("n"), jen.Err()).Op(":=").Add(call),
@@ -351,7 +361,7 @@ func (q *userQuery) body(w *goWriter, call, check jen.Code, table string) []jen.
 		if upsert {
 			label = []jen.Code{jen.Return(jen.Id("row"), stale)}
 		} else {
-			label = append(runCheck(jen.Id("row")), jen.Return(jen.Id("row"), jen.Id("notWritten").Call(jen.Lit(table), jen.Id("token"), jen.Id("c").Dot("Matched"), jen.Id("c").Dot("Newest"))))
+			label = append(runCheck(jen.Id("row")), jen.Return(jen.Id("row"), jen.Id("notWritten").Call(jen.Lit(table), jen.Id("token"), jen.Id("c").Dot("Matched"), jen.Id("c").Dot("Newer"), jen.Id("c").Dot("Newest"))))
 		}
 		return append(body,
 			jen.If(jen.Qual("errors", "Is").Call(jen.Err(), w.noRows())).Block(label...),

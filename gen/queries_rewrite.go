@@ -22,8 +22,11 @@ import (
 func splitQueries(engine Engine, src Source) ([]queryBlock, error) {
 	text := string(src.Data)
 	scanned := text
-	if engine == SQLite {
+	switch engine {
+	case SQLite:
 		scanned = normalizeSQLite(text)
+	case MySQL:
+		scanned, _ = normalizeMySQL(text, true)
 	}
 	res, err := pg.Scan(scanned)
 	if err != nil {
@@ -273,6 +276,19 @@ func (rw *rewriter) find(from int, kind pg.Token, stop ...pg.Token) int {
 	return -1
 }
 
+// findTail returns the first top-level clause after from that follows the
+// condition: RETURNING, or MySQL's ORDER BY and LIMIT; -1 if none.
+func (rw *rewriter) findTail(from int) int {
+	for i := max(from, 0); i < len(rw.toks); i++ {
+		switch t := rw.toks[i]; {
+		case t.depth != 0:
+		case t.kind == pg.Token_RETURNING, rw.opts.Engine == MySQL && (t.kind == pg.Token_ORDER || t.kind == pg.Token_LIMIT):
+			return i
+		}
+	}
+	return -1
+}
+
 // token renders the token parameter of the write.
 func (rw *rewriter) token() string {
 	if rw.params.positional {
@@ -325,7 +341,7 @@ func (rw *rewriter) apply() string {
 
 // rewrite fences the statement.
 func (rw *rewriter) rewrite() (*fencedQuery, error) {
-	fq := &fencedQuery{Kind: rw.kind, Table: rw.table, Fence: rw.fence, Positional: rw.params.positional}
+	fq := &fencedQuery{Kind: rw.kind, Table: rw.table, Fence: rw.fence, Positional: rw.params.positional, ByIndex: len(rw.params.list) > 0}
 	var err error
 	switch rw.kind {
 	case "update":
@@ -393,7 +409,7 @@ func (rw *rewriter) fenceWhereWith(c clauses, tok string) {
 }
 
 func (rw *rewriter) update(fq *fencedQuery) error {
-	u := rw.stmt.GetUpdateStmt()
+	u := rw.stmt.GetUpdateStmt() // nil for MySQL, checked by newMySQLRewriter
 	if err := rw.setsFence(u.GetTargetList()); err != nil {
 		return err
 	}
@@ -403,15 +419,15 @@ func (rw *rewriter) update(fq *fencedQuery) error {
 	var c clauses
 	c.verb = rw.find(0, pg.Token_UPDATE)
 	c.set = rw.find(c.verb, pg.Token_SET)
+	target := [2]int{rw.toks[c.verb+rw.modifiers(c.verb)+1].start, rw.toks[c.set-1].end}
 	c.from = rw.find(c.set, pg.Token_FROM, pg.Token_WHERE, pg.Token_RETURNING)
 	c.where = rw.find(c.set, pg.Token_WHERE, pg.Token_RETURNING)
-	c.returning = rw.find(c.set, pg.Token_RETURNING)
+	c.returning = rw.findTail(c.set)
 	if c.verb < 0 || c.set < 0 {
 		return errorf(rw.q.pos(0), "cannot find the SET clause of %s; please report this as a fencegen bug", rw.q.Name)
 	}
 	rw.insert(rw.toks[c.set].end, " "+rw.fenceCol()+" = "+rw.token()+",")
 	rw.fenceWhere(c)
-	target := [2]int{rw.toks[c.verb+1].start, rw.toks[c.set-1].end}
 	var extra [2]int
 	if c.from >= 0 {
 		extra = [2]int{rw.toks[c.from+1].start, rw.clauseEnd(c, c.where, c.returning)}
@@ -430,7 +446,7 @@ func (rw *rewriter) delete(fq *fencedQuery) error {
 	c.from = rw.find(c.verb, pg.Token_FROM)
 	c.using = rw.find(c.from, pg.Token_USING, pg.Token_WHERE, pg.Token_RETURNING)
 	c.where = rw.find(c.from, pg.Token_WHERE, pg.Token_RETURNING)
-	c.returning = rw.find(c.from, pg.Token_RETURNING)
+	c.returning = rw.findTail(c.from)
 	if c.verb < 0 || c.from < 0 {
 		return errorf(rw.q.pos(0), "cannot find the FROM clause of %s; please report this as a fencegen bug", rw.q.Name)
 	}
@@ -473,12 +489,19 @@ func (rw *rewriter) check(c clauses, target, extra [2]int) (string, []int) {
 	}
 	ref := rw.alias + "." + rw.fenceCol()
 	row, newest := rw.alias+".ctid", "COALESCE(max("+ref+"), 0)::bigint"
-	if rw.opts.Engine == SQLite {
+	switch rw.opts.Engine {
+	case SQLite:
 		row, newest = rw.alias+".rowid", "CAST(COALESCE(max("+ref+"), 0) AS INTEGER)"
+	case MySQL: // single-table statements only: a row matches once
+		row, newest = "1", "CAST(COALESCE(MAX("+ref+"), 0) AS SIGNED)"
 	}
 	var b strings.Builder
 	b.WriteString(part(0))
-	fmt.Fprintf(&b, "SELECT count(DISTINCT %s) AS matched, count(DISTINCT CASE WHEN %s > %s THEN %s END) AS newer, %s AS newest\nFROM %s", row, ref, tok, row, newest, part(1))
+	count := "count(DISTINCT "
+	if rw.opts.Engine == MySQL {
+		count = "count("
+	}
+	fmt.Fprintf(&b, "SELECT %s%s) AS matched, %sCASE WHEN %s > %s THEN %s END) AS newer, %s AS newest\nFROM %s", count, row, count, ref, tok, row, newest, part(1))
 	i := 2
 	if extra[1] > 0 {
 		b.WriteString(", " + part(i))
@@ -495,7 +518,7 @@ func (rw *rewriter) check(c clauses, target, extra [2]int) (string, []int) {
 // query's parameters by number). It returns old -> new and the old numbers
 // in new order.
 func (rw *rewriter) renumbering(ranges [][2]int) (map[int]int, []int) {
-	if !rw.params.positional {
+	if len(rw.params.list) == 0 {
 		return nil, nil
 	}
 	used := map[int]bool{}
@@ -511,6 +534,9 @@ func (rw *rewriter) renumbering(ranges [][2]int) (map[int]int, []int) {
 		old = append(old, n)
 	}
 	sort.Ints(old)
+	if !rw.params.positional {
+		return nil, old // MySQL's ? keep their places; only the mapping is needed
+	}
 	renumber := map[int]int{}
 	for i, n := range old {
 		renumber[n] = i + 1

@@ -106,22 +106,6 @@ func TestQueriesRewrite(t *testing.T) {
 	}
 }
 
-// TestQueriesEngines refuses queries files on the engines whose statements
-// fencegen does not rewrite yet, rather than misreading them.
-func TestQueriesEngines(t *testing.T) {
-	for _, engine := range []Engine{MySQL} {
-		_, err := Generate(Options{
-			Engine:  engine,
-			Schemas: []Source{{Path: "schema.sql", Data: []byte("CREATE TABLE docs (id bigint PRIMARY KEY, fence bigint);\n")}},
-			Queries: []Source{{Path: "queries.sql", Data: []byte("-- name: A :exec\nDELETE FROM docs WHERE id = ?;\n")}},
-			Package: "db",
-		})
-		if err == nil || !strings.Contains(err.Error(), "works with postgresql and sqlite so far") {
-			t.Errorf("%s: got %v, want a refusal", engine, err)
-		}
-	}
-}
-
 // TestQueriesSQLite reads SQLite's parameter and quoting forms, numbers
 // bare ? parameters so the token can follow them, and refuses the REPLACE
 // forms on a fenced table.
@@ -147,5 +131,38 @@ func TestQueriesSQLite(t *testing.T) {
 		if err == nil || !strings.HasPrefix(err.Error(), "queries.sql:2:1: A writes fenced table docs in a form fencegen cannot fence") {
 			t.Errorf("%s: got %v, want a refusal at queries.sql:2:1", q, err)
 		}
+	}
+}
+
+// TestQueriesMySQL refuses the MySQL forms fencegen does not fence on a
+// fenced table, at the query, and passes them through elsewhere.
+func TestQueriesMySQL(t *testing.T) {
+	gen := func(queries string) (*Result, error) {
+		return Generate(Options{
+			Engine:  MySQL,
+			Schemas: []Source{{Path: "schema.sql", Data: []byte("CREATE TABLE docs (id BIGINT PRIMARY KEY, title TEXT NOT NULL, fence BIGINT);\nCREATE TABLE notes (id BIGINT PRIMARY KEY, body TEXT);\n")}},
+			Queries: []Source{{Path: "queries.sql", Data: []byte(queries)}},
+			Package: "db",
+		})
+	}
+	for _, tc := range []struct{ query, want string }{
+		{"UPDATE docs d JOIN notes n ON n.id = d.id SET d.title = n.body", "queries.sql:1:1: A writes fenced table docs in a multiple-table UPDATE"},
+		{"INSERT INTO docs (id, title) VALUES (?, ?) ON DUPLICATE KEY UPDATE title = VALUES(title)", "queries.sql:1:1: A writes fenced table docs with REPLACE or ON DUPLICATE KEY UPDATE"},
+		{"REPLACE INTO docs (id, title) VALUES (?, ?)", "queries.sql:1:1: A writes fenced table docs with REPLACE"},
+		{"UPDATE docs SET title = ?, `fence` = ? WHERE id = ?", "queries.sql:1:1: A sets fence column \"fence\" of docs itself"},
+		{"UPDATE docs SET title = WHERE id = ?", "queries.sql:2:1: syntax error near"},
+	} {
+		_, err := gen("-- name: A :exec\n" + tc.query + ";\n")
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%s:\ngot  %v\nwant %s...", tc.query, err, tc.want)
+		}
+	}
+	res, err := gen("-- name: A :exec\nREPLACE INTO notes (id, body) VALUES (?, ?);\n\n-- name: B :exec\nUPDATE docs SET title = ? WHERE id = ? AND title <> \"a \\\" ?\";\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "UPDATE docs SET fence = sqlc.arg(fencegen_token), title = ? WHERE (id = ? AND title <> \"a \\\" ?\") AND (docs.fence IS NULL OR docs.fence <= sqlc.arg(fencegen_token));"
+	if got := string(res.Files["queries.fenced.sql"]); !strings.Contains(got, want) || !strings.Contains(got, "REPLACE INTO notes") {
+		t.Errorf("got\n%s\nwant it to contain\n%s", got, want)
 	}
 }

@@ -1,0 +1,245 @@
+package mariadb_test
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/fencelint/fencelint/testdata/fencegen/e2e/mariadbtest"
+	"github.com/fencelint/fencelint/testdata/fencegen/golden/mysql-queries/querydb"
+)
+
+// TestQueries runs the users' own queries that fencegen fenced (golden
+// case mysql-queries, fence <= token) against a real MariaDB, with
+// clientFoundRows on and off: every outcome a method reports is checked
+// against the rows it left.
+func TestQueries(t *testing.T) {
+	server := mariadbtest.New(t)
+	schema, err := os.ReadFile("../../golden/mysql-queries/schema.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, foundRows := range []bool{false, true} {
+		t.Run(fmt.Sprintf("clientFoundRows=%v", foundRows), func(t *testing.T) {
+			ctx := context.Background()
+			pool := openDB(t, server, foundRows)
+			if _, err := pool.ExecContext(ctx, string(schema)); err != nil {
+				t.Fatalf("apply schema: %v", err)
+			}
+			q := &queriesCase{t: t, ctx: ctx, pool: pool, f: querydb.NewFenced(pool), db: querydb.New(pool)}
+			t.Run("exec update", q.execUpdate)
+			t.Run("execrows update", q.execRowsUpdate)
+			t.Run("execrows update with order and limit", q.limitedUpdate)
+			t.Run("exec delete", q.execDelete)
+			t.Run("execrows delete", q.execRowsDelete)
+			t.Run("unfenced and pass-through", q.passThrough)
+		})
+	}
+}
+
+type queriesCase struct {
+	t    *testing.T
+	ctx  context.Context
+	pool *sql.DB
+	f    *querydb.Fenced
+	db   *querydb.Queries
+}
+
+func tok(n int64) querydb.Token { return querydb.TokenOf(n) }
+
+// doc reads a docs row: title, status, fence (nil for NULL); ok false if gone.
+func (q *queriesCase) doc(id int64) (title, status string, fence *int64, ok bool) {
+	q.t.Helper()
+	err := q.pool.QueryRowContext(q.ctx, "SELECT title, status, fence FROM docs WHERE id = ?", id).Scan(&title, &status, &fence)
+	if err != nil {
+		return "", "", nil, false
+	}
+	return title, status, fence, true
+}
+
+func (q *queriesCase) create(id int64, owner, title string) {
+	q.t.Helper()
+	if err := q.db.CreateDoc(q.ctx, querydb.CreateDocParams{ID: id, Owner: owner, Title: title}); err != nil {
+		q.t.Fatal(err)
+	}
+}
+
+// wantStale requires a *StaleError for table with the given current fence.
+func wantStale(t *testing.T, err error, table string, current int64) {
+	t.Helper()
+	var se *querydb.StaleError
+	if !errors.As(err, &se) || !errors.Is(err, querydb.ErrStale) {
+		t.Fatalf("got %v, want a *StaleError", err)
+	}
+	if se.Table != table {
+		t.Errorf("StaleError.Table = %q, want %q", se.Table, table)
+	}
+	if current >= 0 && (se.Current == nil || se.Current.Int64() != current) {
+		t.Errorf("StaleError.Current = %v, want %d", se.Current, current)
+	}
+}
+
+func wantNotFound(t *testing.T, err error) {
+	t.Helper()
+	var nf *querydb.NotFoundError
+	if !errors.As(err, &nf) || !errors.Is(err, querydb.ErrNotFound) {
+		t.Fatalf("got %v, want a *NotFoundError", err)
+	}
+}
+
+func (q *queriesCase) wantDoc(id int64, title, status string, fence int64) {
+	q.t.Helper()
+	gotTitle, gotStatus, gotFence, ok := q.doc(id)
+	if !ok {
+		q.t.Fatalf("doc %d is gone", id)
+	}
+	if gotTitle != title || gotStatus != status || gotFence == nil || *gotFence != fence {
+		q.t.Fatalf("doc %d = (%q, %q, %v), want (%q, %q, %d)", id, gotTitle, gotStatus, gotFence, title, status, fence)
+	}
+}
+
+func (q *queriesCase) execUpdate(t *testing.T) {
+	q.t = t
+	q.create(1, "ann", "first")
+	// A NULL fence (never written under fencing) accepts.
+	if err := q.f.SetDocTitle(q.ctx, tok(5), querydb.SetDocTitleParams{ID: 1, Title: "five"}); err != nil {
+		t.Fatal(err)
+	}
+	q.wantDoc(1, "five", "draft", 5)
+	// Equal token: the holder rewrites its own row.
+	if err := q.f.SetDocTitle(q.ctx, tok(5), querydb.SetDocTitleParams{ID: 1, Title: "five again"}); err != nil {
+		t.Fatal(err)
+	}
+	// The same token writing identical values: MySQL may report no change.
+	if err := q.f.SetDocTitle(q.ctx, tok(5), querydb.SetDocTitleParams{ID: 1, Title: "five again"}); err != nil {
+		t.Fatalf("an identical rewrite with the same token: %v", err)
+	}
+	if err := q.f.SetDocTitle(q.ctx, tok(7), querydb.SetDocTitleParams{ID: 1, Title: "seven"}); err != nil {
+		t.Fatal(err)
+	}
+	err := q.f.SetDocTitle(q.ctx, tok(6), querydb.SetDocTitleParams{ID: 1, Title: "six"})
+	wantStale(t, err, "docs", 7)
+	q.wantDoc(1, "seven", "draft", 7)
+	wantNotFound(t, q.f.SetDocTitle(q.ctx, tok(9), querydb.SetDocTitleParams{ID: 404, Title: "none"}))
+}
+
+func (q *queriesCase) execRowsUpdate(t *testing.T) {
+	q.t = t
+	for _, id := range []int64{10, 11, 12} {
+		q.create(id, "bob", "b")
+	}
+	if err := q.f.SetDocTitle(q.ctx, tok(9), querydb.SetDocTitleParams{ID: 11, Title: "held"}); err != nil {
+		t.Fatal(err)
+	}
+	w, err := q.f.PublishOwnerDocs(q.ctx, tok(8), querydb.PublishOwnerDocsParams{Owner: "bob"})
+	wantStale(t, err, "docs", 9)
+	if w != (querydb.Written{Rows: 2, Stale: 1}) {
+		t.Fatalf("Written = %+v, want 2 rows, 1 stale", w)
+	}
+	q.wantDoc(10, "b", "published", 8)
+	q.wantDoc(11, "held", "draft", 9)
+	q.wantDoc(12, "b", "published", 8)
+	// Only the stale row is left, and a token as new as its fence writes it.
+	if w, err := q.f.PublishOwnerDocs(q.ctx, tok(9), querydb.PublishOwnerDocsParams{Owner: "bob"}); err != nil || w != (querydb.Written{Rows: 1}) {
+		t.Fatalf("PublishOwnerDocs = %+v, %v; want 1 row", w, err)
+	}
+	// Nothing matched: no rows, no error.
+	if w, err := q.f.PublishOwnerDocs(q.ctx, tok(9), querydb.PublishOwnerDocsParams{Owner: "nobody"}); err != nil || w != (querydb.Written{}) {
+		t.Fatalf("PublishOwnerDocs(nobody) = %+v, %v; want nothing", w, err)
+	}
+	// Every matched row stale: all counted.
+	q.create(13, "cy", "c")
+	q.create(14, "cy", "c")
+	for _, id := range []int64{13, 14} {
+		if err := q.f.SetDocTitle(q.ctx, tok(20), querydb.SetDocTitleParams{ID: id, Title: "c"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w, err = q.f.PublishOwnerDocs(q.ctx, tok(19), querydb.PublishOwnerDocsParams{Owner: "cy"})
+	wantStale(t, err, "docs", 20)
+	if w != (querydb.Written{Stale: 2}) {
+		t.Fatalf("Written = %+v, want 0 rows, 2 stale", w)
+	}
+}
+
+func (q *queriesCase) execDelete(t *testing.T) {
+	q.t = t
+	q.create(40, "fay", "f")
+	if err := q.f.SetDocTitle(q.ctx, tok(4), querydb.SetDocTitleParams{ID: 40, Title: "f"}); err != nil {
+		t.Fatal(err)
+	}
+	wantStale(t, q.f.RemoveDoc(q.ctx, tok(3), querydb.RemoveDocParams{ID: 40}), "docs", 4)
+	if _, _, _, ok := q.doc(40); !ok {
+		t.Fatal("a stale delete removed the row")
+	}
+	if err := q.f.RemoveDoc(q.ctx, tok(4), querydb.RemoveDocParams{ID: 40}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, _, ok := q.doc(40); ok {
+		t.Fatal("the delete left the row")
+	}
+	wantNotFound(t, q.f.RemoveDoc(q.ctx, tok(4), querydb.RemoveDocParams{ID: 40}))
+}
+
+func (q *queriesCase) execRowsDelete(t *testing.T) {
+	q.t = t
+	for _, id := range []int64{50, 51} {
+		q.create(id, "gus", "g")
+	}
+	if err := q.f.SetDocTitle(q.ctx, tok(60), querydb.SetDocTitleParams{ID: 51, Title: "g"}); err != nil {
+		t.Fatal(err)
+	}
+	w, err := q.f.PurgeOwner(q.ctx, tok(55), querydb.PurgeOwnerParams{Owner: "gus"})
+	wantStale(t, err, "docs", 60)
+	if w != (querydb.Written{Rows: 1, Stale: 1}) {
+		t.Fatalf("Written = %+v, want 1 row, 1 stale", w)
+	}
+	if _, _, _, ok := q.doc(51); !ok {
+		t.Fatal("the stale row was deleted")
+	}
+	if _, _, _, ok := q.doc(50); ok {
+		t.Fatal("the admitted row was left")
+	}
+}
+
+func (q *queriesCase) limitedUpdate(t *testing.T) {
+	q.t = t
+	for _, id := range []int64{60, 61} {
+		q.create(id, "zed", "z")
+	}
+	if w, err := q.f.RetitleFirst(q.ctx, tok(3), querydb.RetitleFirstParams{Title: "first", Owner: "zed"}); err != nil || w != (querydb.Written{Rows: 1}) {
+		t.Fatalf("RetitleFirst = %+v, %v; want 1 row", w, err)
+	}
+	q.wantDoc(60, "first", "draft", 3)
+	if err := q.f.SetDocTitle(q.ctx, tok(9), querydb.SetDocTitleParams{ID: 60, Title: "held"}); err != nil {
+		t.Fatal(err)
+	}
+	// The fence condition comes before ORDER BY and LIMIT: the held row is
+	// passed over, the next one written, and the held one counted stale.
+	w, err := q.f.RetitleFirst(q.ctx, tok(4), querydb.RetitleFirstParams{Title: "second", Owner: "zed"})
+	wantStale(t, err, "docs", 9)
+	if w != (querydb.Written{Rows: 1, Stale: 1}) {
+		t.Fatalf("Written = %+v, want 1 row, 1 stale", w)
+	}
+	q.wantDoc(60, "held", "draft", 9)
+	q.wantDoc(61, "second", "draft", 4)
+}
+
+func (q *queriesCase) passThrough(t *testing.T) {
+	q.t = t
+	// ResetDrafts is marked unfenced: sqlc's method, on Queries, no token.
+	n, err := q.db.ResetDrafts(q.ctx)
+	if err != nil || n == 0 {
+		t.Fatalf("ResetDrafts = %d, %v", n, err)
+	}
+	if err := q.db.TagDoc(q.ctx, querydb.TagDocParams{DocID: 1, Tag: "t"}); err != nil {
+		t.Fatal(err)
+	}
+	d, err := q.db.GetDoc(q.ctx, querydb.GetDocParams{ID: 1})
+	if err != nil || d.Status != "draft" {
+		t.Fatalf("GetDoc = %+v, %v", d, err)
+	}
+}
