@@ -10,12 +10,17 @@ import (
 // parser alone cannot see.
 type builder struct {
 	schema  Schema
-	types   map[string]Pos // user-defined types (enums, domains, composites, extensions) and where
+	types   map[string]Pos // user-defined types (enums, domains, composites, extensions) and where, by qualified name
+	anyType bool           // an extension fencegen does not know was created: it may define any type
 	schemas map[string]Pos // schemas (MySQL: databases) created so far; "" is the default
 }
 
 func newBuilder(engine Engine) *builder {
-	return &builder{schema: Schema{Engine: engine}, types: map[string]Pos{}, schemas: map[string]Pos{"": {}}}
+	b := &builder{schema: Schema{Engine: engine}, types: map[string]Pos{}, schemas: map[string]Pos{"": {}}}
+	if engine == PostgreSQL {
+		b.schemas["pg_temp"] = Pos{} // the session's temporary schema always exists
+	}
+	return b
 }
 
 // createSchema records CREATE SCHEMA (or DATABASE).

@@ -60,6 +60,10 @@ func selectFenced(s *Schema, fence string, perTable map[string]string) ([]*fence
 			}
 			continue
 		}
+		if t.unfenceable != "" {
+			warnings = append(warnings, Diagnostic{Pos: t.Pos, Message: fmt.Sprintf("%s has fence column %q but is not fenced: %s", t.QualifiedName(), col.Name, t.unfenceable)})
+			continue
+		}
 		if err := checkFenceColumn(s.Engine, t, col); err != nil {
 			return nil, nil, err
 		}

@@ -8,6 +8,7 @@ import (
 	"go/parser"
 	"go/token"
 	"math"
+	pathpkg "path"
 	"runtime"
 	"sort"
 	"strconv"
@@ -103,6 +104,11 @@ func (base goWriter) render(opts Options, section func(w *goWriter) error) ([]by
 	w := base
 	w.f = jen.NewFile(opts.Package)
 	w.f.ImportName(pgxPath, "pgx")
+	for local, path := range w.sqlc.imports {
+		if local != pathpkg.Base(path) {
+			w.f.ImportName(path, local) // as sqlc's file names it: pgvector, not an alias of pgvector-go
+		}
+	}
 	if err := section(&w); err != nil {
 		return nil, err
 	}

@@ -177,6 +177,9 @@ func (m *myFile) createTable(s *ast.CreateTableStmt) error {
 	if err != nil || t == nil {
 		return err
 	}
+	if s.ReferTable != nil {
+		return m.copyTable(t, s.ReferTable)
+	}
 	for _, opt := range s.Options {
 		if opt.Tp == ast.TableOptionComment {
 			t.Comment = opt.StrValue
@@ -191,6 +194,27 @@ func (m *myFile) createTable(s *ast.CreateTableStmt) error {
 		if err := m.constraint(t, con); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// copyTable fills t, made by CREATE TABLE t LIKE src, as MySQL does: the
+// columns with their attributes, the primary key and the unique indexes.
+func (m *myFile) copyTable(t *Table, ref *ast.TableName) error {
+	src, err := m.b.table(m.namePos(ref.Name.O), ref.Schema.O, ref.Name.O)
+	if err != nil {
+		return err
+	}
+	for _, c := range src.Columns {
+		copied := *c
+		copied.Pos = t.Pos
+		t.Columns = append(t.Columns, &copied)
+	}
+	t.PrimaryKey = append([]string(nil), src.PrimaryKey...)
+	t.pkName = src.pkName
+	for _, u := range src.uniqueNames {
+		t.Uniques = append(t.Uniques, append([]string(nil), u.cols...))
+		t.uniqueNames = append(t.uniqueNames, constraint{u.name, t.Uniques[len(t.Uniques)-1]})
 	}
 	return nil
 }

@@ -62,9 +62,10 @@ func (p *pgFile) statement(raw *pg.RawStmt) error {
 	case n.GetAlterTableStmt() != nil:
 		return p.alterTable(n.GetAlterTableStmt())
 	case n.GetViewStmt() != nil:
-		v := n.GetViewStmt().GetView()
-		_, err := p.b.addTable(&Table{Schema: pgSchema(v), Name: v.GetRelname(), View: true, Pos: p.pos(v.GetLocation())}, false)
-		return err
+		stmt := n.GetViewStmt()
+		return p.addView(stmt.GetView(), stmt.GetReplace())
+	case n.GetCreateTableAsStmt() != nil:
+		return p.createTableAs(n.GetCreateTableAsStmt())
 	case n.GetCreateSchemaStmt() != nil:
 		stmt := n.GetCreateSchemaStmt()
 		if stmt.GetSchemaname() == postgresDefaultSchema {
@@ -78,22 +79,22 @@ func (p *pgFile) statement(raw *pg.RawStmt) error {
 	case n.GetRenameStmt() != nil:
 		return p.rename(n.GetRenameStmt())
 	case n.GetCreateEnumStmt() != nil:
-		return p.defineType(raw, lastString(n.GetCreateEnumStmt().GetTypeName()))
+		return p.defineType(raw, typeName(pgStrings(n.GetCreateEnumStmt().GetTypeName())))
 	case n.GetCreateDomainStmt() != nil:
-		return p.defineType(raw, lastString(n.GetCreateDomainStmt().GetDomainname()))
+		return p.defineType(raw, typeName(pgStrings(n.GetCreateDomainStmt().GetDomainname())))
 	case n.GetCompositeTypeStmt() != nil:
-		return p.defineType(raw, n.GetCompositeTypeStmt().GetTypevar().GetRelname())
+		tv := n.GetCompositeTypeStmt().GetTypevar()
+		return p.defineType(raw, qualify(pgSchema(tv), tv.GetRelname()))
 	case n.GetCreateRangeStmt() != nil:
-		return p.defineType(raw, lastString(n.GetCreateRangeStmt().GetTypeName()))
+		return p.defineType(raw, typeName(pgStrings(n.GetCreateRangeStmt().GetTypeName())))
 	case n.GetCreateExtensionStmt() != nil:
-		// Extensions such as citext, hstore and ltree define a type of their own name.
-		p.b.types[n.GetCreateExtensionStmt().GetExtname()] = Pos{}
+		p.createExtension(n.GetCreateExtensionStmt().GetExtname())
 	}
 	return nil
 }
 
-// defineType records a user-defined type, rejecting a second definition
-// (which sqlc would report at 1:1).
+// defineType records a user-defined type by its qualified name, rejecting a
+// second definition (which sqlc would report at 1:1).
 func (p *pgFile) defineType(raw *pg.RawStmt, name string) error {
 	pos := p.stmtPos(raw)
 	if old, ok := p.b.types[name]; ok {
@@ -101,6 +102,66 @@ func (p *pgFile) defineType(raw *pg.RawStmt, name string) error {
 	}
 	p.b.types[name] = pos
 	return nil
+}
+
+// typeName is a type's qualified name as the types map keys it: the
+// default schema folded away.
+func typeName(names []string) string {
+	schema, name := splitPGName(names)
+	return qualify(schema, name)
+}
+
+// hasType reports whether a type named by names (qualified or not) is
+// defined. An unqualified name matches a type of that name in any schema:
+// which one the search path finds is no concern of fencegen's, which only
+// guards against typos.
+func (b *builder) hasType(names []string) bool {
+	if len(names) > 1 {
+		_, ok := b.types[typeName(names)]
+		return ok
+	}
+	for t := range b.types {
+		if t == names[0] || strings.HasSuffix(t, "."+names[0]) {
+			return true
+		}
+	}
+	return false
+}
+
+// extensionTypes are the types common extensions define. An extension not
+// listed here may define any type: after it, unknown type names pass.
+var extensionTypes = map[string][]string{
+	"citext":             {"citext"},
+	"hstore":             {"hstore"},
+	"ltree":              {"ltree", "lquery", "ltxtquery"},
+	"vector":             {"vector", "halfvec", "sparsevec"},
+	"postgis":            {"geometry", "geography", "box2d", "box3d"},
+	"cube":               {"cube"},
+	"earthdistance":      {"earth"},
+	"seg":                {"seg"},
+	"intarray":           {"query_int"},
+	"isn":                {"ean13", "isbn", "isbn13", "ismn", "ismn13", "issn", "issn13", "upc"},
+	"pg_trgm":            {},
+	"pgcrypto":           {},
+	"uuid-ossp":          {},
+	"btree_gin":          {},
+	"btree_gist":         {},
+	"fuzzystrmatch":      {},
+	"unaccent":           {},
+	"tablefunc":          {},
+	"pg_stat_statements": {},
+}
+
+// createExtension records the types CREATE EXTENSION brings.
+func (p *pgFile) createExtension(name string) {
+	types, known := extensionTypes[name]
+	if !known {
+		p.b.anyType = true
+		return
+	}
+	for _, t := range types {
+		p.b.types[t] = Pos{}
+	}
 }
 
 func pgSchema(rv *pg.RangeVar) string {
@@ -112,7 +173,7 @@ func pgSchema(rv *pg.RangeVar) string {
 
 func (p *pgFile) createTable(stmt *pg.CreateStmt) error {
 	rel := stmt.GetRelation()
-	if typ, ok := p.b.types[rel.GetRelname()]; ok && typ.Line > 0 {
+	if typ, ok := p.b.types[qualify(pgSchema(rel), rel.GetRelname())]; ok && typ.Line > 0 {
 		return errorf(p.pos(rel.GetLocation()), "table %s has the name of the type defined at %s; PostgreSQL keeps both in one namespace", rel.GetRelname(), typ)
 	}
 	t, err := p.b.addTable(&Table{Schema: pgSchema(rel), Name: rel.GetRelname(), Pos: p.pos(rel.GetLocation())}, stmt.GetIfNotExists())
@@ -129,9 +190,48 @@ func (p *pgFile) createTable(stmt *pg.CreateStmt) error {
 		if c := elt.GetConstraint(); c != nil {
 			tableConstraints = append(tableConstraints, c)
 		}
+		if like := elt.GetTableLikeClause(); like != nil {
+			if err := p.copyLike(t, like); err != nil {
+				return err
+			}
+		}
 	}
 	for _, c := range tableConstraints {
 		if err := p.tableConstraint(t, c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// likeIndexes is CREATE_TABLE_LIKE_INDEXES in TableLikeClause's options.
+const likeIndexes = 1 << 6
+
+// copyLike applies LIKE src inside CREATE TABLE: src's columns with their
+// NOT NULL, and with INCLUDING INDEXES (or ALL) its primary key and unique
+// constraints, as PostgreSQL copies them.
+func (p *pgFile) copyLike(t *Table, like *pg.TableLikeClause) error {
+	rel := like.GetRelation()
+	src, err := p.b.table(p.pos(rel.GetLocation()), pgSchema(rel), rel.GetRelname())
+	if err != nil {
+		return err
+	}
+	for _, c := range src.Columns {
+		copied := &Column{Name: c.Name, Type: c.Type, NotNull: c.NotNull, Generated: c.Generated && like.GetOptions()&(1<<4) != 0, Pos: p.pos(rel.GetLocation())}
+		if err := addColumn(t, copied); err != nil {
+			return err
+		}
+	}
+	if like.GetOptions()&likeIndexes == 0 {
+		return nil
+	}
+	if len(src.PrimaryKey) > 0 {
+		if err := setPrimaryKey(t, p.pos(rel.GetLocation()), "", append([]string(nil), src.PrimaryKey...)); err != nil {
+			return err
+		}
+	}
+	for _, u := range src.Uniques {
+		if err := addUnique(t, p.pos(rel.GetLocation()), "", append([]string(nil), u...)); err != nil {
 			return err
 		}
 	}
@@ -195,7 +295,7 @@ func (p *pgFile) columnType(tn *pg.TypeName) (string, error) {
 	}
 	name := names[len(names)-1]
 	builtin := len(names) == 2 && names[0] == "pg_catalog"
-	if _, defined := p.b.types[name]; !builtin && !isPostgresType(name) && !defined {
+	if !builtin && !isPostgresType(name) && !p.b.hasType(names) && !p.b.anyType {
 		return "", errorf(p.pos(tn.GetLocation()), "unknown type %q; declare it (CREATE TYPE, CREATE DOMAIN, CREATE EXTENSION) before this table", strings.Join(names, "."))
 	}
 	if len(tn.GetArrayBounds()) > 0 {
@@ -268,20 +368,149 @@ func (p *pgFile) rename(stmt *pg.RenameStmt) error {
 	rel := stmt.GetRelation()
 	pos := p.pos(rel.GetLocation())
 	switch stmt.GetRenameType() {
-	case pg.ObjectType_OBJECT_TABLE:
+	case pg.ObjectType_OBJECT_TABLE, pg.ObjectType_OBJECT_VIEW, pg.ObjectType_OBJECT_MATVIEW:
 		t, err := p.b.table(pos, pgSchema(rel), rel.GetRelname())
 		if err != nil {
+			if stmt.GetMissingOk() {
+				return nil
+			}
 			return err
 		}
 		return p.b.renameTable(t, pos, stmt.GetNewname())
 	case pg.ObjectType_OBJECT_COLUMN:
 		t, err := p.b.table(pos, pgSchema(rel), rel.GetRelname())
 		if err != nil {
+			if stmt.GetMissingOk() {
+				return nil
+			}
 			return err
 		}
 		return renameColumn(t, pos, stmt.GetSubname(), stmt.GetNewname())
+	case pg.ObjectType_OBJECT_TYPE, pg.ObjectType_OBJECT_DOMAIN:
+		p.renameType(pgStrings(stmt.GetObject().GetList().GetItems()), stmt.GetNewname())
 	}
 	return nil
+}
+
+// renameType follows ALTER TYPE ... RENAME TO: the type keeps its schema,
+// and columns of the type now name it by its new name. A type fencegen does
+// not track (an extension's) has nothing to follow.
+func (p *pgFile) renameType(names []string, to string) {
+	old := typeName(names)
+	pos, ok := p.b.types[old]
+	if len(names) == 0 || !ok {
+		return
+	}
+	schema, from := splitPGName(names)
+	delete(p.b.types, old)
+	p.b.types[qualify(schema, to)] = pos
+	for _, t := range p.b.schema.Tables {
+		for _, c := range t.Columns {
+			if base, array := strings.CutSuffix(c.Type, "[]"); base == from {
+				c.Type = to
+				if array {
+					c.Type += "[]"
+				}
+			}
+		}
+	}
+}
+
+// addView records CREATE [OR REPLACE] VIEW. Replacing a view keeps it (its
+// columns are not tracked); replacing a table is an error, as in PostgreSQL.
+func (p *pgFile) addView(v *pg.RangeVar, replace bool) error {
+	if old := p.b.schema.Table(pgSchema(v), v.GetRelname()); old != nil && old.View && replace {
+		return nil
+	}
+	_, err := p.b.addTable(&Table{Schema: pgSchema(v), Name: v.GetRelname(), View: true, Pos: p.pos(v.GetLocation())}, false)
+	return err
+}
+
+// createTableAs records CREATE TABLE ... AS and CREATE MATERIALIZED VIEW.
+// A table made this way has no key of its own (a later ALTER TABLE can add
+// one); its columns are the query's output columns that fencegen can name:
+// columns of the tables in FROM by reference or star, and aliased
+// expressions.
+func (p *pgFile) createTableAs(stmt *pg.CreateTableAsStmt) error {
+	into := stmt.GetInto()
+	rel := into.GetRel()
+	t := &Table{Schema: pgSchema(rel), Name: rel.GetRelname(), View: stmt.GetObjtype() == pg.ObjectType_OBJECT_MATVIEW, Pos: p.pos(rel.GetLocation())}
+	t, err := p.b.addTable(t, stmt.GetIfNotExists())
+	if err != nil || t == nil || t.View {
+		return err
+	}
+	names := pgStrings(into.GetColNames())
+	for i, c := range p.outputColumns(stmt.GetQuery().GetSelectStmt()) {
+		if i < len(names) {
+			c.Name = names[i]
+		}
+		c.Pos = t.Pos
+		if t.Column(c.Name) == nil {
+			t.Columns = append(t.Columns, c)
+		}
+	}
+	return nil
+}
+
+// outputColumns names the output columns of a simple SELECT: a column
+// reference (typed as the column of a FROM table it names), t.* and * over
+// the FROM tables fencegen knows, and any aliased expression (untyped).
+// NOT NULL does not carry over, as in PostgreSQL.
+func (p *pgFile) outputColumns(sel *pg.SelectStmt) []*Column {
+	if sel == nil {
+		return nil
+	}
+	var from []*Table
+	for _, n := range sel.GetFromClause() {
+		if rv := n.GetRangeVar(); rv != nil {
+			if t := p.b.schema.Table(pgSchema(rv), rv.GetRelname()); t != nil {
+				from = append(from, t)
+			}
+		}
+	}
+	var cols []*Column
+	for _, n := range sel.GetTargetList() {
+		target := n.GetResTarget()
+		fields, star := columnRef(target.GetVal().GetColumnRef())
+		switch {
+		case star:
+			for _, t := range from {
+				if len(fields) == 0 || fields[len(fields)-1] == t.Name {
+					for _, c := range t.Columns {
+						cols = append(cols, &Column{Name: c.Name, Type: c.Type})
+					}
+				}
+			}
+		case len(fields) > 0:
+			c := &Column{Name: fields[len(fields)-1]}
+			for _, t := range from {
+				if src := t.Column(c.Name); src != nil && c.Type == "" {
+					c.Type = src.Type
+				}
+			}
+			if target.GetName() != "" {
+				c.Name = target.GetName()
+			}
+			cols = append(cols, c)
+		case target.GetName() != "":
+			cols = append(cols, &Column{Name: target.GetName()})
+		}
+	}
+	return cols
+}
+
+// columnRef splits a column reference into its name parts and whether it
+// ends in a star.
+func columnRef(ref *pg.ColumnRef) (fields []string, star bool) {
+	for _, f := range ref.GetFields() {
+		if s := f.GetString_(); s != nil {
+			fields = append(fields, s.GetSval())
+		}
+		if f.GetAStar() != nil {
+			star = true
+		}
+	}
+	return fields, star
 }
 
 // comment records COMMENT ON TABLE and COMMENT ON COLUMN.

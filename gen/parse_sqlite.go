@@ -3,6 +3,7 @@ package gen
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/ncruces/go-sqlite3"
@@ -43,18 +44,47 @@ type sqliteSchema struct {
 }
 
 type sqliteAction struct {
-	code  sqlite3.AuthorizerActionCode
-	table string
+	code   sqlite3.AuthorizerActionCode
+	schema string // the database: "" for main, else its ATTACH name
+	table  string // for ATTACH, the file name
 }
 
 func (s *sqliteSchema) authorize(action sqlite3.AuthorizerActionCode, name3rd, name4th, schema, inner string) sqlite3.AuthorizerReturnCode {
 	switch action {
 	case sqlite3.AUTH_CREATE_TABLE, sqlite3.AUTH_CREATE_VIEW, sqlite3.AUTH_DROP_TABLE, sqlite3.AUTH_DROP_VIEW:
-		s.actions = append(s.actions, sqliteAction{action, name3rd})
+		s.actions = append(s.actions, sqliteAction{action, sqliteDB(schema), name3rd})
 	case sqlite3.AUTH_ALTER_TABLE:
-		s.actions = append(s.actions, sqliteAction{action, name4th})
+		s.actions = append(s.actions, sqliteAction{action, sqliteDB(name3rd), name4th})
+	case sqlite3.AUTH_ATTACH:
+		s.actions = append(s.actions, sqliteAction{code: action, table: name3rd})
 	}
 	return sqlite3.AUTH_OK
+}
+
+// sqliteDB names a database as fencegen's model does: "" for main.
+func sqliteDB(name string) string {
+	if name == "main" {
+		return ""
+	}
+	return name
+}
+
+// attachStmt matches ATTACH [DATABASE] expr AS name.
+var attachStmt = regexp.MustCompile(`(?is)^\s*ATTACH\s+(?:DATABASE\s+)?.+\s+AS\s+(.+?)\s*;?\s*$`)
+
+// attached is the statement to run instead of an ATTACH: the same database
+// name over an in-memory database, so that reading a schema never creates
+// or opens a file. ok is false for any other statement.
+func (s *sqliteSchema) attached(stmtText string) (sql, name string, ok bool) {
+	if len(s.actions) != 1 || s.actions[0].code != sqlite3.AUTH_ATTACH {
+		return "", "", false
+	}
+	m := attachStmt.FindStringSubmatch(maskComments(stmtText))
+	if m == nil {
+		return "", "", false
+	}
+	name = strings.Trim(m[1], "\"`[]'")
+	return "ATTACH ':memory:' AS " + m[1], name, true
 }
 
 // file executes one source statement by statement.
@@ -73,6 +103,17 @@ func (s *sqliteSchema) file(src Source) error {
 			return nil
 		}
 		stmtText := text[start : len(text)-len(tail)]
+		if sql, name, ok := s.attached(stmtText); ok {
+			stmt.Close()
+			if err := s.conn.Exec(sql); err != nil {
+				return sqliteError(src, start, err)
+			}
+			if err := s.b.createSchema(file.pos(start), name, false); err != nil {
+				return err
+			}
+			rest = tail
+			continue
+		}
 		err = stmt.Exec()
 		stmt.Close()
 		if err != nil {
@@ -111,9 +152,13 @@ func (s *sqliteSchema) record(file *sourceFile, start int, stmtText string) erro
 			if strings.HasPrefix(a.table, "sqlite_") {
 				continue
 			}
-			t, err := s.b.addTable(&Table{Name: a.table, View: a.code == sqlite3.AUTH_CREATE_VIEW, Pos: m.namePos(a.table), spelling: m.spelling(a.table)}, false)
+			t, err := s.b.addTable(&Table{Schema: a.schema, Name: sqlcName(m, a.table), View: a.code == sqlite3.AUTH_CREATE_VIEW, Pos: m.namePos(a.table), spelling: m.spelling(a.table)}, false)
 			if err != nil {
 				return err
+			}
+			if t != nil && t.Schema != "" {
+				// sqlc v1.31 resolves UPDATE only in the main database.
+				t.unfenceable = "sqlc cannot compile an UPDATE of a table in an attached database; keep fenced tables in main"
 			}
 			if t != nil && !t.View {
 				if err := s.loadTable(t, m); err != nil {
@@ -121,8 +166,8 @@ func (s *sqliteSchema) record(file *sourceFile, start int, stmtText string) erro
 				}
 			}
 		case sqlite3.AUTH_ALTER_TABLE:
-			if t := s.b.schema.Table("", a.table); t != nil {
-				if err := s.followRename(t); err != nil {
+			if t := s.table(a.schema, a.table); t != nil {
+				if err := s.followRename(t, m); err != nil {
 					return err
 				}
 				if err := s.loadTable(t, m); err != nil {
@@ -130,7 +175,31 @@ func (s *sqliteSchema) record(file *sourceFile, start int, stmtText string) erro
 				}
 			}
 		case sqlite3.AUTH_DROP_TABLE, sqlite3.AUTH_DROP_VIEW:
-			s.b.dropTable("", a.table)
+			if t := s.table(a.schema, a.table); t != nil {
+				s.b.dropTable(t.Schema, t.Name)
+			}
+		}
+	}
+	return nil
+}
+
+// sqlcName is a table or column name as sqlc's SQLite catalog keeps it:
+// sqlc folds a bare name to lower case (SQLite itself matches names without
+// regard to case), so a bare MixedCase is mixedcase to sqlc, and fencegen's
+// queries and Go names must agree.
+func sqlcName(m *myFile, name string) string {
+	if i, _ := m.findName(name); i >= 0 && m.text[i] != '"' && m.text[i] != '`' && m.text[i] != '[' {
+		return strings.ToLower(name)
+	}
+	return name
+}
+
+// table finds a table of the model the way SQLite resolves a name: without
+// regard to case.
+func (s *sqliteSchema) table(schema, name string) *Table {
+	for _, t := range s.b.schema.Tables {
+		if t.Schema == schema && strings.EqualFold(t.Name, name) {
+			return t
 		}
 	}
 	return nil
@@ -138,20 +207,33 @@ func (s *sqliteSchema) record(file *sourceFile, start int, stmtText string) erro
 
 // followRename gives t its new name after ALTER TABLE ... RENAME TO: the
 // one table in SQLite's catalog that the model does not know yet.
-func (s *sqliteSchema) followRename(t *Table) error {
+func (s *sqliteSchema) followRename(t *Table, m *myFile) error {
 	var names []string
-	err := s.query("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'", func(st *sqlite3.Stmt) {
+	err := s.query(fmt.Sprintf("SELECT name FROM %s.sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%%'", sqliteSchemaName(t.Schema)), func(st *sqlite3.Stmt) {
 		names = append(names, st.ColumnText(0))
 	})
-	if err != nil || contains(names, t.Name) {
+	if err != nil {
 		return err
 	}
 	for _, name := range names {
-		if s.b.schema.Table("", name) == nil {
-			t.Name = name
+		if strings.EqualFold(name, t.Name) {
+			return nil
+		}
+	}
+	for _, name := range names {
+		if s.table(t.Schema, name) == nil {
+			t.Name = sqlcName(m, name)
 		}
 	}
 	return nil
+}
+
+// sqliteSchemaName quotes a model schema name for SQL: main for "".
+func sqliteSchemaName(schema string) string {
+	if schema == "" {
+		return "main"
+	}
+	return `"` + strings.ReplaceAll(schema, `"`, `""`) + `"`
 }
 
 // loadTable reads the table's columns, key and unique constraints from
@@ -163,21 +245,22 @@ func (s *sqliteSchema) loadTable(t *Table, m *myFile) error {
 		name string
 	}
 	var pk []pkCol
-	known := map[string]*Column{}
+	known := map[string]*Column{} // by lower-case name: SQLite's names match without regard to case
 	for _, c := range t.Columns {
-		known[c.Name] = c
+		known[strings.ToLower(c.Name)] = c
 	}
 	t.Columns = t.Columns[:0]
-	err := s.query(fmt.Sprintf("SELECT name, type, \"notnull\", pk, hidden FROM pragma_table_xinfo(%s)", sqliteString(t.Name)), func(st *sqlite3.Stmt) {
+	err := s.query(fmt.Sprintf("SELECT name, type, \"notnull\", pk, hidden FROM pragma_table_xinfo(%s, %s)", sqliteString(t.Name), sqliteString(sqliteSchemaOrMain(t.Schema))), func(st *sqlite3.Stmt) {
 		name := st.ColumnText(0)
 		hidden := st.ColumnInt(4)
 		if hidden == 1 { // hidden column of a virtual table
 			return
 		}
-		c := known[name]
+		c := known[strings.ToLower(name)]
 		if c == nil {
-			c = &Column{Name: name, Pos: m.namePos(name), spelling: m.spelling(name)}
+			c = &Column{Name: sqlcName(m, name), Pos: m.namePos(name), spelling: m.spelling(name)}
 		}
+		name = c.Name
 		c.Type = strings.ToLower(st.ColumnText(1))
 		c.NotNull = st.ColumnInt(2) != 0
 		c.Generated = hidden == 2 || hidden == 3
@@ -200,7 +283,7 @@ func (s *sqliteSchema) loadTable(t *Table, m *myFile) error {
 // loadUniques reads UNIQUE constraints (index origin "u") in column order.
 func (s *sqliteSchema) loadUniques(t *Table) error {
 	var indexes []string
-	err := s.query(fmt.Sprintf("SELECT name FROM pragma_index_list(%s) WHERE origin = 'u' AND partial = 0 ORDER BY seq DESC", sqliteString(t.Name)), func(st *sqlite3.Stmt) {
+	err := s.query(fmt.Sprintf("SELECT name FROM pragma_index_list(%s, %s) WHERE origin = 'u' AND partial = 0 ORDER BY seq DESC", sqliteString(t.Name), sqliteString(sqliteSchemaOrMain(t.Schema))), func(st *sqlite3.Stmt) {
 		indexes = append(indexes, st.ColumnText(0))
 	})
 	if err != nil {
@@ -209,8 +292,10 @@ func (s *sqliteSchema) loadUniques(t *Table) error {
 	t.Uniques = nil
 	for _, idx := range indexes {
 		var cols []string
-		err := s.query(fmt.Sprintf("SELECT name FROM pragma_index_info(%s) ORDER BY seqno", sqliteString(idx)), func(st *sqlite3.Stmt) {
-			cols = append(cols, st.ColumnText(0))
+		err := s.query(fmt.Sprintf("SELECT name FROM pragma_index_info(%s, %s) ORDER BY seqno", sqliteString(idx), sqliteString(sqliteSchemaOrMain(t.Schema))), func(st *sqlite3.Stmt) {
+			if c := t.columnFold(st.ColumnText(0)); c != nil {
+				cols = append(cols, c.Name)
+			}
 		})
 		if err != nil {
 			return err
@@ -237,3 +322,21 @@ func (s *sqliteSchema) query(sql string, row func(*sqlite3.Stmt)) error {
 }
 
 func sqliteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// sqliteSchemaOrMain is a model schema name as SQLite's pragmas take it.
+func sqliteSchemaOrMain(schema string) string {
+	if schema == "" {
+		return "main"
+	}
+	return schema
+}
+
+// columnFold returns the column named name without regard to case, or nil.
+func (t *Table) columnFold(name string) *Column {
+	for _, c := range t.Columns {
+		if strings.EqualFold(c.Name, name) {
+			return c
+		}
+	}
+	return nil
+}

@@ -39,6 +39,7 @@ type Table struct {
 	Pos        Pos
 
 	spelling    string       // see Column.spelling
+	unfenceable string       // why fencegen cannot fence the table, if it cannot
 	pkName      string       // for DROP CONSTRAINT
 	uniqueNames []constraint // Uniques with their names
 }

@@ -7,6 +7,8 @@ import (
 	"go/token"
 	"go/types"
 	"strconv"
+	"strings"
+	"unicode"
 
 	"github.com/dave/jennifer/jen"
 )
@@ -73,18 +75,22 @@ func (s *sqlcFile) addStructs(d *ast.GenDecl) {
 	}
 }
 
-// importName guesses a package's name from its path the way sqlc's imports
-// read: the last element, skipping a major-version suffix.
+// importName is the name a package is assumed to have from its import
+// path, as goimports assumes it (sqlc imports without names): the last
+// element, skipping a major-version suffix, without a "go-" prefix and cut
+// at the first character that cannot be in an identifier, so that
+// github.com/pgvector/pgvector-go is pgvector.
 func importName(path string) string {
 	name := path
-	for i := len(path) - 1; i >= 0; i-- {
-		if path[i] == '/' {
-			name = path[i+1:]
-			if len(name) > 1 && name[0] == 'v' && isDigits(name[1:]) {
-				return importName(path[:i])
-			}
-			return name
+	if i := strings.LastIndexByte(path, '/'); i >= 0 {
+		name = path[i+1:]
+		if len(name) > 1 && name[0] == 'v' && isDigits(name[1:]) {
+			return importName(path[:i])
 		}
+	}
+	name = strings.TrimPrefix(name, "go-")
+	if i := strings.IndexFunc(name, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' }); i >= 0 {
+		name = name[:i]
 	}
 	return name
 }
