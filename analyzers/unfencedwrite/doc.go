@@ -77,6 +77,13 @@
 // the finding says that the WHERE clause could not be seen rather than
 // guessing; a statement whose text cannot be seen at all is not judged.
 //
+// fencegen's output is known by its header: a call of a generated method
+// that takes a Token (Fenced.UpdateDoc, the fenced versions of your own sqlc
+// queries) is a fenced write, whose token weaktoken judges; the lease
+// table's AcquireLease, RenewLease and ReleaseLease and NextToken are not
+// your data's writes; and a query you told fencegen to leave unfenced
+// (-- fencegen:unfenced <reason>) is taken at your word.
+//
 // Some writes need no token, by these rules:
 //
 //   - Insert if absent: INSERT ... ON CONFLICT DO NOTHING, INSERT IGNORE and

@@ -1,6 +1,7 @@
 // Package worker writes under locks through fencegen's generated stores
-// (fencegen/store, a copy of testdata/fencegen/golden/mysql, and
-// fencegen/pgstore, of examples/frozendemo/store): a call of a generated
+// (fencegen/store, a copy of testdata/fencegen/golden/mysql,
+// fencegen/pgstore, of examples/frozendemo/store, and fencegen/querydb, of
+// testdata/fencegen/golden/postgres-queries): a call of a generated
 // fenced method is a fenced write, and the lease table's methods are
 // fencegen's machinery, whatever the generated code does inside.
 package worker
@@ -11,9 +12,11 @@ import (
 	"time"
 
 	"github.com/go-redsync/redsync/v4"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"go.etcd.io/etcd/client/v3/concurrency"
 
 	"fencegen/pgstore"
+	"fencegen/querydb"
 	"fencegen/store"
 )
 
@@ -92,4 +95,31 @@ func tenantLeases(ctx context.Context, f *pgstore.Fenced, s *concurrency.Session
 		}
 	}
 	return nil
+}
+
+// ownQueries runs the user's own sqlc queries that fencegen fenced (methods
+// of Fenced that take the token) and one it was told to leave unfenced,
+// with a reason.
+func ownQueries(ctx context.Context, pool *pgxpool.Pool, s *concurrency.Session, owner string) error {
+	m := concurrency.NewMutex(s, "/docs")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	f, q := querydb.NewFenced(pool), querydb.New(pool)
+	token := querydb.TokenOf(m.Header().Revision)
+	if err := f.SetDocTitle(ctx, token, querydb.SetDocTitleParams{ID: 1, Title: "t"}); err != nil {
+		return err
+	}
+	if _, err := f.PublishOwnerDocs(ctx, token, querydb.PublishOwnerDocsParams{Owner: owner}); err != nil {
+		return err
+	}
+	if _, err := f.BumpCounter(ctx, token, querydb.BumpCounterParams{Name: "runs"}); err != nil {
+		return err
+	}
+	if _, err := q.ResetDrafts(ctx); err != nil {
+		return err
+	}
+	_, err := pool.Exec(ctx, "UPDATE docs SET status = 'draft' WHERE owner = $1", owner) // want `Pool.Exec \(UPDATE docs\) writes to PostgreSQL without a fencing token while the etcd lock`
+	return err
 }

@@ -12,3 +12,18 @@ type Timestamptz struct {
 	InfinityModifier InfinityModifier
 	Valid            bool
 }
+
+type Int4 struct {
+	Int32 int32
+	Valid bool
+}
+
+type Int8 struct {
+	Int64 int64
+	Valid bool
+}
+
+type Text struct {
+	String string
+	Valid  bool
+}
