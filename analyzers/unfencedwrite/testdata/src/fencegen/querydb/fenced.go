@@ -364,7 +364,7 @@ type Written struct {
 
 // notWritten labels a fenced query that wrote nothing from its check: no row
 // matched its condition (a *NotFoundError) or a newer token holds them (a *StaleError).
-func notWritten(table string, token Token, matched, newest int64) error {
+func notWritten(table string, token Token, matched, newer, newest int64) error {
 	if matched == 0 {
 		return &NotFoundError{Table: table}
 	}
@@ -394,12 +394,8 @@ func written(table string, token Token, rows, stale int64, current *Token) (Writ
 }
 
 // staleRows counts the stale rows of a query that wrote written rows: those a newer
-// token holds, or every row its condition matched when it wrote none (under "<" a
-// fence equal to the token rejects too).
+// token holds.
 func staleRows(written, matched, newer int64) int64 {
-	if written == 0 {
-		return matched
-	}
 	return newer
 }
 
@@ -431,7 +427,7 @@ func (f *Fenced) SetDocTitle(ctx context.Context, token Token, arg SetDocTitlePa
 	if err != nil {
 		return fmt.Errorf("checking the outcome of fenced query SetDocTitle: %w", err)
 	}
-	return notWritten("docs", token, c.Matched, c.Newest)
+	return notWritten("docs", token, c.Matched, c.Newer, c.Newest)
 }
 
 // PublishOwnerDocsParams holds the parameters of query PublishOwnerDocs (queries.sql:8); the token sets the fence.
@@ -479,7 +475,7 @@ func (f *Fenced) ArchiveDoc(ctx context.Context, token Token, arg ArchiveDocPara
 		if err != nil {
 			return row, fmt.Errorf("checking the outcome of fenced query ArchiveDoc: %w", err)
 		}
-		return row, notWritten("docs", token, c.Matched, c.Newest)
+		return row, notWritten("docs", token, c.Matched, c.Newer, c.Newest)
 	}
 	if err != nil {
 		return row, fmt.Errorf("fenced query ArchiveDoc: %w", err)
@@ -538,7 +534,7 @@ func (f *Fenced) RemoveDoc(ctx context.Context, token Token, arg RemoveDocParams
 	if err != nil {
 		return fmt.Errorf("checking the outcome of fenced query RemoveDoc: %w", err)
 	}
-	return notWritten("docs", token, c.Matched, c.Newest)
+	return notWritten("docs", token, c.Matched, c.Newer, c.Newest)
 }
 
 // PurgeTaggedParams holds the parameters of query PurgeTagged (queries.sql:27); the token sets the fence.
@@ -670,5 +666,5 @@ func (f *Fenced) RenameEvent(ctx context.Context, token Token, arg RenameEventPa
 	if err != nil {
 		return fmt.Errorf("checking the outcome of fenced query RenameEvent: %w", err)
 	}
-	return notWritten("events", token, c.Matched, c.Newest)
+	return notWritten("events", token, c.Matched, c.Newer, c.Newest)
 }
