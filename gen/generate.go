@@ -25,8 +25,10 @@ type Options struct {
 	// stable golden files).
 	Version string
 	// Queries are users' sqlc queries files: their writes of fenced tables
-	// are fenced, the other queries pass through to sqlc unchanged.
-	Queries []Source
+	// are fenced, the other queries pass through to sqlc unchanged, or are
+	// left out with FencedOnly (sqlc.yaml's package has them already).
+	Queries    []Source
+	FencedOnly bool
 }
 
 // Result is the generated package: file name to contents, plus warnings

@@ -173,9 +173,25 @@ func fenceQueries(opts Options, schema *Schema) ([][]*userQuery, error) {
 				return nil, err
 			}
 		}
-		out = append(out, qs)
+		if opts.FencedOnly {
+			qs = onlyFenced(qs)
+		}
+		if len(qs) > 0 {
+			out = append(out, qs)
+		}
 	}
 	return out, nil
+}
+
+// onlyFenced drops the queries that pass through.
+func onlyFenced(qs []*userQuery) []*userQuery {
+	var out []*userQuery
+	for _, q := range qs {
+		if q.Fenced != nil {
+			out = append(out, q)
+		}
+	}
+	return out
 }
 
 // fenceUserQuery rewrites q if it writes a fenced table (and says nothing

@@ -15,12 +15,13 @@ import (
 func userQuerySources(opts Options, files [][]*userQuery) ([]Source, error) {
 	var out []Source
 	seen := map[string]string{}
-	for i, qs := range files {
-		name := fencedSourcePath(opts.Queries[i].Path)
+	for _, qs := range files {
+		path := qs[0].file.Path
+		name := fencedSourcePath(path)
 		if old, ok := seen[name]; ok {
-			return nil, fmt.Errorf("queries files %s and %s would both be written as %s; rename one", old, opts.Queries[i].Path, name)
+			return nil, fmt.Errorf("queries files %s and %s would both be written as %s; rename one", old, path, name)
 		}
-		seen[name] = opts.Queries[i].Path
+		seen[name] = path
 		out = append(out, Source{Path: name, Data: []byte(renderQueries(qs))})
 	}
 	return out, nil
@@ -48,7 +49,7 @@ func readQueryFiles(opts Options, srcs []Source, files [][]*userQuery, goFiles m
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, queryFile{src: opts.Queries[i].Path, queries: files[i], sqlc: sf})
+		out = append(out, queryFile{src: files[i][0].file.Path, queries: files[i], sqlc: sf})
 	}
 	return out, nil
 }

@@ -132,6 +132,7 @@ func (f *flags) sqlcJobs() ([]job, error) {
 		if err != nil {
 			return nil, err
 		}
+		j.opts.FencedOnly = true // sqlc's own package has the other queries
 		jobs = append(jobs, j)
 	}
 	if len(jobs) == 0 {
