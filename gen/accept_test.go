@@ -86,3 +86,16 @@ func TestSQLiteAttachOpensNoFile(t *testing.T) {
 		t.Errorf("side.db exists after reading the schema (%v)", err)
 	}
 }
+
+// TestSQLiteShadowTablesAreNotModeled: the tables a virtual table's module
+// creates are not in the schema (sqlc does not know them).
+func TestSQLiteShadowTablesAreNotModeled(t *testing.T) {
+	schema := "CREATE TABLE tbl (a INTEGER PRIMARY KEY, b TEXT);\nCREATE VIRTUAL TABLE tbl_ft USING fts5(b, content='tbl', content_rowid='a');\n"
+	s, err := ParseSchema(SQLite, []Source{{Path: "s.sql", Data: []byte(schema)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := describe(s); got != "table tbl @1:14 pk(a); a integer notnull @1:19; b text @1:42\n" {
+		t.Errorf("schema:\n%s", got)
+	}
+}

@@ -305,7 +305,7 @@ func (p *pgFile) columnType(tn *pg.TypeName) (string, error) {
 }
 
 func (p *pgFile) alterTable(stmt *pg.AlterTableStmt) error {
-	if stmt.GetObjtype() != pg.ObjectType_OBJECT_TABLE {
+	if stmt.GetObjtype() != pg.ObjectType_OBJECT_TABLE || onlyOwner(stmt) {
 		return nil
 	}
 	rel := stmt.GetRelation()
@@ -323,6 +323,17 @@ func (p *pgFile) alterTable(stmt *pg.AlterTableStmt) error {
 		}
 	}
 	return nil
+}
+
+// onlyOwner reports whether an ALTER TABLE only changes the owner: pg_dump
+// writes ALTER TABLE ... OWNER TO for sequences and views too.
+func onlyOwner(stmt *pg.AlterTableStmt) bool {
+	for _, n := range stmt.GetCmds() {
+		if n.GetAlterTableCmd().GetSubtype() != pg.AlterTableType_AT_ChangeOwner {
+			return false
+		}
+	}
+	return len(stmt.GetCmds()) > 0
 }
 
 // alterCmd applies one ALTER TABLE action; pos is the table name's.

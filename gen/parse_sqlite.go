@@ -55,7 +55,7 @@ func (s *sqliteSchema) authorize(action sqlite3.AuthorizerActionCode, name3rd, n
 		s.actions = append(s.actions, sqliteAction{action, sqliteDB(schema), name3rd})
 	case sqlite3.AUTH_ALTER_TABLE:
 		s.actions = append(s.actions, sqliteAction{action, sqliteDB(name3rd), name4th})
-	case sqlite3.AUTH_ATTACH:
+	case sqlite3.AUTH_ATTACH, sqlite3.AUTH_CREATE_VTABLE:
 		s.actions = append(s.actions, sqliteAction{code: action, table: name3rd})
 	}
 	return sqlite3.AUTH_OK
@@ -96,6 +96,12 @@ func (s *sqliteSchema) file(src Source) error {
 		start := len(text) - len(strings.TrimLeftFunc(skipSQLComments(rest), isSpace))
 		s.actions = s.actions[:0]
 		stmt, tail, err := s.conn.Prepare(rest)
+		if err != nil && isDML(text[start:]) {
+			// Data statements do not shape the schema, and sqlc reads its
+			// own syntax (sqlc.arg) in them: skip one SQLite cannot prepare.
+			rest = text[statementEnd(text, start):]
+			continue
+		}
 		if err != nil {
 			return sqliteError(src, start, err)
 		}
@@ -116,7 +122,7 @@ func (s *sqliteSchema) file(src Source) error {
 		}
 		err = stmt.Exec()
 		stmt.Close()
-		if err != nil {
+		if err != nil && !isDML(stmtText) { // rows that violate a constraint do not change the schema
 			return sqliteError(src, start, err)
 		}
 		if err := s.record(file, start, stmtText); err != nil {
@@ -124,6 +130,31 @@ func (s *sqliteSchema) file(src Source) error {
 		}
 		rest = tail
 	}
+}
+
+// isDML reports whether a statement reads or writes rows only.
+func isDML(stmt string) bool {
+	word := strings.ToUpper(strings.TrimLeft(stmt, "( \t\r\n"))
+	for _, kw := range []string{"SELECT", "INSERT", "UPDATE", "DELETE", "REPLACE", "WITH", "VALUES"} {
+		if strings.HasPrefix(word, kw) && (len(word) == len(kw) || !isIdentByte(word[len(kw)])) {
+			return true
+		}
+	}
+	return false
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
+}
+
+// statementEnd is the offset just past the semicolon that ends the
+// statement starting at start (outside comments and string literals), or
+// the end of text.
+func statementEnd(text string, start int) int {
+	if i := strings.IndexByte(maskComments(text[start:]), ';'); i >= 0 {
+		return start + i + 1
+	}
+	return len(text)
 }
 
 // sqliteError positions SQLite's message at its error offset when it has
@@ -146,10 +177,15 @@ func sqliteError(src Source, start int, err error) error {
 // record updates the model after a statement ran.
 func (s *sqliteSchema) record(file *sourceFile, start int, stmtText string) error {
 	m := &myFile{file: file, start: start, text: stmtText} // reuse the name locator
+	virtual := false
 	for _, a := range s.actions {
 		switch a.code {
+		case sqlite3.AUTH_CREATE_VTABLE:
+			virtual = true
 		case sqlite3.AUTH_CREATE_TABLE, sqlite3.AUTH_CREATE_VIEW:
-			if strings.HasPrefix(a.table, "sqlite_") {
+			// A virtual table's module creates shadow tables (fts5's
+			// tbl_data, tbl_idx, ...) that sqlc does not know and nobody writes.
+			if strings.HasPrefix(a.table, "sqlite_") || virtual {
 				continue
 			}
 			t, err := s.b.addTable(&Table{Schema: a.schema, Name: sqlcName(m, a.table), View: a.code == sqlite3.AUTH_CREATE_VIEW, Pos: m.namePos(a.table), spelling: m.spelling(a.table)}, false)
