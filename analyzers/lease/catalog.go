@@ -52,6 +52,39 @@ const (
 	SQLBuilder                      // a query builder's Exec: the SQL is written out from the builder chain (sqlbuilders.go)
 )
 
+// When says, for documentation, when a write under the rule is fenced;
+// "" for NeverFenced.
+func (r FenceRule) When() string {
+	switch r {
+	case SQLQuery:
+		return "the statement compares a column with the lease's token (`WHERE fence < $2`) and `RowsAffected` is read, " +
+			"or it is insert-if-absent, optimistic, a delete by age or server configuration"
+	case SQLPrepared:
+		return "as for SQL text, read from the `Prepare` that made the statement"
+	case SQLBuilder:
+		return "as for SQL text, written out from the builder chain"
+	case EtcdTxn:
+		return "the `Txn`'s `If` compares ownership (`IsOwner()`, `CreateRevision(key) = rev`)"
+	case S3Conditional:
+		return "the input sets `IfMatch` or `IfNoneMatch`"
+	case GCSConditional:
+		return "the object handle went through `If(storage.Conditions{...})`"
+	case ConsulTxn:
+		return "the `Txn` holds a check-session or check-index op"
+	case ZKVersion:
+		return "the version passed is not -1"
+	case ZKMulti:
+		return "the ops hold a `CheckVersionRequest`"
+	case ZKCreate:
+		return "the node is not sequential (`Create` fails on an existing node)"
+	case RedisScript:
+		return "the Lua script compares a stored fence with the token"
+	case RedisWatched:
+		return "it runs in `WATCH`/`MULTI`/`EXEC`"
+	}
+	return ""
+}
+
 // A System is a lock library or a store, as users know it.
 type System string
 

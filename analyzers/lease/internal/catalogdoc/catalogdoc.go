@@ -1,0 +1,193 @@
+// Package catalogdoc writes the README's tables of supported lock libraries
+// and stores from lease.Catalog() and lease.Forks(), so that the README says
+// what the catalog knows and nothing else. Its test compares the README with
+// what Markdown returns, and rewrites it with -update:
+//
+//	go test ./analyzers/lease/internal/catalogdoc -update
+package catalogdoc
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/fencelint/fencelint/analyzers/lease"
+)
+
+// Begin and End mark the generated part of the README.
+const (
+	Begin = "<!-- catalog tables: generated from lease.Catalog() by go test ./analyzers/lease/internal/catalogdoc -update; do not edit -->"
+	End   = "<!-- end of catalog tables -->"
+)
+
+// maxNames is how many symbols a cell lists before it says how many more.
+const maxNames = 10
+
+// Markdown returns the tables, between Begin and End.
+func Markdown() string {
+	rows := lease.Catalog()
+	var sb strings.Builder
+	sb.WriteString(Begin + "\n\n")
+	locks(&sb, rows)
+	sb.WriteString("\n")
+	stores(&sb, rows)
+	sb.WriteString("\n")
+	neverTokens(&sb, rows)
+	sb.WriteString("\n")
+	forks(&sb)
+	sb.WriteString("\n" + End)
+	return sb.String()
+}
+
+// Role groups, one a column.
+const (
+	regionRoles  = lease.RoleAcquire | lease.RoleTryAcquire | lease.RoleCallback | lease.RoleElect | lease.RoleLocker
+	renewalRoles = lease.RoleRenew | lease.RoleAutoRenew | lease.RoleLost | lease.RoleOnLost
+	writeRoles   = lease.RoleWrite | lease.RoleFenced
+)
+
+// locks writes the table of lock libraries: every system with a row that
+// opens a lease region or checks one.
+func locks(sb *strings.Builder, rows []lease.API) {
+	sb.WriteString("| library | packages | lease regions | validity checks | renewal and lost signals | tokens | not tokens |\n")
+	sb.WriteString("| --- | --- | --- | --- | --- | --- | --- |\n")
+	for _, sys := range systems(rows, regionRoles|lease.RoleCheck) {
+		of := bySystem(rows, sys)
+		fmt.Fprintf(sb, "| %s | %s | %s | %s | %s | %s | %s |\n", sys, packages(of),
+			names(of, regionRoles), names(of, lease.RoleCheck), names(of, renewalRoles),
+			names(of, lease.RoleToken), names(of, lease.RoleNotToken))
+	}
+}
+
+// stores writes the table of stores: every system with a writing row.
+func stores(sb *strings.Builder, rows []lease.API) {
+	sb.WriteString("| store | packages | writes | fenced when | fenced by themselves | how to fence |\n")
+	sb.WriteString("| --- | --- | --- | --- | --- | --- |\n")
+	for _, sys := range systems(rows, writeRoles) {
+		of := bySystem(rows, sys)
+		var writes []lease.API
+		var when []string
+		for _, r := range of {
+			if r.Role&lease.RoleWrite == 0 || r.Role.Has(lease.RoleFenced) {
+				continue
+			}
+			writes = append(writes, r)
+			if w := r.Fence.When(); w != "" && !slices.Contains(when, w) {
+				when = append(when, w)
+			}
+		}
+		fenced := names(of, lease.RoleFenced)
+		whenCell := strings.Join(when, "; ")
+		if whenCell == "" {
+			whenCell = "never, by the call alone"
+		}
+		fmt.Fprintf(sb, "| %s | %s | %s | %s | %s | %s |\n", sys, packages(withRoles(of, writeRoles)),
+			names(writes, lease.RoleWrite), whenCell, fenced, sys.FenceAdvice())
+	}
+}
+
+// neverTokens lists the values no library issues that are never tokens.
+func neverTokens(sb *strings.Builder, rows []lease.API) {
+	var none []lease.API
+	for _, r := range rows {
+		if r.System == "" && r.Role.Has(lease.RoleNotToken) {
+			none = append(none, r)
+		}
+	}
+	fmt.Fprintf(sb, "Never fencing tokens, whatever the library: %s.\n", namesAll(none, lease.RoleNotToken))
+}
+
+// forks writes the table of forks and older import paths.
+func forks(sb *strings.Builder) {
+	sb.WriteString("| import path | reads as | which |\n")
+	sb.WriteString("| --- | --- | --- |\n")
+	for _, f := range lease.Forks() {
+		fmt.Fprintf(sb, "| `%s` | `%s` | %s |\n", f.Path, f.Pkg, f.What)
+	}
+}
+
+// systems returns, in catalog order, the systems with a row of any of roles.
+func systems(rows []lease.API, roles lease.Role) []lease.System {
+	var out []lease.System
+	for _, r := range rows {
+		if r.System != "" && r.Role&roles != 0 && !slices.Contains(out, r.System) {
+			out = append(out, r.System)
+		}
+	}
+	return out
+}
+
+// withRoles returns the rows with any of roles.
+func withRoles(rows []lease.API, roles lease.Role) []lease.API {
+	var out []lease.API
+	for _, r := range rows {
+		if r.Role&roles != 0 {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func bySystem(rows []lease.API, sys lease.System) []lease.API {
+	var out []lease.API
+	for _, r := range rows {
+		if r.System == sys {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// packages lists the rows' import paths.
+func packages(rows []lease.API) string {
+	var paths []string
+	for _, r := range rows {
+		p := "`" + r.Pkg + "`"
+		if !slices.Contains(paths, p) {
+			paths = append(paths, p)
+		}
+	}
+	return strings.Join(paths, ", ")
+}
+
+// names lists the symbols of the rows with any of roles, at most maxNames.
+func names(rows []lease.API, roles lease.Role) string {
+	all := symbols(rows, roles)
+	if len(all) > maxNames {
+		return strings.Join(all[:maxNames], ", ") + fmt.Sprintf(" and %d more", len(all)-maxNames)
+	}
+	return strings.Join(all, ", ")
+}
+
+// namesAll lists every symbol of the rows with any of roles.
+func namesAll(rows []lease.API, roles lease.Role) string {
+	return strings.Join(symbols(rows, roles), ", ")
+}
+
+// symbols names the rows with any of roles, once each, in catalog order:
+// "`Mutex.Lock`", "`NewSession`", "`Stat.Czxid`", "`Set`" (go-redis's
+// commands are on any receiver).
+func symbols(rows []lease.API, roles lease.Role) []string {
+	var out []string
+	for _, r := range rows {
+		if r.Role&roles == 0 {
+			continue
+		}
+		name := r.Name
+		if r.Recv != "" && r.Recv != "*" {
+			name = r.Recv + "." + r.Name
+		}
+		if r.System == "" { // uuid.New, time.Now, rand.Int: say whose
+			name = lastElem(r.Pkg) + "." + r.Name
+		}
+		name = "`" + name + "`"
+		if !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+func lastElem(path string) string {
+	return path[strings.LastIndex(path, "/")+1:]
+}
