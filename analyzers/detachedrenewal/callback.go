@@ -40,7 +40,7 @@ func (c *checker) callback(s *lease.Signal) {
 		return
 	}
 	c.m.Reportf(c.pass, c.rangeAt(s.Pos), "%s never uses its ctx, which is cancelled when leadership is lost, so the work it starts never hears of it and keeps running after another leader starts; "+
-		"run the work on the callback's ctx", s.What)
+		"%s", s.What, s.System.HearLoss())
 }
 
 // backgroundCalls returns the calls to context.Background and context.TODO

@@ -319,13 +319,13 @@ func (c *checker) etcdSignal(s *lease.Signal) {
 	switch {
 	case !returnsChan(s.Call):
 		c.m.Reportf(c.pass, c.rangeAt(s.Pos), "nothing waits on this etcd session's Done() or uses its Ctx(), so the work never hears when its lease expires and the write at line %d goes on; "+
-			"derive the work's context from session.Ctx() (or select on session.Done()) and fence the write", line)
+			"%s and fence the write", line, s.System.HearLoss())
 	case s.Value == nil:
 		c.m.Reportf(c.pass, c.rangeAt(s.Pos), "this discards the channel %s returns, so the work never hears when the keep-alives stop and the lease expires, and the write at line %d goes on; "+
-			"keep the channel, drain it, and cancel the work's context when it closes", s.What, line)
+			"%s", s.What, line, s.System.HearRenewals(true))
 	default:
 		c.m.Reportf(c.pass, c.rangeAt(s.Pos), "nothing acts when the channel of %s closes, so the work never hears that the lease is gone and the write at line %d goes on; "+
-			"cancel the work's context when the channel closes, or use a concurrency.Session and its Ctx()", s.What, line)
+			"%s", s.What, line, s.System.HearRenewals(false))
 	}
 }
 
@@ -381,7 +381,7 @@ func (c *checker) zkSignal(s *lease.Signal) {
 		how = "this discards the event channel"
 	}
 	c.m.Reportf(c.pass, c.rangeAt(s.Pos), "%s %s returns, so the work never hears when the ZooKeeper session expires and its lock nodes vanish, and the write at %s goes on; "+
-		"cancel the work's context when an event says zk.StateExpired (or pass zk.WithEventCallback), and fence the write", how, s.What, c.where(w, s.Pos))
+		"%s, and fence the write", how, s.What, c.where(w, s.Pos), s.System.HearLoss())
 }
 
 // importedSignal reports a lock made from a session or connection that
@@ -394,11 +394,11 @@ func (c *checker) importedSignal(s *lease.Signal) {
 	}
 	if s.System == lease.ZooKeeper {
 		c.m.Reportf(c.pass, c.rangeAt(s.Pos), "this lock is made from %s, whose ZooKeeper session events nothing acts on (%s), so the work never hears when the session expires and the write at %s goes on; "+
-			"cancel the work's context when an event says zk.StateExpired, and fence the write", carrierName(s.Carrier), s.Origin, c.where(w, s.Pos))
+			"%s, and fence the write", carrierName(s.Carrier), s.Origin, c.where(w, s.Pos), s.System.HearLoss())
 		return
 	}
 	c.m.Reportf(c.pass, c.rangeAt(s.Pos), "this lock is made from %s, an etcd session (%s) whose Done() nothing waits on and whose Ctx() nothing uses, so the work never hears when its lease expires and the write at %s goes on; "+
-		"derive the work's context from the session's Ctx() (or select on its Done()) and fence the write", carrierName(s.Carrier), s.Origin, c.where(w, s.Pos))
+		"%s and fence the write", carrierName(s.Carrier), s.Origin, c.where(w, s.Pos), s.System.HearLoss())
 }
 
 // funcName names a function of another package as its callers write it:
@@ -471,7 +471,7 @@ func (c *checker) consulSignal(s *lease.Signal) {
 		how = "this discards"
 	}
 	c.m.Reportf(c.pass, c.rangeAt(s.Pos), "%s the channel %s returns, which closes when the lock is lost, so the work never hears of it and goes on without the lock; "+
-		"select on it in the work and stop when it closes (it is nil if %s returned without the lock)", how, s.What, s.What)
+		"%s (it is nil if %s returned without the lock)", how, s.What, s.System.HearLoss(), s.What)
 }
 
 func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }

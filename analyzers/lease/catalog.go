@@ -28,6 +28,8 @@ const (
 	RoleCounter                     // draws from a monotonic counter (Redis INCR): a token only if drawn with the grant
 	RoleLocker                      // returns a sync.Locker whose Lock and Unlock take and give up the lease
 	RoleOnLost                      // a func field whose function the library runs once the lease is lost
+	RoleOnLease                     // an option that runs a session on a lease granted beforehand (whoever keeps that lease alive holds its lost signal)
+	RoleEventCallback               // an option that hands every session event, the lost signal among them, to a callback
 )
 
 // Has reports whether r includes every role in want.
@@ -170,6 +172,7 @@ func catalog() []API {
 	// etcd: concurrency.Session, Mutex, Election.
 	add(
 		API{Pkg: pkgEtcdConc, Name: "NewSession", Role: RoleGrant | RoleAutoRenew, System: Etcd},
+		API{Pkg: pkgEtcdConc, Name: "WithLease", Role: RoleOnLease, System: Etcd},
 		API{Pkg: pkgEtcdConc, Recv: "Session", Name: "Done", Role: RoleLost, System: Etcd},
 		API{Pkg: pkgEtcdConc, Recv: "Session", Name: "Ctx", Role: RoleLost, System: Etcd},
 		API{Pkg: pkgEtcdConc, Recv: "Session", Name: "Close", Role: RoleRelease, System: Etcd},
@@ -280,6 +283,7 @@ func catalog() []API {
 	// ZooKeeper.
 	add(
 		API{Pkg: pkgZK, Name: "Connect", Role: RoleGrant | RoleAutoRenew, System: ZooKeeper},
+		API{Pkg: pkgZK, Name: "WithEventCallback", Role: RoleEventCallback, System: ZooKeeper},
 		API{Pkg: pkgZK, Recv: "Lock", Name: "Lock", Role: RoleAcquire, System: ZooKeeper},
 		API{Pkg: pkgZK, Recv: "Lock", Name: "LockWithData", Role: RoleAcquire, System: ZooKeeper},
 		API{Pkg: pkgZK, Recv: "Lock", Name: "Unlock", Role: RoleRelease, System: ZooKeeper},
@@ -481,6 +485,35 @@ func (s System) FenceAdvice() string {
 		return "fence it: pass the node's expected version, or use Multi with a CheckVersionRequest on your lock node"
 	}
 	return "fence it: make the store compare the lease's fencing token before it applies the write"
+}
+
+// HearLoss says how to make the work hear that a lease of s is lost, for
+// a lost signal that reaches nobody (detachedrenewal).
+func (s System) HearLoss() string {
+	switch s {
+	case Etcd:
+		return "derive the work's context from session.Ctx() (or select on session.Done())"
+	case ZooKeeper:
+		return "cancel the work's context when an event says zk.StateExpired (or pass zk.WithEventCallback)"
+	case Consul:
+		return "select on it in the work and stop when it closes"
+	case Kubernetes:
+		return "run the work on the callback's ctx"
+	}
+	return "cancel the work's context or close a channel it selects on when the lease is lost"
+}
+
+// HearRenewals says what to do with the channel of keep-alive responses a
+// lease of s hands out (etcd's KeepAlive), when it is discarded or when
+// nothing acts on its closing.
+func (s System) HearRenewals(discarded bool) string {
+	switch {
+	case discarded:
+		return "keep the channel, drain it, and cancel the work's context when it closes"
+	case s == Etcd:
+		return "cancel the work's context when the channel closes, or use a concurrency.Session and its Ctx()"
+	}
+	return "cancel the work's context when the channel closes"
 }
 
 // TokenSource names a real fencing token for a lock library: one issued

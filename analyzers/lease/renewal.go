@@ -144,7 +144,7 @@ func (b *builder) signalsOf(n *notifier, fn *ssa.Function, call ssa.CallInstruct
 			continue
 		}
 		s := &Signal{Call: call, Pos: call.Pos(), Fn: fn, System: c.system, What: c.what,
-			OnGrantedLease: session && passesOption(call.Common(), "WithLease")}
+			OnGrantedLease: session && b.passesOption(call.Common(), RoleOnLease)}
 		if v, ok := call.(*ssa.Call); ok {
 			s.Value = resultValue(v, i, results.Len())
 			carrier := s.Value
@@ -156,8 +156,8 @@ func (b *builder) signalsOf(n *notifier, fn *ssa.Function, call ssa.CallInstruct
 			}
 		}
 		switch {
-		case isChan && passesOption(call.Common(), "WithEventCallback"):
-			s.Observed = true // ZooKeeper hands every event to the callback
+		case isChan && b.passesOption(call.Common(), RoleEventCallback):
+			s.Observed = true // every event, the lost signal among them, goes to the callback
 		case s.Value == nil: // discarded, or dropped by go/defer
 		case isChan:
 			s.Observed = n.chanObserved(s.Value)
@@ -315,16 +315,18 @@ func (b *builder) watches(carrier types.Object) bool {
 }
 
 // passesOption reports whether c passes, among its variadic options, the
-// result of a function called name (concurrency.WithLease(id)).
-func passesOption(c *ssa.CallCommon, name string) bool {
+// result of a catalogued option with role (concurrency.WithLease(id)).
+func (b *builder) passesOption(c *ssa.CallCommon, role Role) bool {
 	if len(c.Args) == 0 {
 		return false
 	}
 	opts, _ := variadic(c.Args[len(c.Args)-1])
 	for _, o := range opts {
 		if p := producer(o); p != nil {
-			if f := calleeFunc(p.Common()); f != nil && f.Name() == name {
-				return true
+			if f := calleeFunc(p.Common()); f != nil {
+				if api := b.ix.lookupFunc(f); api != nil && api.Role.Has(role) {
+					return true
+				}
 			}
 		}
 	}

@@ -42,7 +42,7 @@ func Markdown() string {
 // Role groups, one a column.
 const (
 	regionRoles  = lease.RoleAcquire | lease.RoleTryAcquire | lease.RoleCallback | lease.RoleElect | lease.RoleLocker
-	renewalRoles = lease.RoleRenew | lease.RoleAutoRenew | lease.RoleLost | lease.RoleOnLost
+	renewalRoles = lease.RoleRenew | lease.RoleAutoRenew | lease.RoleLost | lease.RoleOnLost | lease.RoleOnLease | lease.RoleEventCallback
 	writeRoles   = lease.RoleWrite | lease.RoleFenced
 )
 
