@@ -24,6 +24,9 @@ type builder struct {
 	// exported for them say (roles from directives and wrappers, writes,
 	// fenced-by-param): consulted before imported facts.
 	local map[*types.Func][]analysis.Fact
+	// cbFields holds the package's struct fields whose func values are
+	// copied into a library callback (cbfields.go).
+	cbFields map[*types.Var]*CallbackFieldFact
 	// keys caches the keys of the package's SET NX calls (lockKeys).
 	keys *[]ssa.Value
 	// regions holds the lease state of every block (regions.go).
@@ -69,6 +72,8 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program) (*Model, *builder) {
 		model: &Model{reportSuppressed: reportSuppressed(pass.Analyzer)},
 		local: make(map[*types.Func][]analysis.Fact),
 
+		cbFields: make(map[*types.Var]*CallbackFieldFact),
+
 		writeCalls: make(map[ssa.CallInstruction]bool),
 		shaped:     make(map[*types.Func]*API),
 
@@ -86,6 +91,7 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program) (*Model, *builder) {
 	b.deriveSQLHelpers()
 	b.inferRoles()
 	b.findChecks()
+	b.findCallbackFields()
 	b.findLeases()
 	b.dropUnleasedChecks()
 	b.findWrites()

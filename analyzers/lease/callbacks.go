@@ -113,8 +113,8 @@ func (b *builder) localCallbackParams(fn *ssa.Function) map[int]callbackParam {
 				if !ok {
 					continue
 				}
-				if api := b.callbackFieldAPI(x); api != nil {
-					add(p, callbackParam{system: api.System, what: fmt.Sprintf("the %s lease (%s)", api.System, api.Name)})
+				if cp, ok := b.storedCallback(x); ok {
+					add(p, cp)
 				}
 			case *ssa.Call:
 				p, ok := x.Call.Value.(*ssa.Parameter)

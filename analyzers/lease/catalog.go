@@ -11,25 +11,25 @@ package lease
 type Role uint32
 
 const (
-	RoleAcquire    Role = 1 << iota // blocks until the lease is held
-	RoleTryAcquire                  // one attempt; success is reported by error or bool
-	RoleRelease                     // gives the lease up
-	RoleRenew                       // extends the lease once, by hand
-	RoleAutoRenew                   // the library renews in its own goroutine
-	RoleCheck                       // tells whether the lease is (still) held
-	RoleLost                        // a signal that fires when the lease is lost
-	RoleToken                       // a monotonic value issued with the lease: a fencing token
-	RoleNotToken                    // a value people mistake for a token
-	RoleWrite                       // writes to a shared store; fenced only if its FenceRule says so
-	RoleFenced                      // a write the store conditions on the lease itself
-	RoleCallback                    // a func field whose function runs while the lease is held
-	RoleElect                       // configures a scheduler whose jobs run under a lease (gocron)
-	RoleGrant                       // grants a lease that is not a lock by itself (etcd Grant, NewSession)
-	RoleCounter                     // draws from a monotonic counter (Redis INCR): a token only if drawn with the grant
-	RoleLocker                      // returns a sync.Locker whose Lock and Unlock take and give up the lease
-	RoleOnLost                      // a func field whose function the library runs once the lease is lost
-	RoleOnLease                     // an option that runs a session on a lease granted beforehand (whoever keeps that lease alive holds its lost signal)
-	RoleEventCallback               // an option that hands every session event, the lost signal among them, to a callback
+	RoleAcquire       Role = 1 << iota // blocks until the lease is held
+	RoleTryAcquire                     // one attempt; success is reported by error or bool
+	RoleRelease                        // gives the lease up
+	RoleRenew                          // extends the lease once, by hand
+	RoleAutoRenew                      // the library renews in its own goroutine
+	RoleCheck                          // tells whether the lease is (still) held
+	RoleLost                           // a signal that fires when the lease is lost
+	RoleToken                          // a monotonic value issued with the lease: a fencing token
+	RoleNotToken                       // a value people mistake for a token
+	RoleWrite                          // writes to a shared store; fenced only if its FenceRule says so
+	RoleFenced                         // a write the store conditions on the lease itself
+	RoleCallback                       // a func field whose function runs while the lease is held
+	RoleElect                          // configures a scheduler whose jobs run under a lease (gocron)
+	RoleGrant                          // grants a lease that is not a lock by itself (etcd Grant, NewSession)
+	RoleCounter                        // draws from a monotonic counter (Redis INCR): a token only if drawn with the grant
+	RoleLocker                         // returns a sync.Locker whose Lock and Unlock take and give up the lease
+	RoleOnLost                         // a func field whose function the library runs once the lease is lost
+	RoleOnLease                        // an option that runs a session on a lease granted beforehand (whoever keeps that lease alive holds its lost signal)
+	RoleEventCallback                  // an option that hands every session event, the lost signal among them, to a callback
 )
 
 // Has reports whether r includes every role in want.

@@ -110,7 +110,7 @@ func (f *TokenFact) String() string {
 }
 
 func factTypes() []analysis.Fact {
-	return []analysis.Fact{new(WritesFact), new(FencedByParamFact), new(RoleFact), new(TokenFact), new(PackageFact), new(CallbackParamFact), new(LostSignalFact), new(SQLParamFact), new(CheckParamFact), new(TokenConvFact)}
+	return []analysis.Fact{new(WritesFact), new(FencedByParamFact), new(RoleFact), new(TokenFact), new(PackageFact), new(CallbackParamFact), new(LostSignalFact), new(SQLParamFact), new(CheckParamFact), new(TokenConvFact), new(CallbackFieldFact)}
 }
 
 var roleNames = []string{"acquire", "try-acquire", "release", "renew", "auto-renew", "check", "lost",
@@ -148,7 +148,7 @@ func (*PackageFact) String() string { return "lease facts" }
 
 // exportFacts exports the facts learned about the package's functions.
 func (b *builder) exportFacts() {
-	exported := false
+	exported := b.exportCallbackFields()
 	for fn, facts := range b.local {
 		for _, f := range facts {
 			b.pass.ExportObjectFact(fn, f)

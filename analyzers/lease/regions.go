@@ -108,15 +108,15 @@ func (b *builder) findCallbacks() {
 	}
 }
 
-// callbackField handles cb.OnStartedLeading = func(ctx) {...}.
+// callbackField handles cb.OnStartedLeading = func(ctx) {...}, and the
+// same stored in an application's own callback field (cbfields.go).
 func (b *builder) callbackField(fn *ssa.Function, st *ssa.Store) {
-	api := b.callbackFieldAPI(st)
-	if api == nil {
+	cp, ok := b.storedCallback(st)
+	if !ok {
 		return
 	}
-	if target := funcValue(st.Val); target != nil {
-		l := b.addLease(&Lease{Kind: InCallback, System: api.System, Pos: st.Val.Pos(), Fn: target,
-			What: fmt.Sprintf("the %s lease (%s)", api.System, api.Name)})
+	if target := callbackFunc(st.Val); target != nil { // a method value runs the method
+		l := b.addLease(&Lease{Kind: InCallback, System: cp.system, Pos: st.Val.Pos(), Fn: target, What: cp.what})
 		if l.Pos == token.NoPos {
 			l.Pos = st.Pos()
 		}

@@ -12,7 +12,7 @@ import (
 func Test(t *testing.T) {
 	fencetest.Run(t, unfencedwrite.Analyzer,
 		"sqladvisory", "billing", "etcdlock", "redislocks", "consullock", "zklock",
-		"k8sleader", "cloudstores", "crosspkg", "pgxworker", "gocronjobs", "raftleader", "usewithlock",
+		"k8sleader", "cbconfig/...", "cloudstores", "crosspkg", "pgxworker", "gocronjobs", "raftleader", "usewithlock",
 		"ifacevet/worker", "falsepositives", "sqlforms", "sqlbuilders", "goroutines", "fencegen/...")
 }
 
