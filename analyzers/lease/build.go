@@ -27,6 +27,9 @@ type builder struct {
 	// cbFields holds the package's struct fields whose func values are
 	// copied into a library callback (cbfields.go).
 	cbFields map[*types.Var]*CallbackFieldFact
+	// leaderFields holds the package's fields that cache an election's
+	// leader value, with the election's system (cachedleader.go).
+	leaderFields map[*types.Var]System
 	// keys caches the keys of the package's SET NX calls (lockKeys).
 	keys *[]ssa.Value
 	// regions holds the lease state of every block (regions.go).
@@ -72,7 +75,8 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program) (*Model, *builder) {
 		model: &Model{reportSuppressed: reportSuppressed(pass.Analyzer)},
 		local: make(map[*types.Func][]analysis.Fact),
 
-		cbFields: make(map[*types.Var]*CallbackFieldFact),
+		cbFields:     make(map[*types.Var]*CallbackFieldFact),
+		leaderFields: make(map[*types.Var]System),
 
 		writeCalls: make(map[ssa.CallInstruction]bool),
 		shaped:     make(map[*types.Func]*API),
@@ -89,6 +93,7 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program) (*Model, *builder) {
 	}
 	b.funcs = buildSSA(pass)
 	b.deriveSQLHelpers()
+	b.findLeaderFields()
 	b.inferRoles()
 	b.findChecks()
 	b.findCallbackFields()

@@ -30,6 +30,7 @@ const (
 	RoleOnLost                         // a func field whose function the library runs once the lease is lost
 	RoleOnLease                        // an option that runs a session on a lease granted beforehand (whoever keeps that lease alive holds its lost signal)
 	RoleEventCallback                  // an option that hands every session event, the lost signal among them, to a callback
+	RoleObserve                        // returns a channel of the current leader's value (etcd Election.Observe): kept, a cached leader ID
 )
 
 // Has reports whether r includes every role in want.
@@ -190,6 +191,7 @@ func catalog() []API {
 		API{Pkg: pkgEtcdConc, Recv: "Election", Name: "Resign", Role: RoleRelease, System: Etcd},
 		API{Pkg: pkgEtcdConc, Recv: "Election", Name: "Proclaim", Role: RoleFenced, System: Etcd},
 		API{Pkg: pkgEtcdConc, Recv: "Election", Name: "Leader", Role: RoleCheck, System: Etcd, Held: ValueOnly},
+		API{Pkg: pkgEtcdConc, Recv: "Election", Name: "Observe", Role: RoleObserve, System: Etcd},
 		API{Pkg: pkgEtcdConc, Recv: "Election", Name: "Rev", Role: RoleToken, System: Etcd,
 			Note: "the leader key's create revision"},
 		// etcd: Lease and KV interfaces (Client embeds both).

@@ -114,6 +114,7 @@ func (b *builder) findChecks() {
 		}
 	})
 	b.leaderFlagChecks()
+	b.leaderFieldChecks()
 	slices.SortStableFunc(b.model.Checks, func(x, y *Check) int { return int(x.Pos - y.Pos) })
 }
 
@@ -144,6 +145,8 @@ func (b *builder) callCheck(fn *ssa.Function, call *ssa.Call, used map[ssa.CallI
 				return
 			}
 		}
+	} else if cal.held == ValueOnly { // a cached leader ID's getter: only its value, compared with ours
+		flow.skipErr, flow.skipNil = true, true
 	} else {
 		if !b.answersCheck(call) {
 			return

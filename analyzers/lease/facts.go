@@ -114,7 +114,7 @@ func factTypes() []analysis.Fact {
 }
 
 var roleNames = []string{"acquire", "try-acquire", "release", "renew", "auto-renew", "check", "lost",
-	"token", "not-token", "write", "fenced", "callback", "elect", "grant", "counter", "locker", "on-lost", "on-lease", "event-callback"}
+	"token", "not-token", "write", "fenced", "callback", "elect", "grant", "counter", "locker", "on-lost", "on-lease", "event-callback", "observe"}
 
 // String lists the roles, as in "acquire|auto-renew".
 func (r Role) String() string {

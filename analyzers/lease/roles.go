@@ -189,6 +189,13 @@ func (b *builder) inferRoles() {
 			if !ok || fn.Parent() != nil || b.dirs.roles[obj] != 0 {
 				continue
 			}
+			if system, ok := b.leaderGetterRole(fn); ok {
+				if old := b.roleFact(obj); old == nil || old.Role != RoleCheck || old.Held != ValueOnly {
+					b.setLocal(obj, &RoleFact{Role: RoleCheck, System: system, What: shortName(obj), Held: ValueOnly})
+					changed = true
+				}
+				continue
+			}
 			if role, system := b.wrapperRole(fn); role != 0 {
 				held := b.wrappedHeld(fn, role)
 				if old := b.roleFact(obj); old == nil || old.Role != role || old.Held != held {

@@ -1,0 +1,179 @@
+package lease
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Services keep the current leader's ID in a field that an election loop
+// updates (etcd's Election.Observe, or Election.Leader polled) and compare
+// it with their own ID later:
+//
+//	case resp := <-election.Observe(ctx): e.leaderID = string(resp.Kvs[0].Value)
+//	...
+//	func (s *Storage) IsLeader() bool { return s.persist.Leader() == s.persist.ID() }
+//
+// Reading the field is reading a cached Election.Leader: compared with the
+// node's own ID it is a validity check, stale by the write it guards. A
+// method that returns the field is a check of the same kind (its RoleFact
+// says ValueOnly), so calls of it through the application's interfaces
+// are checks too.
+
+// findLeaderFields records the package's struct fields that are assigned
+// a leader's value from an election: a value received from an Observe
+// channel, or a ValueOnly check's result (Election.Leader).
+func (b *builder) findLeaderFields() {
+	b.instrs(func(_ *ssa.Function, instr ssa.Instruction) {
+		st, ok := instr.(*ssa.Store)
+		if !ok {
+			return
+		}
+		fa, ok := st.Addr.(*ssa.FieldAddr)
+		if !ok {
+			return
+		}
+		fv := originVar(fieldVar(fa.X.Type(), fa.Field))
+		if fv == nil || fv.Pkg() != b.pass.Pkg || !typeIsString(fv.Type()) && !isByteSlice(fv.Type()) {
+			return
+		}
+		if system, ok := b.fromElection(st.Val, 0, make(map[ssa.Value]bool)); ok {
+			b.leaderFields[fv] = system
+		}
+	})
+}
+
+// fromElection reports whether v is derived from an election's answer
+// about the leader, and whose election it is.
+func (b *builder) fromElection(v ssa.Value, depth int, seen map[ssa.Value]bool) (System, bool) {
+	if v == nil || depth > 10 || seen[v] {
+		return "", false
+	}
+	seen[v] = true
+	if call, ok := v.(*ssa.Call); ok {
+		if c, ok := b.resolve(call.Common()); ok && c.api != nil &&
+			(c.role.Has(RoleObserve) || c.role.Has(RoleCheck) && c.api.Held == ValueOnly) {
+			return c.system, true
+		}
+		if call.Call.IsInvoke() || call.Call.StaticCallee() != nil && !isConversion(call) {
+			return "", false // another function's result: not followed
+		}
+	}
+	instr, ok := v.(ssa.Instruction)
+	if !ok {
+		return "", false
+	}
+	var ops []*ssa.Value
+	for _, op := range instr.Operands(ops) {
+		if op == nil || *op == nil {
+			continue
+		}
+		if system, ok := b.fromElection(*op, depth+1, seen); ok {
+			return system, true
+		}
+	}
+	return "", false
+}
+
+// isConversion reports whether call is a builtin or a conversion-like
+// helper whose result carries its argument (string(b) is a Convert, not a
+// call; this covers the builtins).
+func isConversion(call *ssa.Call) bool {
+	_, ok := call.Call.Value.(*ssa.Builtin)
+	return ok
+}
+
+// isByteSlice reports whether t is []byte.
+func isByteSlice(t types.Type) bool {
+	s, ok := t.Underlying().(*types.Slice)
+	return ok && types.Identical(s.Elem(), types.Typ[types.Byte])
+}
+
+// leaderGetterRole returns the role of fn when it returns a leader field
+// (func (e *Etcd) Leader() string { return e.leaderID }): a cached
+// Election.Leader, a check whose value says "held" when it equals ours.
+func (b *builder) leaderGetterRole(fn *ssa.Function) (System, bool) {
+	if len(b.leaderFields) == 0 || fn.Signature.Results().Len() != 1 {
+		return "", false
+	}
+	found := false
+	var system System
+	for _, blk := range fn.Blocks {
+		for _, instr := range blk.Instrs {
+			ret, ok := instr.(*ssa.Return)
+			if !ok {
+				continue
+			}
+			fv := returnedField(ret.Results[0])
+			s, isLeader := b.leaderFields[fv]
+			if fv == nil || !isLeader {
+				return "", false
+			}
+			found, system = true, s
+		}
+	}
+	return system, found
+}
+
+// returnedField returns the struct field a returned value was read from,
+// also through the result slot a function with defers returns from
+// (t0 = local string; *t0 = n.leaderID; rundefers; return *t0).
+func returnedField(v ssa.Value) *types.Var {
+	if fv := loadedField(v); fv != nil {
+		return fv
+	}
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil
+	}
+	slot, ok := load.X.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	var field *types.Var
+	for _, ref := range *slot.Referrers() {
+		st, ok := ref.(*ssa.Store)
+		if !ok || st.Addr != slot {
+			continue
+		}
+		fv := loadedField(st.Val)
+		if fv == nil || field != nil && fv != field {
+			return nil
+		}
+		field = fv
+	}
+	return field
+}
+
+// leaderFieldChecks records each read of a leader field whose value decides
+// an if (compared with the node's own ID) as a check.
+func (b *builder) leaderFieldChecks() {
+	if len(b.leaderFields) == 0 {
+		return
+	}
+	b.instrs(func(fn *ssa.Function, instr ssa.Instruction) {
+		load, ok := instr.(*ssa.UnOp)
+		if !ok {
+			return
+		}
+		fv := loadedField(load)
+		system, isLeader := b.leaderFields[fv]
+		if fv == nil || !isLeader {
+			return
+		}
+		flow := newCheckFlow()
+		flow.skipErr, flow.skipNil = true, true
+		flow.follow(load, +1)
+		if len(flow.branches) == 0 {
+			return
+		}
+		pos := load.Pos()
+		if !pos.IsValid() {
+			pos = load.X.Pos()
+		}
+		b.model.Checks = append(b.model.Checks, &Check{Pos: pos, Fn: fn, System: system,
+			What: fmt.Sprintf("the cached leader ID %s (set from the %s election)", fv.Name(), system), held: flow.branches})
+	})
+}
