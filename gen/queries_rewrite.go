@@ -419,13 +419,13 @@ func (rw *rewriter) update(fq *fencedQuery) error {
 	var c clauses
 	c.verb = rw.find(0, pg.Token_UPDATE)
 	c.set = rw.find(c.verb, pg.Token_SET)
-	target := [2]int{rw.toks[c.verb+rw.modifiers(c.verb)+1].start, rw.toks[c.set-1].end}
 	c.from = rw.find(c.set, pg.Token_FROM, pg.Token_WHERE, pg.Token_RETURNING)
 	c.where = rw.find(c.set, pg.Token_WHERE, pg.Token_RETURNING)
 	c.returning = rw.findTail(c.set)
 	if c.verb < 0 || c.set < 0 {
 		return errorf(rw.q.pos(0), "cannot find the SET clause of %s; please report this as a fencegen bug", rw.q.Name)
 	}
+	target := [2]int{rw.toks[c.verb+rw.modifiers(c.verb)+1].start, rw.toks[c.set-1].end}
 	rw.insert(rw.toks[c.set].end, " "+rw.fenceCol()+" = "+rw.token()+",")
 	rw.fenceWhere(c)
 	var extra [2]int
