@@ -106,7 +106,13 @@ func (w *sqlWriter) delete(t *fencedTable) {
 
 func (w *sqlWriter) fenceRead(t *fencedTable) {
 	w.printf("\n-- name: %s :one\n", fenceQuery(t))
-	w.printf("SELECT %s FROM %s\nWHERE %s;\n", w.col(t, t.Fence.Name), w.table(t), w.keyMatch(t))
+	fence := w.col(t, t.Fence.Name)
+	if fence != w.d.ident(t.Fence.Name) {
+		// sqlc names the result after the column as spelled, and a
+		// bracketed or backticked spelling is no Go identifier.
+		fence += " AS " + w.d.ident(t.Fence.Name)
+	}
+	w.printf("SELECT %s FROM %s\nWHERE %s;\n", fence, w.table(t), w.keyMatch(t))
 }
 
 func (w *sqlWriter) upsert(t *fencedTable) {

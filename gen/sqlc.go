@@ -143,7 +143,17 @@ type sqlcFailure struct {
 }
 
 func (f *sqlcFailure) Error() string {
-	return fmt.Sprintf("sqlc generate failed (%v): %s", f.err, strings.TrimSpace(f.output))
+	msg := strings.TrimSpace(f.output)
+	// When the Go code sqlc generated does not parse, sqlc prints all of
+	// it before "# package NAME" and its message; only the message helps.
+	if i := strings.LastIndex(msg, "# package "); i >= 0 {
+		_, msg, _ = strings.Cut(msg[i:], "\n")
+		msg = strings.TrimSpace(msg)
+	}
+	if strings.HasPrefix(msg, "error generating code:") {
+		msg += " (in the Go code sqlc generated for fencegen's queries: a fencegen bug; please report it with your schema)"
+	}
+	return fmt.Sprintf("sqlc generate failed (%v): %s", f.err, msg)
 }
 
 // runSQLC runs sqlc's command line with args in a child process of the
