@@ -53,6 +53,7 @@ const (
 	RedisScript                     // fenced if the Lua script at API.Arg compares a stored fence
 	RedisWatched                    // fenced: inside WATCH/MULTI the EXEC aborts on conflict
 	SQLBuilder                      // a query builder's Exec: the SQL is written out from the builder chain (sqlbuilders.go)
+	SQLORM                          // an ORM's write: the SQL is written out from the call chain ending at the call (sqlorm.go)
 )
 
 // When says, for documentation, when a write under the rule is fenced;

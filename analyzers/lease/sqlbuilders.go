@@ -183,8 +183,12 @@ func (f *folder) value(g *builderGrammar, v ssa.Value, depth int) string {
 
 // bind folds SQL text whose "?" placeholders take args, one hole each.
 func (f *folder) bind(sqlText, args ssa.Value, depth int) string {
-	text := f.fold(sqlText, depth+1)
 	vals, known := variadic(args)
+	return f.bindValues(f.fold(sqlText, depth+1), vals, known)
+}
+
+// bindValues binds vals to the "?" placeholders of text, one hole each.
+func (f *folder) bindValues(text string, vals []ssa.Value, known bool) string {
 	var sb strings.Builder
 	n := 0
 	for i := 0; i < len(text); i++ {
@@ -317,7 +321,7 @@ func builderCatalog() []API {
 			API{Pkg: pkgSqlx, Recv: recv, Name: "MustExecContext", Role: RoleWrite, System: SQL, Fence: SQLQuery, Arg: 1},
 		)
 	}
-	return c
+	return append(c, ormCatalog()...)
 }
 
 // pkgSqlx is jmoiron/sqlx.

@@ -199,6 +199,9 @@ func resultUsedAt(call ssa.CallInstruction, i int) bool {
 	if !ok {
 		return false
 	}
+	if isGormDB(v.Type()) {
+		return i == 0 && gormCountRead(v)
+	}
 	if _, isTuple := v.Type().(*types.Tuple); !isTuple {
 		return i == 0 && len(*v.Referrers()) > 0
 	}

@@ -80,6 +80,9 @@ type folder struct {
 	holes []hole
 	seen  bool         // some fragment is constant
 	busy  map[any]bool // globals, fields and functions being folded (cycles)
+	// saveSelected writes GORM's Save out as if Select were chained
+	// (sqlorm.go: the UPDATE alone, without the upsert that follows it).
+	saveSelected bool
 }
 
 // hole records v as a run-time value and returns its marker.
@@ -173,6 +176,11 @@ func (f *folder) call(c *ssa.Call, depth int) string {
 	fn := calleeFunc(common)
 	if fn == nil || fn.Pkg() == nil {
 		return f.hole(c)
+	}
+	if normalizePath(fn.Pkg().Path()) == pkgGorm {
+		if s, ok := f.gorm(c, depth); ok {
+			return s
+		}
 	}
 	if f.b.grammarOf(fn.Pkg().Path()) != nil {
 		recv := ssa.Value(c)

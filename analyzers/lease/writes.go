@@ -63,6 +63,8 @@ func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, calle
 		return b.sqlWrite(w, call, preparedQuery(callRecv(c)), -1)
 	case SQLBuilder:
 		return b.sqlWrite(w, call, callRecv(c), -1)
+	case SQLORM:
+		return b.ormWrite(w, call)
 	case EtcdTxn:
 		w.Fenced = etcdTxnFenced(callRecv(c))
 	case S3Conditional:
@@ -397,6 +399,9 @@ func namedArg(args []ssa.Value, name string) ssa.Value {
 // carries the rows-affected count.
 func isExec(call ssa.CallInstruction) bool {
 	f := calleeFunc(call.Common())
+	if f != nil && isGormDB(recvType(f)) {
+		return f.Name() != "Raw" && call.Value() != nil && isGormDB(call.Value().Type()) // a write's *gorm.DB carries RowsAffected
+	}
 	return f != nil && strings.Contains(f.Name(), "Exec") // Exec, ExecContext, sqlx's NamedExec and MustExec
 }
 
@@ -407,6 +412,9 @@ func resultUsed(call ssa.CallInstruction) bool {
 	v, ok := call.(*ssa.Call)
 	if !ok {
 		return false
+	}
+	if isGormDB(v.Type()) {
+		return gormCountRead(v)
 	}
 	if _, isTuple := v.Type().(*types.Tuple); !isTuple {
 		return len(*v.Referrers()) > 0

@@ -1,0 +1,426 @@
+package lease
+
+import (
+	"go/types"
+	"slices"
+	"strings"
+	"unicode"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// ORMs are read like the query builders (sqlbuilders.go): the SQL a write
+// sends is written out from the SSA of its call chain and judged as SQL
+// text. In GORM the chain is a run of *gorm.DB methods and the verb comes
+// last, with the call that sends it:
+//
+//	db.Model(&Doc{}).Where("id = ? AND fence < ?", id, tok).Updates(m)
+//
+// reads as "UPDATE docs SET x = <hole m> WHERE id = <hole> AND fence <
+// <hole tok>", fenced when the RowsAffected field of the result is read.
+// What GORM itself adds is written out too:
+//   - Save without Select runs the UPDATE and, when it matches no row,
+//     inserts the row over any conflict (ON CONFLICT DO UPDATE SET every
+//     column): a fence in its WHERE clause rejects nothing, because the
+//     stale holder's row comes back as an upsert;
+//   - Clauses(clause.OnConflict{DoNothing: true}) makes a Create an
+//     insert-if-absent; UpdateAll or DoUpdates make it an upsert;
+//   - Scopes, clause.Where and other clause expressions may add conditions
+//     out of sight: the WHERE clause is then unseen.
+// Calls the chain does not know (Order, Limit, Preload, WithContext,
+// Session, Debug) add nothing.
+
+// pkgGorm is gorm.io/gorm; pkgGormClause its clause package.
+const (
+	pkgGorm       = "gorm.io/gorm"
+	pkgGormClause = "gorm.io/gorm/clause"
+)
+
+// gormWrites are the *gorm.DB methods that send a write built from the
+// chain before them.
+var gormWrites = []string{"Create", "CreateInBatches", "Save", "Update", "Updates", "UpdateColumn", "UpdateColumns", "Delete"}
+
+// ormCatalog returns the catalog rows of the ORMs.
+func ormCatalog() []API {
+	var c []API
+	for _, name := range gormWrites {
+		c = append(c, API{Pkg: pkgGorm, Recv: "DB", Name: name, Role: RoleWrite, System: SQL, Fence: SQLORM})
+	}
+	// Exec sends SQL text; Raw holds text that Scan, Row or Rows send
+	// (Raw("SELECT pg_try_advisory_lock(?)", key).Scan(&ok)).
+	c = append(c,
+		API{Pkg: pkgGorm, Recv: "DB", Name: "Exec", Role: RoleWrite, System: SQL, Fence: SQLQuery, Arg: 0},
+		API{Pkg: pkgGorm, Recv: "DB", Name: "Raw", Role: RoleWrite, System: SQL, Fence: SQLQuery, Arg: 0},
+	)
+	return c
+}
+
+// ormWrite classifies a write an ORM chain sends.
+func (b *builder) ormWrite(w *Write, call ssa.CallInstruction) *Write {
+	v := call.Value()
+	if v == nil {
+		return nil
+	}
+	w = b.sqlWrite(w, call, v, -1)
+	if w == nil || w.Fenced || w.Unchecked {
+		return w
+	}
+	if fn := calleeFunc(call.Common()); fn != nil && fn.Name() == "Save" && b.saveUpdateFenced(v) {
+		w.Via = `Save inserts the row over the newer one when its fenced UPDATE matches none; chain Select("*") before Save, or use Updates`
+	}
+	return w
+}
+
+// saveUpdateFenced reports whether the UPDATE half of a Save is fenced:
+// the write would be fenced with Select before it.
+func (b *builder) saveUpdateFenced(v ssa.Value) bool {
+	f := &folder{b: b, busy: make(map[any]bool), saveSelected: true}
+	text := f.fold(v, 0)
+	script := b.parseSQL(text, SQL)
+	if script.Unknown || len(script.Statements) != 1 {
+		return false
+	}
+	_, fenced := fenceToken(&script.Statements[0], sqlText{text: text, holes: f.holes}, nil, false)
+	return fenced
+}
+
+// isGormDB reports whether t is *gorm.DB.
+func isGormDB(t types.Type) bool {
+	return typeName(t) == "DB" && normalizePath(pkgPathOf(t)) == pkgGorm
+}
+
+// gormCountRead reports whether the rows-affected count of a *gorm.DB
+// result is read: its RowsAffected field, or the result handed on (returned,
+// passed, stored) to code that may read it. Reading only Error is not
+// enough: a fenced write that matched no row has no error.
+func gormCountRead(v ssa.Value) bool {
+	return countRead(v, 0)
+}
+
+func countRead(v ssa.Value, depth int) bool {
+	refs := v.Referrers()
+	if refs == nil || depth > 4 {
+		return false
+	}
+	for _, ref := range *refs {
+		switch x := ref.(type) {
+		case *ssa.FieldAddr:
+			if fieldName(x.X.Type(), x.Field) == "RowsAffected" {
+				return true
+			}
+		case *ssa.Return, *ssa.Store, *ssa.MakeInterface, *ssa.Send:
+			return true
+		case *ssa.Phi:
+			if countRead(x, depth+1) {
+				return true
+			}
+		case ssa.CallInstruction:
+			if fn := calleeFunc(x.Common()); fn == nil || !isGormDB(recvType(fn)) || callRecv(x.Common()) != v {
+				return true // handed to a function of the application
+			}
+		}
+	}
+	return false
+}
+
+// A gormChain is a GORM call chain as far as its SSA shows it.
+type gormChain struct {
+	table       string
+	conds       []string // ANDed
+	ors         []string // ORed with the ANDed conditions
+	conflict    string   // the ON CONFLICT clause of a Create
+	selected    bool     // Select(...) chained: Save updates only, never inserts
+	unseenWhere bool     // conditions added out of sight (Scopes, clause.Where)
+}
+
+// gorm writes out the SQL a GORM write sends: the finisher c and the chain
+// of *gorm.DB methods before it, back to where the *gorm.DB came from.
+func (f *folder) gorm(c *ssa.Call, depth int) (string, bool) {
+	fin := calleeFunc(c.Common())
+	if fin == nil || !isGormDB(recvType(fin)) || !slices.Contains(gormWrites, fin.Name()) {
+		return "", false
+	}
+	var chain []*ssa.CallCommon
+	for v := callRecv(c.Common()); len(chain) < 64; {
+		p := producer(v)
+		if p == nil {
+			break // the *gorm.DB came from a parameter, a field or a branch
+		}
+		fn := calleeFunc(p.Common())
+		if fn == nil || !isGormDB(recvType(fn)) {
+			break
+		}
+		chain = append(chain, p.Common())
+		v = callRecv(p.Common())
+	}
+	g := &gormChain{}
+	for i := len(chain) - 1; i >= 0; i-- {
+		f.gormClause(g, chain[i], depth)
+	}
+	f.seen = true
+	return f.gormStatement(g, fin.Name(), c.Common(), depth), true
+}
+
+// gormClause adds one chained *gorm.DB call to g.
+func (f *folder) gormClause(g *gormChain, c *ssa.CallCommon, depth int) {
+	switch calleeFunc(c).Name() {
+	case "Model":
+		g.table = f.b.gormTable(arg(c, 0))
+	case "Table":
+		g.table = f.fold(arg(c, 0), depth+1)
+	case "Where":
+		g.conds = append(g.conds, f.gormCond(arg(c, 0), arg(c, 1), depth))
+	case "Not":
+		g.conds = append(g.conds, "NOT "+f.gormCond(arg(c, 0), arg(c, 1), depth))
+	case "Or":
+		g.ors = append(g.ors, f.gormCond(arg(c, 0), arg(c, 1), depth))
+	case "Select":
+		g.selected = true
+	case "Scopes":
+		g.unseenWhere = true
+	case "Clauses":
+		exprs, known := variadic(arg(c, 0))
+		if !known {
+			g.unseenWhere = true
+		}
+		for _, e := range exprs {
+			f.gormExpr(g, e, depth)
+		}
+	}
+}
+
+// gormExpr adds a clause expression passed to Clauses.
+func (f *folder) gormExpr(g *gormChain, e ssa.Value, depth int) {
+	e = unwrap(e)
+	if normalizePath(pkgPathOf(e.Type())) != pkgGormClause {
+		g.unseenWhere = true
+		return
+	}
+	switch typeName(e.Type()) {
+	case "OnConflict":
+		fields := structLiteral(e)
+		if fields == nil {
+			g.conflict = " ON CONFLICT DO UPDATE SET x = " + f.hole(nil) // built elsewhere
+			return
+		}
+		if v, ok := fields["DoNothing"]; ok && isTrue(v) {
+			g.conflict = " ON CONFLICT DO NOTHING"
+			return
+		}
+		g.conflict = " ON CONFLICT DO UPDATE SET x = excluded.x"
+		if _, ok := fields["Where"]; ok {
+			g.conflict += " WHERE " + f.hole(nil) // a condition on the conflicting row, out of sight
+		}
+	case "Locking", "Returning":
+	default:
+		g.unseenWhere = true
+	}
+}
+
+// structLiteral returns the fields stored into a struct literal v is a
+// load of, or nil when v was not built here.
+func structLiteral(v ssa.Value) map[string]ssa.Value {
+	switch x := unwrap(v).(type) {
+	case *ssa.UnOp:
+		if alloc, ok := x.X.(*ssa.Alloc); ok {
+			return storedFields(alloc)
+		}
+	case *ssa.Const:
+		return map[string]ssa.Value{} // the zero value
+	}
+	return nil
+}
+
+// isTrue reports whether v is the constant true.
+func isTrue(v ssa.Value) bool {
+	c, ok := unwrap(v).(*ssa.Const)
+	return ok && c.Value != nil && c.Value.String() == "true"
+}
+
+// gormCond renders a Where, Not or Or condition: SQL text with "?"
+// placeholders bound to args, a map of columns to values, a struct (its
+// non-zero fields compared for equality), or a hole that may hold any
+// condition.
+func (f *folder) gormCond(query, args ssa.Value, depth int) string {
+	inner := unwrap(query)
+	if isString(inner.Type()) {
+		return "(" + f.bind(inner, args, depth) + ")"
+	}
+	if mm := makeMapOf(inner); mm != nil {
+		var parts []string
+		for _, u := range mapUpdates(mm) {
+			col, ok := constString(u.Key)
+			if !ok {
+				return f.hole(nil)
+			}
+			parts = append(parts, col+" = "+f.hole(unwrap(u.Value)))
+		}
+		if len(parts) > 0 {
+			return "(" + strings.Join(parts, " AND ") + ")"
+		}
+	}
+	if isStruct(inner.Type()) {
+		return "(id = " + f.hole(inner) + ")" // equality on the struct's fields: never a fence
+	}
+	return f.hole(nil)
+}
+
+// isStruct reports whether t is a struct or a pointer to one.
+func isStruct(t types.Type) bool {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	_, ok := t.Underlying().(*types.Struct)
+	return ok
+}
+
+// gormStatement renders the statement the finisher name sends.
+func (f *folder) gormStatement(g *gormChain, name string, c *ssa.CallCommon, depth int) string {
+	table := g.table
+	if table == "" || name == "Create" || name == "CreateInBatches" || name == "Save" {
+		if t := f.b.gormTable(arg(c, 0)); t != "x" || table == "" {
+			table = t
+		}
+	}
+	switch name {
+	case "Create", "CreateInBatches":
+		return "INSERT INTO " + table + " (x) VALUES (" + f.hole(unwrap(arg(c, 0))) + ")" + g.conflict
+	case "Save":
+		update := "UPDATE " + table + " SET x = " + f.hole(unwrap(arg(c, 0))) + f.gormWhere(g, "id = "+f.hole(unwrap(arg(c, 0))))
+		if g.selected || f.saveSelected {
+			return update
+		}
+		return update + "; INSERT INTO " + table + " (x) VALUES (" + f.hole(unwrap(arg(c, 0))) + ") ON CONFLICT (id) DO UPDATE SET x = excluded.x"
+	case "Update", "UpdateColumn":
+		return "UPDATE " + table + " SET " + f.fold(arg(c, 0), depth+1) + " = " + f.hole(unwrap(arg(c, 1))) + f.gormWhere(g, "")
+	case "Updates", "UpdateColumns":
+		return "UPDATE " + table + " SET " + f.gormSets(arg(c, 0)) + f.gormWhere(g, "")
+	case "Delete":
+		inline := ""
+		if conds, known := variadic(arg(c, 1)); known && len(conds) > 0 {
+			if q := unwrap(conds[0]); isString(q.Type()) {
+				inline = "(" + f.bindValues(f.fold(q, depth+1), conds[1:], true) + ")"
+			} else {
+				inline = "id = " + f.hole(q) // primary keys
+			}
+		} else if !known {
+			inline = f.hole(nil)
+		}
+		return "DELETE FROM " + table + f.gormWhere(g, inline)
+	}
+	return ""
+}
+
+// gormSets renders the assignments of Updates: a map literal's constant
+// keys, or one column for a struct or a map built elsewhere.
+func (f *folder) gormSets(v ssa.Value) string {
+	if mm := makeMapOf(unwrap(v)); mm != nil {
+		var parts []string
+		for _, u := range mapUpdates(mm) {
+			col, ok := constString(u.Key)
+			if !ok {
+				break
+			}
+			parts = append(parts, col+" = "+f.hole(unwrap(u.Value)))
+		}
+		if len(parts) > 0 {
+			return strings.Join(parts, ", ")
+		}
+	}
+	return "x = " + f.hole(unwrap(v))
+}
+
+// gormWhere renders the WHERE clause of an update or delete: the chain's
+// conditions and extra (inline conditions, the primary key of Save).
+func (f *folder) gormWhere(g *gormChain, extra string) string {
+	conds := g.conds
+	if extra != "" {
+		conds = append(conds[:len(conds):len(conds)], extra)
+	}
+	if g.unseenWhere {
+		conds = append(conds[:len(conds):len(conds)], f.hole(nil))
+	}
+	if len(conds) == 0 && len(g.ors) == 0 {
+		return ""
+	}
+	where := strings.Join(conds, " AND ")
+	if len(g.ors) > 0 {
+		if where == "" {
+			where = "TRUE"
+		}
+		where = "(" + where + ") OR " + strings.Join(g.ors, " OR ")
+	}
+	return " WHERE " + where
+}
+
+// gormTable names the table of a model value as GORM's default naming
+// does (Doc → docs, JobRun → job_runs), or by its TableName method when
+// the package declares one that returns a constant.
+func (b *builder) gormTable(model ssa.Value) string {
+	if model == nil {
+		return "x"
+	}
+	t := unwrap(model).Type()
+	for {
+		switch u := t.Underlying().(type) {
+		case *types.Pointer:
+			t = u.Elem()
+			continue
+		case *types.Slice:
+			t = u.Elem()
+			continue
+		}
+		break
+	}
+	named, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return "x"
+	}
+	if name, ok := b.declaredTableName(named); ok {
+		return name
+	}
+	return plural(snake(named.Obj().Name()))
+}
+
+// declaredTableName returns what a TableName method of the package returns.
+func (b *builder) declaredTableName(named *types.Named) (string, bool) {
+	obj, _, _ := types.LookupFieldOrMethod(named, true, named.Obj().Pkg(), "TableName")
+	m, ok := obj.(*types.Func)
+	if !ok || m.Pkg() != b.pass.Pkg {
+		return "", false
+	}
+	for _, fn := range b.funcs {
+		if fn.Object() == m {
+			f := &folder{b: b, busy: make(map[any]bool)}
+			return f.returned(fn, 0)
+		}
+	}
+	return "", false
+}
+
+// snake turns a Go name into snake case: JobRun → job_run, HTTPLog → http_log.
+func snake(name string) string {
+	var sb strings.Builder
+	rs := []rune(name)
+	for i, r := range rs {
+		if unicode.IsUpper(r) {
+			if i > 0 && (unicode.IsLower(rs[i-1]) || i+1 < len(rs) && unicode.IsLower(rs[i+1]) && unicode.IsUpper(rs[i-1])) {
+				sb.WriteByte('_')
+			}
+			r = unicode.ToLower(r)
+		}
+		sb.WriteRune(r)
+	}
+	return sb.String()
+}
+
+// plural makes a table name plural the common English way.
+func plural(s string) string {
+	switch {
+	case strings.HasSuffix(s, "y") && len(s) > 1 && !strings.ContainsRune("aeiou", rune(s[len(s)-2])):
+		return s[:len(s)-1] + "ies"
+	case strings.HasSuffix(s, "s"), strings.HasSuffix(s, "x"), strings.HasSuffix(s, "ch"), strings.HasSuffix(s, "sh"):
+		return s + "es"
+	}
+	return s + "s"
+}
