@@ -1,6 +1,7 @@
 package lease
 
 import (
+	"go/constant"
 	"go/types"
 	"strings"
 
@@ -33,6 +34,23 @@ type builderGrammar struct {
 	preds map[string]string
 	conj  map[string]string
 	expr  string // the function that wraps raw SQL with args (sq.Expr)
+
+	// ORM-style query builders (bun) name the table by a model and write
+	// assignments and conflict clauses as SQL with "?" args.
+	model   map[string]bool // Model(&row): the table of the row's type
+	tables  map[string]bool // Table(names...), the first one
+	setExpr map[string]bool // Set("col = ?", args...)
+	whereOr map[string]bool // WhereOr(cond, args...)
+	wherePK map[string]bool // WherePK(): the model's primary key
+	on      map[string]bool // On("CONFLICT (id) DO NOTHING", args...)
+	ignore  map[string]bool // Ignore(): insert-if-absent
+	unseen  map[string]bool // calls that may add conditions out of sight (Apply, WhereGroup)
+
+	// Expression builders (goqu) take conditions as expression values.
+	exprWhere map[string]bool // Where(exprs...), read by goquPred
+	record    map[string]bool // Set(goqu.Record{...})
+	rows      map[string]bool // Rows(rows...), Vals(vals...)
+	conflict  map[string]bool // OnConflict(goqu.DoNothing())
 }
 
 // pkgSquirrel is Masterminds/squirrel.
@@ -62,8 +80,31 @@ func builderGrammars() map[string]*builderGrammar {
 			conj:    map[string]string{"And": " AND ", "Or": " OR "},
 			expr:    "Expr",
 		},
+		pkgBun: {
+			verbs:   map[string]string{"NewUpdate": "UPDATE", "NewInsert": "INSERT", "NewDelete": "DELETE"},
+			table:   set("TableExpr", "ModelTableExpr"),
+			tables:  set("Table"),
+			model:   set("Model"),
+			setExpr: set("Set"),
+			where:   set("Where"),
+			whereOr: set("WhereOr"),
+			wherePK: set("WherePK"),
+			on:      set("On"),
+			ignore:  set("Ignore"),
+			unseen:  set("Apply", "WhereGroup"),
+		},
+		pkgGoqu: {
+			verbs:     map[string]string{"Update": "UPDATE", "Insert": "INSERT", "Delete": "DELETE"},
+			exprWhere: set("Where"),
+			record:    set("Set"),
+			rows:      set("Rows", "Vals"),
+			conflict:  set("OnConflict"),
+		},
 	}
 }
+
+// pkgBun is uptrace/bun.
+const pkgBun = "github.com/uptrace/bun"
 
 // grammarOf returns the grammar of the builder library fn belongs to.
 func (b *builder) grammarOf(fnPkg string) *builderGrammar {
@@ -77,6 +118,7 @@ func (b *builder) grammarOf(fnPkg string) *builderGrammar {
 type builtStatement struct {
 	verb, table string
 	sets, conds []string
+	ors         []string
 	cols, vals  []string
 	suffix      string
 }
@@ -86,7 +128,7 @@ type builtStatement struct {
 func (f *folder) built(v ssa.Value, depth int) (string, bool) {
 	var chain []*ssa.Call
 	var g *builderGrammar
-	for p := producer(v); p != nil; p = producer(callRecv(p.Common())) {
+	for p := producer(f.through(v)); p != nil; p = producer(f.through(callRecv(p.Common()))) {
 		fn := calleeFunc(p.Common())
 		if fn == nil || fn.Pkg() == nil {
 			return "", false
@@ -113,7 +155,10 @@ func (f *folder) built(v ssa.Value, depth int) (string, bool) {
 	if !ok {
 		return "", false // built out of sight (a phi, a parameter)
 	}
-	st := &builtStatement{verb: verb, table: f.fold(arg(chain[len(chain)-1].Common(), 0), depth+1)}
+	st := &builtStatement{verb: verb}
+	if t := arg(chain[len(chain)-1].Common(), 0); t != nil { // sq.Update("runs"); bun's NewUpdate() names none
+		st.table = f.fold(t, depth+1)
+	}
 	f.seen = true
 	for i := len(chain) - 2; i >= 0; i-- {
 		f.clause(g, st, chain[i].Common(), depth)
@@ -145,15 +190,61 @@ func (f *folder) clause(g *builderGrammar, st *builtStatement, c *ssa.CallCommon
 		}
 	case name == "SetMap":
 		st.sets = append(st.sets, "x = "+f.hole(arg(c, 0)))
+	case g.model[name]:
+		if st.table == "" {
+			st.table = f.b.modelTable(arg(c, 0))
+		}
+		st.vals = append(st.vals, f.hole(unwrap(arg(c, 0))))
+	case g.tables[name]:
+		if names, ok := variadic(arg(c, 0)); ok && len(names) > 0 {
+			st.table = f.fold(names[0], depth+1)
+		}
+	case g.setExpr[name]:
+		st.sets = append(st.sets, f.bind(arg(c, 0), arg(c, 1), depth))
+	case g.whereOr[name]:
+		st.ors = append(st.ors, "("+f.bind(arg(c, 0), arg(c, 1), depth)+")")
+	case g.wherePK[name]:
+		st.conds = append(st.conds, "id = "+f.hole(constant0()))
+	case g.on[name]:
+		st.suffix += " ON " + f.bind(arg(c, 0), arg(c, 1), depth)
+	case g.ignore[name]:
+		st.suffix += " ON CONFLICT DO NOTHING"
+	case g.unseen[name]:
+		st.conds = append(st.conds, f.hole(nil))
+	case g.exprWhere[name]:
+		exprs, known := variadic(arg(c, 0))
+		if !known {
+			st.conds = append(st.conds, f.hole(nil))
+		}
+		for _, e := range exprs {
+			st.conds = append(st.conds, f.goquPred(e, depth))
+		}
+	case g.record[name]:
+		st.sets = append(st.sets, f.recordSets(arg(c, 0)))
+	case g.rows[name]:
+		st.vals = append(st.vals, f.hole(unwrap(arg(c, 0))))
+	case g.conflict[name]:
+		st.suffix += f.goquConflict(arg(c, 0), depth)
 	}
 }
 
+// constant0 is a number: a hole for a value that is not text (a primary
+// key), which stands for no condition of its own.
+func constant0() ssa.Value { return ssa.NewConst(constant.MakeInt64(0), types.Typ[types.Int64]) }
+
 // text renders the statement.
 func (st *builtStatement) text() string {
+	if st.table == "" {
+		st.table = "x" // named out of sight
+	}
 	var sb strings.Builder
 	switch st.verb {
 	case "UPDATE":
-		sb.WriteString("UPDATE " + st.table + " SET " + strings.Join(st.sets, ", "))
+		sets := st.sets
+		if len(sets) == 0 { // a model's columns
+			sets = []string{"x = " + strings.Join(st.vals, ", ")}
+		}
+		sb.WriteString("UPDATE " + st.table + " SET " + strings.Join(sets, ", "))
 	case "DELETE":
 		sb.WriteString("DELETE FROM " + st.table)
 	case "INSERT", "REPLACE":
@@ -162,12 +253,32 @@ func (st *builtStatement) text() string {
 			sb.WriteString(" (" + strings.Join(st.cols, ", ") + ")")
 		}
 		sb.WriteString(" VALUES (" + strings.Join(st.vals, ", ") + ")")
+		// An insert's Set and Where belong to its ON CONFLICT DO UPDATE (bun).
+		sb.WriteString(st.suffix)
+		if len(st.sets) > 0 {
+			sb.WriteString(" SET " + strings.Join(st.sets, ", "))
+		}
+		sb.WriteString(st.where())
+		return sb.String()
 	}
-	if len(st.conds) > 0 {
-		sb.WriteString(" WHERE " + strings.Join(st.conds, " AND "))
-	}
+	sb.WriteString(st.where())
 	sb.WriteString(st.suffix)
 	return sb.String()
+}
+
+// where renders the WHERE clause: the ANDed conditions, ORed with the others.
+func (st *builtStatement) where() string {
+	if len(st.conds) == 0 && len(st.ors) == 0 {
+		return ""
+	}
+	where := strings.Join(st.conds, " AND ")
+	if len(st.ors) > 0 {
+		if where == "" {
+			where = "TRUE"
+		}
+		where = "(" + where + ") OR " + strings.Join(st.ors, " OR ")
+	}
+	return " WHERE " + where
 }
 
 // value renders a bound value: sq.Expr("version + 1") as its SQL, anything
@@ -312,6 +423,20 @@ func builderCatalog() []API {
 		for _, name := range []string{"Exec", "ExecContext"} {
 			c = append(c, API{Pkg: pkgSquirrel, Recv: recv, Name: name, Role: RoleWrite, System: SQL, Fence: SQLBuilder})
 		}
+	}
+	for _, name := range []string{"Exec", "ExecContext"} {
+		c = append(c, API{Pkg: pkgGoquExec, Recv: "QueryExecutor", Name: name, Role: RoleWrite, System: SQL, Fence: SQLBuilder})
+	}
+	for _, recv := range []string{"UpdateQuery", "InsertQuery", "DeleteQuery"} {
+		c = append(c, API{Pkg: pkgBun, Recv: recv, Name: "Exec", Role: RoleWrite, System: SQL, Fence: SQLBuilder})
+	}
+	// bun's DB, Tx and Conn send SQL text like database/sql's.
+	for _, recv := range []string{"DB", "Tx", "Conn"} {
+		c = append(c,
+			API{Pkg: pkgBun, Recv: recv, Name: "ExecContext", Role: RoleWrite, System: SQL, Fence: SQLQuery, Arg: 1},
+			API{Pkg: pkgBun, Recv: recv, Name: "QueryContext", Role: RoleWrite, System: SQL, Fence: SQLQuery, Arg: 1},
+			API{Pkg: pkgBun, Recv: recv, Name: "QueryRowContext", Role: RoleWrite, System: SQL, Fence: SQLQuery, Arg: 1},
+		)
 	}
 	for _, recv := range []string{"DB", "Tx"} {
 		c = append(c,

@@ -2,6 +2,7 @@ package lease
 
 import (
 	"go/types"
+	"reflect"
 	"slices"
 	"strings"
 	"unicode"
@@ -142,7 +143,7 @@ func (f *folder) gorm(c *ssa.Call, depth int) (string, bool) {
 	}
 	var chain []*ssa.CallCommon
 	for v := callRecv(c.Common()); len(chain) < 64; {
-		p := producer(v)
+		p := producer(f.through(v))
 		if p == nil {
 			break // the *gorm.DB came from a parameter, a field or a branch
 		}
@@ -165,7 +166,7 @@ func (f *folder) gorm(c *ssa.Call, depth int) (string, bool) {
 func (f *folder) gormClause(g *gormChain, c *ssa.CallCommon, depth int) {
 	switch calleeFunc(c).Name() {
 	case "Model":
-		g.table = f.b.gormTable(arg(c, 0))
+		g.table = f.b.modelTable(arg(c, 0))
 	case "Table":
 		g.table = f.fold(arg(c, 0), depth+1)
 	case "Where":
@@ -278,7 +279,7 @@ func isStruct(t types.Type) bool {
 func (f *folder) gormStatement(g *gormChain, name string, c *ssa.CallCommon, depth int) string {
 	table := g.table
 	if table == "" || name == "Create" || name == "CreateInBatches" || name == "Save" {
-		if t := f.b.gormTable(arg(c, 0)); t != "x" || table == "" {
+		if t := f.b.modelTable(arg(c, 0)); t != "x" || table == "" {
 			table = t
 		}
 	}
@@ -353,10 +354,11 @@ func (f *folder) gormWhere(g *gormChain, extra string) string {
 	return " WHERE " + where
 }
 
-// gormTable names the table of a model value as GORM's default naming
-// does (Doc → docs, JobRun → job_runs), or by its TableName method when
-// the package declares one that returns a constant.
-func (b *builder) gormTable(model ssa.Value) string {
+// modelTable names the table of a model value as the ORMs' default naming
+// does (Doc → docs, JobRun → job_runs), by bun's `bun:"table:name"` tag,
+// or by a TableName method (GORM) the package declares that returns a
+// constant.
+func (b *builder) modelTable(model ssa.Value) string {
 	if model == nil {
 		return "x"
 	}
@@ -379,6 +381,9 @@ func (b *builder) gormTable(model ssa.Value) string {
 	if name, ok := b.declaredTableName(named); ok {
 		return name
 	}
+	if name, ok := taggedTableName(named); ok {
+		return name
+	}
 	return plural(snake(named.Obj().Name()))
 }
 
@@ -393,6 +398,22 @@ func (b *builder) declaredTableName(named *types.Named) (string, bool) {
 		if fn.Object() == m {
 			f := &folder{b: b, busy: make(map[any]bool)}
 			return f.returned(fn, 0)
+		}
+	}
+	return "", false
+}
+
+// taggedTableName reads bun's table tag: `bun:"table:jobs,alias:j"`.
+func taggedTableName(named *types.Named) (string, bool) {
+	st, ok := named.Underlying().(*types.Struct)
+	if !ok {
+		return "", false
+	}
+	for i := range st.NumFields() {
+		tag := reflect.StructTag(st.Tag(i)).Get("bun")
+		if name, ok := strings.CutPrefix(tag, "table:"); ok {
+			name, _, _ = strings.Cut(name, ",")
+			return name, name != ""
 		}
 	}
 	return "", false

@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -80,6 +81,14 @@ type folder struct {
 	holes []hole
 	seen  bool         // some fragment is constant
 	busy  map[any]bool // globals, fields and functions being folded (cycles)
+	// When the text is read along each path (sqlTexts), choices holds the
+	// edge taken at each phi met so far, in order, and arity how many
+	// edges each had; visits counts the phis a builder chain went through
+	// (a loop is followed around once).
+	enumerate bool
+	choices   []int
+	arity     []int
+	visits    map[*ssa.Phi]int
 	// saveSelected writes GORM's Save out as if Select were chained
 	// (sqlorm.go: the UPDATE alone, without the upsert that follows it).
 	saveSelected bool
@@ -184,7 +193,7 @@ func (f *folder) call(c *ssa.Call, depth int) string {
 	}
 	if f.b.grammarOf(fn.Pkg().Path()) != nil {
 		recv := ssa.Value(c)
-		if fn.Name() == "ToSql" {
+		if fn.Name() == "ToSql" || fn.Name() == "ToSQL" {
 			recv = callRecv(common)
 		}
 		if s, ok := f.built(recv, depth); ok {
@@ -250,8 +259,8 @@ func (f *folder) same(vs []ssa.Value, depth int) (string, bool) {
 	return text, ok
 }
 
-// phi folds a value chosen by control flow when every edge gives the same
-// text (a query picked in both branches of an if alike).
+// phi folds a value chosen by control flow: the text every edge gives
+// alike, or, read along each path, the text of the edge this path takes.
 func (f *folder) phi(p *ssa.Phi, depth int) string {
 	if f.busy[p] {
 		return f.hole(p)
@@ -261,7 +270,92 @@ func (f *folder) phi(p *ssa.Phi, depth int) string {
 	if s, ok := f.same(p.Edges, depth); ok {
 		return s
 	}
+	if f.enumerate {
+		return f.fold(f.choose(p), depth+1)
+	}
 	return f.hole(p)
+}
+
+// choose returns the edge of p this path takes, and records p as a choice
+// point.
+func (f *folder) choose(p *ssa.Phi) ssa.Value {
+	i := len(f.arity)
+	f.arity = append(f.arity, len(p.Edges))
+	if i >= len(f.choices) {
+		f.choices = append(f.choices, 0)
+	}
+	return p.Edges[f.choices[i]]
+}
+
+// through resolves a builder chain's value that comes from a phi (q =
+// q.Where(...) in an if) to the edge this path takes. Read as one text,
+// the phi stays: the chain is then not seen. A loop is followed around
+// once, then left through its first edge.
+func (f *folder) through(v ssa.Value) ssa.Value {
+	for {
+		p, ok := unwrap(v).(*ssa.Phi)
+		if !ok || !f.enumerate {
+			return v
+		}
+		if f.visits == nil {
+			f.visits = make(map[*ssa.Phi]int)
+		}
+		f.visits[p]++
+		switch n := f.visits[p]; {
+		case n <= 2:
+			v = f.choose(p)
+		case n <= 4:
+			v = p.Edges[0]
+		default:
+			return nil
+		}
+	}
+}
+
+// maxAlternatives bounds the paths along which one query is read.
+const maxAlternatives = 16
+
+// sqlTexts folds the SQL text v carries along each path through the
+// branches that choose it (a query picked in an if, a builder chain
+// extended in one). ok is false when the text cannot be seen on some path
+// or there are too many paths.
+func (b *builder) sqlTexts(v ssa.Value) ([]sqlText, bool) {
+	if v == nil {
+		return nil, false
+	}
+	if s, ok := constString(v); ok {
+		return []sqlText{{text: s}}, true
+	}
+	var texts []sqlText
+	var choices []int
+	for {
+		f := &folder{b: b, busy: make(map[any]bool), enumerate: true, choices: choices}
+		text := f.fold(v, 0)
+		if !f.seen || len(text) > maxFoldText {
+			return nil, false
+		}
+		texts = append(texts, sqlText{text: text, holes: f.holes})
+		if choices = nextChoice(f.choices, f.arity); choices == nil {
+			return texts, true
+		}
+		if len(texts) == maxAlternatives {
+			return nil, false
+		}
+	}
+}
+
+// nextChoice advances choices like an odometer, the last choice point
+// first (the points after it are met again on the new path); nil when
+// every path was taken.
+func nextChoice(choices, arity []int) []int {
+	for i := min(len(choices), len(arity)) - 1; i >= 0; i-- {
+		if choices[i]+1 < arity[i] {
+			next := slices.Clone(choices[:i+1])
+			next[i]++
+			return next
+		}
+	}
+	return nil
 }
 
 // sprintf folds fmt.Sprintf with a constant format: each verb becomes its

@@ -265,11 +265,48 @@ func copyFact(dst, src analysis.Fact) {
 // sqlWrite classifies SQL sent by call: a write, fenced if every writing
 // statement compares a column with the token and the token is passed.
 // Reads, lock calls and SQL fencelint cannot read make no Write.
+//
+// A query read along several paths (sqlTexts) is a write only if it writes
+// on every path, and fenced only if it is fenced on every path.
 func (b *builder) sqlWrite(w *Write, call ssa.CallInstruction, query ssa.Value, argsAt int) *Write {
-	text, ok := b.sqlText(query)
+	texts, ok := b.sqlTexts(query)
 	if !ok {
 		return nil
 	}
+	var worst *Write
+	for _, text := range texts {
+		alt := *w
+		r := b.sqlTextWrite(&alt, call, text, argsAt)
+		if r == nil {
+			return nil
+		}
+		if worst == nil || weaker(r, worst) {
+			worst = r
+		}
+	}
+	*w = *worst
+	return w
+}
+
+// weaker reports whether a is a worse outcome for a write than b: unfenced
+// before unseen before unchecked before fenced.
+func weaker(a, b *Write) bool {
+	rank := func(w *Write) int {
+		switch {
+		case w.Fenced:
+			return 3
+		case w.Unchecked:
+			return 2
+		case w.Unseen != "":
+			return 1
+		}
+		return 0
+	}
+	return rank(a) < rank(b)
+}
+
+// sqlTextWrite classifies one text of the SQL sent by call.
+func (b *builder) sqlTextWrite(w *Write, call ssa.CallInstruction, text sqlText, argsAt int) *Write {
 	script := b.parseSQL(text.text, w.System)
 	if script.Unknown {
 		return nil

@@ -13,7 +13,7 @@ func Test(t *testing.T) {
 	fencetest.Run(t, unfencedwrite.Analyzer,
 		"sqladvisory", "billing", "etcdlock", "redislocks", "consullock", "zklock",
 		"k8sleader", "cbconfig/...", "cloudstores", "crosspkg", "pgxworker", "gocronjobs", "raftleader", "usewithlock",
-		"ifacevet/worker", "falsepositives", "sqlforms", "sqlbuilders", "goroutines", "fencegen/...", "gormstore")
+		"ifacevet/worker", "falsepositives", "sqlforms", "sqlbuilders", "goroutines", "fencegen/...", "gormstore", "bunstore", "goqustore")
 }
 
 func TestSuggestedFixes(t *testing.T) {

@@ -169,3 +169,22 @@ func (s *Store) InTransaction(ctx context.Context, id, tok int64, body string) e
 func (s *Store) Unlocked(id int64, body string) error {
 	return s.db.Model(&Doc{}).Where("id = ?", id).Update("body", body).Error
 }
+
+// Branches extends a GORM chain in an if: read along each path.
+func (s *Store) Branches(ctx context.Context, id, tok int64, body string, force bool) error {
+	if err := s.lock(ctx, id); err != nil {
+		return err
+	}
+	q := s.db.WithContext(ctx).Model(&Doc{}).Where("id = ? AND fence < ?", id, tok)
+	if body != "" {
+		q = q.Where("body <> ?", body)
+	}
+	if err := checked(q.Update("body", body)); err != nil {
+		return err
+	}
+	u := s.db.WithContext(ctx).Model(&Doc{}).Where("id = ?", id)
+	if !force {
+		u = u.Where("fence <= ?", tok)
+	}
+	return checked(u.Update("body", body)) // want `DB.Update \(UPDATE docs\) writes to SQL database without a fencing token`
+}
