@@ -446,6 +446,30 @@ func builderCatalog() []API {
 			API{Pkg: pkgSqlx, Recv: recv, Name: "MustExecContext", Role: RoleWrite, System: SQL, Fence: SQLQuery, Arg: 1},
 		)
 	}
+	// Get and QueryRowx send SQL too: a lock taken with
+	// GetContext(ctx, &ok, "SELECT pg_try_advisory_lock($1)", key), an
+	// UPDATE ... RETURNING read into a struct.
+	for _, recv := range []string{"DB", "Tx", "Conn"} {
+		c = append(c,
+			API{Pkg: pkgSqlx, Recv: recv, Name: "GetContext", Role: RoleWrite, System: SQL, Fence: SQLQuery, Arg: 2},
+			API{Pkg: pkgSqlx, Recv: recv, Name: "QueryRowxContext", Role: RoleWrite, System: SQL, Fence: SQLQuery, Arg: 1},
+		)
+		if recv != "Conn" {
+			c = append(c,
+				API{Pkg: pkgSqlx, Recv: recv, Name: "Get", Role: RoleWrite, System: SQL, Fence: SQLQuery, Arg: 1},
+				API{Pkg: pkgSqlx, Recv: recv, Name: "QueryRowx", Role: RoleWrite, System: SQL, Fence: SQLQuery, Arg: 0},
+			)
+		}
+	}
+	// The package-level forms take the database as an argument.
+	c = append(c,
+		API{Pkg: pkgSqlx, Name: "NamedExec", Role: RoleWrite, System: SQL, Fence: SQLQuery, Arg: 1},
+		API{Pkg: pkgSqlx, Name: "NamedExecContext", Role: RoleWrite, System: SQL, Fence: SQLQuery, Arg: 2},
+		API{Pkg: pkgSqlx, Name: "MustExec", Role: RoleWrite, System: SQL, Fence: SQLQuery, Arg: 1},
+		API{Pkg: pkgSqlx, Name: "MustExecContext", Role: RoleWrite, System: SQL, Fence: SQLQuery, Arg: 2},
+		API{Pkg: pkgSqlx, Name: "Get", Role: RoleWrite, System: SQL, Fence: SQLQuery, Arg: 2},
+		API{Pkg: pkgSqlx, Name: "GetContext", Role: RoleWrite, System: SQL, Fence: SQLQuery, Arg: 3},
+	)
 	return append(c, ormCatalog()...)
 }
 

@@ -55,3 +55,71 @@ func (c *Conn) Rebind(query string) string { return query }
 
 func Named(query string, arg interface{}) (string, []interface{}, error)  { return query, nil, nil }
 func In(query string, args ...interface{}) (string, []interface{}, error) { return query, nil, nil }
+
+type Execer interface {
+	Exec(query string, args ...interface{}) (sql.Result, error)
+}
+
+type Queryer interface {
+	Query(query string, args ...interface{}) (*sql.Rows, error)
+}
+
+type Ext interface {
+	Queryer
+	Execer
+}
+
+type ExecerContext interface {
+	ExecContext(ctx context.Context, query string, args ...interface{}) (sql.Result, error)
+}
+
+type QueryerContext interface {
+	QueryContext(ctx context.Context, query string, args ...interface{}) (*sql.Rows, error)
+}
+
+type ExtContext interface {
+	QueryerContext
+	ExecerContext
+}
+
+type Row struct {
+	err error
+}
+
+func (r *Row) Scan(dest ...interface{}) error { return r.err }
+
+func (db *DB) Get(dest interface{}, query string, args ...interface{}) error { return nil }
+func (db *DB) GetContext(ctx context.Context, dest interface{}, query string, args ...interface{}) error {
+	return nil
+}
+func (db *DB) QueryRowx(query string, args ...interface{}) *Row { return &Row{} }
+func (db *DB) QueryRowxContext(ctx context.Context, query string, args ...interface{}) *Row {
+	return &Row{}
+}
+func (tx *Tx) Get(dest interface{}, query string, args ...interface{}) error { return nil }
+func (tx *Tx) GetContext(ctx context.Context, dest interface{}, query string, args ...interface{}) error {
+	return nil
+}
+func (tx *Tx) QueryRowx(query string, args ...interface{}) *Row { return &Row{} }
+func (tx *Tx) QueryRowxContext(ctx context.Context, query string, args ...interface{}) *Row {
+	return &Row{}
+}
+func (c *Conn) GetContext(ctx context.Context, dest interface{}, query string, args ...interface{}) error {
+	return nil
+}
+func (c *Conn) QueryRowxContext(ctx context.Context, query string, args ...interface{}) *Row {
+	return &Row{}
+}
+
+func NamedExec(e Ext, query string, arg interface{}) (sql.Result, error) { return nil, nil }
+func NamedExecContext(ctx context.Context, e ExtContext, query string, arg interface{}) (sql.Result, error) {
+	return nil, nil
+}
+func MustExec(e Execer, query string, args ...interface{}) sql.Result { return nil }
+func MustExecContext(ctx context.Context, e ExecerContext, query string, args ...interface{}) sql.Result {
+	return nil
+}
+func Get(q Queryer, dest interface{}, query string, args ...interface{}) error { return nil }
+func GetContext(ctx context.Context, q QueryerContext, dest interface{}, query string, args ...interface{}) error {
+	return nil
+}
