@@ -54,6 +54,7 @@ const (
 	RedisWatched                    // fenced: inside WATCH/MULTI the EXEC aborts on conflict
 	SQLBuilder                      // a query builder's Exec: the SQL is written out from the builder chain (sqlbuilders.go)
 	SQLORM                          // an ORM's write: the SQL is written out from the call chain ending at the call (sqlorm.go)
+	SQLNamed                        // a query run by the name at API.Arg, from a file of named queries (sqldotsql.go)
 )
 
 // When says, for documentation, when a write under the rule is fenced;

@@ -92,9 +92,9 @@ type Write struct {
 	// pointer to one) handed to a helper that writes with that field: the
 	// token is whatever the program fills the field with.
 	TokenField *types.Var
-	// Unseen names the part of a SQL write that is built at run time out
-	// of fencelint's sight ("WHERE clause") when the visible text has no
-	// fence: the write may or may not be fenced.
+	// Unseen names the part of a SQL write that is out of fencelint's
+	// sight, and why ("WHERE clause (built at run time)"), when the
+	// visible text has no fence: the write may or may not be fenced.
 	Unseen string
 	// Via is set when the write is a call to a function that writes: it
 	// describes the inner write ("UpdateDoc writes with ExecContext at store.go:41").

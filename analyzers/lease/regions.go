@@ -315,7 +315,7 @@ func (b *builder) transfer(instr ssa.Instruction, state leaseSet) leaseSet {
 		return state.with(b.leaseAt(call, c))
 	case c.role.Has(RoleRelease):
 		return state.release(c, callRecv(call.Common()))
-	case c.api != nil && (c.api.Fence == SQLQuery):
+	case c.api != nil && (c.api.Fence == SQLQuery || c.api.Fence == SQLBuilder):
 		return b.sqlLockOps(call, c, state)
 	}
 	return state
@@ -373,7 +373,7 @@ func (s leaseSet) release(c callee, recv ssa.Value) leaseSet {
 // lives as long as the connection; a transaction lock on a Tx opens one that
 // lives as long as the transaction; the unlock functions close them.
 func (b *builder) sqlLockOps(call *ssa.Call, c callee, state leaseSet) leaseSet {
-	text, ok := b.sqlText(arg(call.Common(), c.api.Arg))
+	text, ok := b.sqlText(sqlQueryValue(call.Common(), c.api))
 	if !ok {
 		return state
 	}
@@ -387,7 +387,7 @@ func (b *builder) sqlLockOps(call *ssa.Call, c callee, state leaseSet) leaseSet 
 			case "pg_advisory_lock", "pg_try_advisory_lock", "get_lock":
 				state = state.with(b.sqlLease(call, c, fc.Name, true))
 			case "pg_advisory_xact_lock", "pg_try_advisory_xact_lock":
-				if isTx(callRecv(call.Common())) {
+				if isTx(sqlSession(call.Common(), c.api)) {
 					state = state.with(b.sqlLease(call, c, fc.Name, false))
 				}
 			case "pg_advisory_unlock", "pg_advisory_unlock_all", "release_lock", "release_all_locks":
@@ -408,7 +408,7 @@ type sqlOps struct {
 // writes. Unreadable SQL does nothing.
 func (b *builder) sqlOps(c *ssa.CallCommon, api *API) sqlOps {
 	var ops sqlOps
-	text, ok := b.sqlText(arg(c, api.Arg))
+	text, ok := b.sqlText(sqlQueryValue(c, api))
 	if !ok {
 		return ops
 	}
@@ -441,7 +441,7 @@ func (b *builder) sqlLease(call *ssa.Call, c callee, fname string, session bool)
 		what = "the MySQL lock taken by GET_LOCK"
 	}
 	l := b.addLease(&Lease{Kind: Acquired, System: system, Pos: call.Pos(), Fn: call.Parent(), Call: call,
-		Holder: callRecv(call.Common()), What: what, Session: session})
+		Holder: sqlSession(call.Common(), c.api), What: what, Session: session})
 	b.regions.byCall[call] = l
 	return l
 }

@@ -225,7 +225,7 @@ func (b *builder) wrapperRole(fn *ssa.Function) (Role, System) {
 				writes = writes || b.callWrites(call.Common())
 				continue
 			}
-			if c.api != nil && c.api.Fence == SQLQuery {
+			if c.api != nil && (c.api.Fence == SQLQuery || c.api.Fence == SQLBuilder) {
 				ops := b.sqlOps(call.Common(), c.api)
 				acquires = acquires || ops.acquires
 				releases = releases || ops.releases

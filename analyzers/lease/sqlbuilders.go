@@ -28,6 +28,7 @@ type builderGrammar struct {
 	where   map[string]bool   // Where(pred, args...)
 	suffix  map[string]bool   // Suffix(sql, args...)
 	columns map[string]bool   // Columns(cols...)
+	column  map[string]bool   // Column(col, args...): a selected column or expression
 	values  map[string]bool   // Values(vals...)
 	// preds maps the builder's predicate map types to their operator
 	// (sq.Eq{"id": id} is "id = <hole>"); conj the conjunction types.
@@ -69,8 +70,9 @@ func set(names ...string) map[string]bool {
 func builderGrammars() map[string]*builderGrammar {
 	return map[string]*builderGrammar{
 		pkgSquirrel: {
-			verbs:   map[string]string{"Update": "UPDATE", "Insert": "INSERT", "Replace": "REPLACE", "Delete": "DELETE"},
+			verbs:   map[string]string{"Update": "UPDATE", "Insert": "INSERT", "Replace": "REPLACE", "Delete": "DELETE", "Select": "SELECT"},
 			table:   set("Into", "From", "Table"),
+			column:  set("Column"),
 			set:     set("Set"),
 			where:   set("Where"),
 			suffix:  set("Suffix"),
@@ -156,7 +158,13 @@ func (f *folder) built(v ssa.Value, depth int) (string, bool) {
 		return "", false // built out of sight (a phi, a parameter)
 	}
 	st := &builtStatement{verb: verb}
-	if t := arg(chain[len(chain)-1].Common(), 0); t != nil { // sq.Update("runs"); bun's NewUpdate() names none
+	switch t := arg(chain[len(chain)-1].Common(), 0); {
+	case verb == "SELECT": // sq.Select(columns...)
+		cols, _ := variadic(t)
+		for _, col := range cols {
+			st.cols = append(st.cols, f.fold(col, depth+1))
+		}
+	case t != nil: // sq.Update("runs"); bun's NewUpdate() names none
 		st.table = f.fold(t, depth+1)
 	}
 	f.seen = true
@@ -178,6 +186,12 @@ func (f *folder) clause(g *builderGrammar, st *builtStatement, c *ssa.CallCommon
 		st.conds = append(st.conds, f.pred(g, arg(c, 0), arg(c, 1), depth))
 	case g.suffix[name]:
 		st.suffix += " " + f.bind(arg(c, 0), arg(c, 1), depth)
+	case g.column[name]:
+		if col := unwrap(arg(c, 0)); isString(col.Type()) {
+			st.cols = append(st.cols, f.bind(col, arg(c, 1), depth))
+		} else {
+			st.cols = append(st.cols, f.value(g, col, depth))
+		}
 	case g.columns[name]:
 		cols, _ := variadic(arg(c, 0))
 		for _, col := range cols {
@@ -234,6 +248,13 @@ func constant0() ssa.Value { return ssa.NewConst(constant.MakeInt64(0), types.Ty
 
 // text renders the statement.
 func (st *builtStatement) text() string {
+	if st.verb == "SELECT" {
+		text := "SELECT " + strings.Join(st.cols, ", ")
+		if st.table != "" {
+			text += " FROM " + st.table
+		}
+		return text + st.where() + st.suffix
+	}
 	if st.table == "" {
 		st.table = "x" // named out of sight
 	}
@@ -415,6 +436,29 @@ func sliceElems(v ssa.Value) []ssa.Value {
 	}
 }
 
+// sqlQueryValue returns the value that carries the SQL a call sends: its
+// query argument, or for a builder the chain it runs.
+func sqlQueryValue(c *ssa.CallCommon, api *API) ssa.Value {
+	if api.Fence == SQLBuilder {
+		return callRecv(c)
+	}
+	return arg(c, api.Arg)
+}
+
+// sqlSession returns the database handle a call sends its SQL on: its
+// receiver, or for a builder what the chain was RunWith.
+func sqlSession(c *ssa.CallCommon, api *API) ssa.Value {
+	if api == nil || api.Fence != SQLBuilder {
+		return callRecv(c)
+	}
+	for p := producer(callRecv(c)); p != nil; p = producer(callRecv(p.Common())) {
+		if fn := calleeFunc(p.Common()); fn != nil && fn.Name() == "RunWith" {
+			return unwrap(arg(p.Common(), 0))
+		}
+	}
+	return callRecv(c)
+}
+
 // builderCatalog returns the catalog rows of the query builders and of
 // sqlx: the calls that send a statement.
 func builderCatalog() []API {
@@ -423,6 +467,12 @@ func builderCatalog() []API {
 		for _, name := range []string{"Exec", "ExecContext"} {
 			c = append(c, API{Pkg: pkgSquirrel, Recv: recv, Name: name, Role: RoleWrite, System: SQL, Fence: SQLBuilder})
 		}
+	}
+	// A Select sends SQL too: an advisory lock
+	// (sq.Select().Column("pg_try_advisory_xact_lock(?)", key)), or a
+	// write in a function it calls.
+	for _, name := range []string{"Exec", "ExecContext", "Query", "QueryContext", "QueryRow", "QueryRowContext"} {
+		c = append(c, API{Pkg: pkgSquirrel, Recv: "SelectBuilder", Name: name, Role: RoleWrite, System: SQL, Fence: SQLBuilder})
 	}
 	for _, name := range []string{"Exec", "ExecContext"} {
 		c = append(c, API{Pkg: pkgGoquExec, Recv: "QueryExecutor", Name: name, Role: RoleWrite, System: SQL, Fence: SQLBuilder})
@@ -470,6 +520,7 @@ func builderCatalog() []API {
 		API{Pkg: pkgSqlx, Name: "Get", Role: RoleWrite, System: SQL, Fence: SQLQuery, Arg: 2},
 		API{Pkg: pkgSqlx, Name: "GetContext", Role: RoleWrite, System: SQL, Fence: SQLQuery, Arg: 3},
 	)
+	c = append(c, dotsqlCatalog()...)
 	return append(c, ormCatalog()...)
 }
 

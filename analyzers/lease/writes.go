@@ -65,6 +65,8 @@ func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, calle
 		return b.sqlWrite(w, call, callRecv(c), -1)
 	case SQLORM:
 		return b.ormWrite(w, call)
+	case SQLNamed:
+		return b.namedWrite(w, call, api)
 	case EtcdTxn:
 		w.Fenced = etcdTxnFenced(callRecv(c))
 	case S3Conditional:
@@ -338,7 +340,7 @@ func (b *builder) sqlTextWrite(w *Write, call ssa.CallInstruction, text sqlText,
 		if !fenced {
 			w.Fenced = false
 			if text.openText(st.Open) {
-				w.Unseen = "WHERE clause"
+				w.Unseen = "WHERE clause (built at run time)"
 			}
 			return w
 		}

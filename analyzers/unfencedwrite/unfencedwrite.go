@@ -74,7 +74,7 @@ func message(pass *analysis.Pass, w *lease.Write) string {
 		what = fmt.Sprintf("%s (%s)", w.What, w.Via)
 	}
 	if w.Unseen != "" {
-		return fmt.Sprintf("%s writes to %s while %s (line %d) is held, and fencelint could not see its %s (built at run time): "+
+		return fmt.Sprintf("%s writes to %s while %s (line %d) is held, and fencelint could not see its %s: "+
 			"if it does not compare a fence column with the lease's token, a holder paused past the lease's expiry overwrites the next holder's data; "+
 			"build the fence into the constant text (\"... AND fence < $token\") or mark the write //fencelint:ignore with the reason it is safe",
 			what, w.System, l.What, pass.Fset.Position(l.Pos).Line, w.Unseen)

@@ -21,6 +21,7 @@ require (
 	github.com/hashicorp/raft v1.8.0
 	github.com/jackc/pgx/v5 v5.13.0
 	github.com/jmoiron/sqlx v1.4.0
+	github.com/qustavo/dotsql v1.2.0
 	github.com/redis/go-redis/v9 v9.23.0
 	github.com/uptrace/bun v1.3.0
 	go.etcd.io/etcd/client/v3 v3.7.3

@@ -112,13 +112,22 @@ type module struct {
 func loadModule(t *testing.T, dir string, minRoots int) *module {
 	t.Helper()
 	cfg := &packages.Config{
-		Mode: packages.LoadAllSyntax | packages.NeedModule,
+		Mode: packages.LoadAllSyntax | packages.NeedModule | packages.NeedEmbedFiles,
 		Dir:  dir,
 		Env:  append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=readonly"),
 	}
 	roots, err := packages.Load(cfg, "./...")
 	if err != nil {
 		t.Fatalf("loading %s: %v", dir, err)
+	}
+	// As the standalone driver does, list //go:embed files among each
+	// package's other files, so the analyzers may read embedded SQL.
+	for _, p := range roots {
+		for _, f := range p.EmbedFiles {
+			if !slices.Contains(p.OtherFiles, f) {
+				p.OtherFiles = append(p.OtherFiles, f)
+			}
+		}
 	}
 	m := &module{dir: dir, roots: roots}
 	var errs []string

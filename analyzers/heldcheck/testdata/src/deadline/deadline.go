@@ -185,3 +185,19 @@ func (w *worker) unixAttempts(ctx context.Context, r Row) {
 		w.db.ExecContext(ctx, "UPDATE payouts SET tries = 0 WHERE run = 12")
 	}
 }
+
+// unseenWhere guards a write whose WHERE clause is built at run time: it
+// may be fenced, so heldcheck stays quiet (unfencedwrite says it could not
+// see the clause).
+func (w *worker) unseenWhere(ctx context.Context, cond string) {
+	if time.Now().Before(w.lease.ExpiresAt) {
+		w.db.ExecContext(ctx, "UPDATE payouts SET paid = true WHERE "+cond)
+	}
+}
+
+// seenWhere is its twin with the clause in sight.
+func (w *worker) seenWhere(ctx context.Context) {
+	if time.Now().Before(w.lease.ExpiresAt) { // want `time.Now\(\).Before\(w.lease.ExpiresAt\) only tells that the lease was held when it ran, yet it guards the unfenced write DB.ExecContext \(UPDATE payouts\)`
+		w.db.ExecContext(ctx, "UPDATE payouts SET paid = true WHERE run = 7")
+	}
+}

@@ -114,3 +114,25 @@ func (b DeleteBuilder) Exec() (sql.Result, error)                               
 func (b DeleteBuilder) ExecContext(ctx context.Context) (sql.Result, error)       { return nil, nil }
 func (b DeleteBuilder) ToSql() (string, []interface{}, error)                     { return "", nil, nil }
 func (b DeleteBuilder) Where(pred interface{}, args ...interface{}) DeleteBuilder { return b }
+
+type RowScanner interface {
+	Scan(...interface{}) error
+}
+
+type SelectBuilder struct{ m map[string]interface{} }
+
+func Select(columns ...string) SelectBuilder { return SelectBuilder{} }
+
+func (b SelectBuilder) PlaceholderFormat(f PlaceholderFormat) SelectBuilder          { return b }
+func (b SelectBuilder) RunWith(runner BaseRunner) SelectBuilder                      { return b }
+func (b SelectBuilder) Exec() (sql.Result, error)                                    { return nil, nil }
+func (b SelectBuilder) ExecContext(ctx context.Context) (sql.Result, error)          { return nil, nil }
+func (b SelectBuilder) Query() (*sql.Rows, error)                                    { return nil, nil }
+func (b SelectBuilder) QueryContext(ctx context.Context) (*sql.Rows, error)          { return nil, nil }
+func (b SelectBuilder) QueryRow() RowScanner                                         { return nil }
+func (b SelectBuilder) QueryRowContext(ctx context.Context) RowScanner               { return nil }
+func (b SelectBuilder) ToSql() (string, []interface{}, error)                        { return "", nil, nil }
+func (b SelectBuilder) Columns(columns ...string) SelectBuilder                      { return b }
+func (b SelectBuilder) Column(column interface{}, args ...interface{}) SelectBuilder { return b }
+func (b SelectBuilder) From(from string) SelectBuilder                               { return b }
+func (b SelectBuilder) Where(pred interface{}, args ...interface{}) SelectBuilder    { return b }
