@@ -84,6 +84,31 @@
 // your data's writes; and a query you told fencegen to leave unfenced
 // (-- fencegen:unfenced <reason>) is taken at your word.
 //
+// Query builders and ORMs are read as the SQL they send: squirrel, sqlx,
+// goqu, bun and GORM chains are written out (Model, Table, Set, Where, Or,
+// conflict clauses) and judged like text, so Where("fence < ?", tok),
+// sq.LtOrEq{"fence": tok} or goqu.C("fence").Lt(tok) fences, and the
+// result's rows-affected count must be read (GORM: the RowsAffected field;
+// reading Error alone is not enough). Their own rules:
+//
+//   - Query text or a builder chain chosen in branches (q := a; if x { q =
+//     b }, q = q.Where(...) in an if or a loop) is read along each path: the
+//     call is a write only if it writes on every path, and fenced only if it
+//     is fenced on every path.
+//   - GORM's Save without Select runs its UPDATE and, when that matches no
+//     row (which is what a fence does to a stale holder), inserts the row
+//     over the existing one (ON CONFLICT DO UPDATE SET every column): a fence
+//     in its Where rejects nothing. Chain Select("*") before Save, or use
+//     Updates. Clauses(clause.OnConflict{DoNothing: true}).Create, bun's
+//     On("CONFLICT ... DO NOTHING") and Ignore(), and goqu's
+//     OnConflict(goqu.DoNothing()) are inserts if absent.
+//   - Conditions added out of sight (GORM Scopes and clause expressions,
+//     bun Apply and WhereGroup) make the WHERE clause unseen.
+//   - dotsql runs a named query from a file: the query is read from the
+//     package's embedded files; when the file is read from disk at run time
+//     (LoadFromFile), an Exec under a lease is reported as a write whose
+//     statement could not be seen, and a Query is not judged.
+//
 // Some writes need no token, by these rules:
 //
 //   - Insert if absent: INSERT ... ON CONFLICT DO NOTHING, INSERT IGNORE and
