@@ -16,9 +16,10 @@ import (
 //
 // The named query is looked up among the package's embedded files and
 // judged as its SQL text. A file read from disk at run time
-// (LoadFromFile) is out of an analyzer's reach: an Exec of a name the
-// package's embedded files do not hold is reported as a write whose
-// statement fencelint could not see; a Query of one is not judged.
+// (LoadFromFile) is out of an analyzer's reach, and so are embedded files
+// under go vet, which does not list them: an Exec of a name the package's
+// embedded files do not hold is reported as a write whose statement
+// fencelint could not see, saying which; a Query of one is not judged.
 
 // pkgDotsql is qustavo/dotsql.
 const pkgDotsql = "github.com/qustavo/dotsql"
@@ -50,5 +51,8 @@ func (b *builder) namedWrite(w *Write, call ssa.CallInstruction, api *API) *Writ
 	}
 	w.What = fmt.Sprintf("%s (%q)", w.What, name)
 	w.Unseen = "statement (its file is read at run time; embed it with //go:embed and load it with LoadFromString)"
+	if b.embedded().unlisted {
+		w.Unseen = "statement (the package's embedded files were not listed to fencelint, as go vet does not; the standalone fencelint reads them)"
+	}
 	return w
 }

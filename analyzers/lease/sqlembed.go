@@ -23,6 +23,9 @@ import (
 type embeds struct {
 	byVar map[*types.Var][]embedded // the files each //go:embed variable holds
 	named map[string]string         // named queries of every embedded file
+	// unlisted says the package embeds files the driver did not list to
+	// the analysis (go vet does not): their SQL could not be read.
+	unlisted bool
 }
 
 // An embedded file: its name relative to the package and its text.
@@ -86,9 +89,6 @@ func (b *builder) embedded() *embeds {
 		return e
 	}
 	candidates := append(append([]string(nil), b.pass.OtherFiles...), b.pass.IgnoredFiles...)
-	if len(candidates) == 0 {
-		return e
-	}
 	dir := filepath.Dir(b.pass.Fset.File(b.pass.Files[0].FileStart).Name())
 	read := make(map[string]string)
 	for _, file := range b.pass.Files {
@@ -129,6 +129,9 @@ func (b *builder) embedded() *embeds {
 						}
 					}
 					e.byVar[v] = append(e.byVar[v], embedded{name: filepath.ToSlash(rel), text: text})
+				}
+				if len(e.byVar[v]) == 0 {
+					e.unlisted = true
 				}
 			}
 		}
