@@ -68,6 +68,10 @@ func (r FenceRule) When() string {
 		return "as for SQL text, read from the `Prepare` that made the statement"
 	case SQLBuilder:
 		return "as for SQL text, written out from the builder chain"
+	case SQLORM:
+		return "as for SQL text, written out from the ORM's call chain (`Where(\"fence < ?\", tok)`; GORM's `Save` only with `Select`, and its `RowsAffected` field read)"
+	case SQLNamed:
+		return "as for SQL text, read from the named query in an embedded file"
 	case EtcdTxn:
 		return "the `Txn`'s `If` compares ownership (`IsOwner()`, `CreateRevision(key) = rev`)"
 	case S3Conditional:
