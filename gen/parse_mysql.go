@@ -41,11 +41,16 @@ func mysqlSyntaxError(src Source, err error) error {
 				msg = "syntax error near " + near
 				pos = nearPos(src, line, strings.Trim(near, "\" "), pos)
 			}
-			return errorf(pos, "%s", msg)
+			return errorf(pos, "%s%s", msg, mysqlParserHint)
 		}
 	}
-	return errorf(Pos{File: src.Path}, "%s", msg)
+	return errorf(Pos{File: src.Path}, "%s%s", msg, mysqlParserHint)
 }
+
+// mysqlParserHint says whose parser refused the statement: sqlc's (TiDB's),
+// which lags MySQL on a few forms (some CREATE TRIGGER bodies, DEFAULT
+// (expr) calls, JSON_TABLE), so valid MySQL can land here.
+const mysqlParserHint = " (fencegen and sqlc read MySQL with TiDB's parser; if MySQL accepts the statement, move it to a schema file neither reads)"
 
 // nearPos finds the offending token: TiDB quotes the source from that token
 // on, which is more precise than its column number.
