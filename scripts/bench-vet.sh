@@ -108,7 +108,8 @@ measure() {
 		tail -20 "$work/last.log" >&2
 		exit 1
 	fi
-	awk '{printf "%s %s %.2f\n", $1, $2, $3 + $4}' "$work/time"
+	# GNU time puts "Command exited with non-zero status N" above the figures.
+	tail -n 1 "$work/time" | awk '{printf "%s %s %.2f\n", $1, $2, $3 + $4}'
 }
 
 # freshTool copies fencelint to a new file with a nonce appended, so that go
