@@ -2,6 +2,7 @@ package gen
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"go/token"
 	"strings"
@@ -29,6 +30,34 @@ type Options struct {
 	// left out with FencedOnly (sqlc.yaml's package has them already).
 	Queries    []Source
 	FencedOnly bool
+	// SQLCPlugin, when set, generates into the package sqlc's own Go
+	// generator writes (fencegen run as sqlc's process plugin): no db.go
+	// or models.go, sqlc's models, DBTX, params and row types reused, and
+	// only the fenced queries (Queries has the others).
+	SQLCPlugin *SQLCPlugin
+}
+
+// SQLCPlugin holds the options of sqlc's Go generator that decide the
+// names and types fencegen's output shares with it; they must be the ones
+// of the sqlc.yaml target whose package fencegen writes into.
+type SQLCPlugin struct {
+	// QueryParameterLimit is sqlc's query_parameter_limit (sqlc's default
+	// is 1): a query with more parameters gets sqlc's XParams struct,
+	// which Fenced.X then takes; one with fewer gets fencegen's XParams.
+	QueryParameterLimit int
+	// Rename and Overrides are passed to sqlc as they are, so fencegen's
+	// queries see sqlc's model names and Go types.
+	Rename    map[string]string
+	Overrides json.RawMessage
+}
+
+// emitsParams reports whether sqlc's Go generator declares XParams for a
+// query with n parameters (internal/codegen/golang/result.go).
+func (p *SQLCPlugin) emitsParams(n int) bool {
+	if n == 0 || n == 1 && p.QueryParameterLimit != 0 {
+		return false
+	}
+	return n > p.QueryParameterLimit
 }
 
 // Result is the generated package: file name to contents, plus warnings
@@ -89,10 +118,16 @@ func Generate(opts Options) (*Result, error) {
 		internal = append(internal, Source{Path: leaseSchemaFile, Data: []byte(leaseSchema)})
 		files[leaseSchemaFile] = []byte(opts.sqlHeader() + leaseSchema)
 	}
-	job := sqlcJob{Engine: opts.Engine, Driver: opts.Driver, Package: opts.Package, Schemas: opts.Schemas, Internal: internal, Queries: queries, UserQueries: userSQL, PlaceUser: placeUserMessage(userSQL, queryFiles), Tables: tables, NoVersion: opts.Version == ""}
+	job := sqlcJob{Engine: opts.Engine, Driver: opts.Driver, Package: opts.Package, Schemas: opts.Schemas, Internal: internal, Queries: queries, UserQueries: userSQL, PlaceUser: placeUserMessage(userSQL, queryFiles), Tables: tables, NoVersion: opts.Version == "", Plugin: opts.SQLCPlugin}
 	goFiles, err := job.run()
 	if err != nil {
 		return nil, err
+	}
+	var sqlcOwn map[string][]byte // sqlc's files of the package, in plugin mode
+	if opts.SQLCPlugin != nil {
+		if sqlcOwn, err = shareSQLCPackage(schema, goFiles); err != nil {
+			return nil, err
+		}
 	}
 	sqlcQueries, err := parseSQLCFile("fenced.sql.go", goFiles["fenced.sql.go"])
 	if err != nil {
@@ -106,7 +141,11 @@ func Generate(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if goFiles["models.go"], err = renameModels(goFiles["models.go"], modelRenames(schema)); err != nil {
+	if opts.SQLCPlugin == nil {
+		if goFiles["models.go"], err = renameModels(goFiles["models.go"], modelRenames(schema)); err != nil {
+			return nil, err
+		}
+	} else if err := dropSharedRows(queryFiles, userSQL, goFiles); err != nil {
 		return nil, err
 	}
 	for name, data := range goFiles {
@@ -117,7 +156,7 @@ func Generate(opts Options) (*Result, error) {
 	for _, q := range userSQL {
 		files[q.Path] = append([]byte(opts.sqlHeader()), q.Data...)
 	}
-	if err := checkDeclarations(files); err != nil {
+	if err := checkDeclarations(withSQLCFiles(files, sqlcOwn)); err != nil {
 		return nil, err
 	}
 	return &Result{Files: files, Warnings: warnings}, nil
@@ -156,9 +195,12 @@ func (o Options) withDefaults() (Options, error) {
 	if !token.IsIdentifier(o.Package) || token.IsKeyword(o.Package) {
 		return o, fmt.Errorf("package name %q is not a Go identifier", o.Package)
 	}
+	if o.SQLCPlugin != nil {
+		o.FencedOnly = true
+	}
 	if o.Driver == "" {
 		o.Driver = DriverSQL
-		if o.Engine == PostgreSQL {
+		if o.Engine == PostgreSQL && o.SQLCPlugin == nil {
 			o.Driver = DriverPgx
 		}
 	}

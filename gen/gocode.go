@@ -29,6 +29,7 @@ type goWriter struct {
 	engine Engine
 	driver Driver
 	cmp    Compare
+	plugin *SQLCPlugin // set when the package is sqlc's own (process plugin)
 }
 
 // renderFencedGo renders the token-taking API over sqlc's unexported query
@@ -37,7 +38,7 @@ type goWriter struct {
 // sections (the shared code, the tables in one chunk per CPU, the token
 // sources) are rendered and gofmt'd concurrently and then joined.
 func renderFencedGo(opts Options, tables []*fencedTable, sqlcGo *sqlcFile, queries []queryFile) ([]byte, error) {
-	base := goWriter{sqlc: sqlcGo, engine: opts.Engine, driver: opts.Driver, cmp: opts.Compare}
+	base := goWriter{sqlc: sqlcGo, engine: opts.Engine, driver: opts.Driver, cmp: opts.Compare, plugin: opts.SQLCPlugin}
 	sections := fencedGoSections(opts, tables, runtime.GOMAXPROCS(0))
 	sections = append(sections, func(w *goWriter) error { return w.queriesSection(queries, tables) })
 	rendered := make([][]byte, len(sections))
@@ -281,12 +282,24 @@ func (w *goWriter) common() {
 		jen.Return(jen.Id("target").Op("==").Id("ErrTokenOutOfRange")),
 	)
 
+	if w.plugin == nil {
+		f.Comment("Fenced runs fenced writes: each takes a Token and cannot silently lose the race.")
+		f.Type().Id("Fenced").Struct(jen.Id("q").Op("*").Id("Queries"))
+		f.Comment("NewFenced returns fenced writes over db (a pool, a connection or a transaction).")
+		f.Func().Id("NewFenced").Params(jen.Id("db").Id("DBTX")).Op("*").Id("Fenced").Block(
+			jen.Return(jen.Op("&").Id("Fenced").Values(jen.Dict{jen.Id("q"): jen.Id("New").Call(jen.Id("db"))})),
+		)
+		return
+	}
 	f.Comment("Fenced runs fenced writes: each takes a Token and cannot silently lose the race.")
-	f.Type().Id("Fenced").Struct(jen.Id("q").Op("*").Id("Queries"))
+	f.Comment("sqlc's methods on Queries stay unfenced: under a lease, write through Fenced.")
+	f.Type().Id("Fenced").Struct(jen.Id("q").Op("*").Id(sqlcQueriesType))
 	f.Comment("NewFenced returns fenced writes over db (a pool, a connection or a transaction).")
 	f.Func().Id("NewFenced").Params(jen.Id("db").Id("DBTX")).Op("*").Id("Fenced").Block(
-		jen.Return(jen.Op("&").Id("Fenced").Values(jen.Dict{jen.Id("q"): jen.Id("New").Call(jen.Id("db"))})),
+		jen.Return(jen.Op("&").Id("Fenced").Values(jen.Dict{jen.Id("q"): jen.Op("&").Id(sqlcQueriesType).Values(jen.Dict{jen.Id("db"): jen.Id("db")})})),
 	)
+	f.Commentf("%s runs fencegen's queries over sqlc's DBTX (sqlc's Queries holds the package's other queries).", sqlcQueriesType)
+	f.Type().Id(sqlcQueriesType).Struct(jen.Id("db").Id("DBTX"))
 }
 
 // writeOp is one fenced write of a table.

@@ -183,8 +183,11 @@ func (w *goWriter) query(f queryFile, q *userQuery) error {
 		lit[jen.Id(fl.Name)] = jen.Id("arg").Dot(fl.Name)
 	}
 	table := q.Fenced.Table.QualifiedName()
-	w.f.Commentf("%sParams holds the parameters of query %s (%s:%d); the token sets the fence.", q.Name, q.Name, path.Base(q.NamePos.File), q.NamePos.Line)
-	w.f.Type().Id(q.Name + "Params").Struct(decl...)
+	if w.plugin == nil || !w.plugin.emitsParams(len(p.fields)) {
+		// Else sqlc declares the same struct for the unfenced query.
+		w.f.Commentf("%sParams holds the parameters of query %s (%s:%d); the token sets the fence.", q.Name, q.Name, path.Base(q.NamePos.File), q.NamePos.Line)
+		w.f.Type().Id(q.Name + "Params").Struct(decl...)
+	}
 
 	rng, err := w.queryRange(f, q)
 	if err != nil {

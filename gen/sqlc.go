@@ -49,6 +49,7 @@ type sqlcJob struct {
 	Queries   string         // fenced.sql
 	Tables    []*fencedTable // the tables Queries fences
 	NoVersion bool
+	Plugin    *SQLCPlugin // the Go options shared with sqlc's own package, or nil
 
 	// UserQueries are the users' queries files as fencegen rewrote them,
 	// named by base name (sqlc names each Go file after its queries file),
@@ -73,11 +74,13 @@ type sqlcSQL struct {
 }
 
 type sqlcGo struct {
-	Package             string `json:"package"`
-	Out                 string `json:"out"`
-	SQLPackage          string `json:"sql_package,omitempty"`
-	QueryParameterLimit int32  `json:"query_parameter_limit"`
-	OmitSQLCVersion     bool   `json:"omit_sqlc_version,omitempty"`
+	Package             string            `json:"package"`
+	Out                 string            `json:"out"`
+	SQLPackage          string            `json:"sql_package,omitempty"`
+	QueryParameterLimit int32             `json:"query_parameter_limit"`
+	OmitSQLCVersion     bool              `json:"omit_sqlc_version,omitempty"`
+	Rename              map[string]string `json:"rename,omitempty"`
+	Overrides           json.RawMessage   `json:"overrides,omitempty"`
 }
 
 // The layout of sqlc's working directory. Each schema is copied to a
@@ -105,6 +108,9 @@ func (j sqlcJob) run() (map[string][]byte, error) {
 	cfg.Gen.Go = sqlcGo{Package: j.Package, Out: sqlcOutDir, OmitSQLCVersion: j.NoVersion}
 	if j.Driver == DriverPgx {
 		cfg.Gen.Go.SQLPackage = string(DriverPgx)
+	}
+	if j.Plugin != nil {
+		cfg.Gen.Go.Rename, cfg.Gen.Go.Overrides = j.Plugin.Rename, j.Plugin.Overrides
 	}
 	for i, src := range append(j.Schemas[:len(j.Schemas):len(j.Schemas)], j.Internal...) {
 		rel := schemaCopyPath(i)

@@ -24,6 +24,9 @@ import (
 )
 
 func main() {
+	if len(os.Args) == 2 && os.Args[1] == pluginMethod {
+		os.Exit(runPlugin(os.Stdin, os.Stdout, os.Stderr)) // run by sqlc generate
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

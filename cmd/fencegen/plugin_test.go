@@ -1,0 +1,172 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the sqlc plugin's golden package")
+
+// TestMain lets the test binary stand in for fencegen when sqlc runs it as
+// its process plugin (and, through gen's FENCEGEN_RUN_SQLC, as sqlc).
+func TestMain(m *testing.M) {
+	if len(os.Args) == 2 && os.Args[1] == pluginMethod {
+		os.Exit(runPlugin(os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// pluginGolden holds sqlc.yaml declaring fencegen as a process plugin, its
+// schema and queries, and the package one `sqlc generate` writes there
+// (sqlc's own files and fencegen's); the e2e module runs that package
+// against PostgreSQL, and the golden module's vet compiles it.
+const pluginGolden = "../../testdata/fencegen/golden/sqlc-plugin"
+
+// sqlcGenerate runs the real sqlc (the one fencegen links) in dir, with
+// `fencegen` on PATH being this test binary. It returns sqlc's output.
+func sqlcGenerate(t *testing.T, dir string, args ...string) (string, error) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	if err := os.Symlink(exe, filepath.Join(bin, "fencegen")); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, append([]string{"generate"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "FENCEGEN_RUN_SQLC=1", "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// copyInputs copies the golden case's inputs into a new directory,
+// editing sqlc.yaml with edit.
+func copyInputs(t *testing.T, edit func(string) string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, name := range []string{"sqlc.yaml", "schema.sql", "queries.sql"} {
+		data, err := os.ReadFile(filepath.Join(pluginGolden, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name == "sqlc.yaml" {
+			data = []byte(edit(string(data)))
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestSQLCPlugin runs `sqlc generate` with fencegen declared as a process
+// plugin, in both of sqlc's request formats, and compares the package with
+// the golden one.
+func TestSQLCPlugin(t *testing.T) {
+	for _, format := range []string{"protobuf", "json"} {
+		t.Run(format, func(t *testing.T) {
+			dir := copyInputs(t, func(s string) string {
+				return strings.Replace(s, "cmd: fencegen\n", "cmd: fencegen\n      format: "+format+"\n", 1)
+			})
+			if out, err := sqlcGenerate(t, dir); err != nil {
+				t.Fatalf("sqlc generate: %v\n%s", err, out)
+			}
+			got := readTree(t, filepath.Join(dir, "plugindb"))
+			for _, name := range []string{"db.go", "models.go", "queries.sql.go", "fenced.go", "fenced.sql.go", "queries.fenced.sql.go"} {
+				if got[name] == nil {
+					t.Errorf("sqlc generate wrote no %s", name)
+				}
+			}
+			if bytes.Contains(got["fenced.go"], []byte("\ntype Queries ")) || bytes.Contains(got["fenced.sql.go"], []byte("*Queries)")) {
+				t.Errorf("fencegen's files declare sqlc's Queries or its methods")
+			}
+			want := filepath.Join(pluginGolden, "plugindb")
+			if *update && format == "protobuf" {
+				os.RemoveAll(want)
+				for name, data := range got {
+					if err := writeFile(filepath.Join(want, name), data); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			wantFiles := readTree(t, want)
+			for name, data := range got {
+				if !bytes.Equal(data, wantFiles[name]) {
+					t.Errorf("%s differs from %s (run go test ./cmd/fencegen -run TestSQLCPlugin -update)", name, filepath.Join(want, name))
+				}
+			}
+			for name := range wantFiles {
+				if got[name] == nil {
+					t.Errorf("sqlc generate wrote no %s", name)
+				}
+			}
+		})
+	}
+}
+
+// TestSQLCPluginErrors checks that sqlc shows fencegen's message: an unknown
+// option, a schema error at the user's file:line:col, and schema paths read
+// from a directory other than sqlc.yaml's.
+func TestSQLCPluginErrors(t *testing.T) {
+	t.Run("unknown option", func(t *testing.T) {
+		dir := copyInputs(t, func(s string) string {
+			return strings.Replace(s, "omit_fencegen_version: true", "omit_fencegen_versoin: true", 1)
+		})
+		out, err := sqlcGenerate(t, dir)
+		if err == nil || !strings.Contains(out, `fencegen's options in sqlc.yaml: json: unknown field "omit_fencegen_versoin"`) {
+			t.Errorf("sqlc generate: %v\n%s", err, out)
+		}
+	})
+	t.Run("model named like fencegen's API", func(t *testing.T) {
+		dir := copyInputs(t, func(s string) string { return s })
+		f, err := os.OpenFile(filepath.Join(dir, "schema.sql"), os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString("\nCREATE TABLE tokens (id bigint PRIMARY KEY, fence bigint);\n")
+		f.Close()
+		out, err := sqlcGenerate(t, dir)
+		want := "schema.sql:31:14: table tokens: sqlc names a model Token, which fencegen declares in the same package"
+		if err == nil || !strings.Contains(out, want) {
+			t.Errorf("sqlc generate: %v\n%s\nwant %q", err, out, want)
+		}
+	})
+	t.Run("run from another directory", func(t *testing.T) {
+		dir := copyInputs(t, func(s string) string { return s })
+		out, err := sqlcGenerate(t, filepath.Dir(dir), "-f", filepath.Join(filepath.Base(dir), "sqlc.yaml"))
+		if err == nil || !strings.Contains(out, "run sqlc generate from the directory of sqlc.yaml") {
+			t.Errorf("sqlc generate: %v\n%s", err, out)
+		}
+	})
+}
+
+func readTree(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{}
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[e.Name()] = data
+	}
+	return files
+}
+
+func writeFile(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, data, 0o644)
+}
