@@ -16,6 +16,7 @@ import (
 	"go.etcd.io/etcd/client/v3/concurrency"
 
 	"fencegen/pgstore"
+	"fencegen/plugindb"
 	"fencegen/querydb"
 	"fencegen/store"
 )
@@ -122,4 +123,31 @@ func ownQueries(ctx context.Context, pool *pgxpool.Pool, s *concurrency.Session,
 	}
 	_, err := pool.Exec(ctx, "UPDATE docs SET status = 'draft' WHERE owner = $1", owner) // want `Pool.Exec \(UPDATE docs\) writes to PostgreSQL without a fencing token while the etcd lock`
 	return err
+}
+
+// plugin writes through the package one `sqlc generate` wrote with fencegen
+// as its plugin (fencegen/plugindb, a copy of
+// testdata/fencegen/golden/sqlc-plugin): Fenced's methods are fenced writes,
+// sqlc's own Queries methods of the same queries are not.
+func plugin(ctx context.Context, pool *pgxpool.Pool, s *concurrency.Session) error {
+	m := concurrency.NewMutex(s, "/docs")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	f, q := plugindb.NewFenced(pool), plugindb.New(pool)
+	token := plugindb.TokenOf(m.Header().Revision)
+	if err := f.SetDocTitle(ctx, token, plugindb.SetDocTitleParams{ID: 1, Title: "t"}); err != nil {
+		return err
+	}
+	if err := f.RemoveDoc(ctx, token, plugindb.RemoveDocParams{ID: 2}); err != nil {
+		return err
+	}
+	if err := f.UpdateCounter(ctx, token, plugindb.UpdateCounterParams{Name: "runs", N: 1}); err != nil {
+		return err
+	}
+	if _, err := q.GetDoc(ctx, 1); err != nil { // a read
+		return err
+	}
+	return q.SetDocTitle(ctx, plugindb.SetDocTitleParams{ID: 1, Title: "t"}) // want `Queries.SetDocTitle \(DBTX.Exec \(UPDATE docs\) at queries.sql.go:225\) writes to SQL database without a fencing token`
 }
