@@ -33,6 +33,12 @@ func TestHoles(t *testing.T) {
 		{"advisory lock key", "SELECT pg_try_advisory_lock(%1)", "SELECT C[pg_try_advisory_lock(<run-time text 1>)]", ""},
 		{"inside a string literal", "UPDATE docs SET body = 'x%1y' WHERE id = $1", "UPDATE docs W", ""},
 		{"verb at run time", "%1 INTO docs VALUES ($1)", " U", ""},
+		{"rows chosen at run time behind a WITH query", "WITH rows AS (SELECT id FROM tuples WHERE %1 LIMIT 1000) DELETE FROM tuples WHERE (id) IN (SELECT id FROM rows)",
+			"DELETE tuples W", "1"},
+		{"rows chosen at run time in a subquery, by age here", "DELETE FROM tuples WHERE expires_at < now() AND id IN (SELECT id FROM tuples WHERE %1)",
+			"DELETE tuples W C[now()]", "1"},
+		{"subquery's run-time condition beside a key", "DELETE FROM tuples WHERE owner = $1 AND id IN (SELECT id FROM tuples WHERE %1)",
+			"DELETE tuples W", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			q := strings.ReplaceAll(tc.query, "%1", sqlscan.HoleMarker(1))

@@ -1,6 +1,9 @@
 package sqlscan
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Writes that a stale holder cannot make harmful without a fence, by rules
 // the lease model documents (unfencedwrite's -explain):
@@ -9,8 +12,9 @@ import "strings"
 //     they only create a row that is not there (Conflict);
 //   - UPDATE ... SET version = version + 1 WHERE ... AND version = $n:
 //     optimistic concurrency, a compare-and-set on the version (Versions);
-//   - DELETE whose WHERE selects rows only by age or expiry: deleting what
-//     has expired twice deletes it once (Expiry).
+//   - DELETE whose WHERE selects rows only by age or expiry, directly or
+//     through "IN (subquery)" and WITH queries that do: deleting what has
+//     expired twice deletes it once (Expiry).
 
 // andParts returns the top-level AND parts of [lo, hi), or nil if the
 // condition has a top-level OR.
@@ -107,44 +111,139 @@ func (s *stmt) positiveNumber(lo, hi int) bool {
 	return hi-lo == 1 && s.toks[lo].kind == tNumber && strings.Trim(s.toks[lo].text, "0._") != ""
 }
 
-// expiry reads the WHERE clause [lo, hi) of a DELETE: Expiry if every
-// ANDed condition selects rows older than a time (col < now(), col <=
-// now() - interval '1 day', now() > col, col < $1).
+// expiry reads the WHERE clause [lo, hi) of a DELETE: Expiry if it
+// selects rows only by age or expiry. Holes that stand for a whole
+// condition of a subquery doing the selection (WITH rows AS (SELECT ...
+// WHERE <hole>) DELETE ... IN (SELECT ... FROM rows)) become Open: what
+// they hold decides whether the delete is by age.
 func (s *stmt) expiry(lo, hi int) {
-	parts := s.andParts(lo, hi)
-	if len(parts) == 0 {
+	params, open, ok := s.byAge(lo, hi, 0)
+	if !ok {
 		return
 	}
-	var params []Param
-	for _, part := range parts {
-		op, at, ok := s.comparison(part[0], part[1])
-		if !ok {
-			return
-		}
-		var tlo, thi int
-		switch {
-		case op == "<" || op == "<=":
-			if _, _, ok := s.column(part[0], at); !ok {
-				return
-			}
-			tlo, thi = at+1, part[1]
-		case op == ">" || op == ">=":
-			if _, _, ok := s.column(at+1, part[1]); !ok {
-				return
-			}
-			tlo, thi = part[0], at
-		default:
-			return
-		}
-		p, ok := s.timeOperand(tlo, thi)
-		if !ok {
-			return
-		}
-		if !p.IsZero() {
-			params = append(params, p)
+	for _, p := range open {
+		if !slices.ContainsFunc(s.st.Open, p.Same) {
+			s.st.Open = append(s.st.Open, p)
 		}
 	}
-	s.st.Expiry, s.st.AgeParams = true, params
+	if len(open) == 0 {
+		s.st.Expiry, s.st.AgeParams = true, params
+	}
+}
+
+// maxAgeDepth bounds the subqueries and WITH queries followed to see how a
+// DELETE selects its rows.
+const maxAgeDepth = 4
+
+// byAge reads a condition [lo, hi) that selects rows by age: every ANDed
+// part compares a column with a time before it (col < now(), col <= now()
+// - interval '1 day', now() > col, col < $1), or is "cols IN (subquery)"
+// whose subquery selects by age, or (in a subquery) is a hole alone.
+// params are the placeholders compared with, which the caller must check
+// carry a time; open the holes that stand for whole conditions.
+func (s *stmt) byAge(lo, hi, depth int) (params, open []Param, ok bool) {
+	parts := s.andParts(lo, hi)
+	if len(parts) == 0 {
+		return nil, nil, false
+	}
+	for _, part := range parts {
+		plo, phi := s.strip(part[0], part[1])
+		switch {
+		case plo != part[0] && plo < phi: // (a < now() AND b < now()), as builders write
+			p, o, ok := s.byAge(plo, phi, depth)
+			if !ok {
+				return nil, nil, false
+			}
+			params, open = append(params, p...), append(open, o...)
+		case depth > 0 && phi-plo == 1 && s.isHole(plo):
+			open = append(open, s.toks[plo].param())
+		default:
+			if sub, ok := s.inSubquery(plo, phi); ok {
+				p, o, ok := s.selectsByAge(sub[0], sub[1], depth+1)
+				if !ok {
+					return nil, nil, false
+				}
+				params, open = append(params, p...), append(open, o...)
+				continue
+			}
+			p, ok := s.ageComparison(plo, phi, depth > 0)
+			if !ok {
+				return nil, nil, false
+			}
+			if !p.IsZero() {
+				params = append(params, p)
+			}
+		}
+	}
+	return params, open, true
+}
+
+// ageComparison reads one comparison of a column with a point in time
+// before it. A subquery's columns may be qualified by its own tables
+// (other true).
+func (s *stmt) ageComparison(lo, hi int, other bool) (Param, bool) {
+	op, at, ok := s.comparison(lo, hi)
+	if !ok {
+		return Param{}, false
+	}
+	isColumn := func(lo, hi int) bool {
+		if _, _, ok := s.column(lo, hi); ok {
+			return true
+		}
+		lo, hi = s.strip(lo, hi)
+		return other && hi-lo == 3 && s.toks[lo].isName() && s.toks[lo+1].kind == tDot && s.toks[lo+2].isName()
+	}
+	var tlo, thi int
+	switch {
+	case (op == "<" || op == "<=") && isColumn(lo, at):
+		tlo, thi = at+1, hi
+	case (op == ">" || op == ">=") && isColumn(at+1, hi):
+		tlo, thi = lo, at
+	default:
+		return Param{}, false
+	}
+	return s.timeOperand(tlo, thi)
+}
+
+// inSubquery reads "cols IN (SELECT ...)" in [lo, hi) and returns the
+// subquery's span. NOT IN selects the other rows: not read.
+func (s *stmt) inSubquery(lo, hi int) ([2]int, bool) {
+	in := s.find(lo, hi, "IN")
+	if in == lo || in+1 >= hi || s.word(in-1, "NOT") || s.toks[in+1].kind != tLParen || s.closeOf(in+1) != hi-1 {
+		return [2]int{}, false
+	}
+	if !s.word(in+2, "SELECT") && !s.word(in+2, "WITH") {
+		return [2]int{}, false
+	}
+	return [2]int{in + 2, hi - 1}, true
+}
+
+// selectsByAge reads the query [lo, hi) a DELETE takes its rows from: a
+// SELECT from one table or WITH query whose WHERE selects by age, or with
+// no WHERE, from a WITH query of the statement that does. LIMIT, ORDER BY
+// and GROUP BY choose among those rows and change nothing.
+func (s *stmt) selectsByAge(lo, hi, depth int) (params, open []Param, ok bool) {
+	if depth > maxAgeDepth || !s.word(lo, "SELECT") ||
+		s.find(lo, hi, "UNION", "INTERSECT", "EXCEPT", "JOIN") < hi {
+		return nil, nil, false
+	}
+	from := s.find(lo+1, hi, "FROM")
+	full, _, j, ok := s.name(from + 1)
+	if from == hi || !ok {
+		return nil, nil, false
+	}
+	where := s.find(j, hi, "WHERE")
+	if s.hasComma(j, where) {
+		return nil, nil, false // FROM a, b
+	}
+	if where < hi {
+		end := s.find(where+1, hi, "GROUP", "HAVING", "ORDER", "LIMIT", "OFFSET", "FETCH", "FOR", "WINDOW")
+		return s.byAge(where+1, end, depth)
+	}
+	if body, ok := s.ctes[strings.ToLower(full)]; ok {
+		return s.selectsByAge(body[0], body[1], depth+1)
+	}
+	return nil, nil, false
 }
 
 // timeOperand recognises a point in time in [lo, hi): an expression over

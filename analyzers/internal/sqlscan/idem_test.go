@@ -35,6 +35,19 @@ func TestIdempotentShapes(t *testing.T) {
 		{"by age and key", "DELETE FROM sessions WHERE id = $1 AND expires_at < now()", "X[]"},
 		{"future rows", "DELETE FROM sessions WHERE expires_at > now()", "X[]"},
 		{"age ORed", "DELETE FROM sessions WHERE expires_at < now() OR owner = $1", "X[]"},
+		{"by age in parentheses", "DELETE FROM sessions WHERE (expires_at < $1 AND created_at < now())", "E[$1]"},
+		{"age behind a WITH query", "WITH rows AS (SELECT id FROM tuples WHERE deleted_xid < $1 LIMIT 1000) DELETE FROM tuples WHERE (id) IN (SELECT id FROM rows)", "E[$1]"},
+		{"age behind a WITH query, keys", "WITH rows AS (SELECT ns, id FROM tuples t WHERE t.expires_at < now() ORDER BY t.expires_at LIMIT 10) DELETE FROM tuples WHERE (ns, id) IN (SELECT ns, id FROM rows)", "E[]"},
+		{"age in a subquery", "DELETE FROM sessions WHERE id IN (SELECT id FROM sessions WHERE expires_at < $1 LIMIT 100)", "E[$1]"},
+		{"age in a subquery and here", "DELETE FROM jobs WHERE finished_at < $2 AND run_id IN (SELECT id FROM runs WHERE ended_at < $1)", "E[$2 $1]"},
+		{"key behind a WITH query", "WITH rows AS (SELECT id FROM tuples WHERE owner = $1 LIMIT 1000) DELETE FROM tuples WHERE (id) IN (SELECT id FROM rows)", "X[]"},
+		{"key in a subquery", "DELETE FROM sessions WHERE id IN (SELECT id FROM sessions WHERE owner = $1)", "X[]"},
+		{"not in a subquery by age", "DELETE FROM sessions WHERE id NOT IN (SELECT id FROM sessions WHERE expires_at < now())", "X[]"},
+		{"every row of a WITH query", "WITH rows AS (SELECT id FROM tuples LIMIT 1000) DELETE FROM tuples WHERE id IN (SELECT id FROM rows)", "X[]"},
+		{"every row of a table", "DELETE FROM tuples WHERE id IN (SELECT id FROM doomed)", "X[]"},
+		{"subquery joins", "DELETE FROM tuples WHERE id IN (SELECT t.id FROM tuples t JOIN owners o ON o.id = t.owner WHERE t.expires_at < now())", "X[]"},
+		{"subquery unions", "DELETE FROM tuples WHERE id IN (SELECT id FROM a WHERE expires_at < now() UNION SELECT id FROM b)", "X[]"},
+		{"age and key in a WITH query", "WITH rows AS (SELECT id FROM tuples WHERE deleted_xid < $1 AND owner = $2) DELETE FROM tuples WHERE id IN (SELECT id FROM rows)", "X[]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := sqlscan.Parse(tc.query)

@@ -108,13 +108,17 @@ type Statement struct {
 	// Expiry reports a DELETE whose WHERE clause selects rows only by age
 	// or expiry: every ANDed condition compares a column with a time
 	// before it (expires_at < now(), created_at < now() - interval '7
-	// days', expires_at < $1). AgeParams lists the placeholders compared
-	// with, which the caller must check carry a time.
+	// days', expires_at < $1), or takes the keys of rows a subquery or
+	// WITH query selects that way (WITH rows AS (SELECT id FROM t WHERE
+	// expires_at < $1 LIMIT 100) DELETE FROM t WHERE id IN (SELECT id FROM
+	// rows)). AgeParams lists the placeholders compared with, which the
+	// caller must check carry a time.
 	Expiry    bool
 	AgeParams []Param
 	// Open lists the holes (Hole placeholders) that stand where a condition
 	// or a clause may be, rather than a value: WHERE <hole>, AND <hole>, or
-	// an UPDATE or DELETE with no visible WHERE followed by a hole. What
+	// an UPDATE or DELETE with no visible WHERE followed by a hole, or the
+	// condition of a subquery that would make a DELETE one by age. What
 	// such a hole holds decides whether the write is fenced.
 	Open []Param
 	// Name and Cmd come from a preceding sqlc annotation comment

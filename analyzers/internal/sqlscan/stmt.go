@@ -30,6 +30,8 @@ type stmt struct {
 	depth int
 	// whereLo and whereHi span the WHERE condition of an UPDATE or DELETE.
 	whereLo, whereHi int
+	// ctes maps the WITH queries' names (lower case) to their bodies.
+	ctes map[string][2]int
 }
 
 // maxDepth bounds the nesting of conditions and WITH clauses read, so that
@@ -390,6 +392,7 @@ func (s *stmt) with(i int) int {
 		if !s.toks[i].isName() {
 			break
 		}
+		name := strings.ToLower(s.toks[i].text)
 		i++
 		if i < s.hi && s.toks[i].kind == tLParen {
 			i = s.closeOf(i) + 1
@@ -402,6 +405,10 @@ func (s *stmt) with(i int) int {
 			break
 		}
 		end := s.closeOf(i)
+		if s.ctes == nil {
+			s.ctes = make(map[string][2]int)
+		}
+		s.ctes[name] = [2]int{i + 1, end}
 		body := s.sub(i+1, end)
 		if !body.enter() {
 			s.unknown("WITH nested too deeply")
