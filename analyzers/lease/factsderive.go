@@ -45,10 +45,14 @@ func (b *builder) updateWriteFacts() bool {
 // its own) mean for its callers, and reports whether it changed.
 func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 	obj := declaredFunc(fn)
-	var unfenced, fenced *Write
+	var unfenced, fenced, cond *Write
 	for _, w := range writes {
 		switch {
-		case len(w.Held) > 0 || w.LockImpl || w.Unseen != "":
+		case len(w.Held) > 0 || w.LockImpl:
+		case w.Unseen != "":
+			if w.cond != nil && cond == nil {
+				cond = w
+			}
 		case !w.Fenced && unfenced == nil:
 			unfenced = w
 		case w.Fenced && fenced == nil && tokenParam(fn, w.Token) >= 0:
@@ -74,6 +78,14 @@ func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 			return false
 		}
 		b.setLocal(obj, f)
+	case cond != nil:
+		var old SQLCondFact
+		f := *cond.cond
+		f.What = b.describeWrite(cond)
+		if b.fact(obj, &old) && sameCondFact(&old, &f) {
+			return false
+		}
+		b.setLocal(obj, &f)
 	default:
 		return false
 	}

@@ -109,6 +109,10 @@ type Write struct {
 	Guards []*Check
 	// Advice says how to fence a write to this store, for diagnostics.
 	Advice string
+
+	// cond is what callers learn of an Unseen write whose open holes the
+	// function's parameters fill (sqlconds.go).
+	cond *SQLCondFact
 }
 
 // A Check is a lease-validity check: a call whose result says the lease is

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/fencelint/fencelint/analyzers/internal/sqlscan"
 )
 
 // Query builders are read by writing out, from the SSA of the builder
@@ -52,6 +54,8 @@ type builderGrammar struct {
 	record    map[string]bool // Set(goqu.Record{...})
 	rows      map[string]bool // Rows(rows...), Vals(vals...)
 	conflict  map[string]bool // OnConflict(goqu.DoNothing())
+
+	path string // the import path, major version removed
 }
 
 // pkgSquirrel is Masterminds/squirrel.
@@ -112,6 +116,9 @@ const pkgBun = "github.com/uptrace/bun"
 func (b *builder) grammarOf(fnPkg string) *builderGrammar {
 	if b.grammars == nil {
 		b.grammars = builderGrammars()
+		for path, g := range b.grammars {
+			g.path = path
+		}
 	}
 	return b.grammars[normalizePath(fnPkg)]
 }
@@ -383,7 +390,9 @@ func (f *folder) pred(g *builderGrammar, p, args ssa.Value, depth int) string {
 			return "(" + f.bind(arg(pr.Common(), 0), arg(pr.Common(), 1), depth) + ")"
 		}
 	}
-	return f.hole(nil)
+	// Out of sight here; a caller may pass it (sqlconds.go).
+	f.holes = append(f.holes, hole{value: inner, text: true, builder: g.path})
+	return sqlscan.HoleMarker(len(f.holes))
 }
 
 // isString reports whether t is a string type.

@@ -31,6 +31,9 @@ type sqlText struct {
 type hole struct {
 	value ssa.Value // the Go value spliced in, or nil when there is not one
 	text  bool      // a string, which may hold SQL (a condition, a clause), not only a value
+	// builder is the import path of the query builder whose condition
+	// (sq.Lt{...}, a Sqlizer) value holds, or "".
+	builder string
 }
 
 // holeValue returns the Go value of hole p of t, or nil.
@@ -41,15 +44,16 @@ func (t sqlText) holeValue(p sqlscan.Param) ssa.Value {
 	return t.holes[p.Index-1].value
 }
 
-// openText reports whether a hole that stands where a condition may be
-// (sqlscan's Open) is text that may hold one.
-func (t sqlText) openText(open []sqlscan.Param) bool {
+// openHoles returns the numbers of the holes that stand where a condition
+// may be (sqlscan's Open) and are text that may hold one.
+func (t sqlText) openHoles(open []sqlscan.Param) []int {
+	var ns []int
 	for _, p := range open {
 		if p.Index >= 1 && p.Index <= len(t.holes) && t.holes[p.Index-1].text {
-			return true
+			ns = append(ns, p.Index)
 		}
 	}
-	return false
+	return ns
 }
 
 // maxFoldDepth and maxFoldText bound the folding of one query.

@@ -153,6 +153,12 @@ func (b *builder) factWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
 		w.Token = tok
 		return w
 	}
+	var cf SQLCondFact
+	if b.fact(obj, &cf) {
+		w := newWrite(fn, call, cf.System, shortName(obj))
+		w.Via = cf.What
+		return b.sqlTextWrite(w, call, b.condText(call, &cf), -1)
+	}
 	return nil
 }
 
@@ -257,6 +263,8 @@ func copyFact(dst, src analysis.Fact) {
 		*d = *src.(*CallbackParamFact)
 	case *SQLParamFact:
 		*d = *src.(*SQLParamFact)
+	case *SQLCondFact:
+		*d = *src.(*SQLCondFact)
 	case *CheckParamFact:
 		*d = *src.(*CheckParamFact)
 	case *TokenConvFact:
@@ -339,8 +347,9 @@ func (b *builder) sqlTextWrite(w *Write, call ssa.CallInstruction, text sqlText,
 		tok, fenced := fenceToken(st, text, args, argsKnown)
 		if !fenced {
 			w.Fenced = false
-			if text.openText(st.Open) {
+			if open := text.openHoles(st.Open); len(open) > 0 {
 				w.Unseen = "WHERE clause (built at run time)"
+				w.cond = b.condFact(w, text, open)
 			}
 			return w
 		}

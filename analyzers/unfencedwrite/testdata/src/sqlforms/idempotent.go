@@ -104,6 +104,53 @@ func (s *Store) purgeExpired(ctx context.Context, job int64, ttl time.Duration) 
 	return err
 }
 
+// purgeInBatches takes the rows to delete from a WITH query or a subquery,
+// a batch at a time: by age, what expired stays expired; by owner or by a
+// number, the next holder's rows go too.
+func (s *Store) purgeInBatches(ctx context.Context, job int64, ttl time.Duration) error {
+	if err := s.lock(ctx, job); err != nil {
+		return err
+	}
+	cutoff := time.Now().Add(-ttl)
+	if _, err := s.db.ExecContext(ctx, `WITH rows AS (SELECT id FROM sessions WHERE expires_at < $1 LIMIT 1000)
+		DELETE FROM sessions WHERE (id) IN (SELECT id FROM rows)`, cutoff); err != nil {
+		return err
+	}
+	if _, err := s.db.ExecContext(ctx, "DELETE FROM sessions WHERE id IN (SELECT id FROM sessions WHERE expires_at < now() ORDER BY expires_at LIMIT 1000)"); err != nil {
+		return err
+	}
+	if _, err := s.db.ExecContext(ctx, `WITH rows AS (SELECT id FROM sessions WHERE owner = $1 LIMIT 1000) DELETE FROM sessions WHERE (id) IN (SELECT id FROM rows)`, "me"); err != nil { // want `ExecContext \(DELETE sessions\) writes to SQL database without a fencing token`
+		return err
+	}
+	if _, err := s.db.ExecContext(ctx, `WITH rows AS (SELECT id FROM sessions WHERE expires_at < $1 LIMIT 1000) DELETE FROM sessions WHERE (id) IN (SELECT id FROM rows)`, job); err != nil { // want `ExecContext \(DELETE sessions\) writes to SQL database without a fencing token`
+		return err
+	}
+	_, err := s.db.ExecContext(ctx, "DELETE FROM sessions WHERE id NOT IN (SELECT id FROM sessions WHERE expires_at < now())") // want `ExecContext \(DELETE sessions\) writes to SQL database without a fencing token`
+	return err
+}
+
+// purgeWhere deletes the rows a condition of its caller's selects.
+func (s *Store) purgeWhere(ctx context.Context, table, cond string, args ...any) error {
+	res, err := s.db.ExecContext(ctx, "DELETE FROM "+table+" WHERE "+cond, args...)
+	if err != nil {
+		return err
+	}
+	_, err = res.RowsAffected()
+	return err
+}
+
+// purgeVia passes SQL conditions to purgeWhere: read with each call's
+// condition.
+func (s *Store) purgeVia(ctx context.Context, job int64) error {
+	if err := s.lock(ctx, job); err != nil {
+		return err
+	}
+	if err := s.purgeWhere(ctx, "sessions", "expires_at < now() - interval '1 day'"); err != nil {
+		return err
+	}
+	return s.purgeWhere(ctx, "sessions", "owner = $1", "me") // want `Store.purgeWhere \(DELETE sessions\) .*writes to SQL database without a fencing token`
+}
+
 var _ = sql.ErrNoRows
 
 // enableInstrument turns on a MySQL performance_schema instrument under the

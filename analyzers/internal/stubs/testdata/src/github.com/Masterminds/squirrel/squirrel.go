@@ -136,3 +136,4 @@ func (b SelectBuilder) Columns(columns ...string) SelectBuilder                 
 func (b SelectBuilder) Column(column interface{}, args ...interface{}) SelectBuilder { return b }
 func (b SelectBuilder) From(from string) SelectBuilder                               { return b }
 func (b SelectBuilder) Where(pred interface{}, args ...interface{}) SelectBuilder    { return b }
+func (b SelectBuilder) Limit(limit uint64) SelectBuilder                             { return b }
