@@ -71,7 +71,10 @@
 // with //go:embed (named queries in "-- name: X" blocks too; the standalone
 // fencelint reads them, go vet does not list them to analyzers), and the
 // application's own helpers that pass a parameter on as the statement
-// (func (s *Store) exec(ctx, q string, args ...any)). Advisory locks taken
+// (func (s *Store) exec(ctx, q string, args ...any)) or that complete a
+// statement with a condition their callers pass (a WHERE fragment, a
+// squirrel Sqlizer such as sq.Lt{"expires_at": cutoff}): each call is read
+// with its own arguments. Advisory locks taken
 // with such SQL are leases like the constant form. When the verb and table
 // are seen but the WHERE clause is built at run time ("... WHERE " + cond),
 // the finding says that the WHERE clause could not be seen rather than
@@ -129,7 +132,11 @@
 //   - Delete by age: a DELETE whose WHERE clause only selects rows older
 //     than a time (expires_at < now(), created_at < now() - interval '7
 //     days', finished_at < $1 with a time.Time) is idempotent: what expired
-//     stays expired. ANDed with anything else (an owner, a key) it is not.
+//     stays expired. So is one that deletes the keys of such rows taken
+//     from a subquery or a WITH query (WITH rows AS (SELECT id FROM t WHERE
+//     expires_at < $1 LIMIT 1000) DELETE FROM t WHERE id IN (SELECT id FROM
+//     rows)). ANDed with anything else (an owner, a key), NOT IN, or a bound
+//     that is not a time (a transaction ID, a number) it is not.
 //   - Server configuration: a write to a schema the database server keeps
 //     for itself (MySQL's performance_schema, mysql and sys, PostgreSQL's
 //     pg_catalog), such as turning on a performance_schema instrument,
