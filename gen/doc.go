@@ -22,7 +22,9 @@
 //     text (pg_query says what the statement is, its scanner where the
 //     top-level clauses are; queries.go, queries_rewrite.go) under an
 //     unexported name, plus a check query that labels its outcome; other
-//     queries pass through.
+//     queries pass through. MySQL's INSERT ... ON DUPLICATE KEY UPDATE gets
+//     each assignment wrapped in IF(fence admits VALUES(fence), expr, col)
+//     and the fence assigned last (queries_mysql.go).
 //  5. Render fenced.go with jennifer: the token-taking API below.
 //
 // # Generated API (contract with testdata/fencegen/e2e)
@@ -161,6 +163,12 @@
 //     == -1 means stale whatever clientFoundRows says (the affected-rows
 //     count cannot tell an insert from a rejection when it is set). ON
 //     DUPLICATE KEY UPDATE fires on any unique key, not only the chosen one.
+//   - A users' MySQL ON DUPLICATE KEY UPDATE query counts the rows its fence
+//     rejected in LAST_INSERT_ID, from 2^64-2^32 (a many-row one sets that
+//     base with its first row's token), so LastInsertId gives Written.Stale
+//     exactly; a many-row one on a table with an AUTO_INCREMENT column is
+//     refused (an inserted id would replace the count). The session's
+//     LAST_INSERT_ID() after such a statement is that count, not a row id.
 //   - A MySQL update that matched no row under "<=" reads the fence: equal to
 //     the token means the holder rewrote identical values (reported as 0
 //     rows without clientFoundRows), so it returns nil.

@@ -49,6 +49,8 @@ func FuzzFenceQueries(f *testing.F) {
 		"UPDATE docs SET",
 		"-- name: A :exec\nUPDATE docs SET title = ? WHERE",
 		"-- name: A :exec\nREPLACE INTO docs (id, title) VALUES (?, ?);",
+		"-- name: A :execrows\nINSERT INTO docs PARTITION (p0) (id, title) VALUES (?, 'a'), (2, ?) ON DUPLICATE KEY UPDATE title = IF(title = '', VALUES(title), title), id = id + 1;",
+		"-- name: A :exec\nINSERT IGNORE docs SET id = ?, title = ? ON DUPLICATE KEY UPDATE title = CONCAT(title, ',', VALUES(title));",
 		";;;",
 		"",
 	}

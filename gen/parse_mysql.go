@@ -245,6 +245,8 @@ func (m *myFile) addColumnDef(t *Table, def *ast.ColumnDef) error {
 			}
 		case ast.ColumnOptionGenerated:
 			c.Generated = true
+		case ast.ColumnOptionAutoIncrement:
+			c.AutoIncrement = true
 		case ast.ColumnOptionComment:
 			if v, ok := opt.Expr.(ast.ValueExpr); ok {
 				c.Comment = v.GetString()
@@ -363,5 +365,6 @@ func (m *myFile) replaceColumn(t *Table, old string, def *ast.ColumnDef) error {
 	}
 	n := fresh.Columns[0]
 	c.Type, c.NotNull, c.Generated, c.Comment = n.Type, n.NotNull || contains(t.PrimaryKey, c.Name), n.Generated, n.Comment
+	c.AutoIncrement = n.AutoIncrement
 	return nil
 }

@@ -65,6 +65,9 @@ type fencedQuery struct {
 	ByIndex     bool
 	CheckParams []int
 	Tuples      int // rows an upsert's VALUES lists
+	// Counted is set for a MySQL upsert, whose LastInsertId counts the
+	// rows its fence rejected (see mysqlUpsert).
+	Counted bool
 }
 
 // The Go method's shape follows the query's sqlc command.
@@ -85,6 +88,9 @@ func (q *userQuery) pos(offset int) Pos { return q.file.pos(q.Offset + offset) }
 // sqlcCmd is the command the rewritten query runs with: a fenced :exec
 // needs the affected-rows count to tell a rejected write.
 func (q *userQuery) sqlcCmd() string {
+	if q.Fenced != nil && q.Fenced.Counted {
+		return ":execresult" // the count of rejected rows is its LastInsertId
+	}
 	if q.Fenced != nil && q.Cmd == cmdExec {
 		return cmdExecRows
 	}

@@ -88,9 +88,33 @@ func (w *goWriter) queryHelpers(files []queryFile, tables []*fencedTable) {
 			jen.Return(jen.Id("newer")),
 		)
 	}
+	if anyCounted(files) {
+		f.Comment("mysqlRejectBase is a fenced MySQL upsert's LastInsertId when its fence rejected")
+		f.Comment("no row: the statement sets LAST_INSERT_ID to 2^64-2^32 and adds one for each")
+		f.Comment("rejected row (the affected-rows count cannot tell them, whatever clientFoundRows says).")
+		f.Const().Id("mysqlRejectBase").Op("=").Lit(-1).Op("<<").Lit(32)
+		f.Comment("rejectedRows is the number of rows a fenced MySQL upsert's fence rejected, read")
+		f.Comment("from its LastInsertId (an AUTO_INCREMENT id it inserted is outside that range).")
+		f.Func().Id("rejectedRows").Params(jen.Id("id").Int64()).Int64().Block(
+			jen.If(jen.Id("id").Op(">=").Id("mysqlRejectBase").Op("&&").Id("id").Op("<").Lit(0)).Block(
+				jen.Return(jen.Id("id").Op("-").Id("mysqlRejectBase")),
+			),
+			jen.Return(jen.Lit(0)),
+		)
+	}
 	if !w.tablesNeedRange(tables) && w.queriesNeedRange(files) {
 		w.checkTokenRange()
 	}
+}
+
+// anyCounted reports whether a query of files is a MySQL upsert.
+func anyCounted(files []queryFile) bool {
+	for _, q := range fencedQueries(files) {
+		if q.Fenced.Counted {
+			return true
+		}
+	}
+	return false
 }
 
 // tablesNeedRange reports whether the tables' section renders checkTokenRange.
@@ -335,6 +359,9 @@ func (q *userQuery) body(w *goWriter, call, check jen.Code, table string) []jen.
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(append(zero, wrap("checking the outcome of fenced query"))...)),
 		}
 	}
+	if q.Fenced.Counted {
+		return q.countedBody(call, table, wrap)
+	}
 	switch q.Cmd {
 	case cmdExec:
 		body := []jen.Code{
@@ -388,6 +415,33 @@ func (q *userQuery) body(w *goWriter, call, check jen.Code, table string) []jen.
 			jen.Return(jen.Id("rows"), jen.Err()),
 		)
 	}
+}
+
+// countedBody labels a MySQL upsert by the rows its fence rejected, which
+// its LastInsertId counts: every other row of its VALUES was written.
+func (q *userQuery) countedBody(call jen.Code, table string, wrap func(string) jen.Code) []jen.Code {
+	var zero []jen.Code
+	if q.Cmd == cmdExecRows {
+		zero = []jen.Code{jen.Id("Written").Values()}
+	}
+	body := []jen.Code{
+		jen.List(jen.Id("res"), jen.Err()).Op(":=").Add(call),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(append(zero, wrap("fenced query"))...)),
+		jen.List(jen.Id("id"), jen.Err()).Op(":=").Id("res").Dot("LastInsertId").Call(),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(append(zero, wrap("reading the outcome of fenced query"))...)),
+	}
+	if q.Cmd == cmdExecRows {
+		return append(body,
+			jen.Id("stale").Op(":=").Id("rejectedRows").Call(jen.Id("id")),
+			jen.Return(jen.Id("written").Call(jen.Lit(table), jen.Id("token"), jen.Lit(q.Fenced.Tuples).Op("-").Id("stale"), jen.Id("stale"), jen.Nil())),
+		)
+	}
+	return append(body,
+		jen.If(jen.Id("rejectedRows").Call(jen.Id("id")).Op(">").Lit(0)).Block(
+			jen.Return(jen.Op("&").Id("StaleError").Values(jen.Dict{jen.Id("Table"): jen.Lit(table), jen.Id("Token"): jen.Id("token")})),
+		),
+		jen.Return(jen.Nil()),
+	)
 }
 
 // staleCount returns the Written of a many-row query from its check c:

@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"fmt"
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
@@ -32,10 +33,18 @@ func newMySQLRewriter(opts Options, schema *Schema, q *userQuery) (*rewriter, er
 	case *ast.DeleteStmt:
 		rw.kind, refs, multi = "delete", s.TableRefs, s.IsMultiTable
 	case *ast.InsertStmt:
-		if t, fence := mysqlTarget(opts, schema, s.Table); fence != nil && q.Unfenced == "" && (s.IsReplace || len(s.OnDuplicate) > 0) {
-			return nil, errorf(q.NamePos, "%s writes fenced table %s with REPLACE or ON DUPLICATE KEY UPDATE, which fencegen does not fence in your queries yet (REPLACE overwrites a newer holder's row); use fencegen's Upsert%s, or mark the query \"-- %s <reason>\"", q.Name, t.QualifiedName(), goTypeName(t), unfencedDirective)
+		t, fence := mysqlTarget(opts, schema, s.Table)
+		switch {
+		case fence == nil || q.Unfenced != "":
+			return nil, nil
+		case s.IsReplace:
+			return nil, errorf(q.NamePos, "%s writes fenced table %s with REPLACE, which overwrites a newer holder's row; use INSERT ... ON DUPLICATE KEY UPDATE or fencegen's Upsert%s, or mark the query \"-- %s <reason>\"", q.Name, t.QualifiedName(), goTypeName(t), unfencedDirective)
+		case len(s.OnDuplicate) == 0:
+			return nil, nil // a plain insert cannot overwrite a newer holder's row
 		}
-		return nil, nil
+		rw.kind, rw.table, rw.fence, rw.ins = "upsert", t, fence, s
+		rw.alias = rw.d.ident(t.Name)
+		return rw, rw.scan()
 	default:
 		return nil, nil
 	}
@@ -201,4 +210,153 @@ func skipMySQLString(text string, i int) int {
 		}
 	}
 	return len(text)
+}
+
+// A fenced MySQL upsert counts the rows its fence rejects in
+// LAST_INSERT_ID, from 2^64-2^32 (-1<<32 as Go reads LastInsertId), so the
+// statement's LastInsertId tells them whatever clientFoundRows says. The
+// affected-rows count cannot: an unchanged row counts 0, or 1 with that
+// flag, like an insert. A one-row upsert sets the base plus one when it
+// rejects (a statement that calls LAST_INSERT_ID(expr) nowhere reports an
+// inserted AUTO_INCREMENT id or 0); a many-row one sets the base with its
+// first row's token and adds one per rejected row.
+const (
+	mysqlRejectBase = "18446744069414584320"
+	mysqlRejectOne  = "18446744069414584321"
+)
+
+// mysqlUpsert fences INSERT ... ON DUPLICATE KEY UPDATE. MySQL's conflict
+// update has no WHERE, so each assignment keeps the row's value unless the
+// fence admits the token (VALUES(fence), the inserted token), and the fence
+// is assigned last: assignments run left to right and see the ones before
+// them. The rejecting branch counts in LAST_INSERT_ID (see mysqlRejectBase).
+func (rw *rewriter) mysqlUpsert(fq *fencedQuery) error {
+	s, name, table := rw.ins, rw.q.Name, rw.table.QualifiedName()
+	switch {
+	case s.Select != nil:
+		return errorf(rw.q.NamePos, "%s upserts fenced table %s from a query; fencegen fences INSERT ... VALUES ... ON DUPLICATE KEY UPDATE: write the rows as VALUES, or mark the query \"-- %s <reason>\"", name, table, unfencedDirective)
+	case len(s.Columns) == 0:
+		return errorf(rw.q.NamePos, "%s inserts into fenced table %s without a column list; list the columns so fencegen can add the fence", name, table)
+	}
+	for _, c := range s.Columns {
+		if strings.EqualFold(c.Name.O, rw.fence.Name) {
+			return rw.setsFenceError()
+		}
+	}
+	for _, a := range s.OnDuplicate {
+		if strings.EqualFold(a.Column.Name.O, rw.fence.Name) {
+			return rw.setsFenceError()
+		}
+	}
+	if strings.Contains(strings.ToUpper(rw.text), "LAST_INSERT_ID") {
+		return errorf(rw.q.NamePos, "%s calls LAST_INSERT_ID, in which fencegen counts the rows of %s its fence rejects; move that call to a statement of its own, or mark the query \"-- %s <reason>\"", name, table, unfencedDirective)
+	}
+	fq.Tuples, fq.Counted = max(len(s.Lists), 1), true
+	if auto := autoIncrementColumn(rw.table); auto != nil && fq.Tuples > 1 {
+		return errorf(rw.q.NamePos, "%s upserts %d rows into fenced table %s, whose AUTO_INCREMENT column %s hides from MySQL's result how many rows the fence rejected; upsert one row per query, or mark the query \"-- %s <reason>\"", name, fq.Tuples, table, auto.Name, unfencedDirective)
+	}
+	fence, tok := rw.fenceCol(), rw.token()
+	first, reject := tok, "LAST_INSERT_ID("+mysqlRejectOne+")"
+	if fq.Tuples > 1 {
+		first = fmt.Sprintf("IF(LAST_INSERT_ID(%s), %s, %s)", mysqlRejectBase, tok, tok)
+		reject = "LAST_INSERT_ID(LAST_INSERT_ID() + 1)"
+	}
+	upd, err := rw.mysqlInsertFence(s.Setlist, len(s.PartitionNames) > 0, fence, first, tok)
+	if err != nil {
+		return err
+	}
+	admit := fmt.Sprintf("%s %s VALUES(%s)", fence, rw.opts.Compare, fence)
+	if !rw.fence.NotNull {
+		admit = fmt.Sprintf("(%s IS NULL OR %s)", fence, admit)
+	}
+	for _, a := range rw.assignments(upd + 1) {
+		target := rw.orig[rw.toks[a[0]].start:rw.toks[a[1]-1].end]
+		rw.insert(rw.toks[a[1]+1].start, "IF("+admit+", ")
+		rw.insert(rw.toks[a[2]].end, ", "+target+")")
+	}
+	rw.insert(rw.toks[len(rw.toks)-1].end, fmt.Sprintf(",\n  %s = IF(%s, VALUES(%s), IF(%s, %s, %s))", fence, admit, fence, reject, fence, fence))
+	return nil
+}
+
+// mysqlInsertFence adds the fence to the inserted rows, the first row's
+// token being first, and returns the index of ON DUPLICATE KEY UPDATE's
+// UPDATE token.
+func (rw *rewriter) mysqlInsertFence(setList, partitions bool, fence, first, tok string) (int, error) {
+	on := -1
+	for i, t := range rw.toks {
+		if t.depth == 0 && t.kind == pg.Token_ON {
+			on = i
+		}
+	}
+	upd := rw.find(on, pg.Token_UPDATE)
+	if on < 0 || upd < 0 {
+		return 0, errorf(rw.q.pos(0), "cannot find ON DUPLICATE KEY UPDATE in %s; please report this as a fencegen bug", rw.q.Name)
+	}
+	if setList {
+		set := rw.find(0, pg.Token_SET)
+		if set < 0 || set > on {
+			return 0, errorf(rw.q.pos(0), "cannot find the SET clause of %s; please report this as a fencegen bug", rw.q.Name)
+		}
+		rw.insert(rw.toks[set].end, " "+fence+" = "+first+",")
+		return upd, nil
+	}
+	cols, values := rw.find(0, pg.Token_ASCII_40), -1
+	if partitions { // PARTITION (p0, ...) comes before the column list
+		cols = rw.find(rw.find(cols+1, pg.Token_ASCII_41)+1, pg.Token_ASCII_40)
+	}
+	for i := max(cols, 0); i < on; i++ {
+		if w := strings.ToUpper(rw.text[rw.toks[i].start:rw.toks[i].end]); rw.toks[i].depth == 0 && (w == "VALUES" || w == "VALUE") {
+			values = i
+			break
+		}
+	}
+	if cols < 0 || values < 0 {
+		return 0, errorf(rw.q.pos(0), "cannot find the clauses of %s; please report this as a fencegen bug", rw.q.Name)
+	}
+	rw.insert(rw.toks[cols].end, fence+", ")
+	value := first
+	for i := values + 1; i < on; i++ {
+		if t := rw.toks[i]; t.depth == 0 && t.kind == pg.Token_ASCII_40 {
+			rw.insert(t.end, value+", ")
+			value = tok
+		}
+	}
+	return upd, nil
+}
+
+// assignments splits the top-level "col = expr" list starting at token
+// from into token indexes: the column's first token, the "=" and the
+// expression's last token.
+func (rw *rewriter) assignments(from int) [][3]int {
+	var out [][3]int
+	start, eq := from, -1
+	for i := from; i <= len(rw.toks); i++ {
+		if i < len(rw.toks) {
+			t := rw.toks[i]
+			if t.depth != 0 || t.kind != pg.Token_ASCII_44 && t.kind != pg.Token_ASCII_61 {
+				continue
+			}
+			if t.kind == pg.Token_ASCII_61 {
+				if eq < 0 {
+					eq = i
+				}
+				continue
+			}
+		}
+		if eq > start && i-1 > eq {
+			out = append(out, [3]int{start, eq, i - 1})
+		}
+		start, eq = i+1, -1
+	}
+	return out
+}
+
+// autoIncrementColumn returns t's AUTO_INCREMENT column, if any.
+func autoIncrementColumn(t *Table) *Column {
+	for _, c := range t.Columns {
+		if c.AutoIncrement {
+			return c
+		}
+	}
+	return nil
 }

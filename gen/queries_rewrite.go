@@ -9,6 +9,7 @@ import (
 
 	pg "github.com/pganalyze/pg_query_go/v6"
 	pgparser "github.com/pganalyze/pg_query_go/v6/parser"
+	"github.com/pingcap/tidb/pkg/parser/ast"
 )
 
 // The rewrite works on the statement's text: pg_query's tree says what the
@@ -82,6 +83,8 @@ type rewriter struct {
 
 	returning bool
 	edits     []edit
+
+	ins *ast.InsertStmt // a MySQL upsert, as the TiDB parser read it
 }
 
 // paramStyle is how a query writes its parameters: named (sqlc.arg,
@@ -348,8 +351,12 @@ func (rw *rewriter) rewrite() (*fencedQuery, error) {
 		err = rw.update(fq)
 	case "delete":
 		err = rw.delete(fq)
-	default:
-		err = rw.upsert(fq)
+	case "upsert":
+		if rw.ins != nil {
+			err = rw.mysqlUpsert(fq)
+		} else {
+			err = rw.upsert(fq)
+		}
 	}
 	if err != nil {
 		return nil, err

@@ -140,14 +140,18 @@ func TestQueriesMySQL(t *testing.T) {
 	gen := func(queries string) (*Result, error) {
 		return Generate(Options{
 			Engine:  MySQL,
-			Schemas: []Source{{Path: "schema.sql", Data: []byte("CREATE TABLE docs (id BIGINT PRIMARY KEY, title TEXT NOT NULL, fence BIGINT);\nCREATE TABLE notes (id BIGINT PRIMARY KEY, body TEXT);\n")}},
+			Schemas: []Source{{Path: "schema.sql", Data: []byte("CREATE TABLE docs (id BIGINT PRIMARY KEY, title TEXT NOT NULL, fence BIGINT);\nCREATE TABLE notes (id BIGINT PRIMARY KEY, body TEXT);\nCREATE TABLE events (id BIGINT AUTO_INCREMENT PRIMARY KEY, name VARCHAR(9) NOT NULL UNIQUE, seen INT NOT NULL DEFAULT 0, fence BIGINT);\n")}},
 			Queries: []Source{{Path: "queries.sql", Data: []byte(queries)}},
 			Package: "db",
 		})
 	}
 	for _, tc := range []struct{ query, want string }{
 		{"UPDATE docs d JOIN notes n ON n.id = d.id SET d.title = n.body", "queries.sql:1:1: A writes fenced table docs in a multiple-table UPDATE"},
-		{"INSERT INTO docs (id, title) VALUES (?, ?) ON DUPLICATE KEY UPDATE title = VALUES(title)", "queries.sql:1:1: A writes fenced table docs with REPLACE or ON DUPLICATE KEY UPDATE"},
+		{"INSERT INTO docs (id, title) SELECT id, body FROM notes ON DUPLICATE KEY UPDATE title = VALUES(title)", "queries.sql:1:1: A upserts fenced table docs from a query"},
+		{"INSERT INTO docs VALUES (?, ?, 1) ON DUPLICATE KEY UPDATE title = VALUES(title)", "queries.sql:1:1: A inserts into fenced table docs without a column list"},
+		{"INSERT INTO docs (id, title) VALUES (?, ?) ON DUPLICATE KEY UPDATE title = VALUES(title), fence = 3", "queries.sql:1:1: A sets fence column \"fence\" of docs itself"},
+		{"INSERT INTO docs (id, title) VALUES (?, 'LAST_INSERT_ID') ON DUPLICATE KEY UPDATE id = LAST_INSERT_ID(id)", "queries.sql:1:1: A calls LAST_INSERT_ID"},
+		{"INSERT INTO events (name) VALUES (?), (?) ON DUPLICATE KEY UPDATE seen = seen + 1", "queries.sql:1:1: A upserts 2 rows into fenced table events, whose AUTO_INCREMENT column id hides"},
 		{"REPLACE INTO docs (id, title) VALUES (?, ?)", "queries.sql:1:1: A writes fenced table docs with REPLACE"},
 		{"UPDATE docs SET title = ?, `fence` = ? WHERE id = ?", "queries.sql:1:1: A sets fence column \"fence\" of docs itself"},
 		{"UPDATE docs SET title = WHERE id = ?", "queries.sql:2:1: syntax error near"},

@@ -51,6 +51,7 @@ type Column struct {
 	NotNull        bool
 	Generated      bool // GENERATED ALWAYS AS (expr): never written
 	IdentityAlways bool // GENERATED ALWAYS AS IDENTITY: never written by UPDATE
+	AutoIncrement  bool // MySQL AUTO_INCREMENT: an insert may number the row
 	Comment        string
 	Pos            Pos
 

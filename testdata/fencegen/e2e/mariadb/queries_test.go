@@ -35,6 +35,9 @@ func TestQueries(t *testing.T) {
 			t.Run("execrows update with order and limit", q.limitedUpdate)
 			t.Run("exec delete", q.execDelete)
 			t.Run("execrows delete", q.execRowsDelete)
+			t.Run("exec upsert", q.execUpsert)
+			t.Run("execrows upsert of many rows", q.execRowsUpsert)
+			t.Run("upsert of an AUTO_INCREMENT table", q.autoIncrementUpsert)
 			t.Run("unfenced and pass-through", q.passThrough)
 		})
 	}
@@ -242,4 +245,140 @@ func (q *queriesCase) passThrough(t *testing.T) {
 	if err != nil || d.Status != "draft" {
 		t.Fatalf("GetDoc = %+v, %v", d, err)
 	}
+}
+
+// oneConn runs the rest of a test on one connection, so that what a fenced
+// upsert leaves in the session (LAST_INSERT_ID) is seen by the next one.
+func (q *queriesCase) oneConn() *querydb.Fenced {
+	q.t.Helper()
+	conn, err := q.pool.Conn(q.ctx)
+	if err != nil {
+		q.t.Fatal(err)
+	}
+	q.t.Cleanup(func() { conn.Close() })
+	return querydb.NewFenced(conn)
+}
+
+func (q *queriesCase) execUpsert(t *testing.T) {
+	q.t = t
+	f := q.oneConn()
+	save := func(token, id int64, title string) error {
+		return f.SaveDoc(q.ctx, tok(token), querydb.SaveDocParams{ID: id, Owner: "hal", Title: title})
+	}
+	// Missing row: inserted with the token as its fence.
+	if err := save(5, 70, "new"); err != nil {
+		t.Fatal(err)
+	}
+	q.wantDoc(70, "new", "draft", 5)
+	// Equal token: the holder rewrites its own row, also with identical
+	// values (which MySQL reports as unchanged without clientFoundRows).
+	for range 2 {
+		if err := save(5, 70, "again"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	q.wantDoc(70, "again", "draft", 5)
+	if _, err := f.PublishOwnerDocs(q.ctx, tok(7), querydb.PublishOwnerDocsParams{Owner: "hal"}); err != nil {
+		t.Fatal(err)
+	}
+	// Older token: nothing changes, not even the assignment of a constant.
+	wantStale(t, save(6, 70, "six"), "docs", -1)
+	q.wantDoc(70, "again", "published", 7)
+	// Newer token after a stale one on the same connection: written.
+	if err := save(8, 70, "eight"); err != nil {
+		t.Fatal(err)
+	}
+	q.wantDoc(70, "eight", "draft", 8)
+	// A NULL fence (a row never written under fencing) admits any token.
+	q.create(71, "hal", "plain")
+	if err := save(1, 71, "one"); err != nil {
+		t.Fatal(err)
+	}
+	q.wantDoc(71, "one", "draft", 1)
+}
+
+// counter reads a counters row; ok false if missing.
+func (q *queriesCase) counter(name string) (n, fence int64, ok bool) {
+	q.t.Helper()
+	err := q.pool.QueryRowContext(q.ctx, "SELECT n, fence FROM counters WHERE name = ?", name).Scan(&n, &fence)
+	return n, fence, err == nil
+}
+
+func (q *queriesCase) wantCounter(name string, n, fence int64) {
+	q.t.Helper()
+	gotN, gotFence, ok := q.counter(name)
+	if !ok || gotN != n || gotFence != fence {
+		q.t.Fatalf("counter %s = (%d, %d, %v), want (%d, %d)", name, gotN, gotFence, ok, n, fence)
+	}
+}
+
+func (q *queriesCase) execRowsUpsert(t *testing.T) {
+	q.t = t
+	f := q.oneConn()
+	bump := func(token int64) (querydb.Written, error) {
+		return f.BumpCounters(q.ctx, tok(token), querydb.BumpCountersParams{Name: "a", Other: "b"})
+	}
+	if w, err := bump(5); err != nil || w != (querydb.Written{Rows: 2}) {
+		t.Fatalf("BumpCounters(5) on no rows = %+v, %v; want 2 rows", w, err)
+	}
+	q.wantCounter("a", 1, 5)
+	q.wantCounter("b", 1, 5)
+	if w, err := bump(5); err != nil || w != (querydb.Written{Rows: 2}) {
+		t.Fatalf("BumpCounters(5) again = %+v, %v; want 2 rows", w, err)
+	}
+	q.wantCounter("a", 2, 5)
+	// A newer holder takes b: the next bump writes a and counts b stale.
+	if err := f.UpsertCounter(q.ctx, tok(9), querydb.UpsertCounterParams{Name: "b", N: 100}); err != nil {
+		t.Fatal(err)
+	}
+	w, err := bump(6)
+	wantStale(t, err, "counters", -1)
+	if w != (querydb.Written{Rows: 1, Stale: 1}) {
+		t.Fatalf("Written = %+v, want 1 row, 1 stale", w)
+	}
+	q.wantCounter("a", 3, 6)
+	q.wantCounter("b", 100, 9)
+	// Every row held by a newer token.
+	w, err = bump(4)
+	wantStale(t, err, "counters", -1)
+	if w != (querydb.Written{Stale: 2}) {
+		t.Fatalf("Written = %+v, want 0 rows, 2 stale", w)
+	}
+	q.wantCounter("a", 3, 6)
+	// The count starts afresh with each statement on the connection.
+	if w, err := bump(9); err != nil || w != (querydb.Written{Rows: 2}) {
+		t.Fatalf("BumpCounters(9) = %+v, %v; want 2 rows", w, err)
+	}
+	q.wantCounter("a", 4, 9)
+	q.wantCounter("b", 101, 9)
+}
+
+func (q *queriesCase) autoIncrementUpsert(t *testing.T) {
+	q.t = t
+	f := q.oneConn()
+	see := func(token int64) error {
+		return f.SeeEvent(q.ctx, tok(token), querydb.SeeEventParams{Name: "boot"})
+	}
+	seen := func(n, fence int64) {
+		t.Helper()
+		var gotN, gotFence int64
+		if err := q.pool.QueryRowContext(q.ctx, "SELECT seen, fence FROM events WHERE name = 'boot'").Scan(&gotN, &gotFence); err != nil || gotN != n || gotFence != fence {
+			t.Fatalf("event boot = (%d, %d, %v), want (%d, %d)", gotN, gotFence, err, n, fence)
+		}
+	}
+	// Inserted: MySQL reports the new AUTO_INCREMENT id, not a rejection.
+	if err := see(3); err != nil {
+		t.Fatal(err)
+	}
+	seen(1, 3)
+	wantStale(t, see(2), "events", -1)
+	seen(1, 3)
+	if err := see(3); err != nil {
+		t.Fatal(err)
+	}
+	seen(2, 3)
+	if err := see(4); err != nil {
+		t.Fatal(err)
+	}
+	seen(3, 4)
 }

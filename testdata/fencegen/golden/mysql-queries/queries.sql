@@ -28,3 +28,15 @@ UPDATE docs SET status = 'draft';
 
 -- name: CreateDoc :exec
 INSERT INTO docs (id, owner, title) VALUES (?, ?, ?);
+
+-- name: SaveDoc :exec
+-- SaveDoc creates a document or retitles it, back to draft.
+INSERT INTO docs (id, owner, title) VALUES (?, ?, ?)
+ON DUPLICATE KEY UPDATE title = VALUES(title), `status` = 'draft';
+
+-- name: BumpCounters :execrows
+INSERT INTO counters (name, n) VALUES (?, 1), (sqlc.arg(other), 1)
+ON DUPLICATE KEY UPDATE n = n + 1;
+
+-- name: SeeEvent :exec
+INSERT INTO events SET name = ?, seen = 1 ON DUPLICATE KEY UPDATE seen = seen + 1;

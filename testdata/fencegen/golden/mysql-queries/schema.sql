@@ -13,3 +13,18 @@ CREATE TABLE tags (
   tag VARCHAR(64) NOT NULL,
   PRIMARY KEY (doc_id, tag)
 );
+
+-- Upserted counters: a NOT NULL fence, no AUTO_INCREMENT (many-row upserts).
+CREATE TABLE counters (
+  name VARCHAR(64) PRIMARY KEY,
+  n BIGINT NOT NULL,
+  fence BIGINT NOT NULL DEFAULT 0
+);
+
+-- Events numbered by AUTO_INCREMENT: upserted one row at a time.
+CREATE TABLE events (
+  id BIGINT AUTO_INCREMENT PRIMARY KEY,
+  name VARCHAR(64) NOT NULL UNIQUE,
+  seen BIGINT NOT NULL,
+  fence BIGINT NULL
+);

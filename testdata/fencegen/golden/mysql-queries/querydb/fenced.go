@@ -167,6 +167,9 @@ func fenceToken(fence any) *Token {
 		}
 		t := Token{n: int64(v.Int64)}
 		return &t
+	case int64:
+		t := Token{n: int64(v)}
+		return &t
 	default:
 		return nil
 	}
@@ -242,6 +245,125 @@ func (f *Fenced) DeleteDoc(ctx context.Context, token Token, arg DeleteDocParams
 	return settle(ctx, "docs", opDelete, token, n > 0, err, f.q.fencedFenceDoc, fencedFenceDocParams{ID: arg.ID})
 }
 
+// UpdateCounterParams holds the columns UpdateCounter writes or matches; the token sets the fence.
+type UpdateCounterParams struct {
+	N    int64
+	Name string
+}
+
+// UpdateCounter sets the counters row with arg's key to arg and its fence to token, if the row's fence <= token.
+// It returns a *StaleError if a newer token holds the row and a *NotFoundError if no row has the key.
+func (f *Fenced) UpdateCounter(ctx context.Context, token Token, arg UpdateCounterParams) error {
+	n, err := f.q.fencedUpdateCounter(ctx, fencedUpdateCounterParams{
+		FencegenToken: token.n,
+		N:             arg.N,
+		Name:          arg.Name,
+	})
+	return settle(ctx, "counters", opUpdate, token, n > 0, err, f.q.fencedFenceCounter, fencedFenceCounterParams{Name: arg.Name})
+}
+
+// UpsertCounterParams holds the columns UpsertCounter writes or matches; the token sets the fence.
+type UpsertCounterParams struct {
+	Name string
+	N    int64
+}
+
+// UpsertCounter inserts arg into counters with fence token, or updates the row with its key if the row's fence <= token.
+// It returns a *StaleError if a newer token holds the row.
+func (f *Fenced) UpsertCounter(ctx context.Context, token Token, arg UpsertCounterParams) error {
+	var id int64
+	res, err := f.q.fencedUpsertCounter(ctx, fencedUpsertCounterParams{
+		FencegenToken: token.n,
+		N:             arg.N,
+		Name:          arg.Name,
+	})
+	if err == nil {
+		id, err = res.LastInsertId()
+	}
+	return settle(ctx, "counters", opUpsert, token, id != mysqlStaleMarker, err, f.q.fencedFenceCounter, fencedFenceCounterParams{Name: arg.Name})
+}
+
+// DeleteCounterParams holds the columns DeleteCounter writes or matches; the token sets the fence.
+type DeleteCounterParams struct {
+	Name string
+}
+
+// DeleteCounter deletes the counters row with arg's key if the row's fence <= token.
+// It returns a *StaleError if a newer token holds the row and a *NotFoundError if no row has the key.
+func (f *Fenced) DeleteCounter(ctx context.Context, token Token, arg DeleteCounterParams) error {
+	n, err := f.q.fencedDeleteCounter(ctx, fencedDeleteCounterParams{
+		FencegenToken: token.n,
+		Name:          arg.Name,
+	})
+	return settle(ctx, "counters", opDelete, token, n > 0, err, f.q.fencedFenceCounter, fencedFenceCounterParams{Name: arg.Name})
+}
+
+// UpdateEventParams holds the columns UpdateEvent writes or matches; the token sets the fence.
+type UpdateEventParams struct {
+	Name string
+	Seen int64
+	ID   int64
+}
+
+// UpdateEvent sets the events row with arg's key to arg and its fence to token, if the row's fence <= token.
+// It returns a *StaleError if a newer token holds the row and a *NotFoundError if no row has the key.
+func (f *Fenced) UpdateEvent(ctx context.Context, token Token, arg UpdateEventParams) error {
+	n, err := f.q.fencedUpdateEvent(ctx, fencedUpdateEventParams{
+		FencegenToken: sql.NullInt64{
+			Int64: token.n,
+			Valid: true,
+		},
+		ID:   arg.ID,
+		Name: arg.Name,
+		Seen: arg.Seen,
+	})
+	return settle(ctx, "events", opUpdate, token, n > 0, err, f.q.fencedFenceEvent, fencedFenceEventParams{ID: arg.ID})
+}
+
+// UpsertEventParams holds the columns UpsertEvent writes or matches; the token sets the fence.
+type UpsertEventParams struct {
+	ID   int64
+	Name string
+	Seen int64
+}
+
+// UpsertEvent inserts arg into events with fence token, or updates the row with its key if the row's fence <= token.
+// It returns a *StaleError if a newer token holds the row.
+func (f *Fenced) UpsertEvent(ctx context.Context, token Token, arg UpsertEventParams) error {
+	var id int64
+	res, err := f.q.fencedUpsertEvent(ctx, fencedUpsertEventParams{
+		FencegenToken: sql.NullInt64{
+			Int64: token.n,
+			Valid: true,
+		},
+		ID:   arg.ID,
+		Name: arg.Name,
+		Seen: arg.Seen,
+	})
+	if err == nil {
+		id, err = res.LastInsertId()
+	}
+	return settle(ctx, "events", opUpsert, token, id != mysqlStaleMarker, err, f.q.fencedFenceEvent, fencedFenceEventParams{ID: arg.ID})
+}
+
+// DeleteEventParams holds the columns DeleteEvent writes or matches; the token sets the fence.
+type DeleteEventParams struct {
+	ID int64
+}
+
+// DeleteEvent deletes the events row with arg's key if the row's fence <= token.
+// It returns a *StaleError if a newer token holds the row and a *NotFoundError if no row has the key.
+func (f *Fenced) DeleteEvent(ctx context.Context, token Token, arg DeleteEventParams) error {
+	n, err := f.q.fencedDeleteEvent(ctx, fencedDeleteEventParams{
+		FencegenToken: sql.NullInt64{
+			Int64: token.n,
+			Valid: true,
+		},
+		ID: arg.ID,
+	})
+	return settle(ctx, "events", opDelete, token, n > 0, err, f.q.fencedFenceEvent, fencedFenceEventParams{ID: arg.ID})
+}
+
 // Written is the outcome of a fenced query that may write many rows.
 type Written struct {
 	Rows  int64 // rows the query wrote
@@ -288,6 +410,20 @@ func written(table string, token Token, rows, stale int64, current *Token) (Writ
 // token holds.
 func staleRows(written, matched, newer int64) int64 {
 	return newer
+}
+
+// mysqlRejectBase is a fenced MySQL upsert's LastInsertId when its fence rejected
+// no row: the statement sets LAST_INSERT_ID to 2^64-2^32 and adds one for each
+// rejected row (the affected-rows count cannot tell them, whatever clientFoundRows says).
+const mysqlRejectBase = -1 << 32
+
+// rejectedRows is the number of rows a fenced MySQL upsert's fence rejected, read
+// from its LastInsertId (an AUTO_INCREMENT id it inserted is outside that range).
+func rejectedRows(id int64) int64 {
+	if id >= mysqlRejectBase && id < 0 {
+		return id - mysqlRejectBase
+	}
+	return 0
 }
 
 // SetDocTitleParams holds the parameters of query SetDocTitle (queries.sql:4); the token sets the fence.
@@ -454,4 +590,96 @@ func (f *Fenced) PurgeOwner(ctx context.Context, token Token, arg PurgeOwnerPara
 		return Written{Rows: n}, fmt.Errorf("checking the outcome of fenced query PurgeOwner: %w", err)
 	}
 	return written("docs", token, n, staleRows(n, c.Matched, c.Newer), &Token{c.Newest})
+}
+
+// SaveDocParams holds the parameters of query SaveDoc (queries.sql:32); the token sets the fence.
+type SaveDocParams struct {
+	ID    int64
+	Owner string
+	Title string
+}
+
+// SaveDoc runs query SaveDoc (queries.sql:32) fenced: new docs rows get fence token, and a conflicting row is updated only if its fence <= token.
+// SaveDoc creates a document or retitles it, back to draft.
+// It returns a *StaleError if a newer token holds the conflicting row.
+func (f *Fenced) SaveDoc(ctx context.Context, token Token, arg SaveDocParams) error {
+	res, err := f.q.fencedSaveDoc(ctx, fencedSaveDocParams{
+		FencegenToken: sql.NullInt64{
+			Int64: token.n,
+			Valid: true,
+		},
+		ID:    arg.ID,
+		Owner: arg.Owner,
+		Title: arg.Title,
+	})
+	if err != nil {
+		return fmt.Errorf("fenced query SaveDoc: %w", err)
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return fmt.Errorf("reading the outcome of fenced query SaveDoc: %w", err)
+	}
+	if rejectedRows(id) > 0 {
+		return &StaleError{
+			Table: "docs",
+			Token: token,
+		}
+	}
+	return nil
+}
+
+// BumpCountersParams holds the parameters of query BumpCounters (queries.sql:37); the token sets the fence.
+type BumpCountersParams struct {
+	Name  string
+	Other string
+}
+
+// BumpCounters runs query BumpCounters (queries.sql:37) fenced: new counters rows get fence token, and a conflicting row is updated only if its fence <= token.
+// It returns the rows written, and a *StaleError with the count of stale rows if a newer token holds any row it matched.
+func (f *Fenced) BumpCounters(ctx context.Context, token Token, arg BumpCountersParams) (Written, error) {
+	res, err := f.q.fencedBumpCounters(ctx, fencedBumpCountersParams{
+		FencegenToken: token.n,
+		Name:          arg.Name,
+		Other:         arg.Other,
+	})
+	if err != nil {
+		return Written{}, fmt.Errorf("fenced query BumpCounters: %w", err)
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return Written{}, fmt.Errorf("reading the outcome of fenced query BumpCounters: %w", err)
+	}
+	stale := rejectedRows(id)
+	return written("counters", token, 2-stale, stale, nil)
+}
+
+// SeeEventParams holds the parameters of query SeeEvent (queries.sql:41); the token sets the fence.
+type SeeEventParams struct {
+	Name string
+}
+
+// SeeEvent runs query SeeEvent (queries.sql:41) fenced: new events rows get fence token, and a conflicting row is updated only if its fence <= token.
+// It returns a *StaleError if a newer token holds the conflicting row.
+func (f *Fenced) SeeEvent(ctx context.Context, token Token, arg SeeEventParams) error {
+	res, err := f.q.fencedSeeEvent(ctx, fencedSeeEventParams{
+		FencegenToken: sql.NullInt64{
+			Int64: token.n,
+			Valid: true,
+		},
+		Name: arg.Name,
+	})
+	if err != nil {
+		return fmt.Errorf("fenced query SeeEvent: %w", err)
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return fmt.Errorf("reading the outcome of fenced query SeeEvent: %w", err)
+	}
+	if rejectedRows(id) > 0 {
+		return &StaleError{
+			Table: "events",
+			Token: token,
+		}
+	}
+	return nil
 }

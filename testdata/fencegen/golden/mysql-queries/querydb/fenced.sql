@@ -24,3 +24,48 @@ WHERE id = sqlc.arg(id)
 -- name: fencedFenceDoc :one
 SELECT fence FROM docs
 WHERE id = sqlc.arg(id);
+
+-- name: fencedUpdateCounter :execrows
+UPDATE counters
+SET n = sqlc.arg(n), fence = sqlc.arg(fencegen_token)
+WHERE name = sqlc.arg(name)
+  AND fence <= sqlc.arg(fencegen_token);
+
+-- name: fencedUpsertCounter :execresult
+INSERT INTO counters (name, n, fence)
+VALUES (sqlc.arg(name), sqlc.arg(n), sqlc.arg(fencegen_token))
+ON DUPLICATE KEY UPDATE
+  n = IF(fence <= VALUES(fence), VALUES(n), n),
+  fence = IF(fence <= VALUES(fence), VALUES(fence), IF(LAST_INSERT_ID(18446744073709551615), fence, fence));
+
+-- name: fencedDeleteCounter :execrows
+DELETE FROM counters
+WHERE name = sqlc.arg(name)
+  AND fence <= sqlc.arg(fencegen_token);
+
+-- name: fencedFenceCounter :one
+SELECT fence FROM counters
+WHERE name = sqlc.arg(name);
+
+-- name: fencedUpdateEvent :execrows
+UPDATE `events`
+SET name = sqlc.arg(name), seen = sqlc.arg(seen), fence = sqlc.arg(fencegen_token)
+WHERE id = sqlc.arg(id)
+  AND (fence IS NULL OR fence <= sqlc.arg(fencegen_token));
+
+-- name: fencedUpsertEvent :execresult
+INSERT INTO `events` (id, name, seen, fence)
+VALUES (sqlc.arg(id), sqlc.arg(name), sqlc.arg(seen), sqlc.arg(fencegen_token))
+ON DUPLICATE KEY UPDATE
+  name = IF((fence IS NULL OR fence <= VALUES(fence)), VALUES(name), name),
+  seen = IF((fence IS NULL OR fence <= VALUES(fence)), VALUES(seen), seen),
+  fence = IF((fence IS NULL OR fence <= VALUES(fence)), VALUES(fence), IF(LAST_INSERT_ID(18446744073709551615), fence, fence));
+
+-- name: fencedDeleteEvent :execrows
+DELETE FROM `events`
+WHERE id = sqlc.arg(id)
+  AND (fence IS NULL OR fence <= sqlc.arg(fencegen_token));
+
+-- name: fencedFenceEvent :one
+SELECT fence FROM `events`
+WHERE id = sqlc.arg(id);

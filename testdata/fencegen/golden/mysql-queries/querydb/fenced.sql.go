@@ -8,6 +8,25 @@ import (
 	"database/sql"
 )
 
+const fencedDeleteCounter = `-- name: fencedDeleteCounter :execrows
+DELETE FROM counters
+WHERE name = ?
+  AND fence <= ?
+`
+
+type fencedDeleteCounterParams struct {
+	Name          string
+	FencegenToken int64
+}
+
+func (q *Queries) fencedDeleteCounter(ctx context.Context, arg fencedDeleteCounterParams) (int64, error) {
+	result, err := q.db.ExecContext(ctx, fencedDeleteCounter, arg.Name, arg.FencegenToken)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
 const fencedDeleteDoc = `-- name: fencedDeleteDoc :execrows
 DELETE FROM docs
 WHERE id = ?
@@ -27,6 +46,41 @@ func (q *Queries) fencedDeleteDoc(ctx context.Context, arg fencedDeleteDocParams
 	return result.RowsAffected()
 }
 
+const fencedDeleteEvent = `-- name: fencedDeleteEvent :execrows
+DELETE FROM ` + "`" + `events` + "`" + `
+WHERE id = ?
+  AND (fence IS NULL OR fence <= ?)
+`
+
+type fencedDeleteEventParams struct {
+	ID            int64
+	FencegenToken sql.NullInt64
+}
+
+func (q *Queries) fencedDeleteEvent(ctx context.Context, arg fencedDeleteEventParams) (int64, error) {
+	result, err := q.db.ExecContext(ctx, fencedDeleteEvent, arg.ID, arg.FencegenToken)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
+const fencedFenceCounter = `-- name: fencedFenceCounter :one
+SELECT fence FROM counters
+WHERE name = ?
+`
+
+type fencedFenceCounterParams struct {
+	Name string
+}
+
+func (q *Queries) fencedFenceCounter(ctx context.Context, arg fencedFenceCounterParams) (int64, error) {
+	row := q.db.QueryRowContext(ctx, fencedFenceCounter, arg.Name)
+	var fence int64
+	err := row.Scan(&fence)
+	return fence, err
+}
+
 const fencedFenceDoc = `-- name: fencedFenceDoc :one
 SELECT fence FROM docs
 WHERE id = ?
@@ -41,6 +95,48 @@ func (q *Queries) fencedFenceDoc(ctx context.Context, arg fencedFenceDocParams) 
 	var fence sql.NullInt64
 	err := row.Scan(&fence)
 	return fence, err
+}
+
+const fencedFenceEvent = `-- name: fencedFenceEvent :one
+SELECT fence FROM ` + "`" + `events` + "`" + `
+WHERE id = ?
+`
+
+type fencedFenceEventParams struct {
+	ID int64
+}
+
+func (q *Queries) fencedFenceEvent(ctx context.Context, arg fencedFenceEventParams) (sql.NullInt64, error) {
+	row := q.db.QueryRowContext(ctx, fencedFenceEvent, arg.ID)
+	var fence sql.NullInt64
+	err := row.Scan(&fence)
+	return fence, err
+}
+
+const fencedUpdateCounter = `-- name: fencedUpdateCounter :execrows
+UPDATE counters
+SET n = ?, fence = ?
+WHERE name = ?
+  AND fence <= ?
+`
+
+type fencedUpdateCounterParams struct {
+	N             int64
+	FencegenToken int64
+	Name          string
+}
+
+func (q *Queries) fencedUpdateCounter(ctx context.Context, arg fencedUpdateCounterParams) (int64, error) {
+	result, err := q.db.ExecContext(ctx, fencedUpdateCounter,
+		arg.N,
+		arg.FencegenToken,
+		arg.Name,
+		arg.FencegenToken,
+	)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
 }
 
 const fencedUpdateDoc = `-- name: fencedUpdateDoc :execrows
@@ -73,6 +169,52 @@ func (q *Queries) fencedUpdateDoc(ctx context.Context, arg fencedUpdateDocParams
 	return result.RowsAffected()
 }
 
+const fencedUpdateEvent = `-- name: fencedUpdateEvent :execrows
+UPDATE ` + "`" + `events` + "`" + `
+SET name = ?, seen = ?, fence = ?
+WHERE id = ?
+  AND (fence IS NULL OR fence <= ?)
+`
+
+type fencedUpdateEventParams struct {
+	Name          string
+	Seen          int64
+	FencegenToken sql.NullInt64
+	ID            int64
+}
+
+func (q *Queries) fencedUpdateEvent(ctx context.Context, arg fencedUpdateEventParams) (int64, error) {
+	result, err := q.db.ExecContext(ctx, fencedUpdateEvent,
+		arg.Name,
+		arg.Seen,
+		arg.FencegenToken,
+		arg.ID,
+		arg.FencegenToken,
+	)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
+const fencedUpsertCounter = `-- name: fencedUpsertCounter :execresult
+INSERT INTO counters (name, n, fence)
+VALUES (?, ?, ?)
+ON DUPLICATE KEY UPDATE
+  n = IF(fence <= VALUES(fence), VALUES(n), n),
+  fence = IF(fence <= VALUES(fence), VALUES(fence), IF(LAST_INSERT_ID(18446744073709551615), fence, fence))
+`
+
+type fencedUpsertCounterParams struct {
+	Name          string
+	N             int64
+	FencegenToken int64
+}
+
+func (q *Queries) fencedUpsertCounter(ctx context.Context, arg fencedUpsertCounterParams) (sql.Result, error) {
+	return q.db.ExecContext(ctx, fencedUpsertCounter, arg.Name, arg.N, arg.FencegenToken)
+}
+
 const fencedUpsertDoc = `-- name: fencedUpsertDoc :execresult
 INSERT INTO docs (id, owner, title, ` + "`" + `status` + "`" + `, fence)
 VALUES (?, ?, ?, ?, ?)
@@ -97,6 +239,31 @@ func (q *Queries) fencedUpsertDoc(ctx context.Context, arg fencedUpsertDocParams
 		arg.Owner,
 		arg.Title,
 		arg.Status,
+		arg.FencegenToken,
+	)
+}
+
+const fencedUpsertEvent = `-- name: fencedUpsertEvent :execresult
+INSERT INTO ` + "`" + `events` + "`" + ` (id, name, seen, fence)
+VALUES (?, ?, ?, ?)
+ON DUPLICATE KEY UPDATE
+  name = IF((fence IS NULL OR fence <= VALUES(fence)), VALUES(name), name),
+  seen = IF((fence IS NULL OR fence <= VALUES(fence)), VALUES(seen), seen),
+  fence = IF((fence IS NULL OR fence <= VALUES(fence)), VALUES(fence), IF(LAST_INSERT_ID(18446744073709551615), fence, fence))
+`
+
+type fencedUpsertEventParams struct {
+	ID            int64
+	Name          string
+	Seen          int64
+	FencegenToken sql.NullInt64
+}
+
+func (q *Queries) fencedUpsertEvent(ctx context.Context, arg fencedUpsertEventParams) (sql.Result, error) {
+	return q.db.ExecContext(ctx, fencedUpsertEvent,
+		arg.ID,
+		arg.Name,
+		arg.Seen,
 		arg.FencegenToken,
 	)
 }

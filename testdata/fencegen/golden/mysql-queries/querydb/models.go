@@ -6,12 +6,25 @@ import (
 	"database/sql"
 )
 
+type Counter struct {
+	Name  string
+	N     int64
+	Fence int64
+}
+
 type Doc struct {
 	ID     int64
 	Owner  string
 	Title  string
 	Status string
 	Fence  sql.NullInt64
+}
+
+type Event struct {
+	ID    int64
+	Name  string
+	Seen  int64
+	Fence sql.NullInt64
 }
 
 type Tag struct {

@@ -56,3 +56,18 @@ UPDATE docs SET status = 'draft';
 -- name: CreateDoc :exec
 INSERT INTO docs (id, owner, title) VALUES (?, ?, ?);
 
+-- name: fencedSaveDoc :execresult
+-- SaveDoc creates a document or retitles it, back to draft.
+INSERT INTO docs (fence, id, owner, title) VALUES (sqlc.arg(fencegen_token), ?, ?, ?)
+ON DUPLICATE KEY UPDATE title = IF((fence IS NULL OR fence <= VALUES(fence)), VALUES(title), title), `status` = IF((fence IS NULL OR fence <= VALUES(fence)), 'draft', `status`),
+  fence = IF((fence IS NULL OR fence <= VALUES(fence)), VALUES(fence), IF(LAST_INSERT_ID(18446744069414584321), fence, fence));
+
+-- name: fencedBumpCounters :execresult
+INSERT INTO counters (fence, name, n) VALUES (IF(LAST_INSERT_ID(18446744069414584320), sqlc.arg(fencegen_token), sqlc.arg(fencegen_token)), ?, 1), (sqlc.arg(fencegen_token), sqlc.arg(other), 1)
+ON DUPLICATE KEY UPDATE n = IF(fence <= VALUES(fence), n + 1, n),
+  fence = IF(fence <= VALUES(fence), VALUES(fence), IF(LAST_INSERT_ID(LAST_INSERT_ID() + 1), fence, fence));
+
+-- name: fencedSeeEvent :execresult
+INSERT INTO events SET fence = sqlc.arg(fencegen_token), name = ?, seen = 1 ON DUPLICATE KEY UPDATE seen = IF((fence IS NULL OR fence <= VALUES(fence)), seen + 1, seen),
+  fence = IF((fence IS NULL OR fence <= VALUES(fence)), VALUES(fence), IF(LAST_INSERT_ID(18446744069414584321), fence, fence));
+

@@ -71,6 +71,28 @@ func (q *Queries) TagDoc(ctx context.Context, arg TagDocParams) error {
 	return err
 }
 
+const fencedBumpCounters = `-- name: fencedBumpCounters :execresult
+INSERT INTO counters (fence, name, n) VALUES (IF(LAST_INSERT_ID(18446744069414584320), ?, ?), ?, 1), (?, ?, 1)
+ON DUPLICATE KEY UPDATE n = IF(fence <= VALUES(fence), n + 1, n),
+  fence = IF(fence <= VALUES(fence), VALUES(fence), IF(LAST_INSERT_ID(LAST_INSERT_ID() + 1), fence, fence))
+`
+
+type fencedBumpCountersParams struct {
+	FencegenToken int64
+	Name          string
+	Other         string
+}
+
+func (q *Queries) fencedBumpCounters(ctx context.Context, arg fencedBumpCountersParams) (sql.Result, error) {
+	return q.db.ExecContext(ctx, fencedBumpCounters,
+		arg.FencegenToken,
+		arg.FencegenToken,
+		arg.Name,
+		arg.FencegenToken,
+		arg.Other,
+	)
+}
+
 const fencedPublishOwnerDocs = `-- name: fencedPublishOwnerDocs :execrows
 UPDATE docs
 SET fence = ?, status = 'published'
@@ -241,6 +263,43 @@ func (q *Queries) fencedRetitleFirstCheck(ctx context.Context, arg fencedRetitle
 	var i fencedRetitleFirstCheckRow
 	err := row.Scan(&i.Matched, &i.Newer, &i.Newest)
 	return i, err
+}
+
+const fencedSaveDoc = `-- name: fencedSaveDoc :execresult
+INSERT INTO docs (fence, id, owner, title) VALUES (?, ?, ?, ?)
+ON DUPLICATE KEY UPDATE title = IF((fence IS NULL OR fence <= VALUES(fence)), VALUES(title), title), ` + "`" + `status` + "`" + ` = IF((fence IS NULL OR fence <= VALUES(fence)), 'draft', ` + "`" + `status` + "`" + `),
+  fence = IF((fence IS NULL OR fence <= VALUES(fence)), VALUES(fence), IF(LAST_INSERT_ID(18446744069414584321), fence, fence))
+`
+
+type fencedSaveDocParams struct {
+	FencegenToken sql.NullInt64
+	ID            int64
+	Owner         string
+	Title         string
+}
+
+// SaveDoc creates a document or retitles it, back to draft.
+func (q *Queries) fencedSaveDoc(ctx context.Context, arg fencedSaveDocParams) (sql.Result, error) {
+	return q.db.ExecContext(ctx, fencedSaveDoc,
+		arg.FencegenToken,
+		arg.ID,
+		arg.Owner,
+		arg.Title,
+	)
+}
+
+const fencedSeeEvent = `-- name: fencedSeeEvent :execresult
+INSERT INTO events SET fence = ?, name = ?, seen = 1 ON DUPLICATE KEY UPDATE seen = IF((fence IS NULL OR fence <= VALUES(fence)), seen + 1, seen),
+  fence = IF((fence IS NULL OR fence <= VALUES(fence)), VALUES(fence), IF(LAST_INSERT_ID(18446744069414584321), fence, fence))
+`
+
+type fencedSeeEventParams struct {
+	FencegenToken sql.NullInt64
+	Name          string
+}
+
+func (q *Queries) fencedSeeEvent(ctx context.Context, arg fencedSeeEventParams) (sql.Result, error) {
+	return q.db.ExecContext(ctx, fencedSeeEvent, arg.FencegenToken, arg.Name)
 }
 
 const fencedSetDocTitle = `-- name: fencedSetDocTitle :execrows
