@@ -81,6 +81,7 @@ layout() {
 	local name=$1 repo=$2 commit=$3 moddir=$4
 	local dest="$layout_root/$name" stamp="$layout_root/$name/.realworld-commit"
 	if [[ -f $stamp && $(cat "$stamp") == "$commit" ]]; then
+		placeholders "$dest" "$6"
 		return 0
 	fi
 	local mirror="$mirrors/${repo/\//+}/repo"
@@ -122,6 +123,7 @@ layout() {
 	# Download what the analyzed packages need, not go mod download's whole
 	# graph: the module proxy refuses some versions that only tests or
 	# unused packages require.
+	placeholders "$dest" "$6"
 	local patterns envs
 	IFS=, read -r -a patterns <<<"$5"
 	splitFlags "$6" 3>"$dest/.realworld-env" >/dev/null
@@ -133,12 +135,25 @@ layout() {
 	echo "$commit" >"$stamp"
 }
 
+# placeholders writes an empty file at each placeholder=PATH of the flags
+# FLAGS under DEST: files the build needs that the repository does not commit
+# (a web UI's built assets behind //go:embed).
+placeholders() {
+	local dest=$1 f
+	for f in $2; do
+		[[ $f == placeholder=* ]] || continue
+		mkdir -p "$(dirname "$dest/${f#placeholder=}")"
+		[[ -e $dest/${f#placeholder=} ]] || : >"$dest/${f#placeholder=}"
+	done
+}
+
 # splitFlags splits the flags column into environment settings (VAR=value,
-# printed to fd 3) and fencelint flags (stdout).
+# printed to fd 3) and fencelint flags (stdout); placeholder=PATH entries are
+# layout's.
 splitFlags() {
 	local f
 	for f in $1; do
-		[[ $f == - ]] && continue
+		[[ $f == - || $f == placeholder=* ]] && continue
 		if [[ $f == [A-Z]*=* ]]; then echo "$f" >&3; else echo "$f"; fi
 	done
 }
@@ -185,7 +200,8 @@ analyze() {
 		sort -u >"$work/$name.findings" || true
 	cat "$work/$name.findings" >>"$work/actual.txt"
 	nfind=$(wc -l <"$work/$name.findings")
-	read -r wall kb <"$work/$name.time"
+	# GNU time puts "Command exited with non-zero status N" above the figures.
+	read -r wall kb < <(tail -n 1 "$work/$name.time")
 	printf '%-20s %5s pkgs %8s lines %3d findings %7.1fs %6d MB peak\n' \
 		"$name" "$npkg" "$lines" "$nfind" "$wall" $((kb / 1024))
 	if [[ -n $problems ]]; then
@@ -239,16 +255,20 @@ report() {
 	deb=$(awk -F'\t' '$2 == "debatable"' "$work/current.txt" | wc -l)
 
 	# targets.tsv: ID<TAB>KIND<TAB>NAME/PATH:LINE[,LINE...]<TAB>CLASS<TAB>WHY.
-	# A target is found when a finding of any check lands on one of its lines;
-	# a trap is sprung likewise.
-	cut -f1 "$work/actual.keys" -d$'\t' | sed -E 's/^[a-z]+ //' | sort -u >"$work/actual.lines"
+	# A target is found when a finding of any check that is triaged true lands
+	# on one of its lines (a finding there that names a write the lease does
+	# not guard finds nothing); a trap is sprung when any finding lands on it.
+	sed -E 's/^[a-z]+ //' "$work/actual.keys" | sort -u >"$work/actual.lines"
+	awk -F'\t' '$2 == "TP" {print $1}' "$work/current.txt" | sed -E 's/^[a-z]+ //' | sort -u >"$work/true.lines"
 	local found=0 total=0 traps=0 sprung=0 missed="" sprung_list=""
 	while IFS=$'\t' read -r id kind where class why; do
 		[[ $where =~ $measured_re ]] || continue
 		local file=${where%:*} lines hit=false l
 		IFS=, read -r -a lines <<<"${where##*:}"
+		local lines_file=$work/actual.lines
+		[[ $kind == target ]] && lines_file=$work/true.lines
 		for l in "${lines[@]}"; do
-			grep -qxF "$file:$l" "$work/actual.lines" && hit=true
+			grep -qxF "$file:$l" "$lines_file" && hit=true
 		done
 		if [[ $kind == target ]]; then
 			total=$((total + 1))
