@@ -258,6 +258,9 @@ func (q *userQuery) methodDoc(cmp Compare) []string {
 	default:
 		doc = append(doc, "It returns a *StaleError if a newer token holds the rows it matched and a *NotFoundError if it matched none.")
 	}
+	if fq.Kind == "upsert" && fq.Check != "" {
+		doc = append(doc, "A row the query's own DO UPDATE condition skips is not stale (a :one query returns sqlc's no-rows error for it, as unfenced).")
+	}
 	return doc
 }
 
@@ -351,16 +354,17 @@ func (q *userQuery) body(w *goWriter, call, check jen.Code, table string) []jen.
 	wrap := func(what string) jen.Code {
 		return jen.Qual("fmt", "Errorf").Call(jen.Lit(what+" "+q.Name+": %w"), jen.Err())
 	}
-	upsert := q.Fenced.Kind == "upsert"
-	stale := jen.Op("&").Id("StaleError").Values(jen.Dict{jen.Id("Table"): jen.Lit(table), jen.Id("Token"): jen.Id("token")})
+	if q.Fenced.Counted {
+		return q.countedBody(call, table, wrap)
+	}
+	if q.Fenced.Kind == "upsert" {
+		return q.upsertBody(w, call, check, table, wrap)
+	}
 	runCheck := func(zero ...jen.Code) []jen.Code {
 		return []jen.Code{
 			jen.List(jen.Id("c"), jen.Err()).Op(":=").Add(check),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(append(zero, wrap("checking the outcome of fenced query"))...)),
 		}
-	}
-	if q.Fenced.Counted {
-		return q.countedBody(call, table, wrap)
 	}
 	switch q.Cmd {
 	case cmdExec:
@@ -369,9 +373,6 @@ func (q *userQuery) body(w *goWriter, call, check jen.Code, table string) []jen.
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(wrap("fenced query"))),
 			jen.If(jen.Id("n").Op(">").Lit(0)).Block(jen.Return(jen.Nil())),
 		}
-		if upsert {
-			return append(body, jen.Return(stale))
-		}
 		body = append(body, runCheck()...)
 		return append(body, jen.Return(jen.Id("notWritten").Call(jen.Lit(table), jen.Id("token"), jen.Id("c").Dot("Matched"), jen.Id("c").Dot("Newer"), jen.Id("c").Dot("Newest"))))
 	case cmdExecRows:
@@ -379,35 +380,20 @@ func (q *userQuery) body(w *goWriter, call, check jen.Code, table string) []jen.
 			jen.List(jen.Id("n"), jen.Err()).Op(":=").Add(call),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("Written").Values(), wrap("fenced query"))),
 		}
-		if upsert {
-			// Each VALUES row is inserted or updated (1 row each) or rejected.
-			return append(body, jen.Return(jen.Id("written").Call(jen.Lit(table), jen.Id("token"), jen.Id("n"), jen.Max(jen.Lit(0), jen.Lit(q.Fenced.Tuples).Op("-").Id("n")), jen.Nil())))
-		}
 		body = append(body, runCheck(jen.Id("Written").Values(jen.Dict{jen.Id("Rows"): jen.Id("n")}))...)
 		return append(body, q.staleCount(jen.Id("n"))...)
 	case cmdOne:
-		body := []jen.Code{jen.List(jen.Id("row"), jen.Err()).Op(":=").Add(call)}
-		var label []jen.Code
-		if upsert {
-			label = []jen.Code{jen.Return(jen.Id("row"), stale)}
-		} else {
-			label = append(runCheck(jen.Id("row")), jen.Return(jen.Id("row"), jen.Id("notWritten").Call(jen.Lit(table), jen.Id("token"), jen.Id("c").Dot("Matched"), jen.Id("c").Dot("Newer"), jen.Id("c").Dot("Newest"))))
-		}
-		return append(body,
+		label := append(runCheck(jen.Id("row")), jen.Return(jen.Id("row"), jen.Id("notWritten").Call(jen.Lit(table), jen.Id("token"), jen.Id("c").Dot("Matched"), jen.Id("c").Dot("Newer"), jen.Id("c").Dot("Newest"))))
+		return []jen.Code{
+			jen.List(jen.Id("row"), jen.Err()).Op(":=").Add(call),
 			jen.If(jen.Qual("errors", "Is").Call(jen.Err(), w.noRows())).Block(label...),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("row"), wrap("fenced query"))),
 			jen.Return(jen.Id("row"), jen.Nil()),
-		)
+		}
 	default: // :many
 		body := []jen.Code{
 			jen.List(jen.Id("rows"), jen.Err()).Op(":=").Add(call),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), wrap("fenced query"))),
-		}
-		if upsert {
-			return append(body,
-				jen.If(jen.Len(jen.Id("rows")).Op("<").Lit(q.Fenced.Tuples)).Block(jen.Return(jen.Id("rows"), stale)),
-				jen.Return(jen.Id("rows"), jen.Nil()),
-			)
 		}
 		body = append(body, runCheck(jen.Id("rows"))...)
 		return append(body,
@@ -415,6 +401,99 @@ func (q *userQuery) body(w *goWriter, call, check jen.Code, table string) []jen.
 			jen.Return(jen.Id("rows"), jen.Err()),
 		)
 	}
+}
+
+// upsertBody labels an upsert. Each VALUES row is inserted or updated (one
+// row each) unless refused; without a DO UPDATE condition of the user's,
+// only the fence refuses, so a row not written is stale. With one, the
+// check counts the conflicting rows whose fence rejects the token: the
+// others were skipped by the user's condition, as they would have been
+// unfenced.
+func (q *userQuery) upsertBody(w *goWriter, call, check jen.Code, table string, wrap func(string) jen.Code) []jen.Code {
+	tuples := jen.Lit(q.Fenced.Tuples)
+	stale := func(current jen.Code) *jen.Statement {
+		d := jen.Dict{jen.Id("Table"): jen.Lit(table), jen.Id("Token"): jen.Id("token")}
+		if current != nil {
+			d[jen.Id("Current")] = current
+		}
+		return jen.Op("&").Id("StaleError").Values(d)
+	}
+	newest := jen.Op("&").Id("Token").Values(jen.Id("c").Dot("Newest"))
+	// runCheck reads the check into c and the stale rows into stale; written
+	// is the rows the statement wrote, zero the other results on failure.
+	runCheck := func(written jen.Code, zero ...jen.Code) []jen.Code {
+		count := jen.Id("c").Dot("Newer")
+		if w.cmp == CompareLT { // the rows just written hold the token too
+			count = jen.Max(jen.Id("c").Dot("Newer").Op("-").Add(written), jen.Lit(0))
+		}
+		return []jen.Code{
+			jen.List(jen.Id("c"), jen.Id("cerr")).Op(":=").Add(check),
+			jen.If(jen.Id("cerr").Op("!=").Nil()).Block(jen.Return(append(zero, jen.Qual("fmt", "Errorf").Call(jen.Lit("checking the outcome of fenced query "+q.Name+": %w"), jen.Id("cerr")))...)),
+			jen.Id("stale").Op(":=").Add(count),
+		}
+	}
+	switch q.Cmd {
+	case cmdExec:
+		body := []jen.Code{
+			jen.List(jen.Id("n"), jen.Err()).Op(":=").Add(call),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(wrap("fenced query"))),
+			jen.If(q.allWritten(jen.Id("n"))).Block(jen.Return(jen.Nil())),
+		}
+		if check == nil {
+			return append(body, jen.Return(stale(nil)))
+		}
+		return append(append(body, runCheck(jen.Id("n"))...),
+			jen.If(jen.Id("stale").Op(">").Lit(0)).Block(jen.Return(stale(newest))),
+			jen.Return(jen.Nil()),
+		)
+	case cmdExecRows:
+		body := []jen.Code{
+			jen.List(jen.Id("n"), jen.Err()).Op(":=").Add(call),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("Written").Values(), wrap("fenced query"))),
+		}
+		if check == nil {
+			return append(body, jen.Return(jen.Id("written").Call(jen.Lit(table), jen.Id("token"), jen.Id("n"), jen.Max(jen.Lit(0), tuples.Clone().Op("-").Id("n")), jen.Nil())))
+		}
+		body = append(body, jen.If(q.allWritten(jen.Id("n"))).Block(jen.Return(jen.Id("Written").Values(jen.Dict{jen.Id("Rows"): jen.Id("n")}), jen.Nil())))
+		return append(append(body, runCheck(jen.Id("n"), jen.Id("Written").Values(jen.Dict{jen.Id("Rows"): jen.Id("n")}))...),
+			jen.Return(jen.Id("written").Call(jen.Lit(table), jen.Id("token"), jen.Id("n"), jen.Id("stale"), newest)),
+		)
+	case cmdOne:
+		label := []jen.Code{jen.Return(jen.Id("row"), stale(nil))}
+		if check != nil {
+			label = append(runCheck(jen.Lit(0), jen.Id("row")),
+				jen.If(jen.Id("stale").Op(">").Lit(0)).Block(jen.Return(jen.Id("row"), stale(newest))),
+				jen.Return(jen.Id("row"), jen.Err()), // skipped by the query's own condition
+			)
+		}
+		return []jen.Code{
+			jen.List(jen.Id("row"), jen.Err()).Op(":=").Add(call),
+			jen.If(jen.Qual("errors", "Is").Call(jen.Err(), w.noRows())).Block(label...),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("row"), wrap("fenced query"))),
+			jen.Return(jen.Id("row"), jen.Nil()),
+		}
+	default: // :many
+		label := []jen.Code{jen.Return(jen.Id("rows"), stale(nil))}
+		if check != nil {
+			label = append(runCheck(jen.Int64().Call(jen.Len(jen.Id("rows"))), jen.Id("rows")),
+				jen.If(jen.Id("stale").Op(">").Lit(0)).Block(jen.Return(jen.Id("rows"), stale(newest))),
+			)
+		}
+		return []jen.Code{
+			jen.List(jen.Id("rows"), jen.Err()).Op(":=").Add(call),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), wrap("fenced query"))),
+			jen.If(jen.Len(jen.Id("rows")).Op("<").Add(tuples)).Block(label...),
+			jen.Return(jen.Id("rows"), jen.Nil()),
+		}
+	}
+}
+
+// allWritten is the condition that an upsert wrote every VALUES row.
+func (q *userQuery) allWritten(n jen.Code) jen.Code {
+	if q.Fenced.Tuples == 1 {
+		return jen.Add(n).Op(">").Lit(0)
+	}
+	return jen.Add(n).Op(">=").Lit(q.Fenced.Tuples)
 }
 
 // countedBody labels a MySQL upsert by the rows its fence rejected, which

@@ -611,5 +611,95 @@ func (rw *rewriter) upsert(fq *fencedQuery) error {
 	rw.insert(rw.toks[set].end, " "+rw.fenceCol()+" = "+excluded+",")
 	c := clauses{verb: set, where: rw.find(set, pg.Token_WHERE, pg.Token_RETURNING), returning: rw.find(set, pg.Token_RETURNING)}
 	rw.fenceWhereWith(c, excluded)
-	return nil
+	if c.where < 0 {
+		return nil // a row not written was rejected by the fence
+	}
+	// Your own condition may skip a row too: a check of the conflicting
+	// rows tells those held by a newer token.
+	var err error
+	fq.Check, fq.CheckParams, err = rw.upsertCheck(ins, into, cols, values, on)
+	return err
+}
+
+// upsertCheck renders the query that labels an upsert with a DO UPDATE
+// condition of its own: it counts the rows that hold the keys of the
+// conflict target the VALUES rows carry, those whose fence rejects the
+// token (under "<" the rows just written count too, and the method takes
+// them away) and the newest fence.
+func (rw *rewriter) upsertCheck(ins *pg.InsertStmt, into, cols, values, on int) (string, []int, error) {
+	inserted := map[string]int{}
+	for i, n := range ins.GetCols() {
+		inserted[n.GetResTarget().GetName()] = i
+	}
+	var keys []string
+	var idx []int
+	for _, e := range ins.GetOnConflictClause().GetInfer().GetIndexElems() {
+		name := e.GetIndexElem().GetName()
+		i, ok := inserted[name]
+		if !ok {
+			return "", nil, errorf(rw.q.NamePos, "%s has a DO UPDATE condition of its own, so fencegen must tell the rows it skips from those a newer token holds, by the conflict target's columns; name inserted columns in ON CONFLICT (...), drop the condition, or mark the query \"-- %s <reason>\"", rw.q.Name, unfencedDirective)
+		}
+		keys, idx = append(keys, rw.alias+"."+rw.d.ident(name)), append(idx, i)
+	}
+	if len(keys) == 0 {
+		return "", nil, errorf(rw.q.NamePos, "%s has a DO UPDATE condition of its own, so fencegen must tell the rows it skips from those a newer token holds, by the conflict target's columns; name them in ON CONFLICT (...) rather than ON CONSTRAINT, drop the condition, or mark the query \"-- %s <reason>\"", rw.q.Name, unfencedDirective)
+	}
+	rows := rw.valuesRows(values, on)
+	var ranges [][2]int
+	for _, row := range rows {
+		for _, i := range idx {
+			if i >= len(row) {
+				return "", nil, errorf(rw.q.NamePos, "%s has a VALUES row with fewer values than columns", rw.q.Name)
+			}
+			ranges = append(ranges, row[i])
+		}
+	}
+	renumber, old := rw.renumbering(ranges)
+	var match []string
+	for r := range rows {
+		var conj []string
+		for k, key := range keys {
+			conj = append(conj, key+" = "+rw.slice(ranges[r*len(keys)+k], renumber))
+		}
+		match = append(match, "("+strings.Join(conj, " AND ")+")")
+	}
+	tok := rw.d.token()
+	if rw.params.positional {
+		tok = rw.numbered(len(old) + 1)
+	}
+	rejects := ">"
+	if rw.opts.Compare == CompareLT {
+		rejects = ">="
+	}
+	ref := rw.alias + "." + rw.fenceCol()
+	newest := "COALESCE(max(" + ref + "), 0)::bigint"
+	if rw.opts.Engine == SQLite {
+		newest = "CAST(COALESCE(max(" + ref + "), 0) AS INTEGER)"
+	}
+	target := rw.orig[rw.toks[into+1].start:rw.toks[cols-1].end]
+	check := fmt.Sprintf("SELECT count(*) AS matched, count(CASE WHEN %s %s %s THEN 1 END) AS newer, %s AS newest\nFROM %s\nWHERE %s",
+		ref, rejects, tok, newest, target, strings.Join(match, " OR "))
+	return check, old, nil
+}
+
+// valuesRows returns the byte ranges of the values of each VALUES row
+// between tokens values and end.
+func (rw *rewriter) valuesRows(values, end int) [][][2]int {
+	var rows [][][2]int
+	var row [][2]int
+	start := -1
+	for i := values + 1; i < end; i++ {
+		t := rw.toks[i]
+		switch {
+		case t.depth == 0 && t.kind == pg.Token_ASCII_40:
+			row, start = nil, i+1
+		case start >= 0 && start < i && (t.depth == 0 && t.kind == pg.Token_ASCII_41 || t.depth == 1 && t.kind == pg.Token_ASCII_44):
+			row = append(row, [2]int{rw.toks[start].start, rw.toks[i-1].end})
+			start = i + 1
+			if t.kind == pg.Token_ASCII_41 {
+				rows, start = append(rows, row), -1
+			}
+		}
+	}
+	return rows
 }

@@ -30,6 +30,8 @@ func TestQueriesErrors(t *testing.T) {
 		{"upsert sets the fence", "-- name: A :exec\nINSERT INTO docs (id, title) VALUES ($1, $2)\nON CONFLICT (id) DO UPDATE SET title = excluded.title, fence = 3;\n", "sql/queries.sql:3:56: A sets fence column"},
 		{"upsert without columns", "-- name: A :exec\nINSERT INTO docs VALUES ($1, $2, 3) ON CONFLICT (id) DO UPDATE SET title = excluded.title;\n", "sql/queries.sql:1:1: A inserts into fenced table docs without a column list"},
 		{"upsert from select", "-- name: A :exec\nINSERT INTO docs (id, title) SELECT id, body FROM notes ON CONFLICT (id) DO UPDATE SET title = excluded.title;\n", "sql/queries.sql:1:1: A upserts fenced table docs from a query"},
+		{"own condition on a constraint", "-- name: A :exec\nINSERT INTO docs (id, title) VALUES ($1, $2) ON CONFLICT ON CONSTRAINT docs_pkey DO UPDATE SET title = excluded.title WHERE docs.title <> '';\n", "sql/queries.sql:1:1: A has a DO UPDATE condition of its own"},
+		{"own condition on a column not inserted", "-- name: A :exec\nINSERT INTO docs (title) VALUES ($1) ON CONFLICT (id) DO UPDATE SET title = excluded.title WHERE docs.title <> '';\n", "sql/queries.sql:1:1: A has a DO UPDATE condition of its own"},
 		{"write in WITH", "-- name: A :many\nWITH gone AS (DELETE FROM docs WHERE id = $1 RETURNING id)\nSELECT id FROM gone;\n", "sql/queries.sql:2:6: A writes fenced table docs inside WITH"},
 		{"batch command", "-- name: A :batchexec\nDELETE FROM docs WHERE id = $1;\n", "sql/queries.sql:1:1: A writes fenced table docs but is a :batchexec query"},
 		{"one without returning", "-- name: A :one\nDELETE FROM docs WHERE id = $1;\n", "sql/queries.sql:1:1: A is a :one query but returns nothing; add RETURNING"},

@@ -7,6 +7,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/fencelint/fencelint/testdata/fencegen/e2e/pgtest"
@@ -42,6 +43,7 @@ func TestQueries(t *testing.T) {
 	t.Run("one upsert", q.oneUpsert)
 	t.Run("execrows upsert", q.execRowsUpsert)
 	t.Run("exec upsert with its own condition", q.execUpsert)
+	t.Run("one upsert with its own condition", q.oneConditionalUpsert)
 	t.Run("unfenced and pass-through", q.passThrough)
 	t.Run("narrow fence", q.narrowFence)
 }
@@ -306,9 +308,41 @@ func (q *queriesCase) execUpsert(t *testing.T) {
 	if err := q.f.SetCounter(q.ctx, tok(3), querydb.SetCounterParams{Name: "c", N: 2}); err != nil {
 		t.Fatal(err)
 	}
-	wantStale(t, q.f.SetCounter(q.ctx, tok(2), querydb.SetCounterParams{Name: "c", N: 9}), "counters", -1)
+	// The same value again: skipped by the query's own condition, not stale.
+	if err := q.f.SetCounter(q.ctx, tok(3), querydb.SetCounterParams{Name: "c", N: 2}); err != nil {
+		t.Fatalf("an upsert its own condition skipped: %v", err)
+	}
+	if err := q.f.SetCounter(q.ctx, tok(4), querydb.SetCounterParams{Name: "c", N: 2}); err != nil {
+		t.Fatalf("an upsert its own condition skipped, newer token: %v", err)
+	}
+	wantStale(t, q.f.SetCounter(q.ctx, tok(2), querydb.SetCounterParams{Name: "c", N: 9}), "counters", 3)
 	if n, fence := q.counter("c"); n != 2 || fence != 3 {
 		t.Fatalf("c = %d fence %d, want 2 fence 3", n, fence)
+	}
+	// Held by a newer token and skipped by the condition alike: stale.
+	wantStale(t, q.f.SetCounter(q.ctx, tok(2), querydb.SetCounterParams{Name: "c", N: 2}), "counters", 3)
+}
+
+func (q *queriesCase) oneConditionalUpsert(t *testing.T) {
+	q.t = t
+	raise := func(token, n int64) (int64, error) {
+		return q.f.RaiseCounter(q.ctx, tok(token), querydb.RaiseCounterParams{Name: "r", N: n})
+	}
+	if n, err := raise(5, 3); err != nil || n != 3 {
+		t.Fatalf("RaiseCounter (insert) = %d, %v", n, err)
+	}
+	// Not a raise: the query's own condition skips the row, and the method
+	// returns what the unfenced query would, pgx's no-rows error.
+	if _, err := raise(5, 2); !errors.Is(err, pgx.ErrNoRows) || errors.Is(err, querydb.ErrStale) {
+		t.Fatalf("RaiseCounter (lower) = %v, want pgx.ErrNoRows", err)
+	}
+	if _, err := raise(4, 9); err == nil {
+		t.Fatal("RaiseCounter with an older token wrote")
+	} else {
+		wantStale(t, err, "counters", 5)
+	}
+	if n, err := raise(6, 9); err != nil || n != 9 {
+		t.Fatalf("RaiseCounter (newer) = %d, %v", n, err)
 	}
 }
 

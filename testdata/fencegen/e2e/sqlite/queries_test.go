@@ -33,6 +33,7 @@ func TestQueries(t *testing.T) {
 	t.Run("execrows delete with a subquery", q.execRowsDelete)
 	t.Run("one upsert", q.oneUpsert)
 	t.Run("execrows upsert", q.execRowsUpsert)
+	t.Run("execrows upsert with its own condition", q.conditionalUpsert)
 	t.Run("unfenced and pass-through", q.passThrough)
 }
 
@@ -268,5 +269,39 @@ func (q *queriesCase) passThrough(t *testing.T) {
 	d, err := q.db.GetDoc(q.ctx, querydb.GetDocParams{ID: 1})
 	if err != nil || d.Status != "draft" {
 		t.Fatalf("GetDoc = %+v, %v", d, err)
+	}
+}
+
+// conditionalUpsert tells the rows the query's own DO UPDATE condition
+// skipped (not stale) from those a newer token holds.
+func (q *queriesCase) conditionalUpsert(t *testing.T) {
+	q.t = t
+	set := func(token, x, y int64) (querydb.Written, error) {
+		return q.f.SetCountersIfChanged(q.ctx, tok(token), querydb.SetCountersIfChangedParams{Name: "x", N: x, Name_2: "y", N_2: y})
+	}
+	if w, err := set(5, 1, 1); err != nil || w != (querydb.Written{Rows: 2}) {
+		t.Fatalf("SetCountersIfChanged (insert) = %+v, %v", w, err)
+	}
+	// x unchanged: skipped by the query's own condition, not stale.
+	if w, err := set(5, 1, 2); err != nil || w != (querydb.Written{Rows: 1}) {
+		t.Fatalf("SetCountersIfChanged (x unchanged) = %+v, %v; want 1 row, no error", w, err)
+	}
+	if w, err := set(5, 1, 2); err != nil || w != (querydb.Written{}) {
+		t.Fatalf("SetCountersIfChanged (both unchanged) = %+v, %v; want nothing, no error", w, err)
+	}
+	// y held by a newer token, x unchanged: one stale, one skipped.
+	if _, err := q.f.BumpCounter(q.ctx, tok(9), querydb.BumpCounterParams{Name: "y"}); err != nil {
+		t.Fatal(err)
+	}
+	w, err := set(6, 1, 7)
+	wantStale(t, err, "counters", 9)
+	if w != (querydb.Written{Stale: 1}) {
+		t.Fatalf("Written = %+v, want 0 rows, 1 stale", w)
+	}
+	if n, fence := q.counter("y"); n != 3 || fence != 9 {
+		t.Fatalf("y = %d fence %d, want 3 fence 9", n, fence)
+	}
+	if n, fence := q.counter("x"); n != 1 || fence != 5 {
+		t.Fatalf("x = %d fence %d, want 1 fence 5 (skipped)", n, fence)
 	}
 }

@@ -53,3 +53,8 @@ INSERT INTO docs (id, owner, title) VALUES ($1, $2, $3);
 
 -- name: RenameEvent :exec
 UPDATE events SET kind = $2 WHERE id = $1;
+
+-- name: RaiseCounter :one
+INSERT INTO counters (name, n) VALUES ($1, $2)
+ON CONFLICT (name) DO UPDATE SET n = excluded.n WHERE counters.n < excluded.n
+RETURNING n;

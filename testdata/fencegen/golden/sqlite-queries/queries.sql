@@ -43,3 +43,7 @@ INSERT INTO docs (id, owner, title) VALUES (?, ?, ?);
 
 -- name: ReplaceTag :exec
 INSERT OR REPLACE INTO tags (doc_id, tag) VALUES (?, ?);
+
+-- name: SetCountersIfChanged :execrows
+INSERT INTO counters AS c (name, n) VALUES (?, ?), (?, ?)
+ON CONFLICT (name) DO UPDATE SET n = excluded.n WHERE c.n <> excluded.n;

@@ -75,6 +75,11 @@ WHERE counters.fence <= excluded.fence;
 INSERT INTO counters AS c (fence, name, n) VALUES (sqlc.arg(fencegen_token)::bigint, @name, @n)
 ON CONFLICT (name) DO UPDATE SET fence = excluded.fence, n = excluded.n WHERE (c.n <> excluded.n) AND c.fence <= excluded.fence;
 
+-- name: fencedSetCounterCheck :one
+SELECT count(*) AS matched, count(CASE WHEN c.fence > sqlc.arg(fencegen_token)::bigint THEN 1 END) AS newer, COALESCE(max(c.fence), 0)::bigint AS newest
+FROM counters AS c
+WHERE (c.name = @name);
+
 -- name: TagDoc :exec
 INSERT INTO tags (doc_id, tag) VALUES ($1, $2) ON CONFLICT DO NOTHING;
 
@@ -92,4 +97,14 @@ UPDATE events SET fence = $3::bigint, kind = $2 WHERE (id = $1) AND (events.fenc
 SELECT count(DISTINCT events.ctid) AS matched, count(DISTINCT CASE WHEN events.fence > $2::bigint THEN events.ctid END) AS newer, COALESCE(max(events.fence), 0)::bigint AS newest
 FROM events
 WHERE id = $1;
+
+-- name: fencedRaiseCounter :one
+INSERT INTO counters (fence, name, n) VALUES ($3::bigint, $1, $2)
+ON CONFLICT (name) DO UPDATE SET fence = excluded.fence, n = excluded.n WHERE (counters.n < excluded.n) AND counters.fence <= excluded.fence
+RETURNING n;
+
+-- name: fencedRaiseCounterCheck :one
+SELECT count(*) AS matched, count(CASE WHEN counters.fence > $2::bigint THEN 1 END) AS newer, COALESCE(max(counters.fence), 0)::bigint AS newest
+FROM counters
+WHERE (counters.name = $1);
 

@@ -543,3 +543,40 @@ func (f *Fenced) SetCounters(ctx context.Context, token Token, arg SetCountersPa
 	}
 	return written("counters", token, n, max(0, 2-n), nil)
 }
+
+// SetCountersIfChangedParams holds the parameters of query SetCountersIfChanged (queries.sql:47); the token sets the fence.
+type SetCountersIfChangedParams struct {
+	Name   string
+	N      int64
+	Name_2 string
+	N_2    int64
+}
+
+// SetCountersIfChanged runs query SetCountersIfChanged (queries.sql:47) fenced: new counters rows get fence token, and a conflicting row is updated only if its fence <= token.
+// It returns the rows written, and a *StaleError with the count of stale rows if a newer token holds any row it matched.
+// A row the query's own DO UPDATE condition skips is not stale (a :one query returns sqlc's no-rows error for it, as unfenced).
+func (f *Fenced) SetCountersIfChanged(ctx context.Context, token Token, arg SetCountersIfChangedParams) (Written, error) {
+	n, err := f.q.fencedSetCountersIfChanged(ctx, fencedSetCountersIfChangedParams{
+		Fence:  token.n,
+		N:      arg.N,
+		N_2:    arg.N_2,
+		Name:   arg.Name,
+		Name_2: arg.Name_2,
+	})
+	if err != nil {
+		return Written{}, fmt.Errorf("fenced query SetCountersIfChanged: %w", err)
+	}
+	if n >= 2 {
+		return Written{Rows: n}, nil
+	}
+	c, cerr := f.q.fencedSetCountersIfChangedCheck(ctx, fencedSetCountersIfChangedCheckParams{
+		Fence:  token.n,
+		Name:   arg.Name,
+		Name_2: arg.Name_2,
+	})
+	if cerr != nil {
+		return Written{Rows: n}, fmt.Errorf("checking the outcome of fenced query SetCountersIfChanged: %w", cerr)
+	}
+	stale := c.Newer
+	return written("counters", token, n, stale, &Token{c.Newest})
+}

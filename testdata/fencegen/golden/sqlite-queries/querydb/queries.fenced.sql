@@ -73,3 +73,12 @@ INSERT INTO docs (id, owner, title) VALUES (?, ?, ?);
 -- name: ReplaceTag :exec
 INSERT OR REPLACE INTO tags (doc_id, tag) VALUES (?, ?);
 
+-- name: fencedSetCountersIfChanged :execrows
+INSERT INTO counters AS c (fence, name, n) VALUES (?5, ?1, ?2), (?5, ?3, ?4)
+ON CONFLICT (name) DO UPDATE SET fence = excluded.fence, n = excluded.n WHERE (c.n <> excluded.n) AND c.fence <= excluded.fence;
+
+-- name: fencedSetCountersIfChangedCheck :one
+SELECT count(*) AS matched, count(CASE WHEN c.fence > ?3 THEN 1 END) AS newer, CAST(COALESCE(max(c.fence), 0) AS INTEGER) AS newest
+FROM counters AS c
+WHERE (c.name = ?1) OR (c.name = ?2);
+

@@ -307,6 +307,58 @@ func (q *Queries) fencedSetCounters(ctx context.Context, arg fencedSetCountersPa
 	return result.RowsAffected()
 }
 
+const fencedSetCountersIfChanged = `-- name: fencedSetCountersIfChanged :execrows
+INSERT INTO counters AS c (fence, name, n) VALUES (?5, ?1, ?2), (?5, ?3, ?4)
+ON CONFLICT (name) DO UPDATE SET fence = excluded.fence, n = excluded.n WHERE (c.n <> excluded.n) AND c.fence <= excluded.fence
+`
+
+type fencedSetCountersIfChangedParams struct {
+	Name   string
+	N      int64
+	Name_2 string
+	N_2    int64
+	Fence  int64
+}
+
+func (q *Queries) fencedSetCountersIfChanged(ctx context.Context, arg fencedSetCountersIfChangedParams) (int64, error) {
+	result, err := q.db.ExecContext(ctx, fencedSetCountersIfChanged,
+		arg.Name,
+		arg.N,
+		arg.Name_2,
+		arg.N_2,
+		arg.Fence,
+	)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
+const fencedSetCountersIfChangedCheck = `-- name: fencedSetCountersIfChangedCheck :one
+SELECT count(*) AS matched, count(CASE WHEN c.fence > ?3 THEN 1 END) AS newer, CAST(COALESCE(max(c.fence), 0) AS INTEGER) AS newest
+FROM counters AS c
+WHERE (c.name = ?1) OR (c.name = ?2)
+`
+
+type fencedSetCountersIfChangedCheckParams struct {
+	Name   string
+	Name_2 string
+	Fence  int64
+}
+
+type fencedSetCountersIfChangedCheckRow struct {
+	Matched int64
+	Newer   int64
+	Newest  int64
+}
+
+func (q *Queries) fencedSetCountersIfChangedCheck(ctx context.Context, arg fencedSetCountersIfChangedCheckParams) (fencedSetCountersIfChangedCheckRow, error) {
+	row := q.db.QueryRowContext(ctx, fencedSetCountersIfChangedCheck, arg.Name, arg.Name_2, arg.Fence)
+	var i fencedSetCountersIfChangedCheckRow
+	err := row.Scan(&i.Matched, &i.Newer, &i.Newest)
+	return i, err
+}
+
 const fencedSetDocTitle = `-- name: fencedSetDocTitle :execrows
 UPDATE docs SET fence = ?3, title = ?1 WHERE (id = ?2) AND (docs.fence IS NULL OR docs.fence <= ?3)
 `

@@ -618,6 +618,7 @@ type SetCounterParams struct {
 
 // SetCounter runs query SetCounter (queries.sql:40) fenced: new counters rows get fence token, and a conflicting row is updated only if its fence <= token.
 // It returns a *StaleError if a newer token holds the conflicting row.
+// A row the query's own DO UPDATE condition skips is not stale (a :one query returns sqlc's no-rows error for it, as unfenced).
 func (f *Fenced) SetCounter(ctx context.Context, token Token, arg SetCounterParams) error {
 	n, err := f.q.fencedSetCounter(ctx, fencedSetCounterParams{
 		FencegenToken: token.n,
@@ -630,10 +631,22 @@ func (f *Fenced) SetCounter(ctx context.Context, token Token, arg SetCounterPara
 	if n > 0 {
 		return nil
 	}
-	return &StaleError{
-		Table: "counters",
-		Token: token,
+	c, cerr := f.q.fencedSetCounterCheck(ctx, fencedSetCounterCheckParams{
+		FencegenToken: token.n,
+		Name:          arg.Name,
+	})
+	if cerr != nil {
+		return fmt.Errorf("checking the outcome of fenced query SetCounter: %w", cerr)
 	}
+	stale := c.Newer
+	if stale > 0 {
+		return &StaleError{
+			Current: &Token{c.Newest},
+			Table:   "counters",
+			Token:   token,
+		}
+	}
+	return nil
 }
 
 // RenameEventParams holds the parameters of query RenameEvent (queries.sql:54); the token sets the fence.
@@ -667,4 +680,43 @@ func (f *Fenced) RenameEvent(ctx context.Context, token Token, arg RenameEventPa
 		return fmt.Errorf("checking the outcome of fenced query RenameEvent: %w", err)
 	}
 	return notWritten("events", token, c.Matched, c.Newer, c.Newest)
+}
+
+// RaiseCounterParams holds the parameters of query RaiseCounter (queries.sql:57); the token sets the fence.
+type RaiseCounterParams struct {
+	Name string
+	N    int64
+}
+
+// RaiseCounter runs query RaiseCounter (queries.sql:57) fenced: new counters rows get fence token, and a conflicting row is updated only if its fence <= token.
+// It returns a *StaleError if a newer token holds the conflicting row.
+// A row the query's own DO UPDATE condition skips is not stale (a :one query returns sqlc's no-rows error for it, as unfenced).
+func (f *Fenced) RaiseCounter(ctx context.Context, token Token, arg RaiseCounterParams) (int64, error) {
+	row, err := f.q.fencedRaiseCounter(ctx, fencedRaiseCounterParams{
+		Column3: token.n,
+		N:       arg.N,
+		Name:    arg.Name,
+	})
+	if errors.Is(err, pgx.ErrNoRows) {
+		c, cerr := f.q.fencedRaiseCounterCheck(ctx, fencedRaiseCounterCheckParams{
+			Column2: token.n,
+			Name:    arg.Name,
+		})
+		if cerr != nil {
+			return row, fmt.Errorf("checking the outcome of fenced query RaiseCounter: %w", cerr)
+		}
+		stale := c.Newer
+		if stale > 0 {
+			return row, &StaleError{
+				Current: &Token{c.Newest},
+				Table:   "counters",
+				Token:   token,
+			}
+		}
+		return row, err
+	}
+	if err != nil {
+		return row, fmt.Errorf("fenced query RaiseCounter: %w", err)
+	}
+	return row, nil
 }

@@ -225,6 +225,49 @@ func (q *Queries) fencedPurgeTaggedCheck(ctx context.Context, arg fencedPurgeTag
 	return i, err
 }
 
+const fencedRaiseCounter = `-- name: fencedRaiseCounter :one
+INSERT INTO counters (fence, name, n) VALUES ($3::bigint, $1, $2)
+ON CONFLICT (name) DO UPDATE SET fence = excluded.fence, n = excluded.n WHERE (counters.n < excluded.n) AND counters.fence <= excluded.fence
+RETURNING n
+`
+
+type fencedRaiseCounterParams struct {
+	Name    string
+	N       int64
+	Column3 int64
+}
+
+func (q *Queries) fencedRaiseCounter(ctx context.Context, arg fencedRaiseCounterParams) (int64, error) {
+	row := q.db.QueryRow(ctx, fencedRaiseCounter, arg.Name, arg.N, arg.Column3)
+	var n int64
+	err := row.Scan(&n)
+	return n, err
+}
+
+const fencedRaiseCounterCheck = `-- name: fencedRaiseCounterCheck :one
+SELECT count(*) AS matched, count(CASE WHEN counters.fence > $2::bigint THEN 1 END) AS newer, COALESCE(max(counters.fence), 0)::bigint AS newest
+FROM counters
+WHERE (counters.name = $1)
+`
+
+type fencedRaiseCounterCheckParams struct {
+	Name    string
+	Column2 int64
+}
+
+type fencedRaiseCounterCheckRow struct {
+	Matched int64
+	Newer   int64
+	Newest  int64
+}
+
+func (q *Queries) fencedRaiseCounterCheck(ctx context.Context, arg fencedRaiseCounterCheckParams) (fencedRaiseCounterCheckRow, error) {
+	row := q.db.QueryRow(ctx, fencedRaiseCounterCheck, arg.Name, arg.Column2)
+	var i fencedRaiseCounterCheckRow
+	err := row.Scan(&i.Matched, &i.Newer, &i.Newest)
+	return i, err
+}
+
 const fencedRemoveDoc = `-- name: fencedRemoveDoc :execrows
 DELETE FROM docs WHERE (id = $1) AND (docs.fence IS NULL OR docs.fence <= $2::bigint)
 `
@@ -388,6 +431,30 @@ func (q *Queries) fencedSetCounter(ctx context.Context, arg fencedSetCounterPara
 		return 0, err
 	}
 	return result.RowsAffected(), nil
+}
+
+const fencedSetCounterCheck = `-- name: fencedSetCounterCheck :one
+SELECT count(*) AS matched, count(CASE WHEN c.fence > $1::bigint THEN 1 END) AS newer, COALESCE(max(c.fence), 0)::bigint AS newest
+FROM counters AS c
+WHERE (c.name = $2)
+`
+
+type fencedSetCounterCheckParams struct {
+	FencegenToken int64
+	Name          string
+}
+
+type fencedSetCounterCheckRow struct {
+	Matched int64
+	Newer   int64
+	Newest  int64
+}
+
+func (q *Queries) fencedSetCounterCheck(ctx context.Context, arg fencedSetCounterCheckParams) (fencedSetCounterCheckRow, error) {
+	row := q.db.QueryRow(ctx, fencedSetCounterCheck, arg.FencegenToken, arg.Name)
+	var i fencedSetCounterCheckRow
+	err := row.Scan(&i.Matched, &i.Newer, &i.Newest)
+	return i, err
 }
 
 const fencedSetCounters = `-- name: fencedSetCounters :execrows
