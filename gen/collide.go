@@ -20,6 +20,7 @@ var apiNames = map[string]bool{
 	"settle": true, "fenceToken": true, "checkTokenRange": true, "mysqlStaleMarker": true,
 	"Queries": true, "New": true, "DBTX": true,
 	"Written": true, "written": true, "notWritten": true, "staleRows": true,
+	"mysqlRejectBase": true, "rejectedRows": true,
 }
 
 // modelRenames names a new Go type for sqlc's model of every table or

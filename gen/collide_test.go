@@ -32,6 +32,19 @@ func adversarialSchema(engine Engine) string {
 	return b.String()
 }
 
+// adversarialQueries return and upsert whole rows of the clashing tables:
+// RETURNING * gives sqlc's model, which must carry its new name there too.
+var adversarialQueries = map[Engine]string{
+	PostgreSQL: "-- name: ClaimToken :one\nUPDATE tokens SET arg = $2 WHERE id = $1 RETURNING *;\n\n" +
+		"-- name: ClaimFenced :many\nUPDATE fenced SET arg = $1 RETURNING *;\n\n" +
+		"-- name: SaveToken :exec\nINSERT INTO tokens (id, arg) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET arg = excluded.arg WHERE tokens.arg <> excluded.arg;\n",
+	SQLite: "-- name: ClaimToken :one\nUPDATE tokens SET arg = ? WHERE id = ? RETURNING *;\n\n" +
+		"-- name: ClaimFenced :many\nUPDATE fenced SET arg = ? RETURNING *;\n\n" +
+		"-- name: SaveToken :exec\nINSERT INTO tokens (id, arg) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET arg = excluded.arg WHERE tokens.arg <> excluded.arg;\n",
+	MySQL: "-- name: SaveToken :exec\nINSERT INTO tokens (id, arg) VALUES (?, ?) ON DUPLICATE KEY UPDATE arg = VALUES(arg);\n\n" +
+		"-- name: SaveTokens :execrows\nINSERT INTO tokens (id, arg) VALUES (?, ?), (?, ?) ON DUPLICATE KEY UPDATE arg = VALUES(arg);\n",
+}
+
 // TestAdversarialNamesCompile generates from tables named after the
 // package's own declarations on every engine and builds the result: the
 // generated code must compile.
@@ -57,7 +70,8 @@ func TestAdversarialNamesCompile(t *testing.T) {
 	}{{PostgreSQL, DriverPgx}, {PostgreSQL, DriverSQL}, {MySQL, DriverSQL}, {SQLite, DriverSQL}} {
 		pkg := strings.NewReplacer("postgresql", "pg", "/", "", ".", "").Replace(string(c.engine) + string(c.driver))
 		res, err := Generate(Options{Engine: c.engine, Driver: c.driver, Package: pkg, Sequence: c.engine == PostgreSQL, Leases: c.engine == PostgreSQL,
-			Schemas: []Source{{Path: "adversarial.sql", Data: []byte(adversarialSchema(c.engine))}}})
+			Schemas: []Source{{Path: "adversarial.sql", Data: []byte(adversarialSchema(c.engine))}},
+			Queries: []Source{{Path: "queries.sql", Data: []byte(adversarialQueries[c.engine])}}})
 		if err != nil {
 			t.Fatalf("%s %s: %v", c.engine, c.driver, err)
 		}

@@ -133,7 +133,11 @@ func Generate(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	userGo, err := readQueryFiles(opts, userSQL, queryFiles, goFiles)
+	var models map[string]string // sqlc's models renamed (a plugin refuses those clashes)
+	if opts.SQLCPlugin == nil {
+		models = modelRenames(schema)
+	}
+	userGo, err := readQueryFiles(opts, userSQL, queryFiles, goFiles, models)
 	if err != nil {
 		return nil, err
 	}
@@ -142,7 +146,7 @@ func Generate(opts Options) (*Result, error) {
 		return nil, err
 	}
 	if opts.SQLCPlugin == nil {
-		if goFiles["models.go"], err = renameModels(goFiles["models.go"], modelRenames(schema)); err != nil {
+		if goFiles["models.go"], err = renameModels(goFiles["models.go"], models); err != nil {
 			return nil, err
 		}
 	} else if err := dropSharedRows(queryFiles, userSQL, goFiles); err != nil {

@@ -29,12 +29,17 @@ func userQuerySources(opts Options, files [][]*userQuery) ([]Source, error) {
 
 // readQueryFiles reads sqlc's Go file of each users' queries file, first
 // giving the row types of fenced queries their exported names (sqlc names
-// them after the unexported query: fencedListDocsRow becomes ListDocsRow).
-func readQueryFiles(opts Options, srcs []Source, files [][]*userQuery, goFiles map[string][]byte) ([]queryFile, error) {
+// them after the unexported query: fencedListDocsRow becomes ListDocsRow)
+// and sqlc's models their new names (a RETURNING * of table tokens
+// returns sqlc's model Token, renamed TokenRow).
+func readQueryFiles(opts Options, srcs []Source, files [][]*userQuery, goFiles map[string][]byte, models map[string]string) ([]queryFile, error) {
 	var out []queryFile
 	for i, src := range srcs {
 		name := src.Path + ".go"
 		renames := map[string]string{}
+		for from, to := range models {
+			renames[from] = to
+		}
 		for _, q := range files[i] {
 			if q.Fenced != nil {
 				renames[q.sqlcName()+"Row"] = q.Name + "Row"
@@ -54,7 +59,9 @@ func readQueryFiles(opts Options, srcs []Source, files [][]*userQuery, goFiles m
 	return out, nil
 }
 
-// renameIdents renames every identifier of a Go file as renames says.
+// renameIdents renames the package-level names of a Go file as renames
+// says: every identifier but field names, selected fields and the keys of
+// composite literals (a column token gives a field Token, which stays).
 func renameIdents(name string, src []byte, renames map[string]string) ([]byte, error) {
 	if len(renames) == 0 {
 		return src, nil
@@ -64,9 +71,23 @@ func renameIdents(name string, src []byte, renames map[string]string) ([]byte, e
 	if err != nil {
 		return nil, fmt.Errorf("reading sqlc's %s: %w", name, err)
 	}
+	keep := map[*ast.Ident]bool{}
 	ast.Inspect(f, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && renames[id.Name] != "" {
-			id.Name = renames[id.Name]
+		switch n := n.(type) {
+		case *ast.Field:
+			for _, id := range n.Names {
+				keep[id] = true
+			}
+		case *ast.SelectorExpr:
+			keep[n.Sel] = true
+		case *ast.KeyValueExpr:
+			if id, ok := n.Key.(*ast.Ident); ok {
+				keep[id] = true
+			}
+		case *ast.Ident:
+			if to := renames[n.Name]; to != "" && !keep[n] {
+				n.Name = to
+			}
 		}
 		return true
 	})
