@@ -313,6 +313,12 @@ func (s *sqliteSchema) loadTable(t *Table, m *myFile) error {
 	for _, p := range pk {
 		t.PrimaryKey[p.seq-1] = p.name
 	}
+	err = s.query(fmt.Sprintf("SELECT wr FROM pragma_table_list WHERE name = %s AND schema = %s", sqliteString(t.Name), sqliteString(sqliteSchemaOrMain(t.Schema))), func(st *sqlite3.Stmt) {
+		t.noRowid = st.ColumnInt(0) != 0
+	})
+	if err != nil {
+		return err
+	}
 	return s.loadUniques(t)
 }
 

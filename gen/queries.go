@@ -65,6 +65,9 @@ type fencedQuery struct {
 	ByIndex     bool
 	CheckParams []int
 	Tuples      int // rows an upsert's VALUES lists
+	// Limited is set for a MySQL UPDATE or DELETE with LIMIT, whose check
+	// counts stale rows beyond the limit too.
+	Limited bool
 	// Counted is set for a MySQL upsert, whose LastInsertId counts the
 	// rows its fence rejected (see mysqlUpsert).
 	Counted bool

@@ -258,6 +258,9 @@ func (q *userQuery) methodDoc(cmp Compare) []string {
 	default:
 		doc = append(doc, "It returns a *StaleError if a newer token holds the rows it matched and a *NotFoundError if it matched none.")
 	}
+	if fq.Limited {
+		doc = append(doc, "Rows a newer token holds are passed over, and counted stale within the LIMIT or beyond it.")
+	}
 	if fq.Kind == "upsert" && fq.Check != "" {
 		doc = append(doc, "A row the query's own DO UPDATE condition skips is not stale (a :one query returns sqlc's no-rows error for it, as unfenced).")
 	}

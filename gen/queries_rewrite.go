@@ -362,6 +362,7 @@ func (rw *rewriter) rewrite() (*fencedQuery, error) {
 		return nil, err
 	}
 	fq.SQL = rw.apply()
+	fq.Limited = rw.opts.Engine == MySQL && rw.find(0, pg.Token_LIMIT) >= 0
 	return fq, nil
 }
 
@@ -496,18 +497,17 @@ func (rw *rewriter) check(c clauses, target, extra [2]int) (string, []int) {
 	}
 	ref := rw.alias + "." + rw.fenceCol()
 	row, newest := rw.alias+".ctid", "COALESCE(max("+ref+"), 0)::bigint"
-	switch rw.opts.Engine {
-	case SQLite:
+	count := "count(DISTINCT "
+	switch {
+	case rw.opts.Engine == MySQL: // single-table statements only: a row matches once
+		row, newest, count = "1", "CAST(COALESCE(MAX("+ref+"), 0) AS SIGNED)", "count("
+	case rw.table.noRowid: // SQLite WITHOUT ROWID; sqlc reads no UPDATE ... FROM there, so a row matches once
+		row, newest, count = "1", "CAST(COALESCE(max("+ref+"), 0) AS INTEGER)", "count("
+	case rw.opts.Engine == SQLite:
 		row, newest = rw.alias+".rowid", "CAST(COALESCE(max("+ref+"), 0) AS INTEGER)"
-	case MySQL: // single-table statements only: a row matches once
-		row, newest = "1", "CAST(COALESCE(MAX("+ref+"), 0) AS SIGNED)"
 	}
 	var b strings.Builder
 	b.WriteString(part(0))
-	count := "count(DISTINCT "
-	if rw.opts.Engine == MySQL {
-		count = "count("
-	}
 	fmt.Fprintf(&b, "SELECT %s%s) AS matched, %sCASE WHEN %s > %s THEN %s END) AS newer, %s AS newest\nFROM %s", count, row, count, ref, tok, row, newest, part(1))
 	i := 2
 	if extra[1] > 0 {

@@ -40,6 +40,7 @@ type Table struct {
 
 	spelling    string       // see Column.spelling
 	unfenceable string       // why fencegen cannot fence the table, if it cannot
+	noRowid     bool         // a SQLite WITHOUT ROWID table
 	pkName      string       // for DROP CONSTRAINT
 	uniqueNames []constraint // Uniques with their names
 }

@@ -229,6 +229,22 @@ func (q *queriesCase) limitedUpdate(t *testing.T) {
 	}
 	q.wantDoc(60, "held", "draft", 9)
 	q.wantDoc(61, "second", "draft", 4)
+	// A held row beyond the limit is counted stale too: a newer holder has
+	// written, whichever rows this batch took.
+	q.create(62, "zed", "z")
+	if err := q.f.SetDocTitle(q.ctx, tok(10), querydb.SetDocTitleParams{ID: 62, Title: "held too"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := q.f.SetDocTitle(q.ctx, tok(9), querydb.SetDocTitleParams{ID: 60, Title: "held"}); err != nil {
+		t.Fatal(err)
+	}
+	w, err = q.f.RetitleFirst(q.ctx, tok(9), querydb.RetitleFirstParams{Title: "third", Owner: "zed"})
+	wantStale(t, err, "docs", 10)
+	if w != (querydb.Written{Rows: 1, Stale: 1}) {
+		t.Fatalf("Written = %+v, want 1 row (the first by id), 1 stale (beyond the limit)", w)
+	}
+	q.wantDoc(60, "third", "draft", 9)
+	q.wantDoc(62, "held too", "draft", 10)
 }
 
 func (q *queriesCase) passThrough(t *testing.T) {

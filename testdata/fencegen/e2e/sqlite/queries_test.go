@@ -34,6 +34,7 @@ func TestQueries(t *testing.T) {
 	t.Run("one upsert", q.oneUpsert)
 	t.Run("execrows upsert", q.execRowsUpsert)
 	t.Run("execrows upsert with its own condition", q.conditionalUpsert)
+	t.Run("WITHOUT ROWID table", q.withoutRowid)
 	t.Run("unfenced and pass-through", q.passThrough)
 }
 
@@ -303,5 +304,43 @@ func (q *queriesCase) conditionalUpsert(t *testing.T) {
 	}
 	if n, fence := q.counter("x"); n != 1 || fence != 5 {
 		t.Fatalf("x = %d fence %d, want 1 fence 5 (skipped)", n, fence)
+	}
+}
+
+// withoutRowid fences a WITHOUT ROWID table, whose check counts rows
+// without a rowid.
+func (q *queriesCase) withoutRowid(t *testing.T) {
+	q.t = t
+	take := func(token int64, slot int64, owner string) error {
+		return q.f.TakeSlot(q.ctx, tok(token), querydb.TakeSlotParams{Owner: owner, Shard: "s1", Slot: slot})
+	}
+	wantNotFound(t, take(5, 1, "ann"))
+	if _, err := q.pool.ExecContext(q.ctx, "INSERT INTO slots (shard, slot, owner) VALUES ('s1', 1, ''), ('s1', 2, ''), ('s2', 1, '')"); err != nil {
+		t.Fatal(err)
+	}
+	if err := take(5, 1, "ann"); err != nil {
+		t.Fatal(err)
+	}
+	if err := take(5, 1, "ann again"); err != nil {
+		t.Fatalf("equal token: %v", err)
+	}
+	wantStale(t, take(4, 1, "old"), "slots", 5)
+	var owner string
+	if err := q.pool.QueryRowContext(q.ctx, "SELECT owner FROM slots WHERE shard = 's1' AND slot = 1").Scan(&owner); err != nil || owner != "ann again" {
+		t.Fatalf("slot 1 owner = %q, %v; want the equal token's write", owner, err)
+	}
+	for _, slot := range []int64{1, 2} {
+		if err := q.db.TagDoc(q.ctx, querydb.TagDocParams{DocID: slot, Tag: "free"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w, err := q.f.FreeShard(q.ctx, tok(4), querydb.FreeShardParams{Shard: "s1", Tag: "free"})
+	wantStale(t, err, "slots", 5)
+	if w != (querydb.Written{Rows: 1, Stale: 1}) {
+		t.Fatalf("Written = %+v, want 1 row, 1 stale", w)
+	}
+	var left int
+	if err := q.pool.QueryRowContext(q.ctx, "SELECT count(*) FROM slots").Scan(&left); err != nil || left != 2 {
+		t.Fatalf("%d slots left (%v), want the held one and shard s2's", left, err)
 	}
 }

@@ -47,3 +47,9 @@ INSERT OR REPLACE INTO tags (doc_id, tag) VALUES (?, ?);
 -- name: SetCountersIfChanged :execrows
 INSERT INTO counters AS c (name, n) VALUES (?, ?), (?, ?)
 ON CONFLICT (name) DO UPDATE SET n = excluded.n WHERE c.n <> excluded.n;
+
+-- name: TakeSlot :exec
+UPDATE slots SET owner = ? WHERE shard = ? AND slot = ?;
+
+-- name: FreeShard :execrows
+DELETE FROM slots WHERE shard = @shard AND slot IN (SELECT doc_id FROM tags WHERE tag = @tag);

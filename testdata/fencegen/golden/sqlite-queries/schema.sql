@@ -20,3 +20,12 @@ CREATE TABLE counters (
   n INTEGER NOT NULL,
   fence INTEGER NOT NULL
 );
+
+-- WITHOUT ROWID: the check counts rows by their primary key.
+CREATE TABLE slots (
+  shard TEXT NOT NULL,
+  slot INTEGER NOT NULL,
+  owner TEXT NOT NULL,
+  fence INTEGER,
+  PRIMARY KEY (shard, slot)
+) WITHOUT ROWID;

@@ -502,6 +502,7 @@ type RetitleFirstParams struct {
 
 // RetitleFirst runs query RetitleFirst (queries.sql:13) fenced: it writes only docs rows whose fence <= token, and sets their fence to token.
 // It returns the rows written, and a *StaleError with the count of stale rows if a newer token holds any row it matched.
+// Rows a newer token holds are passed over, and counted stale within the LIMIT or beyond it.
 func (f *Fenced) RetitleFirst(ctx context.Context, token Token, arg RetitleFirstParams) (Written, error) {
 	n, err := f.q.fencedRetitleFirst(ctx, fencedRetitleFirstParams{
 		FencegenToken: sql.NullInt64{

@@ -286,6 +286,79 @@ func (f *Fenced) DeleteCounter(ctx context.Context, token Token, arg DeleteCount
 	return settle(ctx, "counters", opDelete, token, n > 0, err, f.q.fencedFenceCounter, fencedFenceCounterParams{Name: arg.Name})
 }
 
+// UpdateSlotParams holds the columns UpdateSlot writes or matches; the token sets the fence.
+type UpdateSlotParams struct {
+	Owner string
+	Shard string
+	Slot  int64
+}
+
+// UpdateSlot sets the slots row with arg's key to arg and its fence to token, if the row's fence <= token.
+// It returns a *StaleError if a newer token holds the row and a *NotFoundError if no row has the key.
+func (f *Fenced) UpdateSlot(ctx context.Context, token Token, arg UpdateSlotParams) error {
+	n, err := f.q.fencedUpdateSlot(ctx, fencedUpdateSlotParams{
+		FencegenToken: sql.NullInt64{
+			Int64: token.n,
+			Valid: true,
+		},
+		Owner: arg.Owner,
+		Shard: arg.Shard,
+		Slot:  arg.Slot,
+	})
+	return settle(ctx, "slots", opUpdate, token, n > 0, err, f.q.fencedFenceSlot, fencedFenceSlotParams{
+		Shard: arg.Shard,
+		Slot:  arg.Slot,
+	})
+}
+
+// UpsertSlotParams holds the columns UpsertSlot writes or matches; the token sets the fence.
+type UpsertSlotParams struct {
+	Shard string
+	Slot  int64
+	Owner string
+}
+
+// UpsertSlot inserts arg into slots with fence token, or updates the row with its key if the row's fence <= token.
+// It returns a *StaleError if a newer token holds the row.
+func (f *Fenced) UpsertSlot(ctx context.Context, token Token, arg UpsertSlotParams) error {
+	n, err := f.q.fencedUpsertSlot(ctx, fencedUpsertSlotParams{
+		FencegenToken: sql.NullInt64{
+			Int64: token.n,
+			Valid: true,
+		},
+		Owner: arg.Owner,
+		Shard: arg.Shard,
+		Slot:  arg.Slot,
+	})
+	return settle(ctx, "slots", opUpsert, token, n > 0, err, f.q.fencedFenceSlot, fencedFenceSlotParams{
+		Shard: arg.Shard,
+		Slot:  arg.Slot,
+	})
+}
+
+// DeleteSlotParams holds the columns DeleteSlot writes or matches; the token sets the fence.
+type DeleteSlotParams struct {
+	Shard string
+	Slot  int64
+}
+
+// DeleteSlot deletes the slots row with arg's key if the row's fence <= token.
+// It returns a *StaleError if a newer token holds the row and a *NotFoundError if no row has the key.
+func (f *Fenced) DeleteSlot(ctx context.Context, token Token, arg DeleteSlotParams) error {
+	n, err := f.q.fencedDeleteSlot(ctx, fencedDeleteSlotParams{
+		FencegenToken: sql.NullInt64{
+			Int64: token.n,
+			Valid: true,
+		},
+		Shard: arg.Shard,
+		Slot:  arg.Slot,
+	})
+	return settle(ctx, "slots", opDelete, token, n > 0, err, f.q.fencedFenceSlot, fencedFenceSlotParams{
+		Shard: arg.Shard,
+		Slot:  arg.Slot,
+	})
+}
+
 // Written is the outcome of a fenced query that may write many rows.
 type Written struct {
 	Rows  int64 // rows the query wrote
@@ -579,4 +652,77 @@ func (f *Fenced) SetCountersIfChanged(ctx context.Context, token Token, arg SetC
 	}
 	stale := c.Newer
 	return written("counters", token, n, stale, &Token{c.Newest})
+}
+
+// TakeSlotParams holds the parameters of query TakeSlot (queries.sql:51); the token sets the fence.
+type TakeSlotParams struct {
+	Owner string
+	Shard string
+	Slot  int64
+}
+
+// TakeSlot runs query TakeSlot (queries.sql:51) fenced: it writes only slots rows whose fence <= token, and sets their fence to token.
+// It returns a *StaleError if a newer token holds the rows it matched and a *NotFoundError if it matched none.
+func (f *Fenced) TakeSlot(ctx context.Context, token Token, arg TakeSlotParams) error {
+	n, err := f.q.fencedTakeSlot(ctx, fencedTakeSlotParams{
+		Fence: sql.NullInt64{
+			Int64: token.n,
+			Valid: true,
+		},
+		Owner: arg.Owner,
+		Shard: arg.Shard,
+		Slot:  arg.Slot,
+	})
+	if err != nil {
+		return fmt.Errorf("fenced query TakeSlot: %w", err)
+	}
+	if n > 0 {
+		return nil
+	}
+	c, err := f.q.fencedTakeSlotCheck(ctx, fencedTakeSlotCheckParams{
+		Fence: sql.NullInt64{
+			Int64: token.n,
+			Valid: true,
+		},
+		Shard: arg.Shard,
+		Slot:  arg.Slot,
+	})
+	if err != nil {
+		return fmt.Errorf("checking the outcome of fenced query TakeSlot: %w", err)
+	}
+	return notWritten("slots", token, c.Matched, c.Newer, c.Newest)
+}
+
+// FreeShardParams holds the parameters of query FreeShard (queries.sql:54); the token sets the fence.
+type FreeShardParams struct {
+	Shard string
+	Tag   string
+}
+
+// FreeShard runs query FreeShard (queries.sql:54) fenced: it writes only slots rows whose fence <= token, and sets their fence to token.
+// It returns the rows written, and a *StaleError with the count of stale rows if a newer token holds any row it matched.
+func (f *Fenced) FreeShard(ctx context.Context, token Token, arg FreeShardParams) (Written, error) {
+	n, err := f.q.fencedFreeShard(ctx, fencedFreeShardParams{
+		FencegenToken: sql.NullInt64{
+			Int64: token.n,
+			Valid: true,
+		},
+		Shard: arg.Shard,
+		Tag:   arg.Tag,
+	})
+	if err != nil {
+		return Written{}, fmt.Errorf("fenced query FreeShard: %w", err)
+	}
+	c, err := f.q.fencedFreeShardCheck(ctx, fencedFreeShardCheckParams{
+		FencegenToken: sql.NullInt64{
+			Int64: token.n,
+			Valid: true,
+		},
+		Shard: arg.Shard,
+		Tag:   arg.Tag,
+	})
+	if err != nil {
+		return Written{Rows: n}, fmt.Errorf("checking the outcome of fenced query FreeShard: %w", err)
+	}
+	return written("slots", token, n, staleRows(n, c.Matched, c.Newer), &Token{c.Newest})
 }

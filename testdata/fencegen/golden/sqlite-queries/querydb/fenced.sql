@@ -44,3 +44,25 @@ WHERE name = sqlc.arg(name)
 -- name: fencedFenceCounter :one
 SELECT fence FROM counters
 WHERE name = sqlc.arg(name);
+
+-- name: fencedUpdateSlot :execrows
+UPDATE slots
+SET owner = sqlc.arg(owner), fence = sqlc.arg(fencegen_token)
+WHERE shard = sqlc.arg(shard) AND slot = sqlc.arg(slot)
+  AND (fence IS NULL OR fence <= sqlc.arg(fencegen_token));
+
+-- name: fencedUpsertSlot :execrows
+INSERT INTO slots (shard, slot, owner, fence)
+VALUES (sqlc.arg(shard), sqlc.arg(slot), sqlc.arg(owner), sqlc.arg(fencegen_token))
+ON CONFLICT (shard, slot) DO UPDATE
+SET owner = excluded.owner, fence = excluded.fence
+WHERE (slots.fence IS NULL OR slots.fence <= excluded.fence);
+
+-- name: fencedDeleteSlot :execrows
+DELETE FROM slots
+WHERE shard = sqlc.arg(shard) AND slot = sqlc.arg(slot)
+  AND (fence IS NULL OR fence <= sqlc.arg(fencegen_token));
+
+-- name: fencedFenceSlot :one
+SELECT fence FROM slots
+WHERE shard = sqlc.arg(shard) AND slot = sqlc.arg(slot);

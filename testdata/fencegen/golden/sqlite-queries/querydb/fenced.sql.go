@@ -46,6 +46,26 @@ func (q *Queries) fencedDeleteDoc(ctx context.Context, arg fencedDeleteDocParams
 	return result.RowsAffected()
 }
 
+const fencedDeleteSlot = `-- name: fencedDeleteSlot :execrows
+DELETE FROM slots
+WHERE shard = ?1 AND slot = ?2
+  AND (fence IS NULL OR fence <= ?3)
+`
+
+type fencedDeleteSlotParams struct {
+	Shard         string
+	Slot          int64
+	FencegenToken sql.NullInt64
+}
+
+func (q *Queries) fencedDeleteSlot(ctx context.Context, arg fencedDeleteSlotParams) (int64, error) {
+	result, err := q.db.ExecContext(ctx, fencedDeleteSlot, arg.Shard, arg.Slot, arg.FencegenToken)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
 const fencedFenceCounter = `-- name: fencedFenceCounter :one
 SELECT fence FROM counters
 WHERE name = ?1
@@ -73,6 +93,23 @@ type fencedFenceDocParams struct {
 
 func (q *Queries) fencedFenceDoc(ctx context.Context, arg fencedFenceDocParams) (sql.NullInt64, error) {
 	row := q.db.QueryRowContext(ctx, fencedFenceDoc, arg.ID)
+	var fence sql.NullInt64
+	err := row.Scan(&fence)
+	return fence, err
+}
+
+const fencedFenceSlot = `-- name: fencedFenceSlot :one
+SELECT fence FROM slots
+WHERE shard = ?1 AND slot = ?2
+`
+
+type fencedFenceSlotParams struct {
+	Shard string
+	Slot  int64
+}
+
+func (q *Queries) fencedFenceSlot(ctx context.Context, arg fencedFenceSlotParams) (sql.NullInt64, error) {
+	row := q.db.QueryRowContext(ctx, fencedFenceSlot, arg.Shard, arg.Slot)
 	var fence sql.NullInt64
 	err := row.Scan(&fence)
 	return fence, err
@@ -130,6 +167,33 @@ func (q *Queries) fencedUpdateDoc(ctx context.Context, arg fencedUpdateDocParams
 	return result.RowsAffected()
 }
 
+const fencedUpdateSlot = `-- name: fencedUpdateSlot :execrows
+UPDATE slots
+SET owner = ?1, fence = ?2
+WHERE shard = ?3 AND slot = ?4
+  AND (fence IS NULL OR fence <= ?2)
+`
+
+type fencedUpdateSlotParams struct {
+	Owner         string
+	FencegenToken sql.NullInt64
+	Shard         string
+	Slot          int64
+}
+
+func (q *Queries) fencedUpdateSlot(ctx context.Context, arg fencedUpdateSlotParams) (int64, error) {
+	result, err := q.db.ExecContext(ctx, fencedUpdateSlot,
+		arg.Owner,
+		arg.FencegenToken,
+		arg.Shard,
+		arg.Slot,
+	)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
 const fencedUpsertCounter = `-- name: fencedUpsertCounter :execrows
 INSERT INTO counters (name, n, fence)
 VALUES (?1, ?2, ?3)
@@ -176,6 +240,34 @@ func (q *Queries) fencedUpsertDoc(ctx context.Context, arg fencedUpsertDocParams
 		arg.Title,
 		arg.Body,
 		arg.Status,
+		arg.FencegenToken,
+	)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
+const fencedUpsertSlot = `-- name: fencedUpsertSlot :execrows
+INSERT INTO slots (shard, slot, owner, fence)
+VALUES (?1, ?2, ?3, ?4)
+ON CONFLICT (shard, slot) DO UPDATE
+SET owner = excluded.owner, fence = excluded.fence
+WHERE (slots.fence IS NULL OR slots.fence <= excluded.fence)
+`
+
+type fencedUpsertSlotParams struct {
+	Shard         string
+	Slot          int64
+	Owner         string
+	FencegenToken sql.NullInt64
+}
+
+func (q *Queries) fencedUpsertSlot(ctx context.Context, arg fencedUpsertSlotParams) (int64, error) {
+	result, err := q.db.ExecContext(ctx, fencedUpsertSlot,
+		arg.Shard,
+		arg.Slot,
+		arg.Owner,
 		arg.FencegenToken,
 	)
 	if err != nil {

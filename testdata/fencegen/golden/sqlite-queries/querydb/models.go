@@ -21,6 +21,13 @@ type Doc struct {
 	Fence  sql.NullInt64
 }
 
+type Slot struct {
+	Shard string
+	Slot  int64
+	Owner string
+	Fence sql.NullInt64
+}
+
 type Tag struct {
 	DocID int64
 	Tag   string

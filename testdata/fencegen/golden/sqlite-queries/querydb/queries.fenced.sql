@@ -82,3 +82,19 @@ SELECT count(*) AS matched, count(CASE WHEN c.fence > ?3 THEN 1 END) AS newer, C
 FROM counters AS c
 WHERE (c.name = ?1) OR (c.name = ?2);
 
+-- name: fencedTakeSlot :execrows
+UPDATE slots SET fence = ?4, owner = ?1 WHERE (shard = ?2 AND slot = ?3) AND (slots.fence IS NULL OR slots.fence <= ?4);
+
+-- name: fencedTakeSlotCheck :one
+SELECT count(1) AS matched, count(CASE WHEN slots.fence > ?3 THEN 1 END) AS newer, CAST(COALESCE(max(slots.fence), 0) AS INTEGER) AS newest
+FROM slots
+WHERE shard = ?1 AND slot = ?2;
+
+-- name: fencedFreeShard :execrows
+DELETE FROM slots WHERE (shard = @shard AND slot IN (SELECT doc_id FROM tags WHERE tag = @tag)) AND (slots.fence IS NULL OR slots.fence <= sqlc.arg(fencegen_token));
+
+-- name: fencedFreeShardCheck :one
+SELECT count(1) AS matched, count(CASE WHEN slots.fence > sqlc.arg(fencegen_token) THEN 1 END) AS newer, CAST(COALESCE(max(slots.fence), 0) AS INTEGER) AS newest
+FROM slots
+WHERE shard = @shard AND slot IN (SELECT doc_id FROM tags WHERE tag = @tag);
+

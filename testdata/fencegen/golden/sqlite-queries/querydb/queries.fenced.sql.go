@@ -153,6 +153,49 @@ func (q *Queries) fencedBumpCounter(ctx context.Context, arg fencedBumpCounterPa
 	return n, err
 }
 
+const fencedFreeShard = `-- name: fencedFreeShard :execrows
+DELETE FROM slots WHERE (shard = ?1 AND slot IN (SELECT doc_id FROM tags WHERE tag = ?2)) AND (slots.fence IS NULL OR slots.fence <= ?3)
+`
+
+type fencedFreeShardParams struct {
+	Shard         string
+	Tag           string
+	FencegenToken sql.NullInt64
+}
+
+func (q *Queries) fencedFreeShard(ctx context.Context, arg fencedFreeShardParams) (int64, error) {
+	result, err := q.db.ExecContext(ctx, fencedFreeShard, arg.Shard, arg.Tag, arg.FencegenToken)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
+const fencedFreeShardCheck = `-- name: fencedFreeShardCheck :one
+SELECT count(1) AS matched, count(CASE WHEN slots.fence > ?1 THEN 1 END) AS newer, CAST(COALESCE(max(slots.fence), 0) AS INTEGER) AS newest
+FROM slots
+WHERE shard = ?2 AND slot IN (SELECT doc_id FROM tags WHERE tag = ?3)
+`
+
+type fencedFreeShardCheckParams struct {
+	FencegenToken sql.NullInt64
+	Shard         string
+	Tag           string
+}
+
+type fencedFreeShardCheckRow struct {
+	Matched int64
+	Newer   int64
+	Newest  int64
+}
+
+func (q *Queries) fencedFreeShardCheck(ctx context.Context, arg fencedFreeShardCheckParams) (fencedFreeShardCheckRow, error) {
+	row := q.db.QueryRowContext(ctx, fencedFreeShardCheck, arg.FencegenToken, arg.Shard, arg.Tag)
+	var i fencedFreeShardCheckRow
+	err := row.Scan(&i.Matched, &i.Newer, &i.Newest)
+	return i, err
+}
+
 const fencedPublishOwnerDocs = `-- name: fencedPublishOwnerDocs :execrows
 UPDATE docs
 SET fence = ?1, status = 'published'
@@ -398,6 +441,55 @@ type fencedSetDocTitleCheckRow struct {
 func (q *Queries) fencedSetDocTitleCheck(ctx context.Context, arg fencedSetDocTitleCheckParams) (fencedSetDocTitleCheckRow, error) {
 	row := q.db.QueryRowContext(ctx, fencedSetDocTitleCheck, arg.ID, arg.Fence)
 	var i fencedSetDocTitleCheckRow
+	err := row.Scan(&i.Matched, &i.Newer, &i.Newest)
+	return i, err
+}
+
+const fencedTakeSlot = `-- name: fencedTakeSlot :execrows
+UPDATE slots SET fence = ?4, owner = ?1 WHERE (shard = ?2 AND slot = ?3) AND (slots.fence IS NULL OR slots.fence <= ?4)
+`
+
+type fencedTakeSlotParams struct {
+	Owner string
+	Shard string
+	Slot  int64
+	Fence sql.NullInt64
+}
+
+func (q *Queries) fencedTakeSlot(ctx context.Context, arg fencedTakeSlotParams) (int64, error) {
+	result, err := q.db.ExecContext(ctx, fencedTakeSlot,
+		arg.Owner,
+		arg.Shard,
+		arg.Slot,
+		arg.Fence,
+	)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
+const fencedTakeSlotCheck = `-- name: fencedTakeSlotCheck :one
+SELECT count(1) AS matched, count(CASE WHEN slots.fence > ?3 THEN 1 END) AS newer, CAST(COALESCE(max(slots.fence), 0) AS INTEGER) AS newest
+FROM slots
+WHERE shard = ?1 AND slot = ?2
+`
+
+type fencedTakeSlotCheckParams struct {
+	Shard string
+	Slot  int64
+	Fence sql.NullInt64
+}
+
+type fencedTakeSlotCheckRow struct {
+	Matched int64
+	Newer   int64
+	Newest  int64
+}
+
+func (q *Queries) fencedTakeSlotCheck(ctx context.Context, arg fencedTakeSlotCheckParams) (fencedTakeSlotCheckRow, error) {
+	row := q.db.QueryRowContext(ctx, fencedTakeSlotCheck, arg.Shard, arg.Slot, arg.Fence)
+	var i fencedTakeSlotCheckRow
 	err := row.Scan(&i.Matched, &i.Newer, &i.Newest)
 	return i, err
 }
