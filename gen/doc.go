@@ -17,7 +17,7 @@
 //     sqlcChildEnv) on the schema plus fenced.sql for the chosen driver;
 //     its messages come back placed in the user's files.
 //     The users' queries files (Options.Queries) go to sqlc rewritten: each
-//     UPDATE, DELETE and INSERT ... VALUES ... ON CONFLICT DO UPDATE of a
+//     UPDATE, DELETE and INSERT ... ON CONFLICT DO UPDATE (VALUES or SELECT) of a
 //     fenced table gets the fence assignment and predicate spliced into its
 //     text (pg_query says what the statement is, its scanner where the
 //     top-level clauses are; queries.go, queries_rewrite.go) under an

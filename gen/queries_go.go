@@ -435,13 +435,25 @@ func (q *userQuery) upsertBody(w *goWriter, call, check jen.Code, table string, 
 			jen.Id("stale").Op(":=").Add(count),
 		}
 	}
+	// allWritten returns early, with results, when every VALUES row was
+	// written; an upsert from a query always runs its check.
+	allWritten := func(n jen.Code, results ...jen.Code) []jen.Code {
+		if q.Fenced.Tuples == 0 {
+			return nil
+		}
+		cond := jen.Add(n).Op(">=").Lit(q.Fenced.Tuples)
+		if q.Fenced.Tuples == 1 {
+			cond = jen.Add(n).Op(">").Lit(0)
+		}
+		return []jen.Code{jen.If(cond).Block(jen.Return(results...))}
+	}
 	switch q.Cmd {
 	case cmdExec:
 		body := []jen.Code{
 			jen.List(jen.Id("n"), jen.Err()).Op(":=").Add(call),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(wrap("fenced query"))),
-			jen.If(q.allWritten(jen.Id("n"))).Block(jen.Return(jen.Nil())),
 		}
+		body = append(body, allWritten(jen.Id("n"), jen.Nil())...)
 		if check == nil {
 			return append(body, jen.Return(stale(nil)))
 		}
@@ -457,7 +469,7 @@ func (q *userQuery) upsertBody(w *goWriter, call, check jen.Code, table string, 
 		if check == nil {
 			return append(body, jen.Return(jen.Id("written").Call(jen.Lit(table), jen.Id("token"), jen.Id("n"), jen.Max(jen.Lit(0), tuples.Clone().Op("-").Id("n")), jen.Nil())))
 		}
-		body = append(body, jen.If(q.allWritten(jen.Id("n"))).Block(jen.Return(jen.Id("Written").Values(jen.Dict{jen.Id("Rows"): jen.Id("n")}), jen.Nil())))
+		body = append(body, allWritten(jen.Id("n"), jen.Id("Written").Values(jen.Dict{jen.Id("Rows"): jen.Id("n")}), jen.Nil())...)
 		return append(append(body, runCheck(jen.Id("n"), jen.Id("Written").Values(jen.Dict{jen.Id("Rows"): jen.Id("n")}))...),
 			jen.Return(jen.Id("written").Call(jen.Lit(table), jen.Id("token"), jen.Id("n"), jen.Id("stale"), newest)),
 		)
@@ -469,12 +481,16 @@ func (q *userQuery) upsertBody(w *goWriter, call, check jen.Code, table string, 
 				jen.Return(jen.Id("row"), jen.Err()), // skipped by the query's own condition
 			)
 		}
-		return []jen.Code{
+		body := []jen.Code{
 			jen.List(jen.Id("row"), jen.Err()).Op(":=").Add(call),
 			jen.If(jen.Qual("errors", "Is").Call(jen.Err(), w.noRows())).Block(label...),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("row"), wrap("fenced query"))),
-			jen.Return(jen.Id("row"), jen.Nil()),
 		}
+		if q.Fenced.Tuples == 0 { // the query may have given rows beyond the one returned
+			body = append(append(body, runCheck(jen.Lit(1), jen.Id("row"))...),
+				jen.If(jen.Id("stale").Op(">").Lit(0)).Block(jen.Return(jen.Id("row"), stale(newest))))
+		}
+		return append(body, jen.Return(jen.Id("row"), jen.Nil()))
 	default: // :many
 		label := []jen.Code{jen.Return(jen.Id("rows"), stale(nil))}
 		if check != nil {
@@ -482,21 +498,17 @@ func (q *userQuery) upsertBody(w *goWriter, call, check jen.Code, table string, 
 				jen.If(jen.Id("stale").Op(">").Lit(0)).Block(jen.Return(jen.Id("rows"), stale(newest))),
 			)
 		}
-		return []jen.Code{
+		body := []jen.Code{
 			jen.List(jen.Id("rows"), jen.Err()).Op(":=").Add(call),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), wrap("fenced query"))),
-			jen.If(jen.Len(jen.Id("rows")).Op("<").Add(tuples)).Block(label...),
-			jen.Return(jen.Id("rows"), jen.Nil()),
 		}
+		if q.Fenced.Tuples == 0 {
+			body = append(body, label...)
+		} else {
+			body = append(body, jen.If(jen.Len(jen.Id("rows")).Op("<").Add(tuples)).Block(label...))
+		}
+		return append(body, jen.Return(jen.Id("rows"), jen.Nil()))
 	}
-}
-
-// allWritten is the condition that an upsert wrote every VALUES row.
-func (q *userQuery) allWritten(n jen.Code) jen.Code {
-	if q.Fenced.Tuples == 1 {
-		return jen.Add(n).Op(">").Lit(0)
-	}
-	return jen.Add(n).Op(">=").Lit(q.Fenced.Tuples)
 }
 
 // countedBody labels a MySQL upsert by the rows its fence rejected, which

@@ -570,9 +570,9 @@ func (rw *rewriter) slice(r [2]int, renumber map[int]int) string {
 	return b.String()
 }
 
-// upsert fences INSERT ... VALUES ... ON CONFLICT DO UPDATE: the new row
-// carries the token as its fence, and the conflict update applies only if
-// the existing row's fence admits the token.
+// upsert fences INSERT ... ON CONFLICT DO UPDATE: the new rows carry the
+// token as their fence, and the conflict update applies only if the
+// existing row's fence admits the token. Rows come from VALUES or a SELECT.
 func (rw *rewriter) upsert(fq *fencedQuery) error {
 	ins := rw.stmt.GetInsertStmt()
 	if len(ins.GetCols()) == 0 {
@@ -584,24 +584,30 @@ func (rw *rewriter) upsert(fq *fencedQuery) error {
 	if err := rw.setsFence(ins.GetOnConflictClause().GetTargetList()); err != nil {
 		return err
 	}
-	if len(ins.GetSelectStmt().GetSelectStmt().GetValuesLists()) == 0 {
-		return errorf(rw.q.NamePos, "%s upserts fenced table %s from a query; fencegen fences INSERT ... VALUES: write the rows as VALUES, or mark the query \"-- %s <reason>\"", rw.q.Name, rw.table.QualifiedName(), unfencedDirective)
-	}
 	into := rw.find(0, pg.Token_INTO)
 	cols := rw.find(into, pg.Token_ASCII_40)
-	values := rw.find(into, pg.Token_VALUES)
-	on := rw.find(values, pg.Token_ON)
+	source := rw.find(cols+1, pg.Token_ASCII_41) + 1 // VALUES, SELECT or WITH
+	on := rw.find(rw.find(source, pg.Token_CONFLICT)-1, pg.Token_ON)
 	do := rw.find(on, pg.Token_DO)
 	set := rw.find(do, pg.Token_SET)
-	if into < 0 || cols < 0 || values < 0 || on < 0 || do < 0 || set < 0 {
+	if into < 0 || cols < 0 || source <= 0 || source >= on || on < 0 || do < 0 || set < 0 {
 		return errorf(rw.q.pos(0), "cannot find the clauses of %s; please report this as a fencegen bug", rw.q.Name)
 	}
 	tok := rw.token()
 	rw.insert(rw.toks[cols].end, rw.fenceCol()+", ")
-	for i := values + 1; i < on; i++ {
-		if t := rw.toks[i]; t.depth == 0 && t.kind == pg.Token_ASCII_40 {
-			rw.insert(t.end, tok+", ")
-			fq.Tuples++
+	sel := ins.GetSelectStmt().GetSelectStmt()
+	fromQuery := len(sel.GetValuesLists()) == 0
+	if fromQuery {
+		if sel.GetOp() != pg.SetOperation_SETOP_NONE || len(sel.GetTargetList()) == 0 {
+			return errorf(rw.q.NamePos, "%s upserts fenced table %s from a UNION or another set operation; fencegen fences INSERT ... VALUES and INSERT ... SELECT: upsert from one SELECT (a UNION can move into a subquery of its FROM), or mark the query \"-- %s <reason>\"", rw.q.Name, rw.table.QualifiedName(), unfencedDirective)
+		}
+		rw.insert(int(sel.GetTargetList()[0].GetResTarget().GetLocation()), tok+", ")
+	} else {
+		for i := source + 1; i < on; i++ {
+			if t := rw.toks[i]; t.depth == 0 && t.kind == pg.Token_ASCII_40 {
+				rw.insert(t.end, tok+", ")
+				fq.Tuples++
+			}
 		}
 	}
 	// The conflict update reads the token from the proposed row (excluded),
@@ -611,22 +617,34 @@ func (rw *rewriter) upsert(fq *fencedQuery) error {
 	rw.insert(rw.toks[set].end, " "+rw.fenceCol()+" = "+excluded+",")
 	c := clauses{verb: set, where: rw.find(set, pg.Token_WHERE, pg.Token_RETURNING), returning: rw.find(set, pg.Token_RETURNING)}
 	rw.fenceWhereWith(c, excluded)
-	if c.where < 0 {
-		return nil // a row not written was rejected by the fence
+	if c.where < 0 && !fromQuery {
+		return nil // a VALUES row not written was rejected by the fence
 	}
-	// Your own condition may skip a row too: a check of the conflicting
-	// rows tells those held by a newer token.
-	var err error
-	fq.Check, fq.CheckParams, err = rw.upsertCheck(ins, into, cols, values, on)
+	// A SELECT's rows are not known in advance, and your own condition
+	// may skip a row too: a check of the conflicting rows tells those held
+	// by a newer token.
+	keys, idx, err := rw.conflictKeys(ins, c.where >= 0)
+	if err != nil {
+		return err
+	}
+	if fromQuery {
+		fq.Check, fq.CheckParams = rw.selectCheck(ins, into, cols, keys, [2]int{rw.toks[source].start, rw.toks[on-1].end})
+	} else {
+		fq.Check, fq.CheckParams, err = rw.valuesCheck(into, cols, keys, idx, rw.valuesRows(source, on))
+	}
 	return err
 }
 
-// upsertCheck renders the query that labels an upsert with a DO UPDATE
-// condition of its own: it counts the rows that hold the keys of the
-// conflict target the VALUES rows carry, those whose fence rejects the
-// token (under "<" the rows just written count too, and the method takes
-// them away) and the newest fence.
-func (rw *rewriter) upsertCheck(ins *pg.InsertStmt, into, cols, values, on int) (string, []int, error) {
+// conflictKeys returns the columns of an upsert's conflict target, which
+// its check matches rows by, and their places in the insert column list.
+func (rw *rewriter) conflictKeys(ins *pg.InsertStmt, ownCondition bool) ([]string, []int, error) {
+	why := "upserts from a query, so fencegen finds the rows a newer token kept"
+	if ownCondition {
+		why = "has a DO UPDATE condition of its own, so fencegen must tell the rows it skips from those a newer token holds"
+	}
+	refuse := func(what string) error {
+		return errorf(rw.q.NamePos, "%s %s by the conflict target's columns; %s, or mark the query \"-- %s <reason>\"", rw.q.Name, why, what, unfencedDirective)
+	}
 	inserted := map[string]int{}
 	for i, n := range ins.GetCols() {
 		inserted[n.GetResTarget().GetName()] = i
@@ -637,14 +655,45 @@ func (rw *rewriter) upsertCheck(ins *pg.InsertStmt, into, cols, values, on int) 
 		name := e.GetIndexElem().GetName()
 		i, ok := inserted[name]
 		if !ok {
-			return "", nil, errorf(rw.q.NamePos, "%s has a DO UPDATE condition of its own, so fencegen must tell the rows it skips from those a newer token holds, by the conflict target's columns; name inserted columns in ON CONFLICT (...), drop the condition, or mark the query \"-- %s <reason>\"", rw.q.Name, unfencedDirective)
+			return nil, nil, refuse("name inserted columns in ON CONFLICT (...)")
 		}
-		keys, idx = append(keys, rw.alias+"."+rw.d.ident(name)), append(idx, i)
+		keys, idx = append(keys, name), append(idx, i)
 	}
 	if len(keys) == 0 {
-		return "", nil, errorf(rw.q.NamePos, "%s has a DO UPDATE condition of its own, so fencegen must tell the rows it skips from those a newer token holds, by the conflict target's columns; name them in ON CONFLICT (...) rather than ON CONSTRAINT, drop the condition, or mark the query \"-- %s <reason>\"", rw.q.Name, unfencedDirective)
+		return nil, nil, refuse("name them in ON CONFLICT (...) rather than ON CONSTRAINT")
 	}
-	rows := rw.valuesRows(values, on)
+	return keys, idx, nil
+}
+
+// checkSelect is the select list of an upsert's check: the conflicting
+// rows, those whose fence rejects the token (under "<" the rows just
+// written hold it too, and the method takes them away) and the newest
+// fence.
+func (rw *rewriter) checkSelect(tok string) string {
+	rejects := ">"
+	if rw.opts.Compare == CompareLT {
+		rejects = ">="
+	}
+	ref := rw.alias + "." + rw.fenceCol()
+	newest := "COALESCE(max(" + ref + "), 0)::bigint"
+	if rw.opts.Engine == SQLite {
+		newest = "CAST(COALESCE(max(" + ref + "), 0) AS INTEGER)"
+	}
+	return fmt.Sprintf("SELECT count(*) AS matched, count(CASE WHEN %s %s %s THEN 1 END) AS newer, %s AS newest", ref, rejects, tok, newest)
+}
+
+// checkToken is the token parameter of a check query whose parameters are
+// old, renumbered.
+func (rw *rewriter) checkToken(old []int) string {
+	if rw.params.positional {
+		return rw.numbered(len(old) + 1)
+	}
+	return rw.d.token()
+}
+
+// valuesCheck renders the check of an upsert from VALUES: the rows whose
+// conflict-target columns hold a VALUES row's values.
+func (rw *rewriter) valuesCheck(into, cols int, keys []string, idx []int, rows [][][2]int) (string, []int, error) {
 	var ranges [][2]int
 	for _, row := range rows {
 		for _, i := range idx {
@@ -659,27 +708,40 @@ func (rw *rewriter) upsertCheck(ins *pg.InsertStmt, into, cols, values, on int) 
 	for r := range rows {
 		var conj []string
 		for k, key := range keys {
-			conj = append(conj, key+" = "+rw.slice(ranges[r*len(keys)+k], renumber))
+			conj = append(conj, rw.alias+"."+rw.d.ident(key)+" = "+rw.slice(ranges[r*len(keys)+k], renumber))
 		}
 		match = append(match, "("+strings.Join(conj, " AND ")+")")
 	}
-	tok := rw.d.token()
-	if rw.params.positional {
-		tok = rw.numbered(len(old) + 1)
+	target := rw.orig[rw.toks[into+1].start:rw.toks[cols-1].end]
+	return fmt.Sprintf("%s\nFROM %s\nWHERE %s", rw.checkSelect(rw.checkToken(old)), target, strings.Join(match, " OR ")), old, nil
+}
+
+// selectCheck renders the check of an upsert from a SELECT (text range
+// query): the rows whose conflict-target columns hold a row the query
+// returns, run again as a WITH query named by the insert's columns.
+func (rw *rewriter) selectCheck(ins *pg.InsertStmt, into, cols int, keys []string, query [2]int) (string, []int) {
+	ranges := [][2]int{query}
+	with := ""
+	if ins.GetWithClause() != nil { // the query may read the insert's own WITH queries
+		verb := rw.find(0, pg.Token_INSERT)
+		ranges = append(ranges, [2]int{rw.toks[0].start, rw.toks[verb-1].end})
 	}
-	rejects := ">"
-	if rw.opts.Compare == CompareLT {
-		rejects = ">="
+	renumber, old := rw.renumbering(ranges)
+	if len(ranges) > 1 {
+		with = rw.slice(ranges[1], renumber) + ",\n"
+	} else {
+		with = "WITH "
 	}
-	ref := rw.alias + "." + rw.fenceCol()
-	newest := "COALESCE(max(" + ref + "), 0)::bigint"
-	if rw.opts.Engine == SQLite {
-		newest = "CAST(COALESCE(max(" + ref + "), 0) AS INTEGER)"
+	var names, on []string
+	for _, n := range ins.GetCols() {
+		names = append(names, rw.d.ident(n.GetResTarget().GetName()))
+	}
+	for _, k := range keys {
+		on = append(on, rw.alias+"."+rw.d.ident(k)+" = fencegen_rows."+rw.d.ident(k))
 	}
 	target := rw.orig[rw.toks[into+1].start:rw.toks[cols-1].end]
-	check := fmt.Sprintf("SELECT count(*) AS matched, count(CASE WHEN %s %s %s THEN 1 END) AS newer, %s AS newest\nFROM %s\nWHERE %s",
-		ref, rejects, tok, newest, target, strings.Join(match, " OR "))
-	return check, old, nil
+	return fmt.Sprintf("%sfencegen_rows (%s) AS (\n%s\n)\n%s\nFROM %s\nJOIN fencegen_rows ON %s",
+		with, strings.Join(names, ", "), rw.slice(query, renumber), rw.checkSelect(rw.checkToken(old)), target, strings.Join(on, " AND ")), old
 }
 
 // valuesRows returns the byte ranges of the values of each VALUES row

@@ -44,6 +44,7 @@ func TestQueries(t *testing.T) {
 	t.Run("execrows upsert", q.execRowsUpsert)
 	t.Run("exec upsert with its own condition", q.execUpsert)
 	t.Run("one upsert with its own condition", q.oneConditionalUpsert)
+	t.Run("upserts from a query", q.upsertFromQuery)
 	t.Run("unfenced and pass-through", q.passThrough)
 	t.Run("narrow fence", q.narrowFence)
 }
@@ -371,5 +372,55 @@ func (q *queriesCase) narrowFence(t *testing.T) {
 	}
 	if err := q.f.RenameEvent(q.ctx, tok(math.MaxInt32), querydb.RenameEventParams{ID: 1, Kind: "b"}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// upsertFromQuery fences INSERT ... SELECT ... ON CONFLICT DO UPDATE: the
+// check runs the query again to find the rows it upserted.
+func (q *queriesCase) upsertFromQuery(t *testing.T) {
+	q.t = t
+	q.create(300, "ivy", "i")
+	for _, tag := range []string{"q-red", "q-blue"} {
+		if err := q.db.TagDoc(q.ctx, querydb.TagDocParams{DocID: 300, Tag: tag}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if w, err := q.f.CountTags(q.ctx, tok(5), querydb.CountTagsParams{DocID: 300}); err != nil || w != (querydb.Written{Rows: 2}) {
+		t.Fatalf("CountTags (insert) = %+v, %v; want 2 rows", w, err)
+	}
+	if n, fence := q.counter("q-red"); n != 1 || fence != 5 {
+		t.Fatalf("q-red = %d fence %d, want 1 fence 5", n, fence)
+	}
+	if _, err := q.f.BumpCounter(q.ctx, tok(8), querydb.BumpCounterParams{Name: "q-blue"}); err != nil {
+		t.Fatal(err)
+	}
+	w, err := q.f.CountTags(q.ctx, tok(6), querydb.CountTagsParams{DocID: 300})
+	wantStale(t, err, "counters", 8)
+	if w != (querydb.Written{Rows: 1, Stale: 1}) {
+		t.Fatalf("Written = %+v, want 1 row, 1 stale", w)
+	}
+	if n, fence := q.counter("q-blue"); n != 2 || fence != 8 {
+		t.Fatalf("q-blue = %d fence %d, want 2 fence 8 (the newer holder's)", n, fence)
+	}
+	// Nothing selected: nothing written, nothing stale.
+	if w, err := q.f.CountTags(q.ctx, tok(6), querydb.CountTagsParams{DocID: 404}); err != nil || w != (querydb.Written{}) {
+		t.Fatalf("CountTags (no tags) = %+v, %v; want nothing", w, err)
+	}
+
+	// With the insert's own WITH query and DO UPDATE condition: a row the
+	// condition skips is not returned and not stale; a held one is stale.
+	reset := func(token int64, names ...string) ([]string, error) {
+		return q.f.ResetCounters(q.ctx, tok(token), querydb.ResetCountersParams{Names: names})
+	}
+	if got, err := reset(8, "q-blue", "q-new"); err != nil || len(got) != 2 {
+		t.Fatalf("ResetCounters = %v, %v; want both", got, err)
+	}
+	if got, err := reset(8, "q-blue", "q-new"); err != nil || len(got) != 0 {
+		t.Fatalf("ResetCounters again = %v, %v; want none (already 0), no error", got, err)
+	}
+	got, err := reset(7, "q-blue", "q-red")
+	wantStale(t, err, "counters", 8)
+	if len(got) != 1 || got[0] != "q-red" {
+		t.Fatalf("ResetCounters = %v, want [q-red] written beside the stale q-blue", got)
 	}
 }

@@ -35,6 +35,7 @@ func TestQueries(t *testing.T) {
 	t.Run("execrows upsert", q.execRowsUpsert)
 	t.Run("execrows upsert with its own condition", q.conditionalUpsert)
 	t.Run("WITHOUT ROWID table", q.withoutRowid)
+	t.Run("upsert from a query", q.upsertFromQuery)
 	t.Run("unfenced and pass-through", q.passThrough)
 }
 
@@ -342,5 +343,36 @@ func (q *queriesCase) withoutRowid(t *testing.T) {
 	var left int
 	if err := q.pool.QueryRowContext(q.ctx, "SELECT count(*) FROM slots").Scan(&left); err != nil || left != 2 {
 		t.Fatalf("%d slots left (%v), want the held one and shard s2's", left, err)
+	}
+}
+
+// upsertFromQuery fences INSERT ... SELECT ... ON CONFLICT DO UPDATE: the
+// check runs the query again to find the rows it upserted.
+func (q *queriesCase) upsertFromQuery(t *testing.T) {
+	q.t = t
+	for _, tag := range []string{"q-red", "q-blue"} {
+		if err := q.db.TagDoc(q.ctx, querydb.TagDocParams{DocID: 300, Tag: tag}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if w, err := q.f.CountTags(q.ctx, tok(5), querydb.CountTagsParams{DocID: 300}); err != nil || w != (querydb.Written{Rows: 2}) {
+		t.Fatalf("CountTags (insert) = %+v, %v; want 2 rows", w, err)
+	}
+	if _, err := q.f.BumpCounter(q.ctx, tok(8), querydb.BumpCounterParams{Name: "q-blue"}); err != nil {
+		t.Fatal(err)
+	}
+	w, err := q.f.CountTags(q.ctx, tok(6), querydb.CountTagsParams{DocID: 300})
+	wantStale(t, err, "counters", 8)
+	if w != (querydb.Written{Rows: 1, Stale: 1}) {
+		t.Fatalf("Written = %+v, want 1 row, 1 stale", w)
+	}
+	if n, fence := q.counter("q-blue"); n != 2 || fence != 8 {
+		t.Fatalf("q-blue = %d fence %d, want 2 fence 8 (the newer holder's)", n, fence)
+	}
+	if n, fence := q.counter("q-red"); n != 1 || fence != 6 {
+		t.Fatalf("q-red = %d fence %d, want 1 fence 6", n, fence)
+	}
+	if w, err := q.f.CountTags(q.ctx, tok(6), querydb.CountTagsParams{DocID: 404}); err != nil || w != (querydb.Written{}) {
+		t.Fatalf("CountTags (no tags) = %+v, %v; want nothing", w, err)
 	}
 }

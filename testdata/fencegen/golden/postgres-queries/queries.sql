@@ -58,3 +58,15 @@ UPDATE events SET kind = $2 WHERE id = $1;
 INSERT INTO counters (name, n) VALUES ($1, $2)
 ON CONFLICT (name) DO UPDATE SET n = excluded.n WHERE counters.n < excluded.n
 RETURNING n;
+
+-- name: CountTags :execrows
+INSERT INTO counters (name, n)
+SELECT tags.tag, count(*) FROM tags WHERE tags.doc_id = $1 GROUP BY tags.tag
+ON CONFLICT (name) DO UPDATE SET n = excluded.n;
+
+-- name: ResetCounters :many
+WITH wanted AS (SELECT unnest(@names::text[]) AS name)
+INSERT INTO counters AS c (name, n)
+SELECT name, 0 FROM wanted
+ON CONFLICT (name) DO UPDATE SET n = 0 WHERE c.n <> 0
+RETURNING c.name;

@@ -53,3 +53,8 @@ UPDATE slots SET owner = ? WHERE shard = ? AND slot = ?;
 
 -- name: FreeShard :execrows
 DELETE FROM slots WHERE shard = @shard AND slot IN (SELECT doc_id FROM tags WHERE tag = @tag);
+
+-- name: CountTags :execrows
+INSERT INTO counters (name, n)
+SELECT tag, count(*) FROM tags WHERE doc_id = ? GROUP BY tag
+ON CONFLICT (name) DO UPDATE SET n = excluded.n;

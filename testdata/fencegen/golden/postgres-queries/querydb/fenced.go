@@ -720,3 +720,64 @@ func (f *Fenced) RaiseCounter(ctx context.Context, token Token, arg RaiseCounter
 	}
 	return row, nil
 }
+
+// CountTagsParams holds the parameters of query CountTags (queries.sql:62); the token sets the fence.
+type CountTagsParams struct {
+	DocID int64
+}
+
+// CountTags runs query CountTags (queries.sql:62) fenced: new counters rows get fence token, and a conflicting row is updated only if its fence <= token.
+// It returns the rows written, and a *StaleError with the count of stale rows if a newer token holds any row it matched.
+// A row the query's own DO UPDATE condition skips is not stale (a :one query returns sqlc's no-rows error for it, as unfenced).
+func (f *Fenced) CountTags(ctx context.Context, token Token, arg CountTagsParams) (Written, error) {
+	n, err := f.q.fencedCountTags(ctx, fencedCountTagsParams{
+		Column2: token.n,
+		DocID:   arg.DocID,
+	})
+	if err != nil {
+		return Written{}, fmt.Errorf("fenced query CountTags: %w", err)
+	}
+	c, cerr := f.q.fencedCountTagsCheck(ctx, fencedCountTagsCheckParams{
+		Column2: token.n,
+		DocID:   arg.DocID,
+	})
+	if cerr != nil {
+		return Written{Rows: n}, fmt.Errorf("checking the outcome of fenced query CountTags: %w", cerr)
+	}
+	stale := c.Newer
+	return written("counters", token, n, stale, &Token{c.Newest})
+}
+
+// ResetCountersParams holds the parameters of query ResetCounters (queries.sql:67); the token sets the fence.
+type ResetCountersParams struct {
+	Names []string
+}
+
+// ResetCounters runs query ResetCounters (queries.sql:67) fenced: new counters rows get fence token, and a conflicting row is updated only if its fence <= token.
+// It returns the rows written, and a *StaleError if a newer token holds any row it matched.
+// A row the query's own DO UPDATE condition skips is not stale (a :one query returns sqlc's no-rows error for it, as unfenced).
+func (f *Fenced) ResetCounters(ctx context.Context, token Token, arg ResetCountersParams) ([]string, error) {
+	rows, err := f.q.fencedResetCounters(ctx, fencedResetCountersParams{
+		FencegenToken: token.n,
+		Names:         arg.Names,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("fenced query ResetCounters: %w", err)
+	}
+	c, cerr := f.q.fencedResetCountersCheck(ctx, fencedResetCountersCheckParams{
+		FencegenToken: token.n,
+		Names:         arg.Names,
+	})
+	if cerr != nil {
+		return rows, fmt.Errorf("checking the outcome of fenced query ResetCounters: %w", cerr)
+	}
+	stale := c.Newer
+	if stale > 0 {
+		return rows, &StaleError{
+			Current: &Token{c.Newest},
+			Table:   "counters",
+			Token:   token,
+		}
+	}
+	return rows, nil
+}

@@ -108,3 +108,33 @@ SELECT count(*) AS matched, count(CASE WHEN counters.fence > $2::bigint THEN 1 E
 FROM counters
 WHERE (counters.name = $1);
 
+-- name: fencedCountTags :execrows
+INSERT INTO counters (fence, name, n)
+SELECT $2::bigint, tags.tag, count(*) FROM tags WHERE tags.doc_id = $1 GROUP BY tags.tag
+ON CONFLICT (name) DO UPDATE SET fence = excluded.fence, n = excluded.n
+WHERE counters.fence <= excluded.fence;
+
+-- name: fencedCountTagsCheck :one
+WITH fencegen_rows (name, n) AS (
+SELECT tags.tag, count(*) FROM tags WHERE tags.doc_id = $1 GROUP BY tags.tag
+)
+SELECT count(*) AS matched, count(CASE WHEN counters.fence > $2::bigint THEN 1 END) AS newer, COALESCE(max(counters.fence), 0)::bigint AS newest
+FROM counters
+JOIN fencegen_rows ON counters.name = fencegen_rows.name;
+
+-- name: fencedResetCounters :many
+WITH wanted AS (SELECT unnest(@names::text[]) AS name)
+INSERT INTO counters AS c (fence, name, n)
+SELECT sqlc.arg(fencegen_token)::bigint, name, 0 FROM wanted
+ON CONFLICT (name) DO UPDATE SET fence = excluded.fence, n = 0 WHERE (c.n <> 0) AND c.fence <= excluded.fence
+RETURNING c.name;
+
+-- name: fencedResetCountersCheck :one
+WITH wanted AS (SELECT unnest(@names::text[]) AS name),
+fencegen_rows (name, n) AS (
+SELECT name, 0 FROM wanted
+)
+SELECT count(*) AS matched, count(CASE WHEN c.fence > sqlc.arg(fencegen_token)::bigint THEN 1 END) AS newer, COALESCE(max(c.fence), 0)::bigint AS newest
+FROM counters AS c
+JOIN fencegen_rows ON c.name = fencegen_rows.name;
+

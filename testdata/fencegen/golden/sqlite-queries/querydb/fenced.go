@@ -726,3 +726,30 @@ func (f *Fenced) FreeShard(ctx context.Context, token Token, arg FreeShardParams
 	}
 	return written("slots", token, n, staleRows(n, c.Matched, c.Newer), &Token{c.Newest})
 }
+
+// CountTagsParams holds the parameters of query CountTags (queries.sql:57); the token sets the fence.
+type CountTagsParams struct {
+	DocID int64
+}
+
+// CountTags runs query CountTags (queries.sql:57) fenced: new counters rows get fence token, and a conflicting row is updated only if its fence <= token.
+// It returns the rows written, and a *StaleError with the count of stale rows if a newer token holds any row it matched.
+// A row the query's own DO UPDATE condition skips is not stale (a :one query returns sqlc's no-rows error for it, as unfenced).
+func (f *Fenced) CountTags(ctx context.Context, token Token, arg CountTagsParams) (Written, error) {
+	n, err := f.q.fencedCountTags(ctx, fencedCountTagsParams{
+		DocID: arg.DocID,
+		Fence: token.n,
+	})
+	if err != nil {
+		return Written{}, fmt.Errorf("fenced query CountTags: %w", err)
+	}
+	c, cerr := f.q.fencedCountTagsCheck(ctx, fencedCountTagsCheckParams{
+		DocID: arg.DocID,
+		Fence: token.n,
+	})
+	if cerr != nil {
+		return Written{Rows: n}, fmt.Errorf("checking the outcome of fenced query CountTags: %w", cerr)
+	}
+	stale := c.Newer
+	return written("counters", token, n, stale, &Token{c.Newest})
+}

@@ -98,3 +98,17 @@ SELECT count(1) AS matched, count(CASE WHEN slots.fence > sqlc.arg(fencegen_toke
 FROM slots
 WHERE shard = @shard AND slot IN (SELECT doc_id FROM tags WHERE tag = @tag);
 
+-- name: fencedCountTags :execrows
+INSERT INTO counters (fence, name, n)
+SELECT ?2, tag, count(*) FROM tags WHERE doc_id = ?1 GROUP BY tag
+ON CONFLICT (name) DO UPDATE SET fence = excluded.fence, n = excluded.n
+WHERE counters.fence <= excluded.fence;
+
+-- name: fencedCountTagsCheck :one
+WITH fencegen_rows (name, n) AS (
+SELECT tag, count(*) FROM tags WHERE doc_id = ?1 GROUP BY tag
+)
+SELECT count(*) AS matched, count(CASE WHEN counters.fence > ?2 THEN 1 END) AS newer, CAST(COALESCE(max(counters.fence), 0) AS INTEGER) AS newest
+FROM counters
+JOIN fencegen_rows ON counters.name = fencegen_rows.name;
+

@@ -153,6 +153,53 @@ func (q *Queries) fencedBumpCounter(ctx context.Context, arg fencedBumpCounterPa
 	return n, err
 }
 
+const fencedCountTags = `-- name: fencedCountTags :execrows
+INSERT INTO counters (fence, name, n)
+SELECT ?2, tag, count(*) FROM tags WHERE doc_id = ?1 GROUP BY tag
+ON CONFLICT (name) DO UPDATE SET fence = excluded.fence, n = excluded.n
+WHERE counters.fence <= excluded.fence
+`
+
+type fencedCountTagsParams struct {
+	DocID int64
+	Fence int64
+}
+
+func (q *Queries) fencedCountTags(ctx context.Context, arg fencedCountTagsParams) (int64, error) {
+	result, err := q.db.ExecContext(ctx, fencedCountTags, arg.DocID, arg.Fence)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
+const fencedCountTagsCheck = `-- name: fencedCountTagsCheck :one
+WITH fencegen_rows (name, n) AS (
+SELECT tag, count(*) FROM tags WHERE doc_id = ?1 GROUP BY tag
+)
+SELECT count(*) AS matched, count(CASE WHEN counters.fence > ?2 THEN 1 END) AS newer, CAST(COALESCE(max(counters.fence), 0) AS INTEGER) AS newest
+FROM counters
+JOIN fencegen_rows ON counters.name = fencegen_rows.name
+`
+
+type fencedCountTagsCheckParams struct {
+	DocID int64
+	Fence int64
+}
+
+type fencedCountTagsCheckRow struct {
+	Matched int64
+	Newer   int64
+	Newest  int64
+}
+
+func (q *Queries) fencedCountTagsCheck(ctx context.Context, arg fencedCountTagsCheckParams) (fencedCountTagsCheckRow, error) {
+	row := q.db.QueryRowContext(ctx, fencedCountTagsCheck, arg.DocID, arg.Fence)
+	var i fencedCountTagsCheckRow
+	err := row.Scan(&i.Matched, &i.Newer, &i.Newest)
+	return i, err
+}
+
 const fencedFreeShard = `-- name: fencedFreeShard :execrows
 DELETE FROM slots WHERE (shard = ?1 AND slot IN (SELECT doc_id FROM tags WHERE tag = ?2)) AND (slots.fence IS NULL OR slots.fence <= ?3)
 `

@@ -140,6 +140,53 @@ func (q *Queries) fencedBumpCounter(ctx context.Context, arg fencedBumpCounterPa
 	return n, err
 }
 
+const fencedCountTags = `-- name: fencedCountTags :execrows
+INSERT INTO counters (fence, name, n)
+SELECT $2::bigint, tags.tag, count(*) FROM tags WHERE tags.doc_id = $1 GROUP BY tags.tag
+ON CONFLICT (name) DO UPDATE SET fence = excluded.fence, n = excluded.n
+WHERE counters.fence <= excluded.fence
+`
+
+type fencedCountTagsParams struct {
+	DocID   int64
+	Column2 int64
+}
+
+func (q *Queries) fencedCountTags(ctx context.Context, arg fencedCountTagsParams) (int64, error) {
+	result, err := q.db.Exec(ctx, fencedCountTags, arg.DocID, arg.Column2)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const fencedCountTagsCheck = `-- name: fencedCountTagsCheck :one
+WITH fencegen_rows (name, n) AS (
+SELECT tags.tag, count(*) FROM tags WHERE tags.doc_id = $1 GROUP BY tags.tag
+)
+SELECT count(*) AS matched, count(CASE WHEN counters.fence > $2::bigint THEN 1 END) AS newer, COALESCE(max(counters.fence), 0)::bigint AS newest
+FROM counters
+JOIN fencegen_rows ON counters.name = fencegen_rows.name
+`
+
+type fencedCountTagsCheckParams struct {
+	DocID   int64
+	Column2 int64
+}
+
+type fencedCountTagsCheckRow struct {
+	Matched int64
+	Newer   int64
+	Newest  int64
+}
+
+func (q *Queries) fencedCountTagsCheck(ctx context.Context, arg fencedCountTagsCheckParams) (fencedCountTagsCheckRow, error) {
+	row := q.db.QueryRow(ctx, fencedCountTagsCheck, arg.DocID, arg.Column2)
+	var i fencedCountTagsCheckRow
+	err := row.Scan(&i.Matched, &i.Newer, &i.Newest)
+	return i, err
+}
+
 const fencedPublishOwnerDocs = `-- name: fencedPublishOwnerDocs :execrows
 UPDATE docs
 SET fence = $1::bigint, status = 'published'
@@ -347,6 +394,67 @@ type fencedRenameEventCheckRow struct {
 func (q *Queries) fencedRenameEventCheck(ctx context.Context, arg fencedRenameEventCheckParams) (fencedRenameEventCheckRow, error) {
 	row := q.db.QueryRow(ctx, fencedRenameEventCheck, arg.ID, arg.Column2)
 	var i fencedRenameEventCheckRow
+	err := row.Scan(&i.Matched, &i.Newer, &i.Newest)
+	return i, err
+}
+
+const fencedResetCounters = `-- name: fencedResetCounters :many
+WITH wanted AS (SELECT unnest($2::text[]) AS name)
+INSERT INTO counters AS c (fence, name, n)
+SELECT $1::bigint, name, 0 FROM wanted
+ON CONFLICT (name) DO UPDATE SET fence = excluded.fence, n = 0 WHERE (c.n <> 0) AND c.fence <= excluded.fence
+RETURNING c.name
+`
+
+type fencedResetCountersParams struct {
+	FencegenToken int64
+	Names         []string
+}
+
+func (q *Queries) fencedResetCounters(ctx context.Context, arg fencedResetCountersParams) ([]string, error) {
+	rows, err := q.db.Query(ctx, fencedResetCounters, arg.FencegenToken, arg.Names)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []string
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return nil, err
+		}
+		items = append(items, name)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const fencedResetCountersCheck = `-- name: fencedResetCountersCheck :one
+WITH wanted AS (SELECT unnest($2::text[]) AS name),
+fencegen_rows (name, n) AS (
+SELECT name, 0 FROM wanted
+)
+SELECT count(*) AS matched, count(CASE WHEN c.fence > $1::bigint THEN 1 END) AS newer, COALESCE(max(c.fence), 0)::bigint AS newest
+FROM counters AS c
+JOIN fencegen_rows ON c.name = fencegen_rows.name
+`
+
+type fencedResetCountersCheckParams struct {
+	FencegenToken int64
+	Names         []string
+}
+
+type fencedResetCountersCheckRow struct {
+	Matched int64
+	Newer   int64
+	Newest  int64
+}
+
+func (q *Queries) fencedResetCountersCheck(ctx context.Context, arg fencedResetCountersCheckParams) (fencedResetCountersCheckRow, error) {
+	row := q.db.QueryRow(ctx, fencedResetCountersCheck, arg.FencegenToken, arg.Names)
+	var i fencedResetCountersCheckRow
 	err := row.Scan(&i.Matched, &i.Newer, &i.Newest)
 	return i, err
 }
