@@ -96,7 +96,6 @@ func checkReservedColumns(tables []*fencedTable) error {
 // one type, or a field of one struct): whatever the schema did to cause it,
 // fencegen never hands back code that does not compile.
 func checkDeclarations(files map[string][]byte) error {
-	fset := token.NewFileSet()
 	top := map[string]string{}     // name -> file
 	methods := map[string]string{} // recv.name -> file
 	var names []string
@@ -111,7 +110,7 @@ func checkDeclarations(files map[string][]byte) error {
 		if len(file) < 3 || file[len(file)-3:] != ".go" {
 			continue
 		}
-		f, err := parser.ParseFile(fset, file, files[file], parser.SkipObjectResolution)
+		f, err := parseDecls(file, files[file])
 		if err != nil {
 			return fmt.Errorf("generated %s does not parse: %v; please report this as a fencegen bug", file, err)
 		}

@@ -10,7 +10,7 @@ import (
 // concurrent sections and joined is byte for byte the file jennifer renders
 // in one piece, for one to four chunks.
 func TestJoinedSectionsMatchOneFile(t *testing.T) {
-	schema := []Source{{Path: "schema.sql", Data: []byte(benchSchema(7))}}
+	schema := []Source{{Path: "schema.sql", Data: []byte(benchSchema(PostgreSQL, 7))}}
 	opts, err := Options{Engine: PostgreSQL, Schemas: schema, Package: "db", Sequence: true, Leases: true}.withDefaults()
 	if err != nil {
 		t.Fatal(err)

@@ -31,12 +31,9 @@ func shareSQLCPackage(schema *Schema, goFiles map[string][]byte) (map[string][]b
 	if err := checkSharedModels(schema, own["models.go"]); err != nil {
 		return nil, err
 	}
+	// sqlc's query files name Queries only as their methods' receiver.
 	for name, data := range goFiles {
-		renamed, err := renameIdents(name, data, map[string]string{"Queries": sqlcQueriesType})
-		if err != nil {
-			return nil, err
-		}
-		goFiles[name] = renamed
+		goFiles[name] = bytes.ReplaceAll(data, []byte("\nfunc (q *Queries) "), []byte("\nfunc (q *"+sqlcQueriesType+") "))
 	}
 	return own, nil
 }

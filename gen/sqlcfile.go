@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"bytes"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -29,7 +30,7 @@ type field struct {
 }
 
 func parseSQLCFile(name string, src []byte) (*sqlcFile, error) {
-	f, err := parser.ParseFile(token.NewFileSet(), name, src, parser.SkipObjectResolution)
+	f, err := parseDecls(name, src)
 	if err != nil {
 		return nil, fmt.Errorf("reading sqlc's %s: %w", name, err)
 	}
@@ -210,4 +211,46 @@ func (s *sqlcFile) generic(base ast.Expr, args ...ast.Expr) (jen.Code, error) {
 		}
 	}
 	return jen.Add(code).Types(params...), nil
+}
+
+// parseDecls parses the declarations of a gofmt'd Go file, without the
+// bodies of its methods: fencegen reads types, signatures and names from
+// sqlc's output and its own, which are as large as the schema (a megabyte
+// for 500 tables), and the bodies are most of the parsing. A file the
+// shortcut does not fit is parsed whole.
+func parseDecls(name string, src []byte) (*ast.File, error) {
+	if f, err := parser.ParseFile(token.NewFileSet(), name, withoutMethodBodies(src), parser.SkipObjectResolution); err == nil {
+		return f, nil
+	}
+	return parser.ParseFile(token.NewFileSet(), name, src, parser.SkipObjectResolution)
+}
+
+// withoutMethodBodies empties the body of every method of src that gofmt
+// printed as "func (" ... "{" at the start of a line and a closing "}"
+// line. Method bodies of generated code hold no multi-line raw strings
+// (sqlc keeps query text in constants), so the first "}" line closes it.
+func withoutMethodBodies(src []byte) []byte {
+	out := make([]byte, 0, len(src))
+	inBody := false
+	for len(src) > 0 {
+		line := src
+		if i := bytes.IndexByte(src, '\n'); i >= 0 {
+			line = src[:i+1]
+		}
+		src = src[len(line):]
+		text := bytes.TrimRight(line, "\n")
+		switch {
+		case inBody:
+			if string(text) == "}" {
+				out = append(out, line...)
+				inBody = false
+			}
+		case bytes.HasPrefix(text, []byte("func (")) && bytes.HasSuffix(text, []byte("{")):
+			out = append(out, line...)
+			inBody = true
+		default:
+			out = append(out, line...)
+		}
+	}
+	return out
 }
