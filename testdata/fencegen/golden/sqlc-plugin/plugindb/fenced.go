@@ -604,6 +604,7 @@ func (f *Fenced) SetCounters(ctx context.Context, token Token, arg SetCountersPa
 
 // SetCounter runs query SetCounter (queries.sql:40) fenced: new counters rows get fence token, and a conflicting row is updated only if its fence <= token.
 // It returns a *StaleError if a newer token holds the conflicting row.
+// A row the query's own DO UPDATE condition skips is not stale (a :one query returns sqlc's no-rows error for it, as unfenced).
 func (f *Fenced) SetCounter(ctx context.Context, token Token, arg SetCounterParams) error {
 	n, err := f.q.fencedSetCounter(ctx, fencedSetCounterParams{
 		FencegenToken: token.n,
@@ -616,10 +617,22 @@ func (f *Fenced) SetCounter(ctx context.Context, token Token, arg SetCounterPara
 	if n > 0 {
 		return nil
 	}
-	return &StaleError{
-		Table: "counters",
-		Token: token,
+	c, cerr := f.q.fencedSetCounterCheck(ctx, fencedSetCounterCheckParams{
+		FencegenToken: token.n,
+		Name:          arg.Name,
+	})
+	if cerr != nil {
+		return fmt.Errorf("checking the outcome of fenced query SetCounter: %w", cerr)
 	}
+	stale := c.Newer
+	if stale > 0 {
+		return &StaleError{
+			Current: &Token{c.Newest},
+			Table:   "counters",
+			Token:   token,
+		}
+	}
+	return nil
 }
 
 // RenameEvent runs query RenameEvent (queries.sql:54) fenced: it writes only events rows whose fence <= token, and sets their fence to token.

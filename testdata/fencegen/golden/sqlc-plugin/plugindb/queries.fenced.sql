@@ -72,6 +72,11 @@ WHERE counters.fence <= excluded.fence;
 INSERT INTO counters AS c (fence, name, n) VALUES (sqlc.arg(fencegen_token)::bigint, @name, @n)
 ON CONFLICT (name) DO UPDATE SET fence = excluded.fence, n = excluded.n WHERE (c.n <> excluded.n) AND c.fence <= excluded.fence;
 
+-- name: fencedSetCounterCheck :one
+SELECT count(*) AS matched, count(CASE WHEN c.fence > sqlc.arg(fencegen_token)::bigint THEN 1 END) AS newer, COALESCE(max(c.fence), 0)::bigint AS newest
+FROM counters AS c
+WHERE (c.name = @name);
+
 -- name: fencedRenameEvent :execrows
 UPDATE events SET fence = $3::bigint, kind = $2 WHERE (id = $1) AND (events.fence IS NULL OR events.fence <= $3::bigint);
 

@@ -318,6 +318,30 @@ func (q *fencedQueries) fencedSetCounter(ctx context.Context, arg fencedSetCount
 	return result.RowsAffected(), nil
 }
 
+const fencedSetCounterCheck = `-- name: fencedSetCounterCheck :one
+SELECT count(*) AS matched, count(CASE WHEN c.fence > $1::bigint THEN 1 END) AS newer, COALESCE(max(c.fence), 0)::bigint AS newest
+FROM counters AS c
+WHERE (c.name = $2)
+`
+
+type fencedSetCounterCheckParams struct {
+	FencegenToken int64
+	Name          string
+}
+
+type fencedSetCounterCheckRow struct {
+	Matched int64
+	Newer   int64
+	Newest  int64
+}
+
+func (q *fencedQueries) fencedSetCounterCheck(ctx context.Context, arg fencedSetCounterCheckParams) (fencedSetCounterCheckRow, error) {
+	row := q.db.QueryRow(ctx, fencedSetCounterCheck, arg.FencegenToken, arg.Name)
+	var i fencedSetCounterCheckRow
+	err := row.Scan(&i.Matched, &i.Newer, &i.Newest)
+	return i, err
+}
+
 const fencedSetCounters = `-- name: fencedSetCounters :execrows
 INSERT INTO counters (fence, name, n) VALUES ($1::bigint, $2, $3), ($1::bigint, $4, $5)
 ON CONFLICT (name) DO UPDATE SET fence = excluded.fence, n = excluded.n
