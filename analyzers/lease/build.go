@@ -42,6 +42,8 @@ type builder struct {
 	closureRoles map[*ssa.Function]closureRole
 	// sqlCache holds the SQL texts already read (parseSQL).
 	sqlCache map[sqlKey]*sqlscan.Script
+	// scriptRoles caches the lock role of Redis script calls (scriptRole).
+	scriptRoles map[*ssa.CallCommon]Role
 	// prog summarizes the whole program's implementations of interfaces,
 	// in a standalone run (nil otherwise); dispatch caches the
 	// implementations found for each interface method (dispatch.go).
@@ -83,6 +85,7 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program) (*Model, *builder) {
 
 		closureRoles: make(map[*ssa.Function]closureRole),
 		sqlCache:     make(map[sqlKey]*sqlscan.Script),
+		scriptRoles:  make(map[*ssa.CallCommon]Role),
 		dispatch:     make(map[*types.Func][]dispatchTarget),
 	}
 	b.model.directives = b.dirs

@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"go/types"
 	"reflect"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -43,6 +44,11 @@ func (b *builder) resolve(call *ssa.CallCommon) (callee, bool) {
 			// SETNX with no expiry seeds a value once (a flag, a
 			// counter's start): a create-only write, not a lock.
 			c.role = RoleFenced
+		}
+		if api.Fence == RedisScript {
+			if role := b.scriptRole(call, api); role != 0 {
+				c.role = role // a compare-and-delete of the lock key is the lock's release
+			}
 		}
 		return c, true
 	}
@@ -170,41 +176,77 @@ func (b *builder) resolveClosure(call *ssa.CallCommon) (callee, bool) {
 // directive marks, and for each wrapper of a lock call: a function that
 // acquires and returns holding the lease (it releases nothing and writes
 // nothing), releases, renews or checks. Wrappers of wrappers are found by
-// iterating until nothing changes.
+// iterating until nothing changes. A role learned early can be lost later:
+// a function that locks through one method of an interface and unlocks
+// through another looks like an acquire wrapper until the unlock's
+// implementation is found to release (LiveKit's CreateRoom, which defers
+// UnlockRoom), so each round recomputes every role, and the rounds are
+// bounded in case roles that depend on each other never settle.
 func (b *builder) inferRoles() {
 	for fn, role := range b.dirs.roles {
 		b.setLocal(fn, &RoleFact{Role: role, What: shortName(fn)})
 	}
-	for changed := true; changed; {
+	const maxRounds = 64
+	for changed, round := true, 0; changed && round < maxRounds; round++ {
 		changed = false
 		for _, fn := range b.funcs {
 			if fn.Parent() != nil {
-				if role, system := b.wrapperRole(fn); role&(RoleRelease|RoleAcquire) != 0 && b.closureRoles[fn].role != role {
-					b.closureRoles[fn] = closureRole{role, system}
-					changed = true
-				}
+				changed = b.inferClosureRole(fn) || changed
 				continue
 			}
 			obj, ok := fn.Object().(*types.Func)
-			if !ok || fn.Parent() != nil || b.dirs.roles[obj] != 0 {
+			if !ok || b.dirs.roles[obj] != 0 {
 				continue
 			}
-			if system, ok := b.leaderGetterRole(fn); ok {
-				if old := b.roleFact(obj); old == nil || old.Role != RoleCheck || old.Held != ValueOnly {
-					b.setLocal(obj, &RoleFact{Role: RoleCheck, System: system, What: shortName(obj), Held: ValueOnly})
-					changed = true
-				}
-				continue
-			}
-			if role, system := b.wrapperRole(fn); role != 0 {
-				held := b.wrappedHeld(fn, role)
-				if old := b.roleFact(obj); old == nil || old.Role != role || old.Held != held {
-					b.setLocal(obj, &RoleFact{Role: role, System: system, What: shortName(obj), Held: held})
-					changed = true
-				}
-			}
+			changed = b.inferFuncRole(fn, obj) || changed
 		}
 	}
+}
+
+// inferClosureRole records whether the closure fn wraps an acquire or a
+// release, and reports whether that changed.
+func (b *builder) inferClosureRole(fn *ssa.Function) bool {
+	role, system := b.wrapperRole(fn)
+	if role&(RoleRelease|RoleAcquire) == 0 {
+		if _, had := b.closureRoles[fn]; had {
+			delete(b.closureRoles, fn)
+			return true
+		}
+		return false
+	}
+	if b.closureRoles[fn].role == role {
+		return false
+	}
+	b.closureRoles[fn] = closureRole{role, system}
+	return true
+}
+
+// inferFuncRole records the RoleFact of the declared function fn (obj) as
+// a leader getter or a wrapper of lock calls, or drops one it no longer
+// earns, and reports whether that changed.
+func (b *builder) inferFuncRole(fn *ssa.Function, obj *types.Func) bool {
+	old := b.roleFact(obj)
+	if system, ok := b.leaderGetterRole(fn); ok {
+		if old != nil && old.Role == RoleCheck && old.Held == ValueOnly {
+			return false
+		}
+		b.setLocal(obj, &RoleFact{Role: RoleCheck, System: system, What: shortName(obj), Held: ValueOnly})
+		return true
+	}
+	role, system := b.wrapperRole(fn)
+	if role == 0 {
+		if old == nil {
+			return false
+		}
+		b.dropLocal(obj, old)
+		return true
+	}
+	held := b.wrappedHeld(fn, role)
+	if old != nil && old.Role == role && old.Held == held {
+		return false
+	}
+	b.setLocal(obj, &RoleFact{Role: role, System: system, What: shortName(obj), Held: held})
+	return true
 }
 
 // wrapperRole reports which lock role fn plays by wrapping lock calls.
@@ -311,6 +353,11 @@ func returnsResult(fn *ssa.Function) bool {
 		}
 	}
 	return false
+}
+
+// dropLocal forgets fn's local fact of fact's type.
+func (b *builder) dropLocal(fn *types.Func, fact analysis.Fact) {
+	b.local[fn] = slices.DeleteFunc(b.local[fn], func(f analysis.Fact) bool { return sameFactType(f, fact) })
 }
 
 func (b *builder) setLocal(fn *types.Func, fact analysis.Fact) {

@@ -1,6 +1,8 @@
 package lease
 
 import (
+	"go/types"
+
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/fencelint/fencelint/analyzers/internal/luascan"
@@ -81,12 +83,82 @@ func (b *builder) scriptText(c *ssa.CallCommon, api *API) (string, bool) {
 		return src, true
 	}
 	recv := callRecv(c)
-	if load, ok := unwrap(recv).(*ssa.UnOp); ok { // var s = redis.NewScript(...)
-		if global, ok := load.X.(*ssa.Global); ok {
-			return b.globalScript(global)
+	if load, ok := unwrap(recv).(*ssa.UnOp); ok {
+		switch addr := load.X.(type) {
+		case *ssa.Global: // var s = redis.NewScript(...)
+			return b.globalScript(addr)
+		case *ssa.FieldAddr: // s.unlock, set by the constructor: &Store{unlock: redis.NewScript(...)}
+			return b.fieldScript(fieldVar(addr.X.Type(), addr.Field))
 		}
 	}
 	return "", false
+}
+
+// fieldScript returns the source of the scripts the package stores into a
+// struct field, when every store is a redis.NewScript of the same text.
+func (b *builder) fieldScript(field *types.Var) (string, bool) {
+	if field == nil {
+		return "", false
+	}
+	src, found := "", false
+	for _, v := range b.storesTo(field) {
+		p := producer(v)
+		if p == nil {
+			return "", false
+		}
+		s, ok := constString(arg(p.Common(), 0))
+		if !ok || found && s != src {
+			return "", false
+		}
+		src, found = s, true
+	}
+	return src, found
+}
+
+// scriptRole returns scriptLockRole's answer for a call, read once.
+func (b *builder) scriptRole(c *ssa.CallCommon, api *API) Role {
+	if role, ok := b.scriptRoles[c]; ok {
+		return role
+	}
+	role := b.scriptLockRole(c, api)
+	b.scriptRoles[c] = role
+	return role
+}
+
+// scriptLockRole returns the lock role of a Redis script call that only
+// touches the lock key it compared with the caller's token: a
+// compare-and-delete releases the lock (LiveKit's UnlockRoom, the
+// redsync-style unlock script), a compare-and-expire renews it. Any other
+// script plays no lock role.
+func (b *builder) scriptLockRole(c *ssa.CallCommon, api *API) Role {
+	src, ok := b.scriptText(c, api)
+	if !ok {
+		return 0
+	}
+	s := luascan.Parse(src)
+	if s.Unknown || !s.Writes || s.Guard != luascan.OwnerCompare || !writesOnlyGuardKey(s) {
+		return 0
+	}
+	role := Role(0)
+	for _, call := range s.Calls {
+		if !call.Write {
+			continue
+		}
+		var r Role
+		switch call.Command {
+		case "DEL", "UNLINK":
+			r = RoleRelease
+		case "EXPIRE", "PEXPIRE", "EXPIREAT", "PEXPIREAT":
+			r = RoleRenew
+		default:
+			return 0
+		}
+		if role != 0 && role != r {
+			return 0
+		}
+		role = r
+	}
+	return role
 }
 
 // scriptSource returns the Lua source of an Eval call (api.Arg) or of the

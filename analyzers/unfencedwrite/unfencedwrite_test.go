@@ -13,7 +13,7 @@ func Test(t *testing.T) {
 	fencetest.Run(t, unfencedwrite.Analyzer,
 		"sqladvisory", "billing", "etcdlock", "redislocks", "consullock", "zklock",
 		"k8sleader", "cbconfig/...", "cloudstores", "crosspkg", "pgxworker", "gocronjobs", "raftleader", "usewithlock",
-		"ifacevet/worker", "falsepositives", "sqlforms", "sqlbuilders", "goroutines", "fencegen/...", "gormstore", "bunstore", "goqustore")
+		"ifacevet/worker", "falsepositives", "sqlforms", "sqlbuilders", "goroutines", "fencegen/...", "gormstore", "bunstore", "goqustore", "roomlock")
 }
 
 func TestSuggestedFixes(t *testing.T) {
