@@ -112,6 +112,9 @@ func (c *checker) goroutine(g *lease.Goroutine) {
 		if c.heard(g, r, nil) {
 			continue
 		}
+		if startedElsewhere(g, r) {
+			return // one bug, one finding: at the go statement that starts the renewal
+		}
 		msg := c.detachedMessage(r)
 		if c.regionFenced(g.Go.Parent(), r.System) {
 			msg = c.wastedMessage(r)
@@ -119,6 +122,14 @@ func (c *checker) goroutine(g *lease.Goroutine) {
 		c.m.Reportf(c.pass, c.rangeAt(g.Pos), "%s", msg)
 		return
 	}
+}
+
+// startedElsewhere reports whether r is a renewal that another go statement
+// of g's goroutine starts (go session.RenewPeriodic(...) in a function g
+// calls): that go statement is reported, and where the user fixes it.
+func startedElsewhere(g *lease.Goroutine, r *lease.Renewal) bool {
+	started, ok := r.Call.(*ssa.Go)
+	return ok && started != g.Go
 }
 
 // exportLoop exports a DetachedLoopFact for an exported function that, if
