@@ -49,6 +49,10 @@ type builder struct {
 	// implementations found for each interface method (dispatch.go).
 	prog     *Program
 	dispatch map[*types.Func][]dispatchTarget
+	// reachable and converted serve reachableImpls: its answers, and the
+	// package's types converted to interfaces.
+	reachable map[string]reachableResult
+	converted *[]*types.Named
 	// tokens answers where token values come from (tokens.go).
 	tokens *tokenFlow
 	// fencegen is fencegen's generated API, if the package is its output.
@@ -87,6 +91,7 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program) (*Model, *builder) {
 		sqlCache:     make(map[sqlKey]*sqlscan.Script),
 		scriptRoles:  make(map[*ssa.CallCommon]Role),
 		dispatch:     make(map[*types.Func][]dispatchTarget),
+		reachable:    make(map[string]reachableResult),
 	}
 	b.model.directives = b.dirs
 	b.tokens = &tokenFlow{b: b}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
 )
 
 // A call through an interface of the application's own (s.store.InsertRun,
@@ -25,6 +26,7 @@ type dispatchTarget struct {
 	name   string      // "*pgstore.Store.InsertRun"
 	fn     *types.Func // a method of this package or of an import: facts looked up when asked
 	remote *implMethod // a method of the Program: facts from the first pass
+	impl   Dispatch    // the method, for the facts learned through it
 }
 
 // interfaceMethod returns the interface that declares fn, if fn is an
@@ -57,7 +59,7 @@ func (b *builder) dispatchTargets(fn *types.Func) []dispatchTarget {
 	}
 	targets := b.implementersIn(b.pass.Pkg, fn, iface)
 	for _, m := range b.prog.implementers(fn, iface, b.pass.Pkg.Path()) {
-		targets = append(targets, dispatchTarget{name: m.name, remote: m})
+		targets = append(targets, dispatchTarget{name: m.name, remote: m, impl: m.dispatch()})
 	}
 	if b.prog == nil {
 		for _, imp := range b.pass.Pkg.Imports() {
@@ -106,7 +108,8 @@ func (b *builder) implementersIn(pkg *types.Package, fn *types.Func, iface *type
 		}
 		obj, _, _ := types.LookupFieldOrMethod(ptr, true, fn.Pkg(), fn.Name())
 		if m, ok := obj.(*types.Func); ok && !isAbstract(m) { // a method promoted from an embedded interface is no implementation
-			targets = append(targets, dispatchTarget{name: implName(named, m), fn: m})
+			impl := Dispatch{Type: typePath(named), Method: m.Name(), Sig: signatureKey(m)}
+			targets = append(targets, dispatchTarget{name: implName(named, m), fn: m, impl: impl})
 		}
 	}
 	return targets
@@ -158,6 +161,7 @@ func (b *builder) dispatchRole(fn *types.Func) (*RoleFact, string) {
 		case role == nil:
 		case agreed == nil:
 			copied := *role // the Program's facts are shared: never written
+			copied.Dispatch = t.impl
 			agreed, via = &copied, t.name
 		case agreed.Role != role.Role:
 			return nil, ""
@@ -175,7 +179,7 @@ func (b *builder) dispatchRole(fn *types.Func) (*RoleFact, string) {
 // implementation.
 func (b *builder) dispatchFact(fn *types.Func, f analysis.Fact) bool {
 	var fenced *FencedByParamFact
-	fencedVia := ""
+	fencedVia, fencedImpl := "", Dispatch{}
 	for _, t := range b.dispatchTargets(fn) {
 		role, wf, fp := b.targetFacts(t)
 		if role != nil {
@@ -183,13 +187,13 @@ func (b *builder) dispatchFact(fn *types.Func, f analysis.Fact) bool {
 		}
 		if wf != nil {
 			if d, ok := f.(*WritesFact); ok {
-				*d = WritesFact{System: wf.System, What: wf.What + ", via " + t.name}
+				*d = WritesFact{System: wf.System, What: wf.What + ", via " + t.name, Dispatch: t.impl}
 				return true
 			}
 			return false
 		}
 		if fp != nil && fenced == nil {
-			fenced, fencedVia = fp, t.name
+			fenced, fencedVia, fencedImpl = fp, t.name, t.impl
 		}
 	}
 	d, ok := f.(*FencedByParamFact)
@@ -198,5 +202,191 @@ func (b *builder) dispatchFact(fn *types.Func, f analysis.Fact) bool {
 	}
 	*d = *fenced
 	d.What += ", via " + fencedVia
+	d.Dispatch = fencedImpl
 	return true
+}
+
+// Facts learned through dispatch are context-free: remote.State.Lock calls
+// s.Client.Lock, which the package of remote.State resolves to every
+// implementation of its Client interface in the program, and the first
+// one that locks (Consul's) gives State.Lock its role. A package that
+// wraps a type of its own in that interface (a GCS backend calling
+// remote.NewState(&gcsClient{...})) knows better: its calls reach its own
+// implementation, so there the fact is replaced by what that
+// implementation does, which may be nothing.
+
+// reachableImpls returns, for a fact learned through dispatch to d, the
+// package's own methods that stand for d instead: the methods d.Method,
+// with d's signature, of the package's named types (outside _test.go
+// files) that the package converts to an interface, when d's type is not
+// one of them. ok is false when the fact stands as it is.
+func (b *builder) reachableImpls(d Dispatch) (impls []*types.Func, ok bool) {
+	if d.Type == "" || b.funcs == nil {
+		return nil, false
+	}
+	key := d.Type + "." + d.Method + d.Sig
+	if r, done := b.reachable[key]; done {
+		return r.impls, r.ok
+	}
+	defer func() { b.reachable[key] = reachableResult{impls, ok} }()
+	for _, named := range b.convertedTypes() {
+		if typePath(named) == d.Type {
+			return nil, false
+		}
+		obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(named), true, b.pass.Pkg, d.Method)
+		if m, isFunc := obj.(*types.Func); isFunc && !isAbstract(m) && signatureKey(m) == d.Sig {
+			impls = append(impls, m)
+		}
+	}
+	return impls, len(impls) > 0
+}
+
+// A reachableResult caches reachableImpls.
+type reachableResult struct {
+	impls []*types.Func
+	ok    bool
+}
+
+// implFact reports whether one of impls has a fact of f's type, and if so
+// copies the first there into f, naming the implementation.
+func (b *builder) implFact(impls []*types.Func, f analysis.Fact) bool {
+	for _, m := range impls {
+		if !b.ownFact(m, f) {
+			continue
+		}
+		name := implName(receiverNamed(m), m)
+		switch d := f.(type) {
+		case *WritesFact:
+			d.What += ", via " + name
+		case *FencedByParamFact:
+			d.What += ", via " + name
+		case *RoleFact:
+			if d.Role&dispatchedRoles == 0 {
+				continue
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// convertedTypes returns the package's own named types (outside _test.go
+// files) that its code converts to an interface, value or pointer, in a
+// fixed order.
+func (b *builder) convertedTypes() []*types.Named {
+	if b.converted != nil {
+		return *b.converted
+	}
+	seen := make(map[*types.Named]bool)
+	var out []*types.Named
+	for _, fn := range b.funcs {
+		for _, blk := range fn.Blocks {
+			for _, instr := range blk.Instrs {
+				mi, ok := instr.(*ssa.MakeInterface)
+				if !ok {
+					continue
+				}
+				t := mi.X.Type()
+				if p, ok := t.(*types.Pointer); ok {
+					t = p.Elem()
+				}
+				named, ok := types.Unalias(t).(*types.Named)
+				if !ok || seen[named] || named.Obj().Pkg() != b.pass.Pkg || inTestFile(b.pass.Fset, named.Obj().Pos()) {
+					continue
+				}
+				seen[named] = true
+				out = append(out, named)
+			}
+		}
+	}
+	slices.SortFunc(out, func(x, y *types.Named) int { return cmp.Compare(x.Obj().Name(), y.Obj().Name()) })
+	b.converted = &out
+	return out
+}
+
+// receiverNamed returns the named type of method m's receiver.
+func receiverNamed(m *types.Func) *types.Named {
+	t := m.Signature().Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	named, _ := types.Unalias(t).(*types.Named)
+	return named
+}
+
+// factDispatch returns the Dispatch of a fact that has one.
+func factDispatch(f analysis.Fact) Dispatch {
+	switch f := f.(type) {
+	case *WritesFact:
+		return f.Dispatch
+	case *FencedByParamFact:
+		return f.Dispatch
+	case *RoleFact:
+		return f.Dispatch
+	}
+	return Dispatch{}
+}
+
+// sameImplLeases returns the leases held at w as w's implementation sees
+// them. A lease taken by a call on an interface value (gc.LockForGCRun())
+// and a write through the same value (gc.DeleteBeforeTx(...)) run on one
+// dynamic type: the lock is that of an implementation that writes, named
+// so (SpiceDB's PostgreSQL collector takes PostgreSQL's lock, not MySQL's),
+// and if no writing implementation takes the lock, the write is under none.
+func (b *builder) sameImplLeases(w *Write, held []*Lease) []*Lease {
+	if w.Dispatch.Type == "" || !w.Call.Common().IsInvoke() {
+		return held
+	}
+	out := held[:0:0]
+	for _, l := range held {
+		if l.Call == nil || !l.Call.Common().IsInvoke() || !sameValue(l.Call.Common().Value, w.Call.Common().Value, 0) {
+			out = append(out, l)
+			continue
+		}
+		if paired := b.pairedLease(w, l); paired != nil {
+			out = append(out, paired)
+		}
+	}
+	return out
+}
+
+// pairedLease returns lease l as taken by an implementation that also
+// makes w's write (the one w names first, else another that writes
+// unfenced, whose write w then names), or nil if none takes it.
+func (b *builder) pairedLease(w *Write, l *Lease) *Lease {
+	if paired := b.implLease(l, w.Dispatch.Type); paired != nil {
+		return paired
+	}
+	for _, t := range b.dispatchTargets(w.Call.Common().Method) {
+		role, wf, _ := b.targetFacts(t)
+		if role != nil || wf == nil || t.impl == w.Dispatch {
+			continue
+		}
+		if paired := b.implLease(l, t.impl.Type); paired != nil {
+			w.Via, w.System, w.Dispatch = wf.What+", via "+t.name, wf.System, t.impl
+			return paired
+		}
+	}
+	return nil
+}
+
+// implLease returns lease l, taken by a call through an interface, as the
+// implementation on type typ takes it, or nil if that type's method does
+// not acquire.
+func (b *builder) implLease(l *Lease, typ string) *Lease {
+	method := l.Call.Common().Method
+	for _, t := range b.dispatchTargets(method) {
+		if t.impl.Type != typ {
+			continue
+		}
+		role, _, _ := b.targetFacts(t)
+		if role == nil || role.Role&(RoleAcquire|RoleTryAcquire) == 0 {
+			return nil
+		}
+		paired := *l
+		paired.System = role.System
+		paired.What = leaseName(callee{system: role.System, what: shortName(method) + " (via " + t.name + ")"})
+		return &paired
+	}
+	return nil
 }

@@ -16,6 +16,20 @@ import (
 type WritesFact struct {
 	System System
 	What   string // "ExecContext (UPDATE docs) at store.go:41"
+	// Dispatch is set when the write was found through an interface call
+	// resolved to another package's implementation (dispatch.go).
+	Dispatch Dispatch
+}
+
+// A Dispatch names the implementation that a fact was learned from through
+// a call on an interface value: the method of a type of the program that
+// the call was resolved to. A package that converts a type of its own to
+// that interface knows better which implementation its calls reach
+// (reachableImpl).
+type Dispatch struct {
+	Type   string // the implementing named type: "example.com/app/pgstore.Store"
+	Method string // "InsertRun"
+	Sig    string // the method's signatureKey
 }
 
 // FencedByParamFact: the function's write is fenced by the token passed as
@@ -26,6 +40,8 @@ type FencedByParamFact struct {
 	Param  int
 	Field  string // the token is this field of the parameter (sqlc's arg.Fence), or ""
 	What   string
+	// Dispatch: as in WritesFact.
+	Dispatch Dispatch
 }
 
 // RoleFact: the function acts as a lock API with these roles (from a
@@ -38,6 +54,8 @@ type RoleFact struct {
 	// Held is, for a check, which uses of its result say the lease is
 	// held: InLease for a wrapper of connection-state checks only.
 	Held HeldRule
+	// Dispatch: as in WritesFact.
+	Dispatch Dispatch
 }
 
 // CallbackParamFact: the function values passed as these parameters

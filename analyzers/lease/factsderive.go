@@ -62,7 +62,7 @@ func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 	switch {
 	case unfenced != nil:
 		var old WritesFact
-		f := &WritesFact{System: unfenced.System, What: b.describeWrite(unfenced)}
+		f := &WritesFact{System: unfenced.System, What: b.describeWrite(unfenced), Dispatch: unfenced.Dispatch}
 		if b.fact(obj, &old) && old == *f {
 			return false
 		}
@@ -73,7 +73,7 @@ func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 		if field == "" && fenced.TokenField != nil {
 			field = fenced.TokenField.Name()
 		}
-		f := &FencedByParamFact{System: fenced.System, Param: param, Field: field, What: b.describeWrite(fenced)}
+		f := &FencedByParamFact{System: fenced.System, Param: param, Field: field, What: b.describeWrite(fenced), Dispatch: fenced.Dispatch}
 		if b.fact(obj, &old) && old == *f {
 			return false
 		}

@@ -99,6 +99,9 @@ type Write struct {
 	// Via is set when the write is a call to a function that writes: it
 	// describes the inner write ("UpdateDoc writes with ExecContext at store.go:41").
 	Via string
+	// Dispatch is set when the write was found through an interface call
+	// resolved to another package's implementation.
+	Dispatch Dispatch
 	// LockImpl marks a write that implements a hand-rolled lock (SET NX's
 	// key deleted or expired): not a protected write.
 	LockImpl bool

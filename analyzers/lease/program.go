@@ -38,6 +38,7 @@ type Program struct {
 // method with lease facts.
 type programType struct {
 	pkgPath string
+	path    string            // "example.com/app/pgstore.Store"
 	sigs    map[string]string // every method of *T: name → signature key
 }
 
@@ -111,7 +112,7 @@ func summarizeType(pkg ProgramPackage, tn *types.TypeName) []*implMethod {
 		return nil
 	}
 	mset := types.NewMethodSet(types.NewPointer(named))
-	t := &programType{pkgPath: pkg.Types.Path(), sigs: make(map[string]string, mset.Len())}
+	t := &programType{pkgPath: pkg.Types.Path(), path: typePath(named), sigs: make(map[string]string, mset.Len())}
 	var methods []*implMethod
 	for sel := range mset.Methods() {
 		fn := sel.Obj().(*types.Func)
@@ -138,6 +139,21 @@ func summarizeType(pkg ProgramPackage, tn *types.TypeName) []*implMethod {
 		}
 	}
 	return methods
+}
+
+// dispatch names the method as the implementation a fact came from.
+func (m *implMethod) dispatch() Dispatch {
+	return Dispatch{Type: m.typ.path, Method: m.method, Sig: m.sig}
+}
+
+// typePath names a named type with its package's path:
+// "example.com/app/pgstore.Store".
+func typePath(named *types.Named) string {
+	obj := named.Obj()
+	if obj.Pkg() == nil {
+		return obj.Name()
+	}
+	return obj.Pkg().Path() + "." + obj.Name()
 }
 
 // implementers returns the program's methods that implement the interface

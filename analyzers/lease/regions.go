@@ -615,7 +615,7 @@ func (b *builder) markWrite(w *Write) {
 			w.Fenced = true
 		}
 	}
-	w.Held = held
+	w.Held = b.sameImplLeases(w, held)
 }
 
 // addCheckedRegions opens a Checked lease in the blocks a positive validity

@@ -27,6 +27,9 @@ type callee struct {
 	system System
 	what   string // "Mutex.Lock", "acquireLock"
 	held   HeldRule
+	// dispatch names the implementation the role was learned from, for a
+	// call through an interface (or a wrapper of one).
+	dispatch Dispatch
 }
 
 // resolve returns what call invokes, as far as leases go.
@@ -56,7 +59,7 @@ func (b *builder) resolve(call *ssa.CallCommon) (callee, bool) {
 		return c, true
 	}
 	if f := b.roleFact(fn); f != nil {
-		return callee{fn: fn, role: f.Role, system: f.System, what: shortName(fn), held: f.Held}, true
+		return callee{fn: fn, role: f.Role, system: f.System, what: shortName(fn), held: f.Held, dispatch: f.Dispatch}, true
 	}
 	if api := b.sqlHelper(fn); api != nil {
 		return callee{fn: fn, api: api, role: api.Role, system: api.System, what: shortName(fn)}, true
@@ -66,7 +69,7 @@ func (b *builder) resolve(call *ssa.CallCommon) (callee, bool) {
 	}
 	if call.IsInvoke() {
 		if f, via := b.dispatchRole(fn); f != nil {
-			return callee{fn: fn, role: f.Role, system: f.System, what: shortName(fn) + " (via " + via + ")", held: f.Held}, true
+			return callee{fn: fn, role: f.Role, system: f.System, what: shortName(fn) + " (via " + via + ")", held: f.Held, dispatch: f.Dispatch}, true
 		}
 	}
 	return callee{}, false
@@ -153,10 +156,15 @@ func (b *builder) roleFact(fn *types.Func) *RoleFact {
 		return nil
 	}
 	var rf RoleFact
-	if b.pass.ImportObjectFact(fn, &rf) {
-		return &rf
+	if !b.pass.ImportObjectFact(fn, &rf) {
+		return nil
 	}
-	return nil
+	if impls, ok := b.reachableImpls(rf.Dispatch); ok {
+		if !b.implFact(impls, &rf) {
+			return nil
+		}
+	}
+	return &rf
 }
 
 // resolveClosure resolves a call of a closure of this package that wraps a
@@ -206,7 +214,7 @@ func (b *builder) inferRoles() {
 // inferClosureRole records whether the closure fn wraps an acquire or a
 // release, and reports whether that changed.
 func (b *builder) inferClosureRole(fn *ssa.Function) bool {
-	role, system := b.wrapperRole(fn)
+	role, system, _ := b.wrapperRole(fn)
 	if role&(RoleRelease|RoleAcquire) == 0 {
 		if _, had := b.closureRoles[fn]; had {
 			delete(b.closureRoles, fn)
@@ -233,7 +241,7 @@ func (b *builder) inferFuncRole(fn *ssa.Function, obj *types.Func) bool {
 		b.setLocal(obj, &RoleFact{Role: RoleCheck, System: system, What: shortName(obj), Held: ValueOnly})
 		return true
 	}
-	role, system := b.wrapperRole(fn)
+	role, system, dispatch := b.wrapperRole(fn)
 	if role == 0 {
 		if old == nil {
 			return false
@@ -242,17 +250,21 @@ func (b *builder) inferFuncRole(fn *ssa.Function, obj *types.Func) bool {
 		return true
 	}
 	held := b.wrappedHeld(fn, role)
-	if old != nil && old.Role == role && old.Held == held {
+	f := &RoleFact{Role: role, System: system, What: shortName(obj), Held: held, Dispatch: dispatch}
+	if old != nil && *old == *f {
 		return false
 	}
-	b.setLocal(obj, &RoleFact{Role: role, System: system, What: shortName(obj), Held: held})
+	b.setLocal(obj, f)
 	return true
 }
 
-// wrapperRole reports which lock role fn plays by wrapping lock calls.
-func (b *builder) wrapperRole(fn *ssa.Function) (Role, System) {
+// wrapperRole reports which lock role fn plays by wrapping lock calls, and
+// the implementation that role was learned from when a wrapped call goes
+// through an interface.
+func (b *builder) wrapperRole(fn *ssa.Function) (Role, System, Dispatch) {
 	var acquires, releases, renews, checks, writes bool
 	var system System
+	var dispatch Dispatch
 	for _, blk := range fn.Blocks {
 		for _, instr := range blk.Instrs {
 			call, ok := instr.(ssa.CallInstruction)
@@ -273,19 +285,19 @@ func (b *builder) wrapperRole(fn *ssa.Function) (Role, System) {
 				releases = releases || ops.releases
 				writes = writes || ops.writes
 				if ops.acquires || ops.releases {
-					system = ops.system
+					system, dispatch = ops.system, Dispatch{}
 				}
 				continue
 			}
 			switch {
 			case c.role&(RoleAcquire|RoleTryAcquire) != 0:
-				acquires, system = true, c.system
+				acquires, system, dispatch = true, c.system, c.dispatch
 			case c.role.Has(RoleRelease): // deferred or not, it is let go before the caller resumes
-				releases, system = true, c.system
+				releases, system, dispatch = true, c.system, c.dispatch
 			case c.role.Has(RoleRenew):
-				renews, system = true, c.system
+				renews, system, dispatch = true, c.system, c.dispatch
 			case c.role.Has(RoleCheck):
-				checks, system = true, c.system
+				checks, system, dispatch = true, c.system, c.dispatch
 			case c.role&(RoleWrite|RoleFenced) != 0 && c.api != nil:
 				writes = true
 			}
@@ -293,17 +305,17 @@ func (b *builder) wrapperRole(fn *ssa.Function) (Role, System) {
 	}
 	switch {
 	case writes:
-		return 0, ""
+		return 0, "", Dispatch{}
 	case acquires && !releases:
-		return RoleAcquire, system
+		return RoleAcquire, system, dispatch
 	case releases && !acquires:
-		return RoleRelease, system
+		return RoleRelease, system, dispatch
 	case renews && !acquires && !releases:
-		return RoleRenew, system
+		return RoleRenew, system, dispatch
 	case checks && !acquires && !releases && !renews && returnsResult(fn) && b.faithfulWrapper(fn):
-		return RoleCheck, system
+		return RoleCheck, system, dispatch
 	}
-	return 0, ""
+	return 0, "", Dispatch{}
 }
 
 // wrappedHeld returns the HeldRule of a wrapper with role: InLease for a

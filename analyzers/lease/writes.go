@@ -122,6 +122,7 @@ func (b *builder) declaredWrite(fn *ssa.Function, call ssa.CallInstruction, call
 	}
 	w := newWrite(fn, call, system, callee.what)
 	w.Fenced = callee.role.Has(RoleFenced)
+	w.Dispatch = callee.dispatch
 	return w
 }
 
@@ -137,13 +138,13 @@ func (b *builder) factWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
 	var wf WritesFact
 	if b.fact(obj, &wf) {
 		w := newWrite(fn, call, wf.System, shortName(obj))
-		w.Via = wf.What
+		w.Via, w.Dispatch = wf.What, wf.Dispatch
 		return w
 	}
 	var fp FencedByParamFact
 	if b.fact(obj, &fp) {
 		w := newWrite(fn, call, fp.System, shortName(obj))
-		w.Via = fp.What
+		w.Via, w.Dispatch = fp.What, fp.Dispatch
 		tok := arg(call.Common(), fp.Param)
 		if fp.Field != "" {
 			b.fieldToken(w, tok, fp.Field)
@@ -245,7 +246,13 @@ func (b *builder) ownFact(fn *types.Func, f analysis.Fact) bool {
 		}
 		return false
 	}
-	return b.pass.ImportObjectFact(fn, f)
+	if !b.pass.ImportObjectFact(fn, f) {
+		return false
+	}
+	if impls, ok := b.reachableImpls(factDispatch(f)); ok {
+		return b.implFact(impls, f)
+	}
+	return true
 }
 
 // copyFact copies src into dst, two facts of the same type.

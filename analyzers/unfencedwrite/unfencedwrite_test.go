@@ -13,7 +13,7 @@ func Test(t *testing.T) {
 	fencetest.Run(t, unfencedwrite.Analyzer,
 		"sqladvisory", "billing", "etcdlock", "redislocks", "consullock", "zklock",
 		"k8sleader", "cbconfig/...", "cloudstores", "crosspkg", "pgxworker", "gocronjobs", "raftleader", "usewithlock",
-		"ifacevet/worker", "falsepositives", "sqlforms", "sqlbuilders", "goroutines", "fencegen/...", "gormstore", "bunstore", "goqustore", "roomlock")
+		"ifacevet/worker", "falsepositives", "sqlforms", "sqlbuilders", "goroutines", "fencegen/...", "gormstore", "bunstore", "goqustore", "roomlock", "gccollector")
 }
 
 func TestSuggestedFixes(t *testing.T) {
@@ -23,7 +23,7 @@ func TestSuggestedFixes(t *testing.T) {
 // TestProgram runs the check as a standalone run does, with every
 // implementation of the application's interfaces known.
 func TestProgram(t *testing.T) {
-	programtest.Run(t, unfencedwrite.Analyzer, "ifaceapp/...")
+	programtest.Run(t, unfencedwrite.Analyzer, "ifaceapp/...", "statebackends/...")
 }
 
 // TestTestWritesFlag: writes in _test.go files are fixtures and stay
