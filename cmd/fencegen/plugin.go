@@ -65,7 +65,10 @@ func runPlugin(stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "fencegen:", err)
 		return 1
 	}
-	asJSON := len(bytes.TrimSpace(in)) > 0 && bytes.TrimSpace(in)[0] == '{'
+	// sqlc's JSON starts with '{'; its protobuf starts with the tag of
+	// settings (0x0a, a newline: never trim it, the length after it may be
+	// '{'), and no field of the request has a tag that is '{'.
+	asJSON := len(in) > 0 && in[0] == '{'
 	var req pluginRequest
 	if asJSON {
 		err = json.Unmarshal(in, &req)

@@ -25,7 +25,11 @@ func TestMain(m *testing.M) {
 // schema and queries, and the package one `sqlc generate` writes there
 // (sqlc's own files and fencegen's); the e2e module runs that package
 // against PostgreSQL, and the golden module's vet compiles it.
-const pluginGolden = "../../testdata/fencegen/golden/sqlc-plugin"
+// pluginGoldenSQLite is the same over SQLite and database/sql.
+const (
+	pluginGolden       = "../../testdata/fencegen/golden/sqlc-plugin"
+	pluginGoldenSQLite = "../../testdata/fencegen/golden/sqlc-plugin-sqlite"
+)
 
 // sqlcGenerate runs the real sqlc (the one fencegen links) in dir, with
 // `fencegen` on PATH being this test binary. It returns sqlc's output.
@@ -49,10 +53,14 @@ func sqlcGenerate(t *testing.T, dir string, args ...string) (string, error) {
 // copyInputs copies the golden case's inputs into a new directory,
 // editing sqlc.yaml with edit.
 func copyInputs(t *testing.T, edit func(string) string) string {
+	return copyCase(t, pluginGolden, edit)
+}
+
+func copyCase(t *testing.T, golden string, edit func(string) string) string {
 	t.Helper()
 	dir := t.TempDir()
 	for _, name := range []string{"sqlc.yaml", "schema.sql", "queries.sql"} {
-		data, err := os.ReadFile(filepath.Join(pluginGolden, name))
+		data, err := os.ReadFile(filepath.Join(golden, name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,44 +78,46 @@ func copyInputs(t *testing.T, edit func(string) string) string {
 // plugin, in both of sqlc's request formats, and compares the package with
 // the golden one.
 func TestSQLCPlugin(t *testing.T) {
-	for _, format := range []string{"protobuf", "json"} {
-		t.Run(format, func(t *testing.T) {
-			dir := copyInputs(t, func(s string) string {
-				return strings.Replace(s, "cmd: fencegen\n", "cmd: fencegen\n      format: "+format+"\n", 1)
-			})
-			if out, err := sqlcGenerate(t, dir); err != nil {
-				t.Fatalf("sqlc generate: %v\n%s", err, out)
-			}
-			got := readTree(t, filepath.Join(dir, "plugindb"))
-			for _, name := range []string{"db.go", "models.go", "queries.sql.go", "fenced.go", "fenced.sql.go", "queries.fenced.sql.go"} {
-				if got[name] == nil {
-					t.Errorf("sqlc generate wrote no %s", name)
+	for _, golden := range []string{pluginGolden, pluginGoldenSQLite} {
+		for _, format := range []string{"protobuf", "json"} {
+			t.Run(filepath.Base(golden)+"/"+format, func(t *testing.T) {
+				dir := copyCase(t, golden, func(s string) string {
+					return strings.Replace(s, "cmd: fencegen\n", "cmd: fencegen\n      format: "+format+"\n", 1)
+				})
+				if out, err := sqlcGenerate(t, dir); err != nil {
+					t.Fatalf("sqlc generate: %v\n%s", err, out)
 				}
-			}
-			if bytes.Contains(got["fenced.go"], []byte("\ntype Queries ")) || bytes.Contains(got["fenced.sql.go"], []byte("*Queries)")) {
-				t.Errorf("fencegen's files declare sqlc's Queries or its methods")
-			}
-			want := filepath.Join(pluginGolden, "plugindb")
-			if *update && format == "protobuf" {
-				os.RemoveAll(want)
-				for name, data := range got {
-					if err := writeFile(filepath.Join(want, name), data); err != nil {
-						t.Fatal(err)
+				got := readTree(t, filepath.Join(dir, "plugindb"))
+				for _, name := range []string{"db.go", "models.go", "queries.sql.go", "fenced.go", "fenced.sql.go", "queries.fenced.sql.go"} {
+					if got[name] == nil {
+						t.Errorf("sqlc generate wrote no %s", name)
 					}
 				}
-			}
-			wantFiles := readTree(t, want)
-			for name, data := range got {
-				if !bytes.Equal(data, wantFiles[name]) {
-					t.Errorf("%s differs from %s (run go test ./cmd/fencegen -run TestSQLCPlugin -update)", name, filepath.Join(want, name))
+				if bytes.Contains(got["fenced.go"], []byte("\ntype Queries ")) || bytes.Contains(got["fenced.sql.go"], []byte("*Queries)")) {
+					t.Errorf("fencegen's files declare sqlc's Queries or its methods")
 				}
-			}
-			for name := range wantFiles {
-				if got[name] == nil {
-					t.Errorf("sqlc generate wrote no %s", name)
+				want := filepath.Join(golden, "plugindb")
+				if *update && format == "protobuf" {
+					os.RemoveAll(want)
+					for name, data := range got {
+						if err := writeFile(filepath.Join(want, name), data); err != nil {
+							t.Fatal(err)
+						}
+					}
 				}
-			}
-		})
+				wantFiles := readTree(t, want)
+				for name, data := range got {
+					if !bytes.Equal(data, wantFiles[name]) {
+						t.Errorf("%s differs from %s (run go test ./cmd/fencegen -run TestSQLCPlugin -update)", name, filepath.Join(want, name))
+					}
+				}
+				for name := range wantFiles {
+					if got[name] == nil {
+						t.Errorf("sqlc generate wrote no %s", name)
+					}
+				}
+			})
+		}
 	}
 }
 
