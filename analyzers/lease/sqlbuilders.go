@@ -472,8 +472,13 @@ func sqlSession(c *ssa.CallCommon, api *API) ssa.Value {
 // sqlx: the calls that send a statement.
 func builderCatalog() []API {
 	var c []API
+	// An INSERT, UPDATE or DELETE with a RETURNING suffix is sent by Query
+	// or QueryRow (psql.Insert(...).Suffix("RETURNING id").QueryRow()).
 	for _, recv := range []string{"UpdateBuilder", "InsertBuilder", "DeleteBuilder"} {
-		for _, name := range []string{"Exec", "ExecContext"} {
+		for _, name := range []string{"Exec", "ExecContext", "Query", "QueryContext", "QueryRow", "QueryRowContext"} {
+			if recv == "DeleteBuilder" && name == "QueryRow" {
+				continue // squirrel has only DeleteBuilder.QueryRowContext
+			}
 			c = append(c, API{Pkg: pkgSquirrel, Recv: recv, Name: name, Role: RoleWrite, System: SQL, Fence: SQLBuilder})
 		}
 	}

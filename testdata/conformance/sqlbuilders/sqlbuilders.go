@@ -75,6 +75,23 @@ func (r *Runner) Sqlx(ctx context.Context, run Run) error {
 	return checked(r.db.ExecContext(ctx, q, args...))
 }
 
+// SquirrelReturning records a run's step with an INSERT ... RETURNING sent
+// by QueryRowContext: a write like Exec's. Creating the step only if it is
+// not there is idempotent.
+func (r *Runner) SquirrelReturning(ctx context.Context, run Run) (int64, error) {
+	if err := r.lock(ctx, run.ID); err != nil {
+		return 0, err
+	}
+	var id int64
+	if err := sq.Insert("steps").Columns("run_id", "name").Values(run.ID, "build").
+		Suffix("RETURNING id").PlaceholderFormat(sq.Dollar).RunWith(r.db).QueryRowContext(ctx).Scan(&id); err != nil { // want unfencedwrite:"InsertBuilder.QueryRowContext \\(INSERT steps\\) writes to SQL database without a fencing token"
+		return 0, err
+	}
+	err := sq.Insert("steps").Columns("run_id", "name").Values(run.ID, "test").
+		Suffix("ON CONFLICT DO NOTHING RETURNING id").PlaceholderFormat(sq.Dollar).RunWith(r.db).QueryRowContext(ctx).Scan(&id)
+	return id, err
+}
+
 // Sprintf marks the run done with SQL assembled around constant fragments
 // and sent through the helper.
 func (r *Runner) Sprintf(ctx context.Context, table string, run Run) error {

@@ -85,6 +85,10 @@ func (b UpdateBuilder) PlaceholderFormat(f PlaceholderFormat) UpdateBuilder     
 func (b UpdateBuilder) RunWith(runner BaseRunner) UpdateBuilder                   { return b }
 func (b UpdateBuilder) Exec() (sql.Result, error)                                 { return nil, nil }
 func (b UpdateBuilder) ExecContext(ctx context.Context) (sql.Result, error)       { return nil, nil }
+func (b UpdateBuilder) Query() (*sql.Rows, error)                                 { return nil, nil }
+func (b UpdateBuilder) QueryContext(ctx context.Context) (*sql.Rows, error)       { return nil, nil }
+func (b UpdateBuilder) QueryRow() RowScanner                                      { return nil }
+func (b UpdateBuilder) QueryRowContext(ctx context.Context) RowScanner            { return nil }
 func (b UpdateBuilder) ToSql() (string, []interface{}, error)                     { return "", nil, nil }
 func (b UpdateBuilder) Set(column string, value interface{}) UpdateBuilder        { return b }
 func (b UpdateBuilder) SetMap(clauses map[string]interface{}) UpdateBuilder       { return b }
@@ -99,6 +103,10 @@ func (b InsertBuilder) PlaceholderFormat(f PlaceholderFormat) InsertBuilder  { r
 func (b InsertBuilder) RunWith(runner BaseRunner) InsertBuilder              { return b }
 func (b InsertBuilder) Exec() (sql.Result, error)                            { return nil, nil }
 func (b InsertBuilder) ExecContext(ctx context.Context) (sql.Result, error)  { return nil, nil }
+func (b InsertBuilder) Query() (*sql.Rows, error)                            { return nil, nil }
+func (b InsertBuilder) QueryContext(ctx context.Context) (*sql.Rows, error)  { return nil, nil }
+func (b InsertBuilder) QueryRow() RowScanner                                 { return nil }
+func (b InsertBuilder) QueryRowContext(ctx context.Context) RowScanner       { return nil }
 func (b InsertBuilder) ToSql() (string, []interface{}, error)                { return "", nil, nil }
 func (b InsertBuilder) Columns(columns ...string) InsertBuilder              { return b }
 func (b InsertBuilder) Values(values ...interface{}) InsertBuilder           { return b }
@@ -112,6 +120,9 @@ func (b DeleteBuilder) PlaceholderFormat(f PlaceholderFormat) DeleteBuilder     
 func (b DeleteBuilder) RunWith(runner BaseRunner) DeleteBuilder                   { return b }
 func (b DeleteBuilder) Exec() (sql.Result, error)                                 { return nil, nil }
 func (b DeleteBuilder) ExecContext(ctx context.Context) (sql.Result, error)       { return nil, nil }
+func (b DeleteBuilder) Query() (*sql.Rows, error)                                 { return nil, nil }
+func (b DeleteBuilder) QueryContext(ctx context.Context) (*sql.Rows, error)       { return nil, nil }
+func (b DeleteBuilder) QueryRowContext(ctx context.Context) RowScanner            { return nil }
 func (b DeleteBuilder) ToSql() (string, []interface{}, error)                     { return "", nil, nil }
 func (b DeleteBuilder) Where(pred interface{}, args ...interface{}) DeleteBuilder { return b }
 
