@@ -115,6 +115,9 @@ func (c *checker) goroutine(g *lease.Goroutine) {
 		if startedElsewhere(g, r) {
 			return // one bug, one finding: at the go statement that starts the renewal
 		}
+		if c.lockHearsSession(r) {
+			continue
+		}
 		msg := c.detachedMessage(r)
 		if c.regionFenced(g.Go.Parent(), r.System) {
 			msg = c.wastedMessage(r)
@@ -130,6 +133,39 @@ func (c *checker) goroutine(g *lease.Goroutine) {
 func startedElsewhere(g *lease.Goroutine, r *lease.Renewal) bool {
 	started, ok := r.Call.(*ssa.Go)
 	return ok && started != g.Go
+}
+
+// lockHearsSession reports whether r, a Consul session renewal, renews the
+// session of a Consul lock whose lost channel the work hears: Lock.Lock
+// watches its session and closes that channel when the session is gone,
+// so a renewal failure reaches the work through it. The lock is taken in
+// r's function or in one that calls it (lock() calling createSession()),
+// and its channel is observed.
+func (c *checker) lockHearsSession(r *lease.Renewal) bool {
+	if r.System != lease.Consul {
+		return false
+	}
+	for _, s := range c.m.Signals {
+		if s.System != lease.Consul || s.Call == nil || !s.Observed || !returnsChan(s.Call) {
+			continue
+		}
+		if s.Fn == r.Fn || calls(s.Fn, r.Fn) {
+			return true
+		}
+	}
+	return false
+}
+
+// calls reports whether caller calls callee directly.
+func calls(caller, callee *ssa.Function) bool {
+	for _, blk := range caller.Blocks {
+		for _, instr := range blk.Instrs {
+			if call, ok := instr.(ssa.CallInstruction); ok && lease.Callee(call.Common()) == callee {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // exportLoop exports a DetachedLoopFact for an exported function that, if

@@ -39,8 +39,12 @@
 //     work: its error is ignored, the loop continues, or it logs and returns
 //     from a goroutine nobody waits on. go s.RenewPeriodic(...) is one: the
 //     go statement drops the error RenewPeriodic returns when the session is
-//     gone. So is a function handed to wait.Until or wait.Forever that
-//     returns on failure: they call it again.
+//     gone, unless a Consul lock taken on that session (in the function
+//     that renews it or in one that calls it) has its lost channel read:
+//     Lock watches the session and closes the channel when it is gone. So
+//     is a function handed to wait.Until or wait.Forever that returns on
+//     failure: they call it again. A renewal is reported once, at the go
+//     statement that starts it, not again at goroutines that reach it.
 //   - an etcd concurrency.Session whose Done() nothing waits on and whose
 //     Ctx() nothing uses, or an etcd KeepAlive channel that is discarded
 //     (if _, err := cli.KeepAlive(ctx, id); err != nil) or only drained,
