@@ -25,10 +25,11 @@ func TestMain(m *testing.M) {
 // schema and queries, and the package one `sqlc generate` writes there
 // (sqlc's own files and fencegen's); the e2e module runs that package
 // against PostgreSQL, and the golden module's vet compiles it.
-// pluginGoldenSQLite is the same over SQLite and database/sql.
+// The -sqlite and -mysql cases are the same over database/sql.
 const (
 	pluginGolden       = "../../testdata/fencegen/golden/sqlc-plugin"
 	pluginGoldenSQLite = "../../testdata/fencegen/golden/sqlc-plugin-sqlite"
+	pluginGoldenMySQL  = "../../testdata/fencegen/golden/sqlc-plugin-mysql"
 )
 
 // sqlcGenerate runs the real sqlc (the one fencegen links) in dir, with
@@ -78,7 +79,7 @@ func copyCase(t *testing.T, golden string, edit func(string) string) string {
 // plugin, in both of sqlc's request formats, and compares the package with
 // the golden one.
 func TestSQLCPlugin(t *testing.T) {
-	for _, golden := range []string{pluginGolden, pluginGoldenSQLite} {
+	for _, golden := range []string{pluginGolden, pluginGoldenSQLite, pluginGoldenMySQL} {
 		for _, format := range []string{"protobuf", "json"} {
 			t.Run(filepath.Base(golden)+"/"+format, func(t *testing.T) {
 				dir := copyCase(t, golden, func(s string) string {
