@@ -13,9 +13,8 @@ import (
 // TestSQLCPlugin runs the package one `sqlc generate` wrote with fencegen
 // declared as a process plugin (golden case sqlc-plugin-mysql, over
 // database/sql): sqlc's Queries and models and fencegen's Fenced live in
-// one package, and the fenced
-// methods take sqlc's params types (SetDocTitleParams) or fencegen's where
-// sqlc passes a plain argument (RemoveDoc).
+// one package, and the fenced methods take sqlc's params types
+// (SetDocTitleParams) or fencegen's where sqlc passes a plain argument (RemoveDoc).
 func TestSQLCPlugin(t *testing.T) {
 	server := mariadbtest.New(t)
 	ctx := context.Background()

@@ -13,9 +13,9 @@ import (
 // TestSQLCPlugin runs the package one `sqlc generate` wrote with fencegen
 // declared as a process plugin (golden case sqlc-plugin-sqlite, over
 // database/sql): sqlc's Queries and models and fencegen's Fenced live in
-// one package, and the fenced
-// methods take sqlc's params types (SetDocTitleParams) or fencegen's where
-// sqlc passes a plain argument (RemoveDoc), and return sqlc's rows.
+// one package, and the fenced methods take sqlc's params types
+// (SetDocTitleParams) or fencegen's where sqlc passes a plain argument
+// (RemoveDoc), and return sqlc's rows.
 func TestSQLCPlugin(t *testing.T) {
 	ctx := context.Background()
 	schema, err := os.ReadFile("../../golden/sqlc-plugin-sqlite/schema.sql")
