@@ -32,6 +32,9 @@ type builder struct {
 	leaderFields map[*types.Var]System
 	// keys caches the keys of the package's SET NX calls (lockKeys).
 	keys *[]ssa.Value
+	// steps numbers the pipeline each step function belongs to
+	// (pipelines.go); nil when the package runs no pipeline.
+	steps map[*ssa.Function]int
 	// regions holds the lease state of every block (regions.go).
 	regions *regions
 	// writeCalls marks the calls already recorded as writes.

@@ -71,6 +71,10 @@ type Lease struct {
 	// pfx), zk.NewLock(r.conn, ...)): the lease lives as long as what that
 	// field holds.
 	From types.Object
+	// OwnStore marks a lease carried into a function by a pipeline of
+	// steps (pipelines.go): it guards only writes to the store the lock
+	// lives in.
+	OwnStore bool
 }
 
 // A Write is one write to a shared store.

@@ -75,10 +75,12 @@ func (b *builder) findLeases() {
 		checked: make(map[*ssa.BasicBlock]leaseSet),
 	}
 	b.findCallbacks()
+	b.findPipelines()
 	b.addCheckedRegions()
 	for _, fn := range b.funcs { // parents come before their closures
 		b.flow(fn)
 	}
+	b.findLockObjects()
 	b.propagateCallbacks()
 	slices.SortStableFunc(b.model.Leases, func(x, y *Lease) int { return int(x.Pos - y.Pos) })
 }
@@ -608,7 +610,7 @@ func (b *builder) markHeld() {
 }
 
 func (b *builder) markWrite(w *Write) {
-	held := b.heldBefore(w.Call)
+	held := b.heldBefore(w.Call).without(func(l *Lease) bool { return l.OwnStore && lockStore(l.System) != w.System })
 	recv := callRecv(w.Call.Common())
 	for _, l := range held {
 		if l.Holder != nil && recv != nil && unwrap(l.Holder) == unwrap(recv) && (l.System == Postgres || l.System == MySQL) && isSession(recv) {
@@ -634,4 +636,15 @@ func (b *builder) addCheckedRegions() {
 type checkedRegion struct {
 	lease  *Lease
 	blocks []*ssa.BasicBlock
+}
+
+// lockStore is the store a lock of system lives in, as writes name it.
+func lockStore(system System) System {
+	switch system {
+	case Postgres, MySQL:
+		return SQL
+	case Redsync, Redislock:
+		return Redis
+	}
+	return system
 }

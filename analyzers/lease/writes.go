@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -717,7 +718,7 @@ func (b *builder) touchesLockKey(fn *ssa.Function, c *ssa.CallCommon) bool {
 // isLockKey reports whether v computes the key of a SET NX in the package.
 func (b *builder) isLockKey(v ssa.Value) bool {
 	for _, lk := range b.lockKeys() {
-		if sameValue(v, lk, 0) {
+		if sameValueIn(v, lk, 0, b.steps) {
 			return true
 		}
 	}
@@ -780,31 +781,90 @@ func (b *builder) redisLockKey(c *ssa.CallCommon) ssa.Value {
 // value, equal constants, or the same operation on the same operands
 // ("lock:"+job written twice).
 func sameValue(a, b ssa.Value, depth int) bool {
+	return sameValueIn(a, b, depth, nil)
+}
+
+// sameValueIn is sameValue that, given steps (the parameters of pipeline
+// steps, which all receive the same argument), also takes the same
+// parameter of two steps of one pipeline for one value, and two calls of
+// one function on the same arguments (GetRedisKey(lockTmpl, ctx.DevEUI) in
+// the step that locks and in the step that releases) for one key.
+func sameValueIn(a, b ssa.Value, depth int, steps map[*ssa.Function]int) bool {
 	a, b = unwrap(a), unwrap(b)
 	if a == b {
 		return true
 	}
-	if depth > 4 {
+	if depth > 8 {
 		return false
 	}
+	same := func(x, y ssa.Value) bool { return sameValueIn(x, y, depth+1, steps) }
 	switch x := a.(type) {
 	case *ssa.Const:
 		y, ok := b.(*ssa.Const)
 		return ok && x.Value != nil && y.Value != nil && x.Value.ExactString() == y.Value.ExactString()
 	case *ssa.BinOp:
 		y, ok := b.(*ssa.BinOp)
-		return ok && x.Op == y.Op && sameValue(x.X, y.X, depth+1) && sameValue(x.Y, y.Y, depth+1)
+		return ok && x.Op == y.Op && same(x.X, y.X) && same(x.Y, y.Y)
 	case *ssa.UnOp:
 		y, ok := b.(*ssa.UnOp)
-		return ok && x.Op == y.Op && sameValue(x.X, y.X, depth+1)
+		return ok && x.Op == y.Op && same(x.X, y.X)
 	case *ssa.FieldAddr:
 		y, ok := b.(*ssa.FieldAddr)
-		return ok && x.Field == y.Field && sameValue(x.X, y.X, depth+1)
+		return ok && x.Field == y.Field && same(x.X, y.X)
 	case *ssa.Field:
 		y, ok := b.(*ssa.Field)
-		return ok && x.Field == y.Field && sameValue(x.X, y.X, depth+1)
+		return ok && x.Field == y.Field && same(x.X, y.X)
+	case *ssa.Parameter:
+		y, ok := b.(*ssa.Parameter)
+		return ok && steps != nil && sameStepParam(x, y, steps)
+	case *ssa.Call:
+		y, ok := b.(*ssa.Call)
+		return ok && steps != nil && sameCall(x.Common(), y.Common(), same)
+	case *ssa.Slice:
+		y, ok := b.(*ssa.Slice)
+		return ok && steps != nil && sameElems(x, y, same)
 	}
 	return false
+}
+
+// sameStepParam reports whether p and q are the same parameter of two
+// steps of one pipeline.
+func sameStepParam(p, q *ssa.Parameter, steps map[*ssa.Function]int) bool {
+	pf, qf := p.Parent(), q.Parent()
+	pi, qi := slices.Index(pf.Params, p), slices.Index(qf.Params, q)
+	id, ok := steps[pf]
+	return ok && steps[qf] == id && pi == qi && types.Identical(p.Type(), q.Type())
+}
+
+// sameCall reports whether two calls invoke one function on the same
+// arguments.
+func sameCall(x, y *ssa.CallCommon, same func(a, b ssa.Value) bool) bool {
+	fx, fy := x.StaticCallee(), y.StaticCallee()
+	if fx == nil || fx != fy || len(x.Args) == 0 || len(x.Args) != len(y.Args) {
+		return false
+	}
+	for i := range x.Args {
+		if !same(x.Args[i], y.Args[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameElems reports whether two ...T slices built at their call sites hold
+// the same values.
+func sameElems(x, y *ssa.Slice, same func(a, b ssa.Value) bool) bool {
+	ex, okx := variadic(x)
+	ey, oky := variadic(y)
+	if !okx || !oky || len(ex) != len(ey) {
+		return false
+	}
+	for i := range ex {
+		if ex[i] == nil || ey[i] == nil || !same(ex[i], ey[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // fieldOf returns the value stored in field name of a struct argument built
