@@ -39,6 +39,28 @@
 // (in this package or another) that makes such a write is reported at the
 // call and names the inner write.
 //
+// A lease is held in more places than between a Lock call and its Unlock
+// in one function:
+//
+//   - Pipelines of steps. A slice literal of functions that a runner calls
+//     in order (for _, step := range steps { if err := step(ctx); ... })
+//     runs every step after one that takes a lock and keeps it (SET NX with
+//     a TTL that only expires) under that lock, until a step releases it;
+//     an element that is a call of the package's own combinator
+//     (forClass(mode, lockDevice, setTX)) stands for the steps it is handed.
+//     Such a lease guards the steps' writes to the lock's own store (the
+//     Redis state next to a Redis lock): their other writes often go through
+//     a handle the runner's caller passes in, such as a transaction that
+//     holds the rows it changes.
+//   - Lock-holding objects. A type whose method returns still holding a
+//     lease it took and records it in the receiver (c.info = info after
+//     pg_try_advisory_lock), and whose other method releases it reading that
+//     field, holds the lease between the two calls (a state client's Lock,
+//     Put, Unlock): its other methods' writes are made under the lease and
+//     are reported in them. A method that locks and defers its release, or
+//     a lock whose key and token the caller carries (LockRoom(name) returning
+//     a token for UnlockRoom(name, token)), makes no such object.
+//
 // How to fence, per store:
 //
 //   - SQL: UPDATE docs SET body = $1, fence = $2 WHERE id = $3 AND fence < $2,
