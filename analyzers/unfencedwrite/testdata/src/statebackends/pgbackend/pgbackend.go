@@ -52,5 +52,5 @@ func StateMgr(ctx context.Context, db *sql.DB) (*remote.State, error) {
 	}
 	defer st.Unlock(ctx, id)
 	st.Write([]byte("{}"))
-	return st, st.Persist(ctx) // want `State.Persist \(DB.ExecContext \(INSERT states\) at pgbackend.go:\d+, via \*pgbackend.RemoteClient.Put\) writes to SQL database without a fencing token while the PostgreSQL lock taken by State.Lock \(line 49\) is held`
+	return st, st.Persist(ctx) // want `State.Persist \(DB.ExecContext \(INSERT states\) at pgbackend.go:\d+, via \*pgbackend.RemoteClient.Put, via Client.Put\) writes to SQL database without a fencing token while the PostgreSQL lock taken by State.Lock \(line 49\) is held`
 }
