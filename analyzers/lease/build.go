@@ -43,8 +43,10 @@ type builder struct {
 	shaped map[*types.Func]*API
 	// closureRoles holds the closures that wrap an acquire or a release.
 	closureRoles map[*ssa.Function]closureRole
-	// sqlCache holds the SQL texts already read (parseSQL).
-	sqlCache map[sqlKey]*sqlscan.Script
+	// sqlCache holds the SQL texts already read (parseSQL), sqlLockCache
+	// what each call's SQL does to advisory locks (sqlLocksOf).
+	sqlCache     map[sqlKey]*sqlscan.Script
+	sqlLockCache map[*ssa.CallCommon]sqlLocks
 	// scriptRoles caches the lock role of Redis script calls (scriptRole).
 	scriptRoles map[*ssa.CallCommon]Role
 	// prog summarizes the whole program's implementations of interfaces,
@@ -93,6 +95,7 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program) (*Model, *builder) {
 		closureRoles: make(map[*ssa.Function]closureRole),
 		sqlCache:     make(map[sqlKey]*sqlscan.Script),
 		scriptRoles:  make(map[*ssa.CallCommon]Role),
+		sqlLockCache: make(map[*ssa.CallCommon]sqlLocks),
 		dispatch:     make(map[*types.Func][]dispatchTarget),
 		reachable:    make(map[string]reachableResult),
 	}

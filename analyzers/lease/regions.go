@@ -317,7 +317,7 @@ func (b *builder) transfer(instr ssa.Instruction, state leaseSet) leaseSet {
 		return state.with(b.leaseAt(call, c))
 	case c.role.Has(RoleRelease):
 		return state.release(c, callRecv(call.Common()))
-	case c.api != nil && (c.api.Fence == SQLQuery || c.api.Fence == SQLBuilder):
+	case sendsSQL(c.api):
 		return b.sqlLockOps(call, c, state)
 	}
 	return state
@@ -375,27 +375,18 @@ func (s leaseSet) release(c callee, recv ssa.Value) leaseSet {
 // lives as long as the connection; a transaction lock on a Tx opens one that
 // lives as long as the transaction; the unlock functions close them.
 func (b *builder) sqlLockOps(call *ssa.Call, c callee, state leaseSet) leaseSet {
-	text, ok := b.sqlText(sqlQueryValue(call.Common(), c.api))
-	if !ok {
-		return state
-	}
-	script := b.parseSQL(text.text, c.api.System)
-	if script.Unknown {
-		return state
-	}
-	for _, st := range script.Statements {
-		for _, fc := range st.Calls {
-			switch fc.Name {
-			case "pg_advisory_lock", "pg_try_advisory_lock", "get_lock":
-				state = state.with(b.sqlLease(call, c, fc.Name, true))
-			case "pg_advisory_xact_lock", "pg_try_advisory_xact_lock":
-				if isTx(sqlSession(call.Common(), c.api)) {
-					state = state.with(b.sqlLease(call, c, fc.Name, false))
-				}
-			case "pg_advisory_unlock", "pg_advisory_unlock_all", "release_lock", "release_all_locks":
-				state = state.without(func(l *Lease) bool { return l.Kind == Acquired && l.System == sqlLockSystem(fc.Name) })
-			}
+	locks := b.sqlLocksOf(call.Common(), c.api)
+	switch locks.acquire {
+	case "":
+	case "pg_advisory_xact_lock", "pg_try_advisory_xact_lock":
+		if isTx(sqlSession(call.Common(), c.api)) {
+			state = state.with(b.sqlLease(call, c, locks.acquire, false))
 		}
+	default:
+		state = state.with(b.sqlLease(call, c, locks.acquire, true))
+	}
+	for _, name := range locks.releases {
+		state = state.without(func(l *Lease) bool { return l.Kind == Acquired && l.System == sqlLockSystem(name) })
 	}
 	return state
 }
@@ -409,25 +400,13 @@ type sqlOps struct {
 // sqlOps reads the SQL a call sends (api.Arg) for advisory-lock calls and
 // writes. Unreadable SQL does nothing.
 func (b *builder) sqlOps(c *ssa.CallCommon, api *API) sqlOps {
-	var ops sqlOps
-	text, ok := b.sqlText(sqlQueryValue(c, api))
-	if !ok {
-		return ops
-	}
-	script := b.parseSQL(text.text, api.System)
-	if script.Unknown {
-		return ops
-	}
-	for _, st := range script.Statements {
-		ops.writes = ops.writes || st.Writes
-		for _, fc := range st.Calls {
-			switch fc.Name {
-			case "pg_advisory_lock", "pg_try_advisory_lock", "get_lock", "pg_advisory_xact_lock", "pg_try_advisory_xact_lock":
-				ops.acquires, ops.system = true, sqlLockSystem(fc.Name)
-			case "pg_advisory_unlock", "pg_advisory_unlock_all", "release_lock", "release_all_locks":
-				ops.releases, ops.system = true, sqlLockSystem(fc.Name)
-			}
-		}
+	locks := b.sqlLocksOf(c, api)
+	ops := sqlOps{acquires: locks.acquire != "", releases: len(locks.releases) > 0, writes: locks.writes}
+	switch {
+	case ops.acquires:
+		ops.system = sqlLockSystem(locks.acquire)
+	case ops.releases:
+		ops.system = sqlLockSystem(locks.releases[0])
 	}
 	return ops
 }

@@ -279,7 +279,7 @@ func (b *builder) wrapperRole(fn *ssa.Function) (Role, System, Dispatch) {
 				writes = writes || b.callWrites(call.Common())
 				continue
 			}
-			if c.api != nil && (c.api.Fence == SQLQuery || c.api.Fence == SQLBuilder) {
+			if sendsSQL(c.api) {
 				ops := b.sqlOps(call.Common(), c.api)
 				acquires = acquires || ops.acquires
 				releases = releases || ops.releases

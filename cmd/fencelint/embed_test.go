@@ -9,7 +9,7 @@ import (
 
 // embedModule keeps its statements in files embedded with //go:embed: one
 // statement per file in a string, and named queries ("-- name: X") read
-// from an embed.FS into a map at start-up.
+// from an embed.FS into a map at start-up, a lock statement among them.
 var embedModule = map[string]string{
 	"go.mod": "module example.com/embedded\n\ngo 1.26\n",
 	"sql/mark_done.sql": "-- Mark a run done, whoever holds it.\n" +
@@ -17,7 +17,9 @@ var embedModule = map[string]string{
 	"sql/queries.sql": "-- name: Finish :exec\n" +
 		"UPDATE runs SET finished_at = now() WHERE id = $1;\n\n" +
 		"-- name: FinishFenced :execrows\n" +
-		"UPDATE runs SET finished_at = now(), fence = $2 WHERE id = $1 AND fence < $2;\n",
+		"UPDATE runs SET finished_at = now(), fence = $2 WHERE id = $1 AND fence < $2;\n\n" +
+		"-- name: Lock :one\n" +
+		"SELECT pg_try_advisory_lock($1);\n",
 	"jobs.go": `package embedded
 
 import (
@@ -69,6 +71,17 @@ func finish(ctx context.Context, db *sql.DB, conn *sql.Conn, job, fence int64) e
 	}
 	return nil
 }
+
+// archive takes its lock with the named query Lock: a lease like the
+// constant form.
+func archive(ctx context.Context, db *sql.DB, conn *sql.Conn, job int64) error {
+	var ok bool
+	if err := conn.QueryRowContext(ctx, queries["Lock"], job).Scan(&ok); err != nil || !ok {
+		return err
+	}
+	_, err := db.ExecContext(ctx, "UPDATE runs SET state = 'archived' WHERE id = $1", job) // finding: archive
+	return err
+}
 `,
 }
 
@@ -94,6 +107,7 @@ func TestEmbeddedSQL(t *testing.T) {
 	want := []finding{
 		{Analyzer: "unfencedwrite", File: "jobs.go", Line: lineOf(t, jobs, "// finding: markDone")},
 		{Analyzer: "unfencedwrite", File: "jobs.go", Line: lineOf(t, jobs, "// finding: Finish")},
+		{Analyzer: "unfencedwrite", File: "jobs.go", Line: lineOf(t, jobs, "// finding: archive")},
 	}
 	var keys []finding
 	for _, f := range findings {

@@ -1,6 +1,9 @@
 -- name: lease-job
 SELECT pg_try_advisory_lock($1);
 
+-- name: unlease-job
+SELECT pg_advisory_unlock($1);
+
 -- name: finish-job
 UPDATE jobs SET state = 'done' WHERE id = $1;
 
