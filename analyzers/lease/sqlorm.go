@@ -53,7 +53,7 @@ func ormCatalog() []API {
 		API{Pkg: pkgGorm, Recv: "DB", Name: "Exec", Role: RoleWrite, System: SQL, Fence: SQLQuery, Arg: 0},
 		API{Pkg: pkgGorm, Recv: "DB", Name: "Raw", Role: RoleWrite, System: SQL, Fence: SQLQuery, Arg: 0},
 	)
-	return c
+	return append(c, ormGenericCatalog()...)
 }
 
 // ormWrite classifies a write an ORM chain sends.
@@ -138,6 +138,9 @@ type gormChain struct {
 // of *gorm.DB methods before it, back to where the *gorm.DB came from.
 func (f *folder) gorm(c *ssa.Call, depth int) (string, bool) {
 	fin := calleeFunc(c.Common())
+	if fin != nil && isGormGeneric(recvType(fin)) {
+		return f.gormGeneric(c, depth)
+	}
 	if fin == nil || !isGormDB(recvType(fin)) || !slices.Contains(gormWrites, fin.Name()) {
 		return "", false
 	}
@@ -209,13 +212,120 @@ func (f *folder) gormExpr(g *gormChain, e ssa.Value, depth int) {
 			return
 		}
 		g.conflict = " ON CONFLICT DO UPDATE SET x = excluded.x"
-		if _, ok := fields["Where"]; ok {
-			g.conflict += " WHERE " + f.hole(nil) // a condition on the conflicting row, out of sight
+		// A condition on the conflicting row: a fence there rejects a stale
+		// holder. The literal is built in place (Where: clause.Where{Exprs:
+		// ...}) or stored whole.
+		if exprs, ok := literalPaths(e)["Where.Exprs"]; ok {
+			g.conflict += " WHERE " + f.gormClauseExprs(exprs, depth)
+		} else if w, ok := fields["Where"]; ok {
+			g.conflict += " WHERE " + f.gormClauseWhere(w, depth)
 		}
 	case "Locking", "Returning":
 	default:
 		g.unseenWhere = true
 	}
+}
+
+// gormClauseWhere renders a clause.Where literal: its expressions ANDed,
+// or a hole when they were built out of sight.
+func (f *folder) gormClauseWhere(w ssa.Value, depth int) string {
+	fields := structLiteral(w)
+	if fields == nil || fields["Exprs"] == nil {
+		return f.hole(nil)
+	}
+	return f.gormClauseExprs(fields["Exprs"], depth)
+}
+
+// gormClauseExprs renders a []clause.Expression literal, ANDed.
+func (f *folder) gormClauseExprs(v ssa.Value, depth int) string {
+	exprs := sliceElems(unwrap(v))
+	if len(exprs) == 0 {
+		return f.hole(nil)
+	}
+	var parts []string
+	for _, e := range exprs {
+		parts = append(parts, f.gormClauseExpr(e, depth))
+	}
+	return strings.Join(parts, " AND ")
+}
+
+// gormComparisons are clause's comparison expressions and their operators.
+var gormComparisons = map[string]string{"Eq": "=", "Neq": "<>", "Lt": "<", "Lte": "<=", "Gt": ">", "Gte": ">="}
+
+// gormClauseExpr renders one clause expression: clause.Expr{SQL, Vars} or
+// gorm.Expr(sql, vars...), a comparison (clause.Lt{Column: "fence",
+// Value: tok}), or a hole that may hold any condition.
+func (f *folder) gormClauseExpr(e ssa.Value, depth int) string {
+	e = unwrap(e)
+	if p := producer(e); p != nil {
+		if fn := calleeFunc(p.Common()); fn != nil && fn.Pkg() != nil && normalizePath(fn.Pkg().Path()) == pkgGorm && fn.Name() == "Expr" {
+			return "(" + f.bind(arg(p.Common(), 0), arg(p.Common(), 1), depth) + ")"
+		}
+	}
+	if normalizePath(pkgPathOf(e.Type())) != pkgGormClause {
+		return f.hole(nil)
+	}
+	fields := structLiteral(e)
+	if fields == nil {
+		return f.hole(nil)
+	}
+	name := typeName(e.Type())
+	if name == "Expr" {
+		if fields["SQL"] == nil {
+			return f.hole(nil)
+		}
+		return "(" + f.bind(fields["SQL"], fields["Vars"], depth) + ")"
+	}
+	op, ok := gormComparisons[name]
+	if !ok || fields["Column"] == nil || fields["Value"] == nil {
+		return f.hole(nil)
+	}
+	col, ok := constString(unwrap(fields["Column"]))
+	if !ok {
+		if c := structLiteral(fields["Column"]); c != nil && c["Name"] != nil { // clause.Column{Name: "fence"}
+			col, ok = constString(c["Name"])
+		}
+	}
+	if !ok {
+		return f.hole(nil)
+	}
+	return "(" + col + " " + op + " " + f.hole(unwrap(fields["Value"])) + ")"
+}
+
+// literalPaths returns what a struct literal v is a load of holds in its
+// nested literals, by dotted path ("Where.Exprs"), or nil when v was not
+// built here.
+func literalPaths(v ssa.Value) map[string]ssa.Value {
+	x, ok := unwrap(v).(*ssa.UnOp)
+	if !ok {
+		return nil
+	}
+	alloc, ok := x.X.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	paths := make(map[string]ssa.Value)
+	var walk func(ptr ssa.Value, prefix string, depth int)
+	walk = func(ptr ssa.Value, prefix string, depth int) {
+		if depth > 4 || ptr.Referrers() == nil {
+			return
+		}
+		for _, ref := range *ptr.Referrers() {
+			fa, ok := ref.(*ssa.FieldAddr)
+			if !ok || fa.X != ptr {
+				continue
+			}
+			name := prefix + fieldName(fa.X.Type(), fa.Field)
+			for _, r := range *fa.Referrers() {
+				if st, ok := r.(*ssa.Store); ok && st.Addr == fa {
+					paths[name] = unwrap(st.Val)
+				}
+			}
+			walk(fa, name+".", depth+1)
+		}
+	}
+	walk(alloc, "", 0)
+	return paths
 }
 
 // structLiteral returns the fields stored into a struct literal v is a
@@ -246,6 +356,9 @@ func (f *folder) gormCond(query, args ssa.Value, depth int) string {
 	inner := unwrap(query)
 	if isString(inner.Type()) {
 		return "(" + f.bind(inner, args, depth) + ")"
+	}
+	if normalizePath(pkgPathOf(inner.Type())) == pkgGormClause { // gorm.Expr("fence < ?", tok), clause.Lt{...}
+		return f.gormClauseExpr(inner, depth)
 	}
 	if mm := makeMapOf(inner); mm != nil {
 		var parts []string
@@ -362,7 +475,14 @@ func (b *builder) modelTable(model ssa.Value) string {
 	if model == nil {
 		return "x"
 	}
-	t := unwrap(model).Type()
+	return b.modelTableOf(unwrap(model).Type())
+}
+
+// modelTableOf names the table of model type t (modelTable).
+func (b *builder) modelTableOf(t types.Type) string {
+	if t == nil {
+		return "x"
+	}
 	for {
 		switch u := t.Underlying().(type) {
 		case *types.Pointer:

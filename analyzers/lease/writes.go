@@ -458,6 +458,9 @@ func isExec(call ssa.CallInstruction) bool {
 	if f != nil && isGormDB(recvType(f)) {
 		return f.Name() != "Raw" && call.Value() != nil && isGormDB(call.Value().Type()) // a write's *gorm.DB carries RowsAffected
 	}
+	if f != nil && isGormGeneric(recvType(f)) {
+		return gormGenericCounts(f) // (rowsAffected int, err error); Exec returns only an error
+	}
 	return f != nil && strings.Contains(f.Name(), "Exec") // Exec, ExecContext, sqlx's NamedExec and MustExec
 }
 

@@ -126,7 +126,13 @@
 //     in its Where rejects nothing. Chain Select("*") before Save, or use
 //     Updates. Clauses(clause.OnConflict{DoNothing: true}).Create, bun's
 //     On("CONFLICT ... DO NOTHING") and Ignore(), and goqu's
-//     OnConflict(goqu.DoNothing()) are inserts if absent.
+//     OnConflict(goqu.DoNothing()) are inserts if absent; an OnConflict
+//     whose Where compares the stored fence (clause.Lt{Column: "fence",
+//     Value: tok}, clause.Expr{SQL: "fence < ?"}) is a fenced upsert.
+//   - GORM's generics API (gorm.G[Job](db).Where(...).Update(ctx, ...)) is
+//     read like the *gorm.DB chain: the table is the type argument's,
+//     gorm.G's options are its clauses, and the count is the finisher's
+//     first result.
 //   - Conditions added out of sight (GORM Scopes and clause expressions,
 //     bun Apply and WhereGroup) make the WHERE clause unseen.
 //   - dotsql runs a named query from a file: the query is read from the

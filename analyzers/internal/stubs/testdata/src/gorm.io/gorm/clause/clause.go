@@ -81,3 +81,31 @@ type Returning struct {
 }
 
 func (returning Returning) Build(builder Builder) {}
+
+type Eq struct {
+	Column interface{}
+	Value  interface{}
+}
+
+func (eq Eq) Build(builder Builder) {}
+
+type Lt Eq
+
+func (lt Lt) Build(builder Builder) {}
+
+type Lte Eq
+
+func (lte Lte) Build(builder Builder) {}
+
+type Assigner interface {
+	Assignments() []Assignment
+}
+
+type JoinType string
+
+type JoinTarget struct {
+	Type        JoinType
+	Association string
+	Subquery    Expression
+	Table       string
+}
