@@ -54,6 +54,11 @@ type builderGrammar struct {
 	record    map[string]bool // Set(goqu.Record{...})
 	rows      map[string]bool // Rows(rows...), Vals(vals...)
 	conflict  map[string]bool // OnConflict(goqu.DoNothing())
+	// A dataset's Update or Delete (goqu.From("jobs").Where(...).Update())
+	// starts a statement that keeps the dataset's table and conditions:
+	// dataset names its type, from the calls that start it.
+	dataset string
+	from    map[string]bool
 
 	path string // the import path, major version removed
 }
@@ -105,6 +110,8 @@ func builderGrammars() map[string]*builderGrammar {
 			record:    set("Set"),
 			rows:      set("Rows", "Vals"),
 			conflict:  set("OnConflict"),
+			dataset:   "SelectDataset",
+			from:      set("From"),
 		},
 	}
 }
@@ -149,15 +156,25 @@ func (f *folder) built(v ssa.Value, depth int) (string, bool) {
 			return "", false
 		}
 		chain = append(chain, p)
-		if _, ok := g.verbs[fn.Name()]; ok && typeName(p.Type()) != "StatementBuilderType" {
-			break
-		}
 		if len(chain) > 64 {
 			return "", false
 		}
+		_, isVerb := g.verbs[fn.Name()]
+		switch {
+		case g.dataset != "" && receiverName(fn) == g.dataset:
+			continue // ds.Update(), ds.Where(...): back to what made the dataset
+		case isVerb && typeName(p.Type()) != "StatementBuilderType":
+		case g.from[fn.Name()]: // goqu.From(t), db.From(t): the dataset starts here
+		default:
+			continue
+		}
+		break
 	}
 	if len(chain) == 0 {
 		return "", false
+	}
+	if st, ok := f.fromDataset(g, chain, depth); ok {
+		return st.text(), true
 	}
 	start := calleeFunc(chain[len(chain)-1].Common())
 	verb, ok := g.verbs[start.Name()]
@@ -179,6 +196,49 @@ func (f *folder) built(v ssa.Value, depth int) (string, bool) {
 		f.clause(g, st, chain[i].Common(), depth)
 	}
 	return st.text(), true
+}
+
+// fromDataset writes out a chain that starts at a dataset (goqu.From(t)
+// ... .Where(...).Update().Set(...)): the dataset's table and conditions
+// carry over into the statement its Update or Delete starts. ok is false
+// for any other chain.
+func (f *folder) fromDataset(g *builderGrammar, chain []*ssa.Call, depth int) (*builtStatement, bool) {
+	if g.dataset == "" {
+		return nil, false
+	}
+	start := calleeFunc(chain[len(chain)-1].Common())
+	if !g.from[start.Name()] || receiverName(start) == g.dataset {
+		return nil, false
+	}
+	verbAt := -1
+	for i := len(chain) - 2; i >= 0; i-- {
+		fn := calleeFunc(chain[i].Common())
+		if _, ok := g.verbs[fn.Name()]; ok && receiverName(fn) == g.dataset {
+			verbAt = i
+			break
+		}
+	}
+	if verbAt < 0 {
+		return nil, false // a SELECT
+	}
+	st := &builtStatement{verb: g.verbs[calleeFunc(chain[verbAt].Common()).Name()]}
+	if tables, _ := variadic(arg(chain[len(chain)-1].Common(), 0)); len(tables) > 0 {
+		st.table = f.fold(tables[0], depth+1)
+	}
+	f.seen = true
+	for i := len(chain) - 2; i >= 0; i-- {
+		c := chain[i].Common()
+		if i > verbAt && g.from[calleeFunc(c).Name()] {
+			if tables, _ := variadic(arg(c, 0)); len(tables) > 0 {
+				st.table = f.fold(tables[0], depth+1)
+			}
+			continue
+		}
+		if i != verbAt {
+			f.clause(g, st, c, depth)
+		}
+	}
+	return st, true
 }
 
 // clause adds one call of a builder chain to st.

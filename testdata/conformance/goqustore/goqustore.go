@@ -72,3 +72,18 @@ func (b *Billing) Close(ctx context.Context, tenant string, period int, tok int6
 	_, err = b.db.ExecContext(ctx, q, args...) // want unfencedwrite:"DB.ExecContext \\(DELETE drafts\\) writes to SQL database without a fencing token"
 	return err
 }
+
+// Reopen reopens the period through a dataset: its Update keeps the
+// dataset's table and WHERE clause (goqu copies them), so the fence there
+// fences the update; the twin's dataset selects by key only.
+func (b *Billing) Reopen(ctx context.Context, tenant string, period int, tok int64) error {
+	if err := b.lock(ctx, tenant); err != nil {
+		return err
+	}
+	periods := b.gq.From("periods").Where(goqu.C("tenant").Eq(tenant), goqu.C("period").Eq(period))
+	if err := changed(periods.Where(goqu.C("fence").Lt(tok)).Update().Set(goqu.Record{"closed": false, "fence": tok}).Executor().ExecContext(ctx)); err != nil {
+		return err
+	}
+	_, err := periods.Update().Set(goqu.Record{"closed": false}).Executor().ExecContext(ctx) // want unfencedwrite:"QueryExecutor.ExecContext \\(UPDATE periods\\) writes to SQL database without a fencing token"
+	return err
+}

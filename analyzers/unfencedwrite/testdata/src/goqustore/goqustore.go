@@ -92,3 +92,23 @@ func (s *Store) Record(ctx context.Context, id int64, step int, tok int64) error
 	}
 	return checked(s.gq.Delete("jobs").Where(goqu.C("id").Eq(id), goqu.C("fence").Lte(tok)).Executor().Exec())
 }
+
+// FinishFrom updates through a dataset: its Update keeps the dataset's
+// table and WHERE clause, so a fence there fences the update.
+func (s *Store) FinishFrom(ctx context.Context, id, tok int64) error {
+	if err := s.lock(ctx, id); err != nil {
+		return err
+	}
+	if err := checked(s.gq.From("jobs").Where(goqu.C("id").Eq(id), goqu.C("fence").Lt(tok)).
+		Update().Set(goqu.Record{"state": "done", "fence": tok}).Executor().ExecContext(ctx)); err != nil {
+		return err
+	}
+	if err := checked(goqu.From("jobs").Where(goqu.C("fence").Lte(tok)).Delete().Where(goqu.C("id").Eq(id)).Executor().Exec()); err != nil {
+		return err
+	}
+	if err := checked(s.gq.From("jobs").Where(goqu.C("id").Eq(id)).Update().Set(goqu.Record{"state": "done"}).Executor().Exec()); err != nil { // want `QueryExecutor.Exec \(UPDATE jobs\) writes to SQL database without a fencing token`
+		return err
+	}
+	_, err := goqu.From("jobs").Limit(10).Delete().Executor().Exec() // want `QueryExecutor.Exec \(DELETE jobs\) writes to SQL database without a fencing token`
+	return err
+}

@@ -53,3 +53,16 @@ type DeleteDataset struct{}
 func (dd *DeleteDataset) Where(expressions ...exp.Expression) *DeleteDataset   { return dd }
 func (dd *DeleteDataset) ToSQL() (sql string, params []interface{}, err error) { return }
 func (dd *DeleteDataset) Executor() exec.QueryExecutor                         { return exec.QueryExecutor{} }
+
+func From(table ...interface{}) *SelectDataset { return nil }
+
+func (d *Database) From(from ...interface{}) *SelectDataset { return nil }
+
+type SelectDataset struct{}
+
+func (sd *SelectDataset) From(from ...interface{}) *SelectDataset              { return sd }
+func (sd *SelectDataset) Where(expressions ...exp.Expression) *SelectDataset   { return sd }
+func (sd *SelectDataset) Limit(limit uint) *SelectDataset                      { return sd }
+func (sd *SelectDataset) Update() *UpdateDataset                               { return nil }
+func (sd *SelectDataset) Delete() *DeleteDataset                               { return nil }
+func (sd *SelectDataset) ToSQL() (sql string, params []interface{}, err error) { return }
