@@ -42,6 +42,9 @@ type FencedByParamFact struct {
 	What   string
 	// Dispatch: as in WritesFact.
 	Dispatch Dispatch
+	// TokenSource names a token source of the writing package for
+	// diagnostics (fencegen's AcquireLease), or "".
+	TokenSource string
 }
 
 // RoleFact: the function acts as a lock API with these roles (from a

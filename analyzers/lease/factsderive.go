@@ -73,7 +73,7 @@ func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 		if field == "" && fenced.TokenField != nil {
 			field = fenced.TokenField.Name()
 		}
-		f := &FencedByParamFact{System: fenced.System, Param: param, Field: field, What: b.describeWrite(fenced), Dispatch: fenced.Dispatch}
+		f := &FencedByParamFact{System: fenced.System, Param: param, Field: field, What: b.describeWrite(fenced), Dispatch: fenced.Dispatch, TokenSource: fenced.TokenSource}
 		if b.fact(obj, &old) && old == *f {
 			return false
 		}

@@ -22,7 +22,8 @@ import (
 //     converted;
 //   - NextToken: a counter drawn by the call (late if drawn holding a lease);
 //     AcquireLease: a token handed out by the statement that takes the
-//     lease table's lease.
+//     lease table's lease, and a try-acquire of that lease (RoleFact), so
+//     its caller's writes until ReleaseLease (a release) are under it.
 //
 // Fenced methods that take no Token (AcquireLease, NextToken) are never
 // writes for their callers: the lease table and the sequence are fencegen's
@@ -131,12 +132,19 @@ func (b *builder) fencegenFacts() {
 		}
 	}
 	b.setLocal(api.tokenOf, &TokenConvFact{Param: 0})
+	source := ""
+	if m, _, _ := types.LookupFieldOrMethod(types.NewPointer(api.fenced), false, b.pass.Pkg, "AcquireLease"); m != nil {
+		source = "the token of " + api.fenced.Obj().Pkg().Name() + ".Fenced.AcquireLease (fencegen's lease table hands it out in the statement that takes the lease)"
+	}
 	for m := range api.fenced.Methods() {
 		if !m.Exported() {
 			continue
 		}
 		if i := paramOfType(m.Signature(), api.token); i >= 0 {
-			b.setLocal(m, &FencedByParamFact{System: system, Param: i, What: "fencegen's fenced write"})
+			b.setLocal(m, &FencedByParamFact{System: system, Param: i, What: "fencegen's fenced write", TokenSource: source})
+			if m.Name() == "ReleaseLease" {
+				b.setLocal(m, &RoleFact{Role: RoleRelease, System: system, What: "fencegen's ReleaseLease"})
+			}
 			continue
 		}
 		if res := m.Signature().Results(); res.Len() == 0 || !types.Identical(res.At(0).Type(), api.token) {
@@ -147,6 +155,9 @@ func (b *builder) fencegenFacts() {
 			b.setLocal(m, &TokenFact{Counter: true, Origin: Origin{Kind: Monotonic, System: system,
 				What: "a sequence's next value", Note: "a counter drawn in its own step"}})
 		case "AcquireLease":
+			// It takes the lease table's lease (ErrLeaseHeld when another
+			// holder has it): what its caller writes next is under a lease.
+			b.setLocal(m, &RoleFact{Role: RoleTryAcquire, System: system, What: "fencegen's AcquireLease"})
 			b.setLocal(m, &TokenFact{Origin: Origin{Kind: Monotonic, System: system,
 				What: "fencegen's lease table", Note: "handed out by the statement that takes the lease"}})
 		}

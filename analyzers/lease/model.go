@@ -116,6 +116,9 @@ type Write struct {
 	Guards []*Check
 	// Advice says how to fence a write to this store, for diagnostics.
 	Advice string
+	// TokenSource names a token source the writing package offers
+	// (fencegen's AcquireLease), for diagnostics; "" if none.
+	TokenSource string
 
 	// cond is what callers learn of an Unseen write whose open holes the
 	// function's parameters fill (sqlconds.go).

@@ -145,7 +145,7 @@ func (b *builder) factWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
 	var fp FencedByParamFact
 	if b.fact(obj, &fp) {
 		w := newWrite(fn, call, fp.System, shortName(obj))
-		w.Via, w.Dispatch = fp.What, fp.Dispatch
+		w.Via, w.Dispatch, w.TokenSource = fp.What, fp.Dispatch, fp.TokenSource
 		tok := arg(call.Common(), fp.Param)
 		if fp.Field != "" {
 			b.fieldToken(w, tok, fp.Field)

@@ -61,6 +61,8 @@
 // is held: every holder passes the same value, so the fence refuses nobody.
 // db.TokenOf(m.Header().Revision), a Consul LockIndex read with the
 // session compared, and the token AcquireLease hands out are real tokens.
+// When the generated package has AcquireLease (fencegen -leases), the
+// advice names its token beside the lock library's own.
 //
 // weaktoken follows each fenced write's token back through assignments,
 // conversions, struct fields, parameters, results and closures (and across

@@ -60,9 +60,13 @@ func message(pass *analysis.Pass, w *lease.Write, o lease.Origin) string {
 	if w.Via != "" {
 		what = fmt.Sprintf("%s (%s)", w.What, w.Via)
 	}
+	use := system(w, o).TokenSource()
+	if w.TokenSource != "" {
+		use += ", or " + w.TokenSource
+	}
 	return fmt.Sprintf("%s is fenced with %s (line %d), which is not a fencing token: %s; "+
 		"a stale holder's write can pass this fence; use %s",
-		what, o.What, pass.Fset.Position(o.Pos).Line, o.Note, system(w, o).TokenSource())
+		what, o.What, pass.Fset.Position(o.Pos).Line, o.Note, use)
 }
 
 // system is the lock library whose token the write should use: the lease

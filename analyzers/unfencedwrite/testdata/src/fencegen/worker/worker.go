@@ -98,6 +98,27 @@ func tenantLeases(ctx context.Context, f *pgstore.Fenced, s *concurrency.Session
 	return nil
 }
 
+// ownLease takes fencegen's own lease (the lease table's AcquireLease): a
+// write under it without the token is unfenced, one with it is fenced, and
+// writes after ReleaseLease are under no lease.
+func ownLease(ctx context.Context, f *pgstore.Fenced, pool *pgxpool.Pool) error {
+	token, err := f.AcquireLease(ctx, "balances", "me", 10*time.Second)
+	if err != nil {
+		return err
+	}
+	if err := f.UpdateBalance(ctx, token, pgstore.UpdateBalanceParams{ID: 1, Amount: 100, WrittenBy: "me"}); err != nil {
+		return err
+	}
+	if _, err := pool.Exec(ctx, "UPDATE balances SET amount = 0 WHERE id = $1", 2); err != nil { // want `Pool.Exec \(UPDATE balances\) writes to PostgreSQL without a fencing token while`
+		return err
+	}
+	if err := f.ReleaseLease(ctx, "balances", "me", token); err != nil {
+		return err
+	}
+	_, err = pool.Exec(ctx, "UPDATE balances SET amount = 0 WHERE id = $1", 3)
+	return err
+}
+
 // ownQueries runs the user's own sqlc queries that fencegen fenced (methods
 // of Fenced that take the token) and one it was told to leave unfenced,
 // with a reason.
