@@ -5,13 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
+	"go/format"
 	"go/parser"
 	"go/token"
 	"math"
 	pathpkg "path"
+	"regexp"
 	"runtime"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/dave/jennifer/jen"
@@ -41,17 +44,29 @@ func renderFencedGo(opts Options, tables []*fencedTable, sqlcGo *sqlcFile, queri
 	base := goWriter{sqlc: sqlcGo, engine: opts.Engine, driver: opts.Driver, cmp: opts.Compare, plugin: opts.SQLCPlugin}
 	sections := fencedGoSections(opts, tables, runtime.GOMAXPROCS(0))
 	sections = append(sections, func(w *goWriter) error { return w.queriesSection(queries, tables) })
-	rendered := make([][]byte, len(sections))
+	tableChunks := chunks(tables, runtime.GOMAXPROCS(0)) // sections[1:1+len(tableChunks)]
+	rendered := make([][][]byte, len(sections))
 	errs := make([]error, len(sections))
 	var wg sync.WaitGroup
 	for i, section := range sections {
-		wg.Go(func() { rendered[i], errs[i] = base.render(opts, section) })
+		wg.Go(func() {
+			if i >= 1 && i <= len(tableChunks) {
+				rendered[i], errs[i] = base.renderTables(opts, tableChunks[i-1])
+				return
+			}
+			out, err := base.render(opts, section)
+			rendered[i], errs[i] = [][]byte{out}, err
+		})
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	joined, err := joinGoFiles(opts.Package, opts.goHeader(), rendered)
+	var files [][]byte
+	for _, r := range rendered {
+		files = append(files, r...)
+	}
+	joined, err := joinGoFiles(opts.Package, opts.goHeader(), files)
 	if errors.Is(err, errImportClash) {
 		// Two sections named a package differently: render one file instead.
 		return base.render(opts, func(w *goWriter) error {
@@ -102,14 +117,7 @@ func fencedGoSections(opts Options, tables []*fencedTable, n int) []func(w *goWr
 
 // render renders one file of the package with the given section.
 func (base goWriter) render(opts Options, section func(w *goWriter) error) ([]byte, error) {
-	w := base
-	w.f = jen.NewFile(opts.Package)
-	w.f.ImportName(pgxPath, "pgx")
-	for local, path := range w.sqlc.imports {
-		if local != pathpkg.Base(path) {
-			w.f.ImportName(path, local) // as sqlc's file names it: pgvector, not an alias of pgvector-go
-		}
-	}
+	w := base.withFile(opts)
 	if err := section(&w); err != nil {
 		return nil, err
 	}
@@ -118,6 +126,105 @@ func (base goWriter) render(opts Options, section func(w *goWriter) error) ([]by
 		return nil, fmt.Errorf("rendering fenced.go: %w", err)
 	}
 	return out.Bytes(), nil
+}
+
+// withFile is base writing to a new file of the package.
+func (base goWriter) withFile(opts Options) goWriter {
+	w := base
+	w.f = jen.NewFile(opts.Package)
+	w.f.ImportName(pgxPath, "pgx")
+	for local, path := range w.sqlc.imports {
+		if local != pathpkg.Base(path) {
+			w.f.ImportName(path, local) // as sqlc's file names it: pgvector, not an alias of pgvector-go
+		}
+	}
+	return w
+}
+
+// The names a table's code is rendered under by renderTables, then
+// replaced by the table's own.
+const (
+	placeholderGoName = "Fencegenplaceholdergoname"
+	placeholderName   = "fencegen_placeholder_table"
+)
+
+// plainName matches the table names renderTables may substitute: they read
+// the same in a comment and inside a Go string literal.
+var plainName = regexp.MustCompile(`^[A-Za-z0-9_.]+$`)
+
+// renderTables renders each table's code (as w.table does) as a gofmt'd
+// file of its own, for joinGoFiles. Tables of one shape (the same columns,
+// types and fence) differ only in their names, which gofmt never aligns
+// (they are in comments, type and method names and string literals, not in
+// struct fields or composite-literal keys), so each shape is rendered
+// under placeholder names and gofmt'd once, and each table gets that
+// text with its names put in: gofmt'ing fenced.go was half of fencegen's
+// own time. A table whose names could occur elsewhere in its code, or need
+// quoting, is rendered whole.
+func (base goWriter) renderTables(opts Options, tables []*fencedTable) ([][]byte, error) {
+	formatted := map[string][]byte{} // unformatted code under placeholders -> gofmt'd
+	files := make([][]byte, 0, len(tables))
+	for _, t := range tables {
+		out, ok := base.renderShape(opts, t, formatted)
+		if !ok {
+			var err error
+			if out, err = base.render(opts, func(w *goWriter) error { return w.table(t) }); err != nil {
+				return nil, err
+			}
+		}
+		files = append(files, out)
+	}
+	return files, nil
+}
+
+// renderShape renders t under the placeholder names, gofmt'ing the code
+// unless formatted has it, and puts t's names in; false if t cannot be
+// rendered so (see renderTables) or fails (rendering t itself reports why).
+func (base goWriter) renderShape(opts Options, t *fencedTable, formatted map[string][]byte) ([]byte, bool) {
+	name := t.QualifiedName()
+	if !plainName.MatchString(name) || !token.IsIdentifier(t.GoName) {
+		return nil, false
+	}
+	words := []string{name, t.GoName}
+	table := *t.Table
+	table.Schema, table.Name = "", placeholderName
+	ph := *t
+	ph.Table, ph.GoName = &table, placeholderGoName
+	sqlc := *base.sqlc
+	sqlc.structs = map[string][]field{}
+	for _, query := range []func(*fencedTable) string{updateQuery, upsertQuery, deleteQuery, fenceQuery} {
+		if fields, ok := base.sqlc.structs[query(t)+"Params"]; ok {
+			sqlc.structs[query(&ph)+"Params"] = fields
+			for _, fl := range fields {
+				words = append(words, fl.Name, base.sqlc.qualifiedType(fl.Type))
+			}
+		}
+	}
+	for _, word := range words {
+		if strings.Contains(strings.ToLower(word), "placeholder") {
+			return nil, false
+		}
+	}
+	w := base.withFile(opts)
+	w.sqlc = &sqlc
+	if err := w.table(&ph); err != nil {
+		return nil, false
+	}
+	w.f.NoFormat = true
+	var src bytes.Buffer
+	if err := w.f.Render(&src); err != nil {
+		return nil, false
+	}
+	out, ok := formatted[src.String()]
+	if !ok {
+		var err error
+		if out, err = format.Source(src.Bytes()); err != nil {
+			return nil, false
+		}
+		formatted[src.String()] = out
+	}
+	out = bytes.ReplaceAll(out, []byte(placeholderGoName), []byte(t.GoName))
+	return bytes.ReplaceAll(out, []byte(placeholderName), []byte(name)), true
 }
 
 // errImportClash reports sections that import one package under two names
