@@ -8,7 +8,8 @@ import (
 
 // TestJoinedSectionsMatchOneFile checks that fenced.go rendered in
 // concurrent sections and joined is byte for byte the file jennifer renders
-// in one piece, for one to four chunks.
+// in one piece, for one to four chunks, and that the tables rendered once
+// per shape are the tables rendered each on its own.
 func TestJoinedSectionsMatchOneFile(t *testing.T) {
 	schema := []Source{{Path: "schema.sql", Data: []byte(benchSchema(PostgreSQL, 7))}}
 	opts, err := Options{Engine: PostgreSQL, Schemas: schema, Package: "db", Sequence: true, Leases: true}.withDefaults()
@@ -59,6 +60,31 @@ func TestJoinedSectionsMatchOneFile(t *testing.T) {
 		if !bytes.Equal(joined, whole) {
 			t.Errorf("%d chunks: joined file differs from the one-piece rendering:\n%s", n, firstDiff(string(whole), string(joined)))
 		}
+	}
+
+	// The tables rendered once per shape and renamed (renderTables) are
+	// the tables rendered each on its own.
+	files, err := base.renderTables(opts, tables)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shaped, err := joinGoFiles(opts.Package, nil, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	each, err := base.render(opts, func(w *goWriter) error {
+		for _, table := range tables {
+			if err := w.table(table); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(shaped, each) {
+		t.Errorf("tables rendered per shape differ from their own rendering:\n%s", firstDiff(string(each), string(shaped)))
 	}
 }
 
