@@ -51,6 +51,43 @@ func TestLoadErrorsOnce(t *testing.T) {
 	}
 }
 
+// TestBrokenUnimportedPackage checks that a package of the module that does
+// not build fails only the runs that need it: standalone mode loads the
+// whole module for interface dispatch, and a package no named one imports
+// is left out with a warning (Harness's web package embeds assets that are
+// built separately), while ./... still reports its error.
+func TestBrokenUnimportedPackage(t *testing.T) {
+	dir := writeModule(t)
+	files := map[string]string{
+		"web/web.go":    "package web\n\nimport \"embed\"\n\n//go:embed dist\nvar Dist embed.FS\n",
+		"web/uses/u.go": "package uses\n\nimport _ \"example.com/vetme/web\"\n",
+	}
+	for name, text := range files {
+		file := filepath.Join(dir, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(file), 0o777)
+		if err := os.WriteFile(file, []byte(text), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := run(t, dir, fencelintBin, "-json", "./worker")
+	if got.code != 0 {
+		t.Errorf("fencelint ./worker: exit code %d, want 0\nstderr:\n%s", got.code, got.stderr)
+	}
+	findings, err := parseJSON(got.stdout)
+	if err != nil {
+		t.Fatalf("-json output: %v\n%s", err, got.stdout)
+	}
+	if len(findings) != 1 || findings[0].key() != workerFinding {
+		t.Errorf("fencelint ./worker: findings %v, want %v", findings, workerFinding)
+	}
+	checkContains(t, "stderr", got.stderr, []string{"warning: example.com/vetme/web/uses does not build and no named package imports it"})
+	got = run(t, dir, fencelintBin, "./...")
+	if got.code != 3 {
+		t.Errorf("fencelint ./...: exit code %d, want 3 (findings, and web's error)\nstderr:\n%s", got.code, got.stderr)
+	}
+	checkContains(t, "stderr", got.stderr, []string{"web/web.go:5:12: pattern dist: no matching files found"})
+}
+
 // sarifModule is testModule plus a package whose unfenced writes are
 // silenced, one by //fencelint:ignore and one by //nolint:fencelint.
 func sarifModule(t *testing.T) string {

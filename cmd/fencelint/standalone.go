@@ -198,6 +198,10 @@ func runStandalone(run standaloneRun, stdout, stderr io.Writer) int {
 	}
 	times.loaded = time.Now()
 	prog.stop()
+	pkgs, skipped := dropUnneededBroken(pkgs, requested)
+	for _, path := range skipped {
+		fmt.Fprintf(stderr, "fencelint: warning: %s does not build and no named package imports it: not analyzed, and calls through interfaces are not resolved to its types\n", path)
+	}
 	listEmbedded(pkgs)
 	code := exitOK
 	if printErrors(stderr, pkgs) > 0 {
@@ -341,6 +345,42 @@ func sameModuleDeps(patterns []string, tests bool) (requested map[string]bool, e
 	})
 	slices.Sort(extra)
 	return requested, extra, mains, nil
+}
+
+// dropUnneededBroken removes from pkgs the packages that were loaded only
+// for whole-program dispatch (neither named nor imported by a named one)
+// and that do not build, or import one that does not: a broken corner of
+// the module (say, a package embedding assets that are not built) must not
+// fail a run over packages that never use it. It returns the kept packages
+// and the paths of the dropped ones, sorted.
+func dropUnneededBroken(pkgs []*packages.Package, requested map[string]bool) ([]*packages.Package, []string) {
+	needed := make(map[*packages.Package]bool)
+	var roots []*packages.Package
+	for _, p := range pkgs {
+		if requested[p.PkgPath] {
+			roots = append(roots, p)
+		}
+	}
+	packages.Visit(roots, nil, func(p *packages.Package) { needed[p] = true })
+	broken := make(map[*packages.Package]bool)
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		broken[p] = len(p.Errors) > 0
+		for _, imp := range p.Imports {
+			broken[p] = broken[p] || broken[imp]
+		}
+	})
+	var skipped []string
+	kept := slices.DeleteFunc(slices.Clone(pkgs), func(p *packages.Package) bool {
+		if needed[p] || !broken[p] {
+			return false
+		}
+		if !slices.Contains(skipped, p.PkgPath) {
+			skipped = append(skipped, p.PkgPath)
+		}
+		return true
+	})
+	slices.Sort(skipped)
+	return kept, skipped
 }
 
 // listEmbedded adds each package's //go:embed files to its OtherFiles, the
