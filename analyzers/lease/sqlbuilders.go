@@ -48,6 +48,12 @@ type builderGrammar struct {
 	on      map[string]bool // On("CONFLICT (id) DO NOTHING", args...)
 	ignore  map[string]bool // Ignore(): insert-if-absent
 	unseen  map[string]bool // calls that may add conditions out of sight (Apply, WhereGroup)
+	// A delete of a model whose struct marks a soft-delete column (the
+	// soft_delete option of tag softTag) is an UPDATE stamping that column
+	// on rows not stamped yet, unless forced.
+	softTag string
+	force   map[string]bool // ForceDelete(): a real DELETE
+	anyRows map[string]bool // WhereDeleted, WhereAllWithDeleted: stamped rows too
 
 	// Expression builders (goqu) take conditions as expression values.
 	exprWhere map[string]bool // Where(exprs...), read by goquPred
@@ -103,6 +109,9 @@ func builderGrammars() map[string]*builderGrammar {
 			on:      set("On"),
 			ignore:  set("Ignore"),
 			unseen:  set("Apply", "WhereGroup"),
+			softTag: "bun",
+			force:   set("ForceDelete"),
+			anyRows: set("WhereDeleted", "WhereAllWithDeleted"),
 		},
 		pkgGoqu: {
 			verbs:     map[string]string{"Update": "UPDATE", "Insert": "INSERT", "Delete": "DELETE"},
@@ -137,6 +146,9 @@ type builtStatement struct {
 	ors         []string
 	cols, vals  []string
 	suffix      string
+	softCol     string // the model's soft-delete column
+	force       bool   // a real DELETE even so
+	anyRows     bool   // not only rows the soft delete has not stamped
 }
 
 // built writes out the SQL of the builder chain that produced v, or
@@ -276,6 +288,13 @@ func (f *folder) clause(g *builderGrammar, st *builtStatement, c *ssa.CallCommon
 			st.table = f.b.modelTable(arg(c, 0))
 		}
 		st.vals = append(st.vals, f.hole(unwrap(arg(c, 0))))
+		if g.softTag != "" {
+			st.softCol = softDeleteColumn(modelType(arg(c, 0)), g.softTag)
+		}
+	case g.force[name]:
+		st.force = true
+	case g.anyRows[name]:
+		st.anyRows = true
 	case g.tables[name]:
 		if names, ok := variadic(arg(c, 0)); ok && len(names) > 0 {
 			st.table = f.fold(names[0], depth+1)
@@ -334,6 +353,13 @@ func (st *builtStatement) text() string {
 		}
 		sb.WriteString("UPDATE " + st.table + " SET " + strings.Join(sets, ", "))
 	case "DELETE":
+		if st.softCol != "" && !st.force {
+			sb.WriteString("UPDATE " + st.table + " SET " + st.softCol + " = now()")
+			if !st.anyRows {
+				st.conds = append(st.conds[:len(st.conds):len(st.conds)], st.softCol+" IS NULL")
+			}
+			break
+		}
 		sb.WriteString("DELETE FROM " + st.table)
 	case "INSERT", "REPLACE":
 		sb.WriteString(st.verb + " INTO " + st.table)

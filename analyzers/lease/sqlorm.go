@@ -27,7 +27,10 @@ import (
 //   - Clauses(clause.OnConflict{DoNothing: true}) makes a Create an
 //     insert-if-absent; UpdateAll or DoUpdates make it an upsert;
 //   - Scopes, clause.Where and other clause expressions may add conditions
-//     out of sight: the WHERE clause is then unseen.
+//     out of sight: the WHERE clause is then unseen;
+//   - Delete of a model with a gorm.DeletedAt field, without Unscoped, is
+//     a soft delete: UPDATE ... SET deleted_at = now() WHERE ... AND
+//     deleted_at IS NULL.
 // Calls the chain does not know (Order, Limit, Preload, WithContext,
 // Session, Debug) add nothing.
 
@@ -127,11 +130,13 @@ func countRead(v ssa.Value, depth int) bool {
 // A gormChain is a GORM call chain as far as its SSA shows it.
 type gormChain struct {
 	table       string
-	conds       []string // ANDed
-	ors         []string // ORed with the ANDed conditions
-	conflict    string   // the ON CONFLICT clause of a Create
-	selected    bool     // Select(...) chained: Save updates only, never inserts
-	unseenWhere bool     // conditions added out of sight (Scopes, clause.Where)
+	conds       []string     // ANDed
+	ors         []string     // ORed with the ANDed conditions
+	conflict    string       // the ON CONFLICT clause of a Create
+	selected    bool         // Select(...) chained: Save updates only, never inserts
+	unseenWhere bool         // conditions added out of sight (Scopes, clause.Where)
+	model       *types.Named // the type Model names
+	unscoped    bool         // Unscoped(): a delete deletes even a soft-delete model
 }
 
 // gorm writes out the SQL a GORM write sends: the finisher c and the chain
@@ -170,6 +175,9 @@ func (f *folder) gormClause(g *gormChain, c *ssa.CallCommon, depth int) {
 	switch calleeFunc(c).Name() {
 	case "Model":
 		g.table = f.b.modelTable(arg(c, 0))
+		g.model = modelType(arg(c, 0))
+	case "Unscoped":
+		g.unscoped = true
 	case "Table":
 		g.table = f.fold(arg(c, 0), depth+1)
 	case "Where":
@@ -420,6 +428,18 @@ func (f *folder) gormStatement(g *gormChain, name string, c *ssa.CallCommon, dep
 		} else if !known {
 			inline = f.hole(nil)
 		}
+		model := g.model
+		if model == nil {
+			model = modelType(arg(c, 0))
+		}
+		if col := softDeleteColumn(model, "gorm"); col != "" && !g.unscoped {
+			// A model with a gorm.DeletedAt field is deleted by stamping it.
+			unstamped := col + " IS NULL"
+			if inline != "" {
+				unstamped = inline + " AND " + unstamped
+			}
+			return "UPDATE " + table + " SET " + col + " = now()" + f.gormWhere(g, unstamped)
+		}
 		return "DELETE FROM " + table + f.gormWhere(g, inline)
 	}
 	return ""
@@ -521,6 +541,73 @@ func (b *builder) declaredTableName(named *types.Named) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// modelType returns the struct type of a model value (&Job{}, []Job,
+// (*Job)(nil)), or nil.
+func modelType(model ssa.Value) *types.Named {
+	if model == nil {
+		return nil
+	}
+	t := unwrap(model).Type()
+	for {
+		switch u := t.Underlying().(type) {
+		case *types.Pointer:
+			t = u.Elem()
+			continue
+		case *types.Slice:
+			t = u.Elem()
+			continue
+		}
+		break
+	}
+	named, _ := types.Unalias(t).(*types.Named)
+	return named
+}
+
+// softDeleteColumn names the soft-delete column of a model, or "": bun's
+// `bun:",soft_delete"` field (named by the tag or by the field), or a
+// field of GORM's gorm.DeletedAt type (named by `gorm:"column:x"` or by the
+// field), when tag is "gorm". Embedded structs are searched too.
+func softDeleteColumn(named *types.Named, tag string) string {
+	if named == nil {
+		return ""
+	}
+	return softDeleteIn(named, tag, 0)
+}
+
+func softDeleteIn(t types.Type, tag string, depth int) string {
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok || depth > 3 {
+		return ""
+	}
+	for i := range st.NumFields() {
+		f := st.Field(i)
+		opts := strings.Split(reflect.StructTag(st.Tag(i)).Get(tag), ",")
+		switch {
+		case tag == "bun" && slices.Contains(opts[1:], "soft_delete"):
+			if opts[0] != "" && !strings.Contains(opts[0], ":") {
+				return opts[0]
+			}
+			return snake(f.Name())
+		case tag == "gorm" && isNamed(f.Type(), pkgGorm, "DeletedAt"):
+			for _, o := range strings.Split(reflect.StructTag(st.Tag(i)).Get("gorm"), ";") {
+				if col, ok := strings.CutPrefix(o, "column:"); ok && col != "" {
+					return col
+				}
+			}
+			return snake(f.Name())
+		case f.Embedded():
+			ft := f.Type()
+			if p, ok := ft.Underlying().(*types.Pointer); ok {
+				ft = p.Elem()
+			}
+			if col := softDeleteIn(ft, tag, depth+1); col != "" {
+				return col
+			}
+		}
+	}
+	return ""
 }
 
 // taggedTableName reads bun's table tag: `bun:"table:jobs,alias:j"`.

@@ -164,7 +164,13 @@
 //     from a subquery or a WITH query (WITH rows AS (SELECT id FROM t WHERE
 //     expires_at < $1 LIMIT 1000) DELETE FROM t WHERE id IN (SELECT id FROM
 //     rows)). ANDed with anything else (an owner, a key), NOT IN, or a bound
-//     that is not a time (a transaction ID, a number) it is not.
+//     that is not a time (a transaction ID, a number) it is not. A soft
+//     delete by age counts the same: UPDATE t SET deleted_at = now() WHERE
+//     deleted_at IS NULL AND finished_at < $1, which is what bun sends for
+//     a delete of a model with a soft_delete column and GORM for a Delete
+//     of a model with a gorm.DeletedAt field (ForceDelete or Unscoped make
+//     them real DELETEs). Without the IS NULL test it restamps rows already
+//     deleted, and is reported.
 //   - Server configuration: a write to a schema the database server keeps
 //     for itself (MySQL's performance_schema, mysql and sys, PostgreSQL's
 //     pg_catalog), such as turning on a performance_schema instrument,

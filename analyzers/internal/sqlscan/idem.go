@@ -14,7 +14,11 @@ import (
 //     optimistic concurrency, a compare-and-set on the version (Versions);
 //   - DELETE whose WHERE selects rows only by age or expiry, directly or
 //     through "IN (subquery)" and WITH queries that do: deleting what has
-//     expired twice deletes it once (Expiry).
+//     expired twice deletes it once (Expiry);
+//   - a soft delete by age, UPDATE ... SET deleted_at = now() WHERE
+//     deleted_at IS NULL AND <by age>, as ORMs send for a delete of a
+//     model with a deletion stamp: stamping what has expired twice stamps
+//     it once (Expiry too).
 
 // andParts returns the top-level AND parts of [lo, hi), or nil if the
 // condition has a top-level OR.
@@ -129,6 +133,58 @@ func (s *stmt) expiry(lo, hi int) {
 	if len(open) == 0 {
 		s.st.Expiry, s.st.AgeParams = true, params
 	}
+}
+
+// softDelete reads an UPDATE that only stamps rows deleted: SET [set, end)
+// assigns one column the current time (or a placeholder, which the caller
+// must check carries a time), and the WHERE clause [wlo, whi) keeps the
+// rows that column has not stamped yet (col IS NULL) and otherwise selects
+// them by age. Such a soft delete by age is Expiry, as the DELETE is.
+func (s *stmt) softDelete(set, end, wlo, whi int) {
+	parts := s.split(set, end)
+	if len(parts) != 1 {
+		return
+	}
+	lo, hi := parts[0][0], parts[0][1]
+	eq := s.equals(lo, hi)
+	col, _, ok := s.column(lo, eq)
+	if !ok || eq == hi {
+		return
+	}
+	stamp, ok := s.timeOperand(eq+1, hi)
+	if !ok {
+		return
+	}
+	var params []Param
+	unstamped, aged := false, false
+	for _, part := range s.andParts(wlo, whi) {
+		if s.isNull(col, part[0], part[1]) {
+			unstamped = true
+			continue
+		}
+		p, open, ok := s.byAge(part[0], part[1], 0)
+		if !ok || len(open) > 0 {
+			return
+		}
+		params, aged = append(params, p...), true
+	}
+	if !unstamped || !aged {
+		return
+	}
+	if !stamp.IsZero() {
+		params = append(params, stamp)
+	}
+	s.st.Expiry, s.st.AgeParams = true, params
+}
+
+// isNull reports whether [lo, hi) is "col IS NULL".
+func (s *stmt) isNull(col string, lo, hi int) bool {
+	lo, hi = s.strip(lo, hi)
+	if hi-lo < 3 || !s.word(hi-2, "IS") || !s.word(hi-1, "NULL") {
+		return false
+	}
+	c, _, ok := s.column(lo, hi-2)
+	return ok && strings.EqualFold(c, col)
 }
 
 // maxAgeDepth bounds the subqueries and WITH queries followed to see how a

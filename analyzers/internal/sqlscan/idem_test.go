@@ -47,6 +47,14 @@ func TestIdempotentShapes(t *testing.T) {
 		{"every row of a table", "DELETE FROM tuples WHERE id IN (SELECT id FROM doomed)", "X[]"},
 		{"subquery joins", "DELETE FROM tuples WHERE id IN (SELECT t.id FROM tuples t JOIN owners o ON o.id = t.owner WHERE t.expires_at < now())", "X[]"},
 		{"subquery unions", "DELETE FROM tuples WHERE id IN (SELECT id FROM a WHERE expires_at < now() UNION SELECT id FROM b)", "X[]"},
+		{"soft delete by age", "UPDATE jobs SET deleted_at = now() WHERE deleted_at IS NULL AND finished_at < $1", "E[$1]"},
+		{"soft delete by age, stamp bound", `UPDATE "jobs" AS "j" SET "deleted_at" = ? WHERE (finished_at < now() - interval '7 days') AND "j"."deleted_at" IS NULL`, "E[?#1]"},
+		{"soft delete by key", "UPDATE jobs SET deleted_at = now() WHERE deleted_at IS NULL AND id = $1", "X[]"},
+		{"soft delete of every row", "UPDATE jobs SET deleted_at = now() WHERE deleted_at IS NULL", "X[]"},
+		{"soft delete restamps", "UPDATE jobs SET deleted_at = now() WHERE finished_at < $1", "X[]"},
+		{"other column tested for NULL", "UPDATE jobs SET deleted_at = now() WHERE archived_at IS NULL AND finished_at < $1", "X[]"},
+		{"stamp and another column", "UPDATE jobs SET deleted_at = now(), state = 'gone' WHERE deleted_at IS NULL AND finished_at < $1", "X[]"},
+		{"state set by age", "UPDATE jobs SET state = 'expired' WHERE state IS NULL AND finished_at < $1", "X[]"},
 		{"age and key in a WITH query", "WITH rows AS (SELECT id FROM tuples WHERE deleted_xid < $1 AND owner = $2) DELETE FROM tuples WHERE id IN (SELECT id FROM rows)", "X[]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

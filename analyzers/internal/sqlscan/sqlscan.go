@@ -111,8 +111,11 @@ type Statement struct {
 	// days', expires_at < $1), or takes the keys of rows a subquery or
 	// WITH query selects that way (WITH rows AS (SELECT id FROM t WHERE
 	// expires_at < $1 LIMIT 100) DELETE FROM t WHERE id IN (SELECT id FROM
-	// rows)). AgeParams lists the placeholders compared with, which the
-	// caller must check carry a time.
+	// rows)). A soft delete by age counts too: an UPDATE that only stamps
+	// a column with the current time, of rows that column has not stamped
+	// (UPDATE jobs SET deleted_at = now() WHERE deleted_at IS NULL AND
+	// finished_at < $1). AgeParams lists the placeholders compared with (and
+	// a stamp given as one), which the caller must check carry a time.
 	Expiry    bool
 	AgeParams []Param
 	// Open lists the holes (Hole placeholders) that stand where a condition

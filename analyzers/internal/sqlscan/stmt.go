@@ -456,6 +456,9 @@ func (s *stmt) update(i int) {
 	}
 	if s.whereHi > s.whereLo {
 		s.versions(set+1, end, s.whereLo, s.whereHi)
+		if !s.joined {
+			s.softDelete(set+1, end, s.whereLo, s.whereHi)
+		}
 	}
 	s.st.Returning = s.find(end, s.hi, "RETURNING") < s.hi
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"time"
 
 	"github.com/uptrace/bun"
 )
@@ -117,4 +118,58 @@ func (s *Store) Scoped(ctx context.Context, job *Job, where func(*bun.UpdateQuer
 		return err
 	}
 	return checked(s.db.NewUpdate().Model(job).Set("state = ?", "done").Apply(where).Exec(ctx)) // want `UpdateQuery.Exec \(UPDATE jobs\) writes to SQL database while .* could not see its WHERE clause`
+}
+
+// Run is soft-deleted: bun sends a delete of it as UPDATE runs SET
+// deleted_at = <now> WHERE ... AND deleted_at IS NULL, unless forced.
+type Run struct {
+	bun.BaseModel `bun:"table:runs"`
+
+	ID         int64 `bun:",pk"`
+	FinishedAt time.Time
+	Fence      int64
+	DeletedAt  time.Time `bun:",soft_delete,nullzero"`
+}
+
+// Artifact names its stamp column.
+type Artifact struct {
+	ID      int64     `bun:",pk"`
+	Removed time.Time `bun:"removed_at,soft_delete"`
+}
+
+func (s *Store) Purge(ctx context.Context, run *Run, cutoff time.Time, tok int64) error {
+	if err := s.lock(ctx, run.ID); err != nil {
+		return err
+	}
+	// A soft delete by age: stamping what has expired twice stamps it once.
+	if _, err := s.db.NewDelete().Model((*Run)(nil)).Where("finished_at < ?", cutoff).Exec(ctx); err != nil {
+		return err
+	}
+	if _, err := s.db.NewDelete().Model((*Artifact)(nil)).Where("created_at < ?", cutoff).Exec(ctx); err != nil {
+		return err
+	}
+	// Forced, it is a real DELETE by age: idempotent too.
+	if _, err := s.db.NewDelete().Model((*Run)(nil)).Where("finished_at < ?", cutoff).ForceDelete().Exec(ctx); err != nil {
+		return err
+	}
+	if _, err := s.db.NewDelete().Model((*Run)(nil)).Where("finished_at < now() - interval '7 days'").Exec(ctx); err != nil {
+		return err
+	}
+	// Over stamped rows too, it restamps them.
+	if _, err := s.db.NewDelete().Model((*Run)(nil)).Where("finished_at < now() - interval '7 days'").WhereAllWithDeleted().Exec(ctx); err != nil { // want `DeleteQuery.Exec \(UPDATE runs\) writes to SQL database without a fencing token`
+		return err
+	}
+	// By key, soft or forced, it is not idempotent.
+	if _, err := s.db.NewDelete().Model(run).WherePK().Exec(ctx); err != nil { // want `DeleteQuery.Exec \(UPDATE runs\) writes to SQL database without a fencing token`
+		return err
+	}
+	if _, err := s.db.NewDelete().Model(run).WherePK().ForceDelete().Exec(ctx); err != nil { // want `DeleteQuery.Exec \(DELETE runs\) writes to SQL database without a fencing token`
+		return err
+	}
+	// Table alone names no model: a real DELETE.
+	if _, err := s.db.NewDelete().Table("runs").Where("id = ?", run.ID).Exec(ctx); err != nil { // want `DeleteQuery.Exec \(DELETE runs\) writes to SQL database without a fencing token`
+		return err
+	}
+	// A fenced soft delete.
+	return checked(s.db.NewDelete().Model(run).WherePK().Where("fence < ?", tok).Exec(ctx))
 }

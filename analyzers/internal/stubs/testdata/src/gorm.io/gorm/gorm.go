@@ -14,6 +14,9 @@ type DB struct {
 	RowsAffected int64
 }
 
+// DeletedAt marks a model soft-deleted: Delete stamps it instead.
+type DeletedAt sql.NullTime
+
 type Session struct {
 	DryRun      bool
 	PrepareStmt bool

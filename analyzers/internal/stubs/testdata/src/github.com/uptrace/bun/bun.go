@@ -94,4 +94,7 @@ func (q *DeleteQuery) Table(tables ...string) *DeleteQuery                      
 func (q *DeleteQuery) WherePK(cols ...string) *DeleteQuery                       { return q }
 func (q *DeleteQuery) Where(query string, args ...any) *DeleteQuery              { return q }
 func (q *DeleteQuery) WhereOr(query string, args ...any) *DeleteQuery            { return q }
+func (q *DeleteQuery) WhereDeleted() *DeleteQuery                                { return q }
+func (q *DeleteQuery) WhereAllWithDeleted() *DeleteQuery                         { return q }
+func (q *DeleteQuery) ForceDelete() *DeleteQuery                                 { return q }
 func (q *DeleteQuery) Exec(ctx context.Context, dest ...any) (sql.Result, error) { return nil, nil }
