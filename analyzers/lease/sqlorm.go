@@ -368,7 +368,11 @@ func (f *folder) gormCond(query, args ssa.Value, depth int) string {
 	if normalizePath(pkgPathOf(inner.Type())) == pkgGormClause { // gorm.Expr("fence < ?", tok), clause.Lt{...}
 		return f.gormClauseExpr(inner, depth)
 	}
-	if mm := makeMapOf(inner); mm != nil {
+	mm := makeMapOf(inner)
+	if mm == nil {
+		mm = returnedMap(inner)
+	}
+	if mm != nil {
 		var parts []string
 		for _, u := range mapUpdates(mm) {
 			col, ok := constString(u.Key)
@@ -385,6 +389,33 @@ func (f *folder) gormCond(query, args ssa.Value, depth int) string {
 		return "(id = " + f.hole(inner) + ")" // equality on the struct's fields: never a fence
 	}
 	return f.hole(nil)
+}
+
+// returnedMap returns the map literal that the function called to make v
+// always returns (Where(s.keyOf(ns, name)) with keyOf returning
+// map[string]any{"ns": ns, "name": name}), or nil.
+func returnedMap(v ssa.Value) *ssa.MakeMap {
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return nil
+	}
+	fn := call.Call.StaticCallee()
+	if fn == nil || len(fn.Blocks) == 0 || fn.Signature.Results().Len() != 1 {
+		return nil
+	}
+	var mm *ssa.MakeMap
+	for _, blk := range fn.Blocks {
+		ret, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return)
+		if !ok {
+			continue
+		}
+		m := makeMapOf(ret.Results[0])
+		if m == nil || mm != nil && m != mm {
+			return nil
+		}
+		mm = m
+	}
+	return mm
 }
 
 // isStruct reports whether t is a struct or a pointer to one.
