@@ -94,8 +94,9 @@ func checkReservedColumns(tables []*fencedTable) error {
 // checkDeclarations parses the generated Go files together and refuses a
 // package that declares a name twice (a package-level name, a method of
 // one type, or a field of one struct): whatever the schema did to cause it,
-// fencegen never hands back code that does not compile.
-func checkDeclarations(files map[string][]byte) error {
+// fencegen never hands back code that does not compile. parsed holds
+// files already parsed (by parseDecls), by name.
+func checkDeclarations(files map[string][]byte, parsed map[string]*ast.File) error {
 	top := map[string]string{}     // name -> file
 	methods := map[string]string{} // recv.name -> file
 	var names []string
@@ -110,7 +111,11 @@ func checkDeclarations(files map[string][]byte) error {
 		if len(file) < 3 || file[len(file)-3:] != ".go" {
 			continue
 		}
-		f, err := parseDecls(file, files[file])
+		f, ok := parsed[file]
+		var err error
+		if !ok {
+			f, err = parseDecls(file, files[file])
+		}
 		if err != nil {
 			return fmt.Errorf("generated %s does not parse: %v; please report this as a fencegen bug", file, err)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"go/ast"
 	"go/token"
 	"strings"
 )
@@ -152,6 +153,10 @@ func Generate(opts Options) (*Result, error) {
 	} else if err := dropSharedRows(queryFiles, userSQL, goFiles); err != nil {
 		return nil, err
 	}
+	parsed := map[string]*ast.File{} // for checkDeclarations: ownSQLCFile changes only a comment
+	if _, theirs := sqlcOwn["fenced.sql.go"]; !theirs && bytes.Equal(goFiles["fenced.sql.go"], sqlcQueries.src) {
+		parsed["fenced.sql.go"] = sqlcQueries.decls
+	}
 	for name, data := range goFiles {
 		files[name] = ownSQLCFile(data)
 	}
@@ -160,7 +165,7 @@ func Generate(opts Options) (*Result, error) {
 	for _, q := range userSQL {
 		files[q.Path] = append([]byte(opts.sqlHeader()), q.Data...)
 	}
-	if err := checkDeclarations(withSQLCFiles(files, sqlcOwn)); err != nil {
+	if err := checkDeclarations(withSQLCFiles(files, sqlcOwn), parsed); err != nil {
 		return nil, err
 	}
 	return &Result{Files: files, Warnings: warnings}, nil

@@ -22,6 +22,10 @@ type sqlcFile struct {
 	imports map[string]string  // local package name -> import path
 	structs map[string][]field // struct type name -> fields in order
 	results map[string]ast.Expr
+	// src and decls are the file as parsed, which checkDeclarations
+	// reuses while the file is unchanged.
+	src   []byte
+	decls *ast.File
 }
 
 type field struct {
@@ -34,7 +38,7 @@ func parseSQLCFile(name string, src []byte) (*sqlcFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading sqlc's %s: %w", name, err)
 	}
-	out := &sqlcFile{imports: map[string]string{}, structs: map[string][]field{}, results: map[string]ast.Expr{}}
+	out := &sqlcFile{imports: map[string]string{}, structs: map[string][]field{}, results: map[string]ast.Expr{}, src: src, decls: f}
 	for _, imp := range f.Imports {
 		path, _ := strconv.Unquote(imp.Path.Value)
 		local := importName(path)
