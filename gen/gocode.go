@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
-	"go/format"
 	"go/parser"
 	"go/token"
 	"math"
@@ -14,7 +13,6 @@ import (
 	"runtime"
 	"sort"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/dave/jennifer/jen"
@@ -141,90 +139,35 @@ func (base goWriter) withFile(opts Options) goWriter {
 	return w
 }
 
-// The names a table's code is rendered under by renderTables, then
-// replaced by the table's own.
-const (
-	placeholderGoName = "Fencegenplaceholdergoname"
-	placeholderName   = "fencegen_placeholder_table"
-)
-
-// plainName matches the table names renderTables may substitute: they read
-// the same in a comment and inside a Go string literal.
+// plainName matches the table names the text path writes: they read the
+// same in a comment and inside a Go string literal.
 var plainName = regexp.MustCompile(`^[A-Za-z0-9_.]+$`)
 
-// renderTables renders each table's code (as w.table does) as a gofmt'd
-// file of its own, for joinGoFiles. Tables of one shape (the same columns,
-// types and fence) differ only in their names, which gofmt never aligns
-// (they are in comments, type and method names and string literals, not in
-// struct fields or composite-literal keys), so each shape is rendered
-// under placeholder names and gofmt'd once, and each table gets that
-// text with its names put in: gofmt'ing fenced.go was half of fencegen's
-// own time. A table whose names could occur elsewhere in its code, or need
-// quoting, is rendered whole.
+// renderTables renders the tables' code (as w.table does) as gofmt'd
+// files for joinGoFiles. Runs of tables are written as text (tableText);
+// one outside the text path's form is rendered with jennifer and gofmt'd
+// on its own.
 func (base goWriter) renderTables(opts Options, tables []*fencedTable) ([][]byte, error) {
-	formatted := map[string][]byte{} // unformatted code under placeholders -> gofmt'd
-	files := make([][]byte, 0, len(tables))
+	files := make([][]byte, 0, 1)
+	text := base.newTableText(opts.Package) // the run of tables written as text
 	for _, t := range tables {
-		out, ok := base.renderShape(opts, t, formatted)
-		if !ok {
-			var err error
-			if out, err = base.render(opts, func(w *goWriter) error { return w.table(t) }); err != nil {
-				return nil, err
-			}
+		if text.table(t) {
+			continue
+		}
+		if text.body.Len() > 0 {
+			files = append(files, text.file())
+			text = base.newTableText(opts.Package)
+		}
+		out, err := base.render(opts, func(w *goWriter) error { return w.table(t) })
+		if err != nil {
+			return nil, err
 		}
 		files = append(files, out)
 	}
+	if text.body.Len() > 0 {
+		files = append(files, text.file())
+	}
 	return files, nil
-}
-
-// renderShape renders t under the placeholder names, gofmt'ing the code
-// unless formatted has it, and puts t's names in; false if t cannot be
-// rendered so (see renderTables) or fails (rendering t itself reports why).
-func (base goWriter) renderShape(opts Options, t *fencedTable, formatted map[string][]byte) ([]byte, bool) {
-	name := t.QualifiedName()
-	if !plainName.MatchString(name) || !token.IsIdentifier(t.GoName) {
-		return nil, false
-	}
-	words := []string{name, t.GoName}
-	table := *t.Table
-	table.Schema, table.Name = "", placeholderName
-	ph := *t
-	ph.Table, ph.GoName = &table, placeholderGoName
-	sqlc := *base.sqlc
-	sqlc.structs = map[string][]field{}
-	for _, query := range []func(*fencedTable) string{updateQuery, upsertQuery, deleteQuery, fenceQuery} {
-		if fields, ok := base.sqlc.structs[query(t)+"Params"]; ok {
-			sqlc.structs[query(&ph)+"Params"] = fields
-			for _, fl := range fields {
-				words = append(words, fl.Name, base.sqlc.qualifiedType(fl.Type))
-			}
-		}
-	}
-	for _, word := range words {
-		if strings.Contains(strings.ToLower(word), "placeholder") {
-			return nil, false
-		}
-	}
-	w := base.withFile(opts)
-	w.sqlc = &sqlc
-	if err := w.table(&ph); err != nil {
-		return nil, false
-	}
-	w.f.NoFormat = true
-	var src bytes.Buffer
-	if err := w.f.Render(&src); err != nil {
-		return nil, false
-	}
-	out, ok := formatted[src.String()]
-	if !ok {
-		var err error
-		if out, err = format.Source(src.Bytes()); err != nil {
-			return nil, false
-		}
-		formatted[src.String()] = out
-	}
-	out = bytes.ReplaceAll(out, []byte(placeholderGoName), []byte(t.GoName))
-	return bytes.ReplaceAll(out, []byte(placeholderName), []byte(name)), true
 }
 
 // errImportClash reports sections that import one package under two names
@@ -520,17 +463,22 @@ func (w *goWriter) rangeCheck(t *fencedTable, rng tokenRange) []jen.Code {
 	}
 }
 
+// mathConsts are the math package's integer limits, which range checks
+// name rather than spell out.
+var mathConsts = map[string]int64{
+	"MinInt8": math.MinInt8, "MaxInt8": math.MaxInt8, "MaxUint8": math.MaxUint8,
+	"MinInt16": math.MinInt16, "MaxInt16": math.MaxInt16, "MaxUint16": math.MaxUint16,
+	"MinInt32": math.MinInt32, "MaxInt32": math.MaxInt32, "MaxUint32": math.MaxUint32,
+	"MinInt64": math.MinInt64, "MaxInt64": math.MaxInt64,
+}
+
 // intConst renders n as the math package's constant of that value where
 // there is one, else as a literal.
 func intConst(n int64) jen.Code {
-	names := map[int64]string{
-		math.MinInt8: "MinInt8", math.MaxInt8: "MaxInt8", math.MaxUint8: "MaxUint8",
-		math.MinInt16: "MinInt16", math.MaxInt16: "MaxInt16", math.MaxUint16: "MaxUint16",
-		math.MinInt32: "MinInt32", math.MaxInt32: "MaxInt32", math.MaxUint32: "MaxUint32",
-		math.MinInt64: "MinInt64", math.MaxInt64: "MaxInt64",
-	}
-	if name, ok := names[n]; ok {
-		return jen.Qual("math", name)
+	for name, v := range mathConsts {
+		if v == n {
+			return jen.Qual("math", name)
+		}
 	}
 	return jen.Lit(int(n))
 }
