@@ -31,6 +31,7 @@ const (
 	RoleOnLease                        // an option that runs a session on a lease granted beforehand (whoever keeps that lease alive holds its lost signal)
 	RoleEventCallback                  // an option that hands every session event, the lost signal among them, to a callback
 	RoleObserve                        // returns a channel of the current leader's value (etcd Election.Observe): kept, a cached leader ID
+	RoleMessage                        // sends a message or appends an event (Redis PUBLISH, XADD): overwrites nothing, so not a write a fence protects
 )
 
 // Has reports whether r includes every role in want.
@@ -397,6 +398,21 @@ func catalog() []API {
 		}
 		add(API{Pkg: pkgGoRedis, Recv: "*", Name: name, Role: role, System: Redis})
 	}
+	// Messages are not writes. A PUBLISH reaches the channel's subscribers
+	// of the moment and is gone: Redis keeps nothing that a later holder
+	// wrote and a stale one could overwrite. An XADD appends an entry
+	// under a new ID (an explicit ID must be above the stream's last):
+	// every entry before it stays, and stream consumers already see an
+	// entry twice (a consumer group redelivers what was not acknowledged),
+	// so a stale holder's extra event is one they handle. What a stale
+	// publisher can do is make subscribers act on an old event; where they
+	// apply events as state, last writer wins, the fence belongs in the
+	// message (the lease's token, which subscribers compare), and the
+	// publishing function can be declared //fencelint:write to have it
+	// reported.
+	for _, name := range []string{"Publish", "SPublish", "XAdd"} {
+		add(API{Pkg: pkgGoRedis, Recv: "*", Name: name, Role: RoleMessage, System: Redis})
+	}
 	add(
 		API{Pkg: pkgGoRedis, Recv: "*", Name: "SetNX", Role: RoleTryAcquire, System: Redis},
 		API{Pkg: pkgGoRedis, Recv: "*", Name: "Eval", Role: RoleWrite, System: Redis, Fence: RedisScript, Arg: 1},
@@ -462,8 +478,8 @@ func redisWrites() []string {
 		"IncrByFloat", "Decr", "DecrBy", "Del", "Unlink", "Expire", "PExpire", "ExpireAt", "PExpireAt",
 		"Persist", "Rename", "RenameNX", "HSet", "HMSet", "HSetNX", "HDel", "HIncrBy", "HIncrByFloat",
 		"LPush", "RPush", "LPop", "RPop", "LSet", "LRem", "LTrim", "SAdd", "SRem", "SPop", "SMove",
-		"ZAdd", "ZAddArgs", "ZRem", "ZIncrBy", "ZRemRangeByScore", "ZRemRangeByRank", "XAdd", "XDel",
-		"XTrimMaxLen", "XTrimMinID", "SetBit", "PFAdd", "Publish", "FlushDB", "FlushAll", "SetEx", "SetEX",
+		"ZAdd", "ZAddArgs", "ZRem", "ZIncrBy", "ZRemRangeByScore", "ZRemRangeByRank", "XDel",
+		"XTrimMaxLen", "XTrimMinID", "SetBit", "PFAdd", "FlushDB", "FlushAll", "SetEx", "SetEX",
 	}
 }
 

@@ -157,6 +157,16 @@
 //     the node is there, so it creates what is absent and nothing more. A
 //     sequential Create adds a node on every call and is reported, as is a
 //     Create whose mode fencelint cannot read.
+//   - Messages: a Redis PUBLISH or SPUBLISH reaches the channel's
+//     subscribers of the moment and is not stored, and an XADD appends an
+//     entry under a new ID (consumer groups already redeliver entries, so
+//     consumers handle one seen twice): neither overwrites what another
+//     holder wrote, so neither is reported (the state stored beside them
+//     is; XDEL and XTRIM are writes). Where subscribers apply what is
+//     published as state, last message wins, a stale leader's message does
+//     replace a newer one: put the lease's token in the message for them
+//     to compare, and declare the publishing function //fencelint:write to
+//     have its calls reported.
 //   - Delete by age: a DELETE whose WHERE clause only selects rows older
 //     than a time (expires_at < now(), created_at < now() - interval '7
 //     days', finished_at < $1 with a time.Time) is idempotent: what expired

@@ -34,6 +34,8 @@ func Markdown() string {
 	sb.WriteString("\n")
 	neverTokens(&sb, rows)
 	sb.WriteString("\n")
+	messages(&sb, rows)
+	sb.WriteString("\n")
 	forks(&sb)
 	sb.WriteString("\n" + End)
 	return sb.String()
@@ -95,6 +97,15 @@ func neverTokens(sb *strings.Builder, rows []lease.API) {
 		}
 	}
 	fmt.Fprintf(sb, "Never fencing tokens, whatever the library: %s.\n", namesAll(none, lease.RoleNotToken))
+}
+
+// messages lists the calls that send a message rather than write state.
+func messages(sb *strings.Builder, rows []lease.API) {
+	for _, sys := range systems(rows, lease.RoleMessage) {
+		fmt.Fprintf(sb, "Messages, not writes (%s): %s. They overwrite nothing another holder wrote; where "+
+			"subscribers apply messages as state, last message wins, declare the publishing function `//fencelint:write`.\n",
+			sys, namesAll(bySystem(rows, sys), lease.RoleMessage))
+	}
 }
 
 // forks writes the table of forks and older import paths.

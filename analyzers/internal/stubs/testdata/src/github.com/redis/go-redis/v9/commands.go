@@ -114,9 +114,13 @@ func (c cmdable) RPush(ctx context.Context, key string, values ...interface{}) (
 
 type PubSubCmdable interface {
 	Publish(ctx context.Context, channel string, message interface{}) *IntCmd
+	SPublish(ctx context.Context, channel string, message interface{}) *IntCmd
 }
 
 func (c cmdable) Publish(ctx context.Context, channel string, message interface{}) (_ *IntCmd) {
+	return
+}
+func (c cmdable) SPublish(ctx context.Context, channel string, message interface{}) (_ *IntCmd) {
 	return
 }
 
