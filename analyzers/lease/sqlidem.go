@@ -1,6 +1,8 @@
 package lease
 
 import (
+	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -14,9 +16,12 @@ import (
 //     NOTHING, INSERT IGNORE, INSERT ... WHERE NOT EXISTS a row with the
 //     same key) is idempotent: a stale holder's copy changes nothing;
 //   - an UPDATE with optimistic concurrency (SET version = version + 1
-//     WHERE ... AND version = $n) is a compare-and-set when the version
-//     was read in the same function while the lease was held and the
-//     rows-affected count is checked;
+//     WHERE ... AND version = $n, or SET version = :version WHERE ... AND
+//     version = :version - 1) is a compare-and-set when the version is one
+//     the writer holds from a read, made in the same function while the
+//     lease was held or by its caller (passed in, alone or in the row the
+//     caller read and edited), and the rows-affected count is checked: a
+//     stale holder's version no longer matches once another holder wrote;
 //   - a DELETE of rows selected only by age or expiry is idempotent:
 //     what expired stays expired;
 //   - a write to the database server's own schemas (MySQL's
@@ -33,7 +38,7 @@ func (b *builder) unfencedOK(st *sqlscan.Statement, text sqlText, args []ssa.Val
 	switch {
 	case st.Conflict == "DO NOTHING" || st.Conflict == "IGNORE" || st.Conflict == "NOT EXISTS":
 		return "insert-if-absent", false
-	case len(st.Versions) > 0 && b.versionReadHere(st.Versions, text, args, argsKnown, call):
+	case len(st.Versions) > 0 && b.versionHeld(st.Versions, text, args, argsKnown, call):
 		return "optimistic concurrency", true
 	case st.Expiry && agesAreTimes(st.AgeParams, text, args, argsKnown):
 		return "delete by age", false
@@ -86,17 +91,147 @@ func boundValue(p sqlscan.Param, text sqlText, args []ssa.Value, argsKnown bool)
 	return nil
 }
 
-// versionReadHere reports whether a version compared by the statement was
-// read from the store in the function that writes, while the same leases
-// were held: the write is then a compare-and-set on what this holder saw.
-func (b *builder) versionReadHere(versions []sqlscan.Fence, text sqlText, args []ssa.Value, argsKnown bool, call ssa.CallInstruction) bool {
+// versionHeld reports whether a version compared by the statement is one
+// the writer holds from a read of the row: read from the store in the
+// function that writes, while the same leases were held, or passed in by
+// its caller (the caller read it: a version nobody read matches no row).
+// A version bound by name from a struct (sqlx's BindNamed, NamedExec) is
+// judged by where the struct comes from.
+func (b *builder) versionHeld(versions []sqlscan.Fence, text sqlText, args []ssa.Value, argsKnown bool, call ssa.CallInstruction) bool {
+	fn := call.Parent()
 	for _, v := range versions {
-		read := readBy(boundValue(v.Token, text, args, argsKnown), call.Parent())
+		val := boundValue(v.Token, text, args, argsKnown)
+		if val == nil && v.Token.Name != "" {
+			val = namedStruct(call)
+		}
+		if val == nil {
+			continue
+		}
+		if passedIn(val, fn) {
+			return true
+		}
+		read := readBy(val, fn)
 		if read != nil && (b.regions == nil || len(b.heldBefore(read)) > 0 || len(b.heldBefore(call)) == 0) {
 			return true
 		}
 	}
 	return false
+}
+
+// namedStruct returns the value whose fields a sqlx named query binds to
+// its :name placeholders: the argument of the BindNamed or Named call
+// whose bound arguments call sends, or the last argument of a NamedExec
+// call itself.
+func namedStruct(call ssa.CallInstruction) ssa.Value {
+	c := call.Common()
+	if len(c.Args) == 0 {
+		return nil
+	}
+	if f := calleeFunc(c); f != nil && f.Pkg() != nil && normalizePath(f.Pkg().Path()) == pkgSqlx && strings.HasPrefix(f.Name(), "NamedExec") {
+		return unwrap(c.Args[len(c.Args)-1])
+	}
+	for _, a := range c.Args {
+		ex, ok := unwrap(a).(*ssa.Extract)
+		if !ok || ex.Index != 1 {
+			continue
+		}
+		bind, ok := ex.Tuple.(*ssa.Call)
+		if !ok {
+			continue
+		}
+		f := calleeFunc(bind.Common())
+		if f == nil || sqlxQueryArg(f) < 0 || f.Name() != "BindNamed" && f.Name() != "Named" {
+			continue
+		}
+		bound := bind.Common().Args
+		return unwrap(bound[len(bound)-1])
+	}
+	return nil
+}
+
+// passedIn reports whether v comes from a parameter of fn, or of the
+// function fn is a closure of: the caller's value, a field of it, a copy
+// (dup := *e), a step from it (v + 1) or what a function of the package
+// maps it to (dbRow := mapInternal(e)). A method's receiver does not
+// count: it is the store, not a row.
+func passedIn(v ssa.Value, fn *ssa.Function) bool {
+	for depth := 0; v != nil && depth < 8; depth++ {
+		switch x := unwrap(v).(type) {
+		case *ssa.Parameter:
+			owner := x.Parent()
+			return outermost(owner) == outermost(fn) && !isReceiver(x)
+		case *ssa.Field:
+			v = x.X
+		case *ssa.FieldAddr:
+			v = x.X
+		case *ssa.UnOp:
+			v = x.X
+		case *ssa.Convert:
+			v = x.X
+		case *ssa.BinOp:
+			switch {
+			case isConst(x.Y):
+				v = x.X
+			case isConst(x.X):
+				v = x.Y
+			default:
+				return false
+			}
+		case *ssa.Alloc:
+			v = storedWhole(x)
+		case *ssa.Call:
+			return slices.ContainsFunc(mappedArgs(x, fn), func(a ssa.Value) bool { return passedIn(a, fn) })
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// isReceiver reports whether p is its method's receiver.
+func isReceiver(p *ssa.Parameter) bool {
+	fn := p.Parent()
+	return fn.Signature.Recv() != nil && len(fn.Params) > 0 && fn.Params[0] == p
+}
+
+// storedWhole returns the one value stored into the whole of alloc (a
+// local copy: dup := *e), or nil.
+func storedWhole(alloc *ssa.Alloc) ssa.Value {
+	var val ssa.Value
+	for _, ref := range *alloc.Referrers() {
+		if st, ok := ref.(*ssa.Store); ok && st.Addr == alloc {
+			if val != nil {
+				return nil
+			}
+			val = st.Val
+		}
+	}
+	return val
+}
+
+// mappedArgs returns the struct arguments (receiver excluded) of a call of
+// a function of fn's package: what it maps to another struct (a row type
+// to its database form).
+func mappedArgs(call *ssa.Call, fn *ssa.Function) []ssa.Value {
+	callee := call.Call.StaticCallee()
+	if callee == nil || callee.Pkg == nil || fn.Pkg == nil || callee.Pkg != fn.Pkg {
+		return nil
+	}
+	args := call.Call.Args
+	if callee.Signature.Recv() != nil && len(args) > 0 {
+		args = args[1:]
+	}
+	var out []ssa.Value
+	for _, a := range args {
+		t := a.Type()
+		if p, ok := t.Underlying().(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if _, ok := t.Underlying().(*types.Struct); ok {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // readBy returns the call in fn that produced v, a value read from a store:

@@ -148,10 +148,20 @@
 //     that is not there; a stale holder's copy changes nothing. A NOT EXISTS
 //     on another table or on columns the INSERT does not set is no such rule.
 //   - Optimistic concurrency: UPDATE ... SET version = version + 1 WHERE id =
-//     $1 AND version = $2 is a compare-and-set when the version passed was
-//     read in the same function while the lease was held (Scan, a row
-//     returned by a call) and RowsAffected is checked; a version from a
-//     caller, or an unchecked result, is reported.
+//     $1 AND version = $2, or SET version = :version ... WHERE id = :id AND
+//     version = :version - 1 (the next version passed in, as sqlx stores
+//     bind a row struct), is a compare-and-set when the version is one the
+//     writer read and RowsAffected is checked: a holder paused past its
+//     lease comes back with the version it read before the pause, which no
+//     longer matches once another holder wrote. The version counts as read
+//     when it was read in the same function while the lease was held (Scan,
+//     a row returned by a call) or passed in by the caller (a parameter, the
+//     row struct the caller read and edited, a copy of it or what a function
+//     of the package maps it to), as a store's Update(ctx, row) is called
+//     with the row its caller found. An unchecked result, a version that is
+//     compared but not moved (SET version = :version WHERE version =
+//     :version), or one from neither a read nor the caller (a field the
+//     holder keeps) is reported.
 //   - Create only: a ZooKeeper Create whose mode is not sequential
 //     (persistent, ephemeral, container, TTL) fails with ErrNodeExists when
 //     the node is there, so it creates what is absent and nothing more. A

@@ -2,6 +2,7 @@ package sqlscan
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -10,8 +11,10 @@ import (
 //   - INSERT ... ON CONFLICT DO NOTHING, INSERT IGNORE, and INSERT ...
 //     SELECT ... WHERE NOT EXISTS (a row of the target with the same key):
 //     they only create a row that is not there (Conflict);
-//   - UPDATE ... SET version = version + 1 WHERE ... AND version = $n:
-//     optimistic concurrency, a compare-and-set on the version (Versions);
+//   - UPDATE ... SET version = version + 1 WHERE ... AND version = $n, or
+//     SET version = :version WHERE ... AND version = :version - 1 (the
+//     new version passed in): optimistic concurrency, a compare-and-set on
+//     the version (Versions);
 //   - DELETE whose WHERE selects rows only by age or expiry, directly or
 //     through "IN (subquery)" and WITH queries that do: deleting what has
 //     expired twice deletes it once (Expiry);
@@ -54,18 +57,27 @@ func (s *stmt) comparison(lo, hi int) (op string, at int, ok bool) {
 }
 
 // versions records the optimistic-concurrency checks of an UPDATE: a
-// column bumped in SET [set, end) (v = v + 1) and compared for equality
-// with a placeholder in the WHERE clause [wlo, whi).
+// column bumped in SET [set, end) and compared for equality in the WHERE
+// clause [wlo, whi) with the version the writer holds. The bump is either
+// v = v + 1, compared with a placeholder (v = $n), or the new version
+// passed in, compared with itself minus a step (SET v = :v ... WHERE v =
+// :v - 1, or SET v = $n + 1 ... WHERE v = $n).
 func (s *stmt) versions(set, end, wlo, whi int) {
 	bumped := make(map[string]bool)
+	setTo := make(map[string]offsetParam)
 	for _, part := range s.split(set, end) {
 		eq := s.equals(part[0], part[1])
 		col, _, ok := s.column(part[0], eq)
-		if ok && eq < part[1] && s.bumps(col, eq+1, part[1]) {
+		if !ok || eq >= part[1] {
+			continue
+		}
+		if s.bumps(col, eq+1, part[1]) {
 			bumped[strings.ToLower(col)] = true
+		} else if v, ok := s.offsetParam(eq+1, part[1]); ok {
+			setTo[strings.ToLower(col)] = v
 		}
 	}
-	if len(bumped) == 0 {
+	if len(bumped) == 0 && len(setTo) == 0 {
 		return
 	}
 	for _, part := range s.andParts(wlo, whi) {
@@ -74,15 +86,57 @@ func (s *stmt) versions(set, end, wlo, whi int) {
 			continue
 		}
 		col, _, ok := s.column(part[0], at)
-		tok, isTok := s.tokenOperand(at+1, part[1])
+		vlo, vhi := at+1, part[1]
 		if !ok {
 			col, _, ok = s.column(at+1, part[1])
-			tok, isTok = s.tokenOperand(part[0], at)
+			vlo, vhi = part[0], at
 		}
-		if ok && isTok && !tok.IsZero() && bumped[strings.ToLower(col)] {
+		if !ok {
+			continue
+		}
+		if tok, isTok := s.tokenOperand(vlo, vhi); isTok && !tok.IsZero() && bumped[strings.ToLower(col)] {
 			s.st.Versions = append(s.st.Versions, Fence{Column: col, Op: "=", Token: tok, Clause: "WHERE"})
+			continue
+		}
+		now, ok := s.offsetParam(vlo, vhi)
+		if next, set := setTo[strings.ToLower(col)]; ok && set && next.param.Same(now.param) && next.offset > now.offset {
+			s.st.Versions = append(s.st.Versions, Fence{Column: col, Op: "=", Token: now.param, Clause: "WHERE"})
 		}
 	}
+}
+
+// An offsetParam is a placeholder plus a constant: $n, :v - 1, ? + 1.
+type offsetParam struct {
+	param  Param
+	offset int64
+}
+
+// offsetParam reads [lo, hi) as a placeholder, alone or plus or minus a
+// whole number.
+func (s *stmt) offsetParam(lo, hi int) (offsetParam, bool) {
+	lo, hi = s.strip(lo, hi)
+	switch {
+	case hi-lo == 1 && s.toks[lo].kind == tParam:
+		return offsetParam{param: s.toks[lo].param()}, true
+	case hi-lo == 3 && s.toks[lo].kind == tParam && s.toks[lo+2].kind == tNumber:
+		n, err := strconv.ParseInt(s.toks[lo+2].text, 10, 64)
+		if err != nil {
+			return offsetParam{}, false
+		}
+		switch {
+		case s.toks[lo+1].isOp("+"):
+			return offsetParam{s.toks[lo].param(), n}, true
+		case s.toks[lo+1].isOp("-"):
+			return offsetParam{s.toks[lo].param(), -n}, true
+		}
+	case hi-lo == 3 && s.toks[lo].kind == tNumber && s.toks[lo+1].isOp("+") && s.toks[lo+2].kind == tParam:
+		n, err := strconv.ParseInt(s.toks[lo].text, 10, 64)
+		if err != nil {
+			return offsetParam{}, false
+		}
+		return offsetParam{s.toks[lo+2].param(), n}, true
+	}
+	return offsetParam{}, false
 }
 
 // bumps reports whether [lo, hi) is "col + n" or "n + col" for a positive

@@ -70,13 +70,28 @@ func (s *Store) renameOptimisticUnchecked(ctx context.Context, job int64, name s
 	return err
 }
 
-// renameWithCallersVersion compares a version it did not read under the
-// lock: whoever read it may have read it long before.
+// renameWithCallersVersion compares the version its caller read: however
+// long before, once another holder wrote the row that version matches
+// nothing, so a stale holder's write fails.
 func (s *Store) renameWithCallersVersion(ctx context.Context, job, version int64, name string) error {
 	if err := s.lock(ctx, job); err != nil {
 		return err
 	}
-	res, err := s.db.ExecContext(ctx, "UPDATE runs SET name = $3, version = version + 1 WHERE id = $1 AND version = $2", job, version, name) // want `ExecContext \(UPDATE runs\) writes to SQL database without a fencing token`
+	res, err := s.db.ExecContext(ctx, "UPDATE runs SET name = $3, version = version + 1 WHERE id = $1 AND version = $2", job, version, name)
+	if err != nil {
+		return err
+	}
+	_, err = res.RowsAffected()
+	return err
+}
+
+// renameWithCachedVersion compares a version kept in the holder's memory,
+// which no read in sight vouches for.
+func (s *Store) renameWithCachedVersion(ctx context.Context, job int64, name string) error {
+	if err := s.lock(ctx, job); err != nil {
+		return err
+	}
+	res, err := s.db.ExecContext(ctx, "UPDATE runs SET name = $3, version = version + 1 WHERE id = $1 AND version = $2", job, s.lastVersion, name) // want `ExecContext \(UPDATE runs\) writes to SQL database without a fencing token`
 	if err != nil {
 		return err
 	}

@@ -27,6 +27,8 @@ type Store struct {
 	retry  string
 	retryF string
 	custom string
+
+	lastVersion int64 // the version this holder last wrote, kept in memory
 }
 
 func NewStore(db *sql.DB, conn *sql.Conn) *Store {
