@@ -3,6 +3,7 @@ package lease
 import (
 	"go/types"
 	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -22,6 +23,15 @@ import (
 //     lease was held or by its caller (passed in, alone or in the row the
 //     caller read and edited), and the rows-affected count is checked: a
 //     stale holder's version no longer matches once another holder wrote;
+//   - an UPDATE that moves a state column only from the values its WHERE
+//     clause requires (SET state = 'created' WHERE id = $1 AND state IN
+//     ('creating', 'created')) is a compare-and-set on the row's state when
+//     the rows-affected count is checked and either the state is the only
+//     column it sets (setting the state a row already holds changes
+//     nothing) or the state set is a constant none of the required ones
+//     equals (a row another holder moved on fails the condition, so the
+//     other columns land nowhere). It assumes rows move forward: a state
+//     once left is not entered again;
 //   - a DELETE of rows selected only by age or expiry is idempotent:
 //     what expired stays expired;
 //   - a write to the database server's own schemas (MySQL's
@@ -40,10 +50,53 @@ func (b *builder) unfencedOK(st *sqlscan.Statement, text sqlText, args []ssa.Val
 		return "insert-if-absent", false
 	case len(st.Versions) > 0 && b.versionHeld(st.Versions, text, args, argsKnown, call):
 		return "optimistic concurrency", true
+	case st.Transition != nil && transitionFences(st.Transition, text, args, argsKnown):
+		return "state transition", true
 	case st.Expiry && agesAreTimes(st.AgeParams, text, args, argsKnown):
 		return "delete by age", false
 	case serverSchema(st.Table):
 		return "server configuration", false
+	}
+	return "", false
+}
+
+// transitionFences reports whether a state transition is a compare-and-set
+// on the row's state (see the rules above).
+func transitionFences(tr *sqlscan.Transition, text sqlText, args []ssa.Value, argsKnown bool) bool {
+	if tr.Alone {
+		return true
+	}
+	to, ok := operandConst(tr.To, text, args, argsKnown)
+	if !ok {
+		return false
+	}
+	for _, f := range tr.From {
+		if from, ok := operandConst(f, text, args, argsKnown); !ok || from == to {
+			return false
+		}
+	}
+	return true
+}
+
+// operandConst returns the constant an operand of a statement stands for,
+// a SQL literal or a Go constant bound to a placeholder, as text: a
+// string's contents, a number's digits.
+func operandConst(op sqlscan.Operand, text sqlText, args []ssa.Value, argsKnown bool) (string, bool) {
+	if op.Literal != "" {
+		if strings.HasPrefix(op.Literal, "'") {
+			return strings.ReplaceAll(strings.Trim(op.Literal, "'"), "''", "'"), true
+		}
+		return op.Literal, true
+	}
+	v := boundValue(op.Param, text, args, argsKnown)
+	if v == nil {
+		return "", false
+	}
+	if s, ok := constString(v); ok {
+		return s, true
+	}
+	if n, ok := constInt(v); ok {
+		return strconv.FormatInt(n, 10), true
 	}
 	return "", false
 }

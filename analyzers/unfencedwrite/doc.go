@@ -162,6 +162,20 @@
 //     compared but not moved (SET version = :version WHERE version =
 //     :version), or one from neither a read nor the caller (a field the
 //     holder keeps) is reported.
+//   - State transitions: UPDATE volumes SET state = 'created' WHERE id = $1
+//     AND state IN ('creating', 'created') (or state = $2, or state = $2 OR
+//     state = $3, as query builders write) moves the row only from the
+//     states the holder saw: once another holder moved it on, a stale
+//     holder's transition matches nothing. It counts as a compare-and-set
+//     when RowsAffected is checked and either the state is the only column
+//     set (setting the state a row already holds changes nothing) or the
+//     state set is a constant that none of the required states equals (SET
+//     state = 'running', worker = $2 WHERE state = 'pending'). It assumes
+//     rows move forward, never back into a state they left. A transition
+//     that also overwrites other columns of a row already in the target
+//     state (WHERE state IN ('pending', 'running')), an open condition
+//     (state <> 'done', NOT IN), a condition on a column the UPDATE does
+//     not set, or an unchecked result is reported.
 //   - Create only: a ZooKeeper Create whose mode is not sequential
 //     (persistent, ephemeral, container, TTL) fails with ErrNodeExists when
 //     the node is there, so it creates what is absent and nothing more. A

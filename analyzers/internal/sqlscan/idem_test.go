@@ -94,3 +94,58 @@ func idemSummary(st sqlscan.Statement) string {
 	}
 	return "X[" + st.Conflict + "]"
 }
+
+// TestTransitions checks the state transitions read from UPDATEs, each
+// with twins that are none.
+func TestTransitions(t *testing.T) {
+	for _, tc := range []struct {
+		name, query string
+		want        string // column:to<-from,from[:alone], or "-"
+	}{
+		{"squirrel's IN and OR", "UPDATE volumes SET state = ? WHERE (id = ? AND (state = ? OR state = ?))", "state:?#1<-?#3,?#4:alone"},
+		{"literals", "UPDATE containers SET state = 'created' WHERE id = $1 AND state IN ('creating', 'created')", "state:'created'<-'creating','created':alone"},
+		{"one state, more columns", "UPDATE jobs SET state = 'running', worker = $2 WHERE id = $1 AND state = 'pending'", "state:'running'<-'pending'"},
+		{"value first", "UPDATE jobs SET status = 'done' WHERE 'running' = status AND id = $1", "status:'done'<-'running':alone"},
+		{"no state condition", "UPDATE jobs SET state = 'done' WHERE id = $1", "-"},
+		{"other column compared", "UPDATE jobs SET result = $2 WHERE id = $1 AND state = 'running'", "-"},
+		{"not in", "UPDATE jobs SET state = 'running' WHERE id = $1 AND state NOT IN ('done', 'failed')", "-"},
+		{"not equal", "UPDATE jobs SET state = 'running' WHERE id = $1 AND state <> 'done'", "-"},
+		{"ORed with another column", "UPDATE jobs SET state = 'running' WHERE id = $1 AND (state = 'pending' OR owner = $2)", "-"},
+		{"top-level OR", "UPDATE jobs SET state = 'running' WHERE id = $1 OR state = 'pending'", "-"},
+		{"subquery", "UPDATE jobs SET state = 'running' WHERE id = $1 AND state IN (SELECT s FROM runnable)", "-"},
+		{"expression set", "UPDATE jobs SET state = lower($2) WHERE id = $1 AND state = 'pending'", "-"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := sqlscan.Parse(tc.query)
+			if s.Unknown || len(s.Statements) != 1 {
+				t.Fatalf("unknown or not one statement: %s", scriptSummary(s))
+			}
+			if got := transitionSummary(s.Statements[0].Transition); got != tc.want {
+				t.Errorf("got %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
+
+func transitionSummary(tr *sqlscan.Transition) string {
+	if tr == nil {
+		return "-"
+	}
+	op := func(o sqlscan.Operand) string {
+		if o.Literal != "" {
+			return o.Literal
+		}
+		return param(o.Param)
+	}
+	s := tr.Column + ":" + op(tr.To) + "<-"
+	for i, f := range tr.From {
+		if i > 0 {
+			s += ","
+		}
+		s += op(f)
+	}
+	if tr.Alone {
+		s += ":alone"
+	}
+	return s
+}

@@ -118,6 +118,11 @@ type Statement struct {
 	// a stamp given as one), which the caller must check carry a time.
 	Expiry    bool
 	AgeParams []Param
+	// Transition is the state transition of an UPDATE that sets a column
+	// only where its WHERE clause requires that column to hold one of some
+	// values (SET state = 'created' WHERE id = $1 AND state IN ('creating',
+	// 'created')), or nil.
+	Transition *Transition
 	// Open lists the holes (Hole placeholders) that stand where a condition
 	// or a clause may be, rather than a value: WHERE <hole>, AND <hole>, or
 	// an UPDATE or DELETE with no visible WHERE followed by a hole, or the

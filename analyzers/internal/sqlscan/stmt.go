@@ -459,6 +459,7 @@ func (s *stmt) update(i int) {
 		if !s.joined {
 			s.softDelete(set+1, end, s.whereLo, s.whereHi)
 		}
+		s.transition(set+1, end, s.whereLo, s.whereHi)
 	}
 	s.st.Returning = s.find(end, s.hi, "RETURNING") < s.hi
 }
