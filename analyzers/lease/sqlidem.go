@@ -23,10 +23,11 @@ import (
 //     lease was held or by its caller (passed in, alone or in the row the
 //     caller read and edited), and the rows-affected count is checked: a
 //     stale holder's version no longer matches once another holder wrote;
-//   - an UPDATE that moves a state column only from the values its WHERE
-//     clause requires (SET state = 'created' WHERE id = $1 AND state IN
-//     ('creating', 'created')) is a compare-and-set on the row's state when
-//     the rows-affected count is checked and either the state is the only
+//   - an UPDATE that moves a state column of the rows a key pins only from
+//     the values its WHERE clause requires (SET state = 'created' WHERE id
+//     = $1 AND state IN ('creating', 'created')) is a compare-and-set on the
+//     row's state when the rows-affected count is checked and either the
+//     state is the only
 //     column it sets (setting the state a row already holds changes
 //     nothing) or the state set is a constant none of the required ones
 //     equals (a row another holder moved on fails the condition, so the
@@ -63,6 +64,9 @@ func (b *builder) unfencedOK(st *sqlscan.Statement, text sqlText, args []ssa.Val
 // transitionFences reports whether a state transition is a compare-and-set
 // on the row's state (see the rules above).
 func transitionFences(tr *sqlscan.Transition, text sqlText, args []ssa.Value, argsKnown bool) bool {
+	if !tr.Keyed {
+		return false // every row in the state: rows that entered it after the holder looked too
+	}
 	if tr.Alone {
 		return true
 	}

@@ -167,15 +167,19 @@
 //     state = $3, as query builders write) moves the row only from the
 //     states the holder saw: once another holder moved it on, a stale
 //     holder's transition matches nothing. It counts as a compare-and-set
-//     when RowsAffected is checked and either the state is the only column
-//     set (setting the state a row already holds changes nothing) or the
-//     state set is a constant that none of the required states equals (SET
-//     state = 'running', worker = $2 WHERE state = 'pending'). It assumes
-//     rows move forward, never back into a state they left. A transition
-//     that also overwrites other columns of a row already in the target
-//     state (WHERE state IN ('pending', 'running')), an open condition
-//     (state <> 'done', NOT IN), a condition on a column the UPDATE does
-//     not set, or an unchecked result is reported.
+//     when a key pins the rows the holder saw (id = $1), RowsAffected is
+//     checked, and either the state is the only column set (setting the
+//     state a row already holds changes nothing) or the state set is a
+//     constant that none of the required states equals (SET state =
+//     'running', worker = $2 WHERE id = $1 AND state = 'pending'). It
+//     assumes rows move forward, never back into a state they left. Without
+//     a key (UPDATE payouts SET state = 'sent' WHERE state = 'approved') it
+//     also moves the rows that entered the state after a stale holder
+//     looked, and is reported, as is a transition that also overwrites other
+//     columns of a row already in the target state (WHERE state IN
+//     ('pending', 'running')), an open condition (state <> 'done', NOT IN),
+//     a condition on a column the UPDATE does not set, or an unchecked
+//     result.
 //   - Create only: a ZooKeeper Create whose mode is not sequential
 //     (persistent, ephemeral, container, TTL) fails with ErrNodeExists when
 //     the node is there, so it creates what is absent and nothing more. A

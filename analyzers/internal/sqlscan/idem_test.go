@@ -102,10 +102,12 @@ func TestTransitions(t *testing.T) {
 		name, query string
 		want        string // column:to<-from,from[:alone], or "-"
 	}{
-		{"squirrel's IN and OR", "UPDATE volumes SET state = ? WHERE (id = ? AND (state = ? OR state = ?))", "state:?#1<-?#3,?#4:alone"},
-		{"literals", "UPDATE containers SET state = 'created' WHERE id = $1 AND state IN ('creating', 'created')", "state:'created'<-'creating','created':alone"},
-		{"one state, more columns", "UPDATE jobs SET state = 'running', worker = $2 WHERE id = $1 AND state = 'pending'", "state:'running'<-'pending'"},
-		{"value first", "UPDATE jobs SET status = 'done' WHERE 'running' = status AND id = $1", "status:'done'<-'running':alone"},
+		{"squirrel's IN and OR", "UPDATE volumes SET state = ? WHERE (id = ? AND (state = ? OR state = ?))", "state:?#1<-?#3,?#4:alone:keyed"},
+		{"literals", "UPDATE containers SET state = 'created' WHERE id = $1 AND state IN ('creating', 'created')", "state:'created'<-'creating','created':alone:keyed"},
+		{"one state, more columns", "UPDATE jobs SET state = 'running', worker = $2 WHERE id = $1 AND state = 'pending'", "state:'running'<-'pending':keyed"},
+		{"value first", "UPDATE jobs SET status = 'done' WHERE 'running' = status AND id IN ($1, $2)", "status:'done'<-'running':alone:keyed"},
+		{"every row in the state", "UPDATE payouts SET state = 'sent' WHERE state = 'approved'", "state:'sent'<-'approved':alone"},
+		{"rows by age in the state", "UPDATE jobs SET state = 'new' WHERE state = 'taken' AND taken_at < now() - interval '5 minutes'", "state:'new'<-'taken':alone"},
 		{"no state condition", "UPDATE jobs SET state = 'done' WHERE id = $1", "-"},
 		{"other column compared", "UPDATE jobs SET result = $2 WHERE id = $1 AND state = 'running'", "-"},
 		{"not in", "UPDATE jobs SET state = 'running' WHERE id = $1 AND state NOT IN ('done', 'failed')", "-"},
@@ -146,6 +148,9 @@ func transitionSummary(tr *sqlscan.Transition) string {
 	}
 	if tr.Alone {
 		s += ":alone"
+	}
+	if tr.Keyed {
+		s += ":keyed"
 	}
 	return s
 }

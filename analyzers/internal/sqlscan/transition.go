@@ -15,6 +15,10 @@ type Transition struct {
 	From []Operand
 	// Alone reports that Column is the only column the UPDATE sets.
 	Alone bool
+	// Keyed reports that another ANDed condition pins the rows by a
+	// column other than Column (id = $1, id IN ($1, $2)): the rows the
+	// writer saw, not whichever rows hold the state when it writes.
+	Keyed bool
 }
 
 // An Operand is a placeholder or a literal.
@@ -42,15 +46,24 @@ func (s *stmt) transition(set, end, wlo, whi int) {
 	if len(to) == 0 {
 		return
 	}
-	for _, part := range s.conjuncts(wlo, whi, 0) {
+	parts := s.conjuncts(wlo, whi, 0)
+	for i, part := range parts {
 		col, from, ok := s.oneOf(part[0], part[1])
 		if !ok {
 			continue
 		}
-		if op, set := to[strings.ToLower(col)]; set {
-			s.st.Transition = &Transition{Column: col, To: op, From: from, Alone: len(sets) == 1}
-			return
+		op, set := to[strings.ToLower(col)]
+		if !set {
+			continue
 		}
+		tr := &Transition{Column: col, To: op, From: from, Alone: len(sets) == 1}
+		for j, other := range parts {
+			if key, _, ok := s.oneOf(other[0], other[1]); ok && j != i && !strings.EqualFold(key, col) {
+				tr.Keyed = true
+			}
+		}
+		s.st.Transition = tr
+		return
 	}
 }
 
