@@ -52,15 +52,32 @@ func TestLoadErrorsOnce(t *testing.T) {
 }
 
 // TestBrokenUnimportedPackage checks that a package of the module that does
-// not build fails only the runs that need it: standalone mode loads the
-// whole module for interface dispatch, and a package no named one imports
-// is left out with a warning (Harness's web package embeds assets that are
-// built separately), while ./... still reports its error.
+// not build fails only the runs that need it. Standalone mode loads, for
+// interface dispatch, the packages of the module that may implement an
+// interface the named ones call through: such a package that does not
+// build, and that no named one imports, is left out with a warning
+// (Harness's web package embeds assets that are built separately); one that
+// implements nothing they call is not loaded at all; ./... still reports the
+// error.
 func TestBrokenUnimportedPackage(t *testing.T) {
 	dir := writeModule(t)
 	files := map[string]string{
-		"web/web.go":    "package web\n\nimport \"embed\"\n\n//go:embed dist\nvar Dist embed.FS\n",
-		"web/uses/u.go": "package uses\n\nimport _ \"example.com/vetme/web\"\n",
+		"web/web.go": "package web\n\nimport \"embed\"\n\n//go:embed dist\nvar Dist embed.FS\n",
+		// May implement svc.Totals: loaded, with web.
+		"web/uses/u.go": `package uses
+
+import (
+	"context"
+
+	_ "example.com/vetme/web"
+)
+
+type Totals struct{}
+
+func (Totals) Save(ctx context.Context, id, total int64) error { return nil }
+`,
+		// Implements nothing svc calls.
+		"web/other/o.go": "package other\n\nimport _ \"example.com/vetme/web\"\n",
 	}
 	for name, text := range files {
 		file := filepath.Join(dir, filepath.FromSlash(name))
@@ -69,19 +86,31 @@ func TestBrokenUnimportedPackage(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got := run(t, dir, fencelintBin, "-json", "./worker")
-	if got.code != 0 {
-		t.Errorf("fencelint ./worker: exit code %d, want 0\nstderr:\n%s", got.code, got.stderr)
+	for _, tt := range []struct {
+		pattern string
+		want    finding
+		warning string // "" for none
+	}{
+		{"./svc", svcFinding, "fencelint: warning: example.com/vetme/web does not build and no named package imports it: not analyzed, and calls through interfaces are not resolved to its types\n" +
+			"fencelint: warning: example.com/vetme/web/uses does not build and no named package imports it: not analyzed, and calls through interfaces are not resolved to its types\n"},
+		{"./worker", workerFinding, ""}, // no interface to dispatch: nothing else loaded
+	} {
+		got := run(t, dir, fencelintBin, "-json", tt.pattern)
+		if got.code != 0 {
+			t.Errorf("fencelint %s: exit code %d, want 0\nstderr:\n%s", tt.pattern, got.code, got.stderr)
+		}
+		findings, err := parseJSON(got.stdout)
+		if err != nil {
+			t.Fatalf("-json output: %v\n%s", err, got.stdout)
+		}
+		if len(findings) != 1 || findings[0].key() != tt.want {
+			t.Errorf("fencelint %s: findings %v, want %v", tt.pattern, findings, tt.want)
+		}
+		if got.stderr != tt.warning {
+			t.Errorf("fencelint %s: stderr\n%s\nwant\n%s", tt.pattern, got.stderr, tt.warning)
+		}
 	}
-	findings, err := parseJSON(got.stdout)
-	if err != nil {
-		t.Fatalf("-json output: %v\n%s", err, got.stdout)
-	}
-	if len(findings) != 1 || findings[0].key() != workerFinding {
-		t.Errorf("fencelint ./worker: findings %v, want %v", findings, workerFinding)
-	}
-	checkContains(t, "stderr", got.stderr, []string{"warning: example.com/vetme/web/uses does not build and no named package imports it"})
-	got = run(t, dir, fencelintBin, "./...")
+	got := run(t, dir, fencelintBin, "./...")
 	if got.code != 3 {
 		t.Errorf("fencelint ./...: exit code %d, want 3 (findings, and web's error)\nstderr:\n%s", got.code, got.stderr)
 	}

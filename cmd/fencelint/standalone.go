@@ -286,13 +286,14 @@ func quoteAll(patterns []string) string {
 	return strings.Join(q, ", ")
 }
 
-// moduleProgram lists, from package metadata alone (no type checking), the
-// packages patterns match (by package path) and the other packages of
-// their modules: those they import, and, for a main module (one you work
-// in), all of its packages, since any of them may implement an interface
-// the requested packages call through (main wires them in).
+// moduleProgram lists, from package metadata and syntax alone (no type
+// checking), the packages patterns match (by package path) and the other
+// packages of their modules to load from source: those they import, and,
+// for a main module (one you work in), the packages that may implement an
+// interface the requested packages call through (main wires them in; see
+// implementerPackages), with what those import from the module.
 func moduleProgram(patterns []string, tests bool) (requested map[string]bool, extra []string, err error) {
-	requested, extra, mains, err := sameModuleDeps(patterns, tests)
+	base, requested, extra, mains, err := sameModuleDeps(patterns, tests)
 	if err != nil || len(mains) == 0 {
 		return requested, extra, err
 	}
@@ -300,16 +301,23 @@ func moduleProgram(patterns []string, tests bool) (requested map[string]bool, ex
 	for _, m := range mains {
 		wide = append(wide, m+"/...")
 	}
-	cfg := &packages.Config{Mode: packages.NeedName}
+	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedFiles | packages.NeedImports}
 	pkgs, err := packages.Load(cfg, wide...)
 	if err != nil {
 		return nil, nil, err
 	}
+	loaded := make(map[string]bool)
+	for _, p := range base {
+		loaded[p.PkgPath] = true
+	}
+	var candidates []*packages.Package
 	for _, p := range pkgs {
-		if !requested[p.PkgPath] && !slices.Contains(extra, p.PkgPath) && len(p.Errors) == 0 {
-			extra = append(extra, p.PkgPath)
+		if !loaded[p.PkgPath] && len(p.Errors) == 0 {
+			loaded[p.PkgPath] = true
+			candidates = append(candidates, p)
 		}
 	}
+	extra = append(extra, implementerPackages(base, candidates)...)
 	slices.Sort(extra)
 	return requested, extra, nil
 }
@@ -317,12 +325,13 @@ func moduleProgram(patterns []string, tests bool) (requested map[string]bool, ex
 // sameModuleDeps lists, from package metadata alone (no type checking), the
 // packages patterns match (by package path) and the packages they import,
 // directly or not, from their own modules that the patterns do not match,
-// and the main modules among those modules.
-func sameModuleDeps(patterns []string, tests bool) (requested map[string]bool, extra, mains []string, err error) {
-	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedModule | packages.NeedImports | packages.NeedDeps, Tests: tests}
+// and the main modules among those modules. base holds both kinds, with
+// their files.
+func sameModuleDeps(patterns []string, tests bool) (base []*packages.Package, requested map[string]bool, extra, mains []string, err error) {
+	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedFiles | packages.NeedModule | packages.NeedImports | packages.NeedDeps, Tests: tests}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, err
 	}
 	requested = make(map[string]bool)
 	modules := make(map[string]bool)
@@ -338,13 +347,18 @@ func sameModuleDeps(patterns []string, tests bool) (requested map[string]bool, e
 	}
 	slices.Sort(mains)
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		if p.Module != nil && modules[p.Module.Path] && !requested[p.PkgPath] && !seen[p.PkgPath] {
+		if p.Module == nil || !modules[p.Module.Path] {
+			return
+		}
+		base = append(base, p)
+		if !requested[p.PkgPath] && !seen[p.PkgPath] {
 			seen[p.PkgPath] = true
 			extra = append(extra, p.PkgPath)
 		}
 	})
+	slices.SortFunc(base, func(x, y *packages.Package) int { return strings.Compare(x.ID, y.ID) })
 	slices.Sort(extra)
-	return requested, extra, mains, nil
+	return base, requested, extra, mains, nil
 }
 
 // dropUnneededBroken removes from pkgs the packages that were loaded only
