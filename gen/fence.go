@@ -61,7 +61,7 @@ func selectFenced(s *Schema, fence string, perTable map[string]string) ([]*fence
 			continue
 		}
 		if t.unfenceable != "" {
-			warnings = append(warnings, Diagnostic{Pos: t.Pos, Message: fmt.Sprintf("%s has fence column %q but is not fenced: %s", t.QualifiedName(), col.Name, t.unfenceable)})
+			warnings = append(warnings, Diagnostic{Pos: t.Pos, Table: t.QualifiedName(), Message: fmt.Sprintf("%s has fence column %q but is not fenced: %s", t.QualifiedName(), col.Name, t.unfenceable)})
 			continue
 		}
 		if err := checkFenceColumn(s.Engine, t, col); err != nil {
@@ -72,7 +72,7 @@ func selectFenced(s *Schema, fence string, perTable map[string]string) ([]*fence
 		}
 		key := chooseKey(t)
 		if key == nil {
-			warnings = append(warnings, Diagnostic{Pos: t.Pos, Message: fmt.Sprintf("%s has fence column %q but no primary key or unique constraint of NOT NULL columns to name its rows; it is not fenced", t.QualifiedName(), col.Name), unkeyed: true})
+			warnings = append(warnings, Diagnostic{Pos: t.Pos, Table: t.QualifiedName(), Message: fmt.Sprintf("%s has fence column %q but no primary key or unique constraint of NOT NULL columns to name its rows; it is not fenced", t.QualifiedName(), col.Name), unkeyed: true})
 			continue
 		}
 		if contains(key, col.Name) {
@@ -81,7 +81,7 @@ func selectFenced(s *Schema, fence string, perTable map[string]string) ([]*fence
 		ft := &fencedTable{Table: t, GoName: goTypeName(t), Fence: col, Key: key}
 		if g := generatedKeyColumn(t, key); g != nil {
 			ft.NoUpsert = true
-			warnings = append(warnings, Diagnostic{Pos: g.Pos, Message: fmt.Sprintf("key column %q of %s is generated, so an insert cannot set it; %s gets fenced Update and Delete but no Upsert", g.Name, t.QualifiedName(), t.QualifiedName())})
+			warnings = append(warnings, Diagnostic{Pos: g.Pos, Table: t.QualifiedName(), Message: fmt.Sprintf("key column %q of %s is generated, so an insert cannot set it; %s gets fenced Update and Delete but no Upsert", g.Name, t.QualifiedName(), t.QualifiedName())})
 		}
 		out = append(out, ft)
 	}
@@ -121,7 +121,7 @@ func narrowFence(engine Engine, t *Table, c *Column) (Diagnostic, bool) {
 	if engine == SQLite || isBigint(c.Type) {
 		return Diagnostic{}, false
 	}
-	return Diagnostic{Pos: c.Pos, Message: fmt.Sprintf("fence column %q of %s has type %s, narrower than 64 bits; writes with a token it cannot store fail with ErrTokenOutOfRange, and etcd revisions and ZooKeeper zxids outgrow it: use bigint", c.Name, t.QualifiedName(), c.Type)}, true
+	return Diagnostic{Pos: c.Pos, Table: t.QualifiedName(), Message: fmt.Sprintf("fence column %q of %s has type %s, narrower than 64 bits; writes with a token it cannot store fail with ErrTokenOutOfRange, and etcd revisions and ZooKeeper zxids outgrow it: use bigint", c.Name, t.QualifiedName(), c.Type)}, true
 }
 
 func isBigint(typ string) bool {

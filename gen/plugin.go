@@ -59,7 +59,7 @@ func checkSharedModels(schema *Schema, models []byte) error {
 			if !apiNames[name] && name != sqlcQueriesType {
 				continue
 			}
-			msg := fmt.Sprintf("sqlc names a model %s, which fencegen declares in the same package; rename the model with sqlc's rename option, in the go options and in fencegen's plugin options alike", name)
+			msg := fmt.Sprintf("sqlc names a model %s, which fencegen declares in the same package; rename the model with sqlc's rename option in gen: go: (fencegen reads it from there)", name)
 			for _, t := range schema.Tables {
 				if goTypeName(t) == name {
 					return errorf(t.Pos, "table %s: %s", t.QualifiedName(), msg)

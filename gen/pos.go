@@ -68,6 +68,9 @@ func runeOffsetToByte(src []byte, runes int) int {
 type Diagnostic struct {
 	Pos     Pos
 	Message string
+	// Table is the qualified name of the table a warning is about, so that
+	// sqlc's plugin can accept it by name ("" for an error).
+	Table string
 
 	// unkeyed marks the warning about a table skipped for want of a key:
 	// when no table is left to fence, these become the error.

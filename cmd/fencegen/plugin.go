@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/fencelint/fencelint/gen"
@@ -29,7 +30,8 @@ type pluginRequest struct {
 		Schema  []string `json:"schema"`
 		Queries []string `json:"queries"`
 		Codegen struct {
-			Out string `json:"out"`
+			Out    string `json:"out"`
+			Plugin string `json:"plugin"`
 		} `json:"codegen"`
 	} `json:"settings"`
 	SQLCVersion   string `json:"sqlc_version"`
@@ -39,9 +41,9 @@ type pluginRequest struct {
 
 // pluginOptions are the `options:` of fencegen's codegen entry in
 // sqlc.yaml (and its global `options: fencegen:`, which they override).
-// package, sql_package, query_parameter_limit, rename and overrides must
-// be those of the `gen: go:` target fencegen's output shares a package
-// with.
+// package, sql_package, query_parameter_limit, rename and overrides are
+// read from the `gen: go:` target fencegen's output shares a package with
+// (see adoptGoTarget); given here too, they must be the same.
 type pluginOptions struct {
 	Package             string            `json:"package"`
 	SQLPackage          string            `json:"sql_package"`
@@ -54,6 +56,10 @@ type pluginOptions struct {
 	Sequence            bool              `json:"sequence"`
 	Leases              bool              `json:"leases"`
 	OmitVersion         bool              `json:"omit_fencegen_version"`
+	// AcceptWarnings names, by table, the warnings the user has read and
+	// accepts, each with the reason: any other warning fails generation,
+	// since sqlc shows a plugin's messages only when it fails.
+	AcceptWarnings map[string]string `json:"accept_warnings"`
 }
 
 // runPlugin answers one sqlc codegen request: it returns the exit code.
@@ -109,6 +115,9 @@ func pluginGenerate(req *pluginRequest) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := adoptGoTarget(req, &opts); err != nil {
+		return nil, err
+	}
 	schemas, err := expandPluginPaths("schema", req.Settings.Schema)
 	if err != nil {
 		return nil, err
@@ -145,7 +154,55 @@ func pluginGenerate(req *pluginRequest) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkWarnings(res.Warnings, opts.AcceptWarnings); err != nil {
+		return nil, err
+	}
 	return res.Files, nil
+}
+
+// checkWarnings fails on a warning the options do not accept: as sqlc's
+// plugin, fencegen cannot show a warning and go on (sqlc prints a plugin's
+// stderr only when it fails), and a table left unfenced must not pass
+// unnoticed. An acceptance that matches no warning is refused too, so that
+// none outlives the problem it was written for.
+func checkWarnings(warnings []gen.Diagnostic, accepted map[string]string) error {
+	var unaccepted []string
+	example := ""
+	warned := map[string]bool{}
+	for _, w := range warnings {
+		warned[w.Table] = true
+		reason, ok := accepted[w.Table]
+		switch {
+		case !ok || w.Table == "":
+			unaccepted = append(unaccepted, w.String())
+			if example == "" {
+				example = w.Table
+			}
+		case strings.TrimSpace(reason) == "":
+			return fmt.Errorf("fencegen's option accept_warnings in sqlc.yaml: %s needs a reason (why its warning is acceptable)", w.Table)
+		}
+	}
+	for _, table := range sortedKeys(accepted) {
+		if !warned[table] {
+			return fmt.Errorf("fencegen's option accept_warnings in sqlc.yaml names %s, which has no warning; remove it", table)
+		}
+	}
+	if len(unaccepted) == 0 {
+		return nil
+	}
+	if example == "" {
+		example = "TABLE"
+	}
+	return fmt.Errorf("%s\nfencegen stops on its warnings when sqlc runs it, since sqlc shows a plugin's messages only when it fails: fix them, or accept each by table in fencegen's options in sqlc.yaml with the reason, e.g. accept_warnings: {%s: \"<why this is acceptable>\"}", strings.Join(unaccepted, "\n"), example)
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // readPluginOptions decodes the global options, then the target's over
@@ -206,8 +263,11 @@ func decodeRequest(b []byte, req *pluginRequest) error {
 					req.Settings.Queries = append(req.Settings.Queries, string(v))
 				case 12: // codegen
 					return eachField(v, func(num protowire.Number, v []byte) error {
-						if num == 1 {
+						switch num {
+						case 1:
 							req.Settings.Codegen.Out = string(v)
+						case 2:
+							req.Settings.Codegen.Plugin = string(v)
 						}
 						return nil
 					})

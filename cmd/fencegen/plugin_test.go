@@ -123,8 +123,9 @@ func TestSQLCPlugin(t *testing.T) {
 }
 
 // TestSQLCPluginErrors checks that sqlc shows fencegen's message: an unknown
-// option, a schema error at the user's file:line:col, and schema paths read
-// from a directory other than sqlc.yaml's.
+// option, a schema error at the user's file:line:col, an option that differs
+// from gen: go:'s, a warning not accepted in sqlc.yaml, and schema paths
+// read from a directory other than sqlc.yaml's.
 func TestSQLCPluginErrors(t *testing.T) {
 	t.Run("unknown option", func(t *testing.T) {
 		dir := copyInputs(t, func(s string) string {
@@ -149,6 +150,36 @@ func TestSQLCPluginErrors(t *testing.T) {
 			t.Errorf("sqlc generate: %v\n%s\nwant %q", err, out, want)
 		}
 	})
+	for _, c := range []struct{ name, old, new, want string }{
+		{"sql_package differs from gen.go's", "omit_fencegen_version: true", "omit_fencegen_version: true\n          sql_package: database/sql",
+			`sqlc.yaml: fencegen's option sql_package is "database/sql" but gen: go: (out plugindb) has "pgx/v5"; fencegen's code shares sqlc's Go package`},
+		{"package differs from gen.go's", "omit_fencegen_version: true", "omit_fencegen_version: true\n          package: db",
+			`sqlc.yaml: fencegen's option package is "db" but gen: go: (out plugindb) has "plugindb"`},
+		{"out differs from gen.go's", "        out: plugindb\n        options:", "        out: fenced\n        options:",
+			"sqlc.yaml: fencegen writes into fenced, but the sql entry has no gen: go: block with out: fenced"},
+		{"warning not accepted", "            events: tokens come from our own sequence, far below 2^31", "            {}",
+			`schema.sql:28:3: fence column "fence" of events has type int4, narrower than 64 bits`},
+		{"warning accepted without a reason", "events: tokens come from our own sequence, far below 2^31", `events: " "`,
+			"accept_warnings in sqlc.yaml: events needs a reason"},
+		{"acceptance of no warning", "events: tokens come from our own sequence, far below 2^31", "events: narrow\n            docs: keyed",
+			"accept_warnings in sqlc.yaml names docs, which has no warning; remove it"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := copyInputs(t, func(s string) string {
+				if !strings.Contains(s, c.old) {
+					t.Fatalf("sqlc.yaml has no %q", c.old)
+				}
+				return strings.Replace(s, c.old, c.new, 1)
+			})
+			out, err := sqlcGenerate(t, dir)
+			if err == nil || !strings.Contains(out, c.want) {
+				t.Errorf("sqlc generate: %v\n%s\nwant %q", err, out, c.want)
+			}
+			if c.name == "warning not accepted" && !strings.Contains(out, "accept_warnings: {events:") {
+				t.Errorf("the message does not say how to accept the warning:\n%s", out)
+			}
+		})
+	}
 	t.Run("run from another directory", func(t *testing.T) {
 		dir := copyInputs(t, func(s string) string { return s })
 		out, err := sqlcGenerate(t, filepath.Dir(dir), "-f", filepath.Join(filepath.Base(dir), "sqlc.yaml"))
