@@ -106,6 +106,7 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program) (*Model, *builder) {
 		return b.model, b
 	}
 	b.funcs = buildSSA(pass)
+	b.fencegenFacts() // first: the package's own callers see the API's roles
 	b.deriveSQLHelpers()
 	b.findLeaderFields()
 	b.inferRoles()
@@ -115,7 +116,6 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program) (*Model, *builder) {
 	b.dropUnleasedChecks()
 	b.findWrites()
 	b.markHeld()
-	b.fencegenFacts()
 	b.deriveWriteFacts()
 	b.exportCallbackFacts()
 	b.deriveCheckParams()

@@ -203,8 +203,8 @@ func (b *builder) inferRoles() {
 				continue
 			}
 			obj, ok := fn.Object().(*types.Func)
-			if !ok || b.dirs.roles[obj] != 0 {
-				continue
+			if !ok || b.dirs.roles[obj] != 0 || b.fencegen.declares(obj) {
+				continue // roles given, by a directive or by fencegen's API
 			}
 			changed = b.inferFuncRole(fn, obj) || changed
 		}

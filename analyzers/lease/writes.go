@@ -140,6 +140,9 @@ func (b *builder) factWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
 	if b.fact(obj, &wf) {
 		w := newWrite(fn, call, wf.System, shortName(obj))
 		w.Via, w.Dispatch = wf.What, wf.Dispatch
+		if twin := b.fencedTwin(obj); twin != nil {
+			w.Advice = b.twinAdvice(twin)
+		}
 		return w
 	}
 	var fp FencedByParamFact

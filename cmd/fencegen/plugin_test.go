@@ -30,6 +30,7 @@ const (
 	pluginGolden       = "../../testdata/fencegen/golden/sqlc-plugin"
 	pluginGoldenSQLite = "../../testdata/fencegen/golden/sqlc-plugin-sqlite"
 	pluginGoldenMySQL  = "../../testdata/fencegen/golden/sqlc-plugin-mysql"
+	pluginGoldenLeases = "../../testdata/fencegen/golden/sqlc-plugin-leases" // leases: true, out leasedb
 )
 
 // sqlcGenerate runs the real sqlc (the one fencegen links) in dir, with
@@ -79,7 +80,11 @@ func copyCase(t *testing.T, golden string, edit func(string) string) string {
 // plugin, in both of sqlc's request formats, and compares the package with
 // the golden one.
 func TestSQLCPlugin(t *testing.T) {
-	for _, golden := range []string{pluginGolden, pluginGoldenSQLite, pluginGoldenMySQL} {
+	for _, golden := range []string{pluginGolden, pluginGoldenSQLite, pluginGoldenMySQL, pluginGoldenLeases} {
+		out := "plugindb"
+		if golden == pluginGoldenLeases {
+			out = "leasedb"
+		}
 		for _, format := range []string{"protobuf", "json"} {
 			t.Run(filepath.Base(golden)+"/"+format, func(t *testing.T) {
 				dir := copyCase(t, golden, func(s string) string {
@@ -88,7 +93,7 @@ func TestSQLCPlugin(t *testing.T) {
 				if out, err := sqlcGenerate(t, dir); err != nil {
 					t.Fatalf("sqlc generate: %v\n%s", err, out)
 				}
-				got := readTree(t, filepath.Join(dir, "plugindb"))
+				got := readTree(t, filepath.Join(dir, out))
 				for _, name := range []string{"db.go", "models.go", "queries.sql.go", "fenced.go", "fenced.sql.go", "queries.fenced.sql.go"} {
 					if got[name] == nil {
 						t.Errorf("sqlc generate wrote no %s", name)
@@ -97,7 +102,7 @@ func TestSQLCPlugin(t *testing.T) {
 				if bytes.Contains(got["fenced.go"], []byte("\ntype Queries ")) || bytes.Contains(got["fenced.sql.go"], []byte("*Queries)")) {
 					t.Errorf("fencegen's files declare sqlc's Queries or its methods")
 				}
-				want := filepath.Join(golden, "plugindb")
+				want := filepath.Join(golden, out)
 				if *update && format == "protobuf" {
 					os.RemoveAll(want)
 					for name, data := range got {

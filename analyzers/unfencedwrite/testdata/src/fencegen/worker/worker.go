@@ -170,5 +170,10 @@ func plugin(ctx context.Context, pool *pgxpool.Pool, s *concurrency.Session) err
 	if _, err := q.GetDoc(ctx, 1); err != nil { // a read
 		return err
 	}
-	return q.SetDocTitle(ctx, plugindb.SetDocTitleParams{ID: 1, Title: "t"}) // want `Queries.SetDocTitle \(DBTX.Exec \(UPDATE docs\) at queries.sql.go:225\) writes to SQL database without a fencing token`
+	// A write fencegen does not fence (an INSERT): the usual advice.
+	if err := q.CreateDoc(ctx, plugindb.CreateDocParams{ID: 3, Owner: "o", Title: "t"}); err != nil { // want `Queries.CreateDoc \(DBTX.Exec \(INSERT docs\) at queries.sql.go:\d+\) writes to SQL database without a fencing token .*; fence it: add "AND fence < \$token"`
+		return err
+	}
+	// sqlc's unfenced twin of a query fencegen fenced: the advice names Fenced.X.
+	return q.SetDocTitle(ctx, plugindb.SetDocTitleParams{ID: 1, Title: "t"}) // want `Queries.SetDocTitle \(DBTX.Exec \(UPDATE docs\) at queries.sql.go:225\) writes to SQL database without a fencing token .*; fence it: call plugindb.Fenced.SetDocTitle, fencegen's fenced SetDocTitle, with the lease's token, and stop on its ErrStale`
 }

@@ -1,0 +1,5 @@
+CREATE TABLE docs (
+  id bigint PRIMARY KEY,
+  title text NOT NULL,
+  fence bigint
+);
