@@ -232,10 +232,7 @@ const (
 // them. The rejecting branch counts in LAST_INSERT_ID (see mysqlRejectBase).
 func (rw *rewriter) mysqlUpsert(fq *fencedQuery) error {
 	s, name, table := rw.ins, rw.q.Name, rw.table.QualifiedName()
-	switch {
-	case s.Select != nil:
-		return errorf(rw.q.NamePos, "%s upserts fenced table %s from a query; fencegen fences INSERT ... VALUES ... ON DUPLICATE KEY UPDATE: write the rows as VALUES, or mark the query \"-- %s <reason>\"", name, table, unfencedDirective)
-	case len(s.Columns) == 0:
+	if len(s.Columns) == 0 {
 		return errorf(rw.q.NamePos, "%s inserts into fenced table %s without a column list; list the columns so fencegen can add the fence", name, table)
 	}
 	for _, c := range s.Columns {
@@ -251,6 +248,9 @@ func (rw *rewriter) mysqlUpsert(fq *fencedQuery) error {
 	if strings.Contains(strings.ToUpper(rw.text), "LAST_INSERT_ID") {
 		return errorf(rw.q.NamePos, "%s calls LAST_INSERT_ID, in which fencegen counts the rows of %s its fence rejects; move that call to a statement of its own, or mark the query \"-- %s <reason>\"", name, table, unfencedDirective)
 	}
+	if s.Select != nil {
+		return rw.mysqlUpsertSelect(fq)
+	}
 	fq.Tuples, fq.Counted = max(len(s.Lists), 1), true
 	if auto := autoIncrementColumn(rw.table); auto != nil && fq.Tuples > 1 {
 		return errorf(rw.q.NamePos, "%s upserts %d rows into fenced table %s, whose AUTO_INCREMENT column %s hides from MySQL's result how many rows the fence rejected; upsert one row per query, or mark the query \"-- %s <reason>\"", name, fq.Tuples, table, auto.Name, unfencedDirective)
@@ -265,31 +265,104 @@ func (rw *rewriter) mysqlUpsert(fq *fencedQuery) error {
 	if err != nil {
 		return err
 	}
-	admit := fmt.Sprintf("%s %s VALUES(%s)", fence, rw.opts.Compare, fence)
+	rw.fenceAssignments(upd, fence, reject, false)
+	return nil
+}
+
+// mysqlUpsertSelect fences INSERT ... SELECT ... ON DUPLICATE KEY UPDATE:
+// the token is inserted as each row's fence (the last column and the last
+// item of the SELECT), and the assignments are fenced as for VALUES, with
+// the row's columns qualified by the table (the SELECT's tables are in
+// scope there too). The rejected rows are counted in LAST_INSERT_ID from a
+// base set once, before any row is inserted, by a one-row derived table
+// of literals joined first: MySQL and MariaDB never merge such a table
+// into the query (it has no underlying table; MariaDB reads it as a
+// constant table while optimizing). The rows written are not counted:
+// MySQL's affected-rows count cannot tell an update from two inserts, or
+// a rejected row from an unchanged one, and the number of rows the SELECT
+// gives is not known, so only :exec is fenced.
+func (rw *rewriter) mysqlUpsertSelect(fq *fencedQuery) error {
+	s, name, table := rw.ins, rw.q.Name, rw.table.QualifiedName()
+	refuse := func(format string, args ...any) error {
+		msg := fmt.Sprintf(format, args...)
+		return errorf(rw.q.NamePos, "%s upserts fenced table %s from a query %s, or mark the query \"-- %s <reason>\"", name, table, msg, unfencedDirective)
+	}
+	sel, ok := s.Select.(*ast.SelectStmt)
+	switch {
+	case !ok || sel.IsInBraces:
+		return refuse("that is not one SELECT (a UNION, or one in parentheses); fencegen fences INSERT ... SELECT ... FROM ... ON DUPLICATE KEY UPDATE: move a UNION into a subquery of the FROM")
+	case sel.From == nil:
+		return refuse("without FROM; write its row as VALUES")
+	case rw.q.Cmd != cmdExec:
+		return refuse("as %s; MySQL's result tells how many of its rows the fence rejected but not how many were written, so fencegen fences it as :exec (ErrStale when any row was rejected): make it :exec", rw.q.Cmd)
+	}
+	if auto := autoIncrementColumn(rw.table); auto != nil {
+		return refuse("into a table whose AUTO_INCREMENT column %s hides from MySQL's result how many rows the fence rejected; upsert one row per query with VALUES", auto.Name)
+	}
+	cols := rw.find(0, pg.Token_ASCII_40)
+	if len(s.PartitionNames) > 0 { // PARTITION (p0, ...) comes before the column list
+		cols = rw.find(rw.find(cols+1, pg.Token_ASCII_41)+1, pg.Token_ASCII_40)
+	}
+	closing := rw.find(cols+1, pg.Token_ASCII_41)
+	selTok := rw.find(closing+1, pg.Token_SELECT)
+	from := rw.find(selTok+1, pg.Token_FROM)
+	_, upd := rw.duplicateUpdate()
+	if cols < 0 || closing < 0 || selTok < 0 || from < 0 || upd < 0 {
+		return errorf(rw.q.pos(0), "cannot find the clauses of %s; please report this as a fencegen bug", name)
+	}
+	fq.Counted = true // Tuples stays 0: the SELECT's rows are not known
+	fence := rw.fenceCol()
+	rw.insert(rw.toks[closing].start, ", "+fence)
+	rw.insert(rw.toks[from-1].end, ", "+rw.token())
+	rw.insert(rw.toks[from].end, " (SELECT LAST_INSERT_ID("+mysqlRejectBase+") LIMIT 1) AS fencegen_start,")
+	rw.fenceAssignments(upd, rw.alias+"."+fence, "LAST_INSERT_ID(LAST_INSERT_ID() + 1)", true)
+	return nil
+}
+
+// fenceAssignments makes each assignment after ON DUPLICATE KEY UPDATE
+// (token upd) keep the row's value unless the fence admits the token, and
+// assigns the fence last. ref is the row's fence in an expression and
+// qualify qualifies the kept columns, when a SELECT's tables are in scope;
+// reject counts a rejected row.
+func (rw *rewriter) fenceAssignments(upd int, ref, reject string, qualify bool) {
+	fence := rw.fenceCol()
+	admit := fmt.Sprintf("%s %s VALUES(%s)", ref, rw.opts.Compare, fence)
 	if !rw.fence.NotNull {
-		admit = fmt.Sprintf("(%s IS NULL OR %s)", fence, admit)
+		admit = fmt.Sprintf("(%s IS NULL OR %s)", ref, admit)
 	}
 	for _, a := range rw.assignments(upd + 1) {
 		target := rw.orig[rw.toks[a[0]].start:rw.toks[a[1]-1].end]
+		if qualify && a[1]-a[0] == 1 {
+			target = rw.alias + "." + target
+		}
 		rw.insert(rw.toks[a[1]+1].start, "IF("+admit+", ")
 		rw.insert(rw.toks[a[2]].end, ", "+target+")")
 	}
-	rw.insert(rw.toks[len(rw.toks)-1].end, fmt.Sprintf(",\n  %s = IF(%s, VALUES(%s), IF(%s, %s, %s))", fence, admit, fence, reject, fence, fence))
-	return nil
+	rw.insert(rw.toks[len(rw.toks)-1].end, fmt.Sprintf(",\n  %s = IF(%s, VALUES(%s), IF(%s, %s, %s))", fence, admit, fence, reject, ref, ref))
+}
+
+// duplicateUpdate returns the indexes of ON DUPLICATE KEY UPDATE's ON
+// (the last top-level ON: a SELECT's joins come before it) and UPDATE
+// tokens; upd is -1 if there is none.
+func (rw *rewriter) duplicateUpdate() (on, upd int) {
+	on = -1
+	for i, t := range rw.toks {
+		if t.depth == 0 && t.kind == pg.Token_ON {
+			on = i
+		}
+	}
+	if on < 0 {
+		return -1, -1
+	}
+	return on, rw.find(on, pg.Token_UPDATE)
 }
 
 // mysqlInsertFence adds the fence to the inserted rows, the first row's
 // token being first, and returns the index of ON DUPLICATE KEY UPDATE's
 // UPDATE token.
 func (rw *rewriter) mysqlInsertFence(setList, partitions bool, fence, first, tok string) (int, error) {
-	on := -1
-	for i, t := range rw.toks {
-		if t.depth == 0 && t.kind == pg.Token_ON {
-			on = i
-		}
-	}
-	upd := rw.find(on, pg.Token_UPDATE)
-	if on < 0 || upd < 0 {
+	on, upd := rw.duplicateUpdate()
+	if upd < 0 {
 		return 0, errorf(rw.q.pos(0), "cannot find ON DUPLICATE KEY UPDATE in %s; please report this as a fencegen bug", rw.q.Name)
 	}
 	if setList {

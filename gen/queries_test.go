@@ -150,7 +150,10 @@ func TestQueriesMySQL(t *testing.T) {
 	}
 	for _, tc := range []struct{ query, want string }{
 		{"UPDATE docs d JOIN notes n ON n.id = d.id SET d.title = n.body", "queries.sql:1:1: A writes fenced table docs in a multiple-table UPDATE"},
-		{"INSERT INTO docs (id, title) SELECT id, body FROM notes ON DUPLICATE KEY UPDATE title = VALUES(title)", "queries.sql:1:1: A upserts fenced table docs from a query"},
+		{"INSERT INTO docs (id, title) SELECT id, body FROM notes UNION SELECT 1, 'a' ON DUPLICATE KEY UPDATE title = VALUES(title)", "queries.sql:1:1: A upserts fenced table docs from a query that is not one SELECT"},
+		{"INSERT INTO docs (id, title) SELECT ?, ? ON DUPLICATE KEY UPDATE title = VALUES(title)", "queries.sql:1:1: A upserts fenced table docs from a query without FROM; write its row as VALUES"},
+		{"INSERT INTO events (name) SELECT body FROM notes ON DUPLICATE KEY UPDATE seen = seen + 1", "queries.sql:1:1: A upserts fenced table events from a query into a table whose AUTO_INCREMENT column id hides"},
+		{"INSERT INTO docs SELECT id, body, 1 FROM notes ON DUPLICATE KEY UPDATE title = VALUES(title)", "queries.sql:1:1: A inserts into fenced table docs without a column list"},
 		{"INSERT INTO docs VALUES (?, ?, 1) ON DUPLICATE KEY UPDATE title = VALUES(title)", "queries.sql:1:1: A inserts into fenced table docs without a column list"},
 		{"INSERT INTO docs (id, title) VALUES (?, ?) ON DUPLICATE KEY UPDATE title = VALUES(title), fence = 3", "queries.sql:1:1: A sets fence column \"fence\" of docs itself"},
 		{"INSERT INTO docs (id, title) VALUES (?, 'LAST_INSERT_ID') ON DUPLICATE KEY UPDATE id = LAST_INSERT_ID(id)", "queries.sql:1:1: A calls LAST_INSERT_ID"},
@@ -163,6 +166,10 @@ func TestQueriesMySQL(t *testing.T) {
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("%s:\ngot  %v\nwant %s...", tc.query, err, tc.want)
 		}
+	}
+	if _, err := gen("-- name: A :execrows\nINSERT INTO docs (id, title) SELECT id, body FROM notes ON DUPLICATE KEY UPDATE title = VALUES(title);\n"); err == nil ||
+		!strings.HasPrefix(err.Error(), "queries.sql:1:1: A upserts fenced table docs from a query as :execrows; MySQL's result tells how many of its rows the fence rejected but not how many were written") {
+		t.Errorf("an :execrows upsert from a SELECT: got %v, want a refusal", err)
 	}
 	res, err := gen("-- name: A :exec\nREPLACE INTO notes (id, body) VALUES (?, ?);\n\n-- name: B :exec\nUPDATE docs SET title = ? WHERE id = ? AND title <> \"a \\\" ?\";\n")
 	if err != nil {

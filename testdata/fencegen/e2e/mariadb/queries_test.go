@@ -38,6 +38,7 @@ func TestQueries(t *testing.T) {
 			t.Run("exec upsert", q.execUpsert)
 			t.Run("execrows upsert of many rows", q.execRowsUpsert)
 			t.Run("upsert of an AUTO_INCREMENT table", q.autoIncrementUpsert)
+			t.Run("exec upsert from a SELECT", q.upsertFromSelect)
 			t.Run("unfenced and pass-through", q.passThrough)
 		})
 	}
@@ -397,4 +398,73 @@ func (q *queriesCase) autoIncrementUpsert(t *testing.T) {
 		t.Fatal(err)
 	}
 	seen(3, 4)
+}
+
+// upsertFromSelect runs CopyDrafts, INSERT ... SELECT ... ON DUPLICATE KEY
+// UPDATE from drafts (whose columns, fence too, have the same names): the
+// rows a newer token holds are kept and make it stale, the others are
+// written, and the count of rejected rows starts afresh with each
+// statement whatever the session's LAST_INSERT_ID() was.
+func (q *queriesCase) upsertFromSelect(t *testing.T) {
+	q.t = t
+	conn, err := q.pool.Conn(q.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	f := querydb.NewFenced(conn)
+	exec := func(query string, args ...any) {
+		t.Helper()
+		if _, err := conn.ExecContext(q.ctx, query, args...); err != nil {
+			t.Fatalf("%s: %v", query, err)
+		}
+	}
+	exec("INSERT INTO drafts (id, owner, title, fence) VALUES (201, 'dra', 'n1', 0), (202, 'dra', 'n2', 0), (203, 'dra', 'n3', 0), (204, 'other', 'x', 0)")
+	q.create(201, "dra", "o1")
+	q.create(202, "dra", "o2")
+	exec("UPDATE docs SET fence = 5, status = 'published' WHERE id = 201")
+	exec("UPDATE docs SET fence = 20 WHERE id = 202")
+	wantDoc := func(id int64, title, status string, fence int64) {
+		t.Helper()
+		gotTitle, gotStatus, gotFence, ok := q.doc(id)
+		if !ok || gotTitle != title || gotStatus != status || gotFence == nil || *gotFence != fence {
+			t.Fatalf("doc %d = (%q, %q, %v, %v), want (%q, %q, %d)", id, gotTitle, gotStatus, gotFence, ok, title, status, fence)
+		}
+	}
+	copyDrafts := func(token int64) error {
+		return f.CopyDrafts(q.ctx, tok(token), querydb.CopyDraftsParams{Owner: "dra"})
+	}
+	// 201 is admitted, 202 held by a newer token, 203 inserted.
+	wantStale(t, copyDrafts(10), "docs", -1)
+	wantDoc(201, "n1", "draft", 10)
+	wantDoc(202, "o2", "draft", 20)
+	wantDoc(203, "n3", "draft", 10)
+	if _, _, _, ok := q.doc(204); ok {
+		t.Fatal("CopyDrafts copied another owner's draft")
+	}
+	// A session whose LAST_INSERT_ID() already looks like a count: the
+	// statement counts from its own base, so every row admitted is no error.
+	exec("SELECT LAST_INSERT_ID(18446744069414584325)")
+	exec("UPDATE drafts SET title = CONCAT(title, '+')")
+	if err := copyDrafts(30); err != nil {
+		t.Fatalf("CopyDrafts(30) = %v, want every row written", err)
+	}
+	wantDoc(201, "n1+", "draft", 30)
+	wantDoc(202, "n2+", "draft", 30)
+	wantDoc(203, "n3+", "draft", 30)
+	// Every row held by a newer token: stale, nothing written.
+	exec("UPDATE drafts SET title = 'late'")
+	wantStale(t, copyDrafts(25), "docs", -1)
+	wantDoc(202, "n2+", "draft", 30)
+	// A SELECT that gives no row writes nothing and is no error.
+	if err := f.CopyDrafts(q.ctx, tok(40), querydb.CopyDraftsParams{Owner: "nobody"}); err != nil {
+		t.Fatalf("CopyDrafts of no drafts = %v, want nil", err)
+	}
+	// Each statement counts from its own base: an admitted run right after
+	// a rejecting one on the same connection is no error.
+	exec("UPDATE drafts SET title = 'fresh'")
+	if err := copyDrafts(30); err != nil {
+		t.Fatalf("CopyDrafts(30) after a stale run = %v, want nil", err)
+	}
+	wantDoc(203, "fresh", "draft", 30)
 }

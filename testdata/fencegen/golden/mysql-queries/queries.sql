@@ -40,3 +40,9 @@ ON DUPLICATE KEY UPDATE n = n + 1;
 
 -- name: SeeEvent :exec
 INSERT INTO events SET name = ?, seen = 1 ON DUPLICATE KEY UPDATE seen = seen + 1;
+
+-- name: CopyDrafts :exec
+-- CopyDrafts publishes an owner's drafts over the documents of their ids.
+INSERT INTO docs (id, owner, title)
+SELECT d.id, d.owner, d.title FROM drafts d WHERE d.owner = ? ORDER BY d.id
+ON DUPLICATE KEY UPDATE title = VALUES(title), status = 'draft';

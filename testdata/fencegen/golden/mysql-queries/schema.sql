@@ -28,3 +28,12 @@ CREATE TABLE events (
   seen BIGINT NOT NULL,
   fence BIGINT NULL
 );
+
+-- Drafts copied over docs by an upsert from a SELECT (CopyDrafts): the
+-- same columns, a fence too, so the upsert's columns must be qualified.
+CREATE TABLE drafts (
+  id BIGINT PRIMARY KEY,
+  owner VARCHAR(64) NOT NULL,
+  title VARCHAR(255) NOT NULL,
+  fence BIGINT NULL
+);

@@ -364,6 +364,72 @@ func (f *Fenced) DeleteEvent(ctx context.Context, token Token, arg DeleteEventPa
 	return settle(ctx, "events", opDelete, token, n > 0, err, f.q.fencedFenceEvent, fencedFenceEventParams{ID: arg.ID})
 }
 
+// UpdateDraftParams holds the columns UpdateDraft writes or matches; the token sets the fence.
+type UpdateDraftParams struct {
+	Owner string
+	Title string
+	ID    int64
+}
+
+// UpdateDraft sets the drafts row with arg's key to arg and its fence to token, if the row's fence <= token.
+// It returns a *StaleError if a newer token holds the row and a *NotFoundError if no row has the key.
+func (f *Fenced) UpdateDraft(ctx context.Context, token Token, arg UpdateDraftParams) error {
+	n, err := f.q.fencedUpdateDraft(ctx, fencedUpdateDraftParams{
+		FencegenToken: sql.NullInt64{
+			Int64: token.n,
+			Valid: true,
+		},
+		ID:    arg.ID,
+		Owner: arg.Owner,
+		Title: arg.Title,
+	})
+	return settle(ctx, "drafts", opUpdate, token, n > 0, err, f.q.fencedFenceDraft, fencedFenceDraftParams{ID: arg.ID})
+}
+
+// UpsertDraftParams holds the columns UpsertDraft writes or matches; the token sets the fence.
+type UpsertDraftParams struct {
+	ID    int64
+	Owner string
+	Title string
+}
+
+// UpsertDraft inserts arg into drafts with fence token, or updates the row with its key if the row's fence <= token.
+// It returns a *StaleError if a newer token holds the row.
+func (f *Fenced) UpsertDraft(ctx context.Context, token Token, arg UpsertDraftParams) error {
+	var id int64
+	res, err := f.q.fencedUpsertDraft(ctx, fencedUpsertDraftParams{
+		FencegenToken: sql.NullInt64{
+			Int64: token.n,
+			Valid: true,
+		},
+		ID:    arg.ID,
+		Owner: arg.Owner,
+		Title: arg.Title,
+	})
+	if err == nil {
+		id, err = res.LastInsertId()
+	}
+	return settle(ctx, "drafts", opUpsert, token, id != mysqlStaleMarker, err, f.q.fencedFenceDraft, fencedFenceDraftParams{ID: arg.ID})
+}
+
+// DeleteDraftParams holds the columns DeleteDraft writes or matches; the token sets the fence.
+type DeleteDraftParams struct {
+	ID int64
+}
+
+// DeleteDraft deletes the drafts row with arg's key if the row's fence <= token.
+// It returns a *StaleError if a newer token holds the row and a *NotFoundError if no row has the key.
+func (f *Fenced) DeleteDraft(ctx context.Context, token Token, arg DeleteDraftParams) error {
+	n, err := f.q.fencedDeleteDraft(ctx, fencedDeleteDraftParams{
+		FencegenToken: sql.NullInt64{
+			Int64: token.n,
+			Valid: true,
+		},
+		ID: arg.ID,
+	})
+	return settle(ctx, "drafts", opDelete, token, n > 0, err, f.q.fencedFenceDraft, fencedFenceDraftParams{ID: arg.ID})
+}
+
 // Written is the outcome of a fenced query that may write many rows.
 type Written struct {
 	Rows  int64 // rows the query wrote
@@ -679,6 +745,38 @@ func (f *Fenced) SeeEvent(ctx context.Context, token Token, arg SeeEventParams) 
 	if rejectedRows(id) > 0 {
 		return &StaleError{
 			Table: "events",
+			Token: token,
+		}
+	}
+	return nil
+}
+
+// CopyDraftsParams holds the parameters of query CopyDrafts (queries.sql:44); the token sets the fence.
+type CopyDraftsParams struct {
+	Owner string
+}
+
+// CopyDrafts runs query CopyDrafts (queries.sql:44) fenced: new docs rows get fence token, and a conflicting row is updated only if its fence <= token.
+// CopyDrafts publishes an owner's drafts over the documents of their ids.
+// It returns a *StaleError if a newer token holds the conflicting row.
+func (f *Fenced) CopyDrafts(ctx context.Context, token Token, arg CopyDraftsParams) error {
+	res, err := f.q.fencedCopyDrafts(ctx, fencedCopyDraftsParams{
+		FencegenToken: sql.NullInt64{
+			Int64: token.n,
+			Valid: true,
+		},
+		Owner: arg.Owner,
+	})
+	if err != nil {
+		return fmt.Errorf("fenced query CopyDrafts: %w", err)
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return fmt.Errorf("reading the outcome of fenced query CopyDrafts: %w", err)
+	}
+	if rejectedRows(id) > 0 {
+		return &StaleError{
+			Table: "docs",
 			Token: token,
 		}
 	}

@@ -69,3 +69,26 @@ WHERE id = sqlc.arg(id)
 -- name: fencedFenceEvent :one
 SELECT fence FROM `events`
 WHERE id = sqlc.arg(id);
+
+-- name: fencedUpdateDraft :execrows
+UPDATE drafts
+SET owner = sqlc.arg(owner), title = sqlc.arg(title), fence = sqlc.arg(fencegen_token)
+WHERE id = sqlc.arg(id)
+  AND (fence IS NULL OR fence <= sqlc.arg(fencegen_token));
+
+-- name: fencedUpsertDraft :execresult
+INSERT INTO drafts (id, owner, title, fence)
+VALUES (sqlc.arg(id), sqlc.arg(owner), sqlc.arg(title), sqlc.arg(fencegen_token))
+ON DUPLICATE KEY UPDATE
+  owner = IF((fence IS NULL OR fence <= VALUES(fence)), VALUES(owner), owner),
+  title = IF((fence IS NULL OR fence <= VALUES(fence)), VALUES(title), title),
+  fence = IF((fence IS NULL OR fence <= VALUES(fence)), VALUES(fence), IF(LAST_INSERT_ID(18446744073709551615), fence, fence));
+
+-- name: fencedDeleteDraft :execrows
+DELETE FROM drafts
+WHERE id = sqlc.arg(id)
+  AND (fence IS NULL OR fence <= sqlc.arg(fencegen_token));
+
+-- name: fencedFenceDraft :one
+SELECT fence FROM drafts
+WHERE id = sqlc.arg(id);

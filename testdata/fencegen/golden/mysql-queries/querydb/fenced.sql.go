@@ -46,6 +46,25 @@ func (q *Queries) fencedDeleteDoc(ctx context.Context, arg fencedDeleteDocParams
 	return result.RowsAffected()
 }
 
+const fencedDeleteDraft = `-- name: fencedDeleteDraft :execrows
+DELETE FROM drafts
+WHERE id = ?
+  AND (fence IS NULL OR fence <= ?)
+`
+
+type fencedDeleteDraftParams struct {
+	ID            int64
+	FencegenToken sql.NullInt64
+}
+
+func (q *Queries) fencedDeleteDraft(ctx context.Context, arg fencedDeleteDraftParams) (int64, error) {
+	result, err := q.db.ExecContext(ctx, fencedDeleteDraft, arg.ID, arg.FencegenToken)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
 const fencedDeleteEvent = `-- name: fencedDeleteEvent :execrows
 DELETE FROM ` + "`" + `events` + "`" + `
 WHERE id = ?
@@ -92,6 +111,22 @@ type fencedFenceDocParams struct {
 
 func (q *Queries) fencedFenceDoc(ctx context.Context, arg fencedFenceDocParams) (sql.NullInt64, error) {
 	row := q.db.QueryRowContext(ctx, fencedFenceDoc, arg.ID)
+	var fence sql.NullInt64
+	err := row.Scan(&fence)
+	return fence, err
+}
+
+const fencedFenceDraft = `-- name: fencedFenceDraft :one
+SELECT fence FROM drafts
+WHERE id = ?
+`
+
+type fencedFenceDraftParams struct {
+	ID int64
+}
+
+func (q *Queries) fencedFenceDraft(ctx context.Context, arg fencedFenceDraftParams) (sql.NullInt64, error) {
+	row := q.db.QueryRowContext(ctx, fencedFenceDraft, arg.ID)
 	var fence sql.NullInt64
 	err := row.Scan(&fence)
 	return fence, err
@@ -159,6 +194,34 @@ func (q *Queries) fencedUpdateDoc(ctx context.Context, arg fencedUpdateDocParams
 		arg.Owner,
 		arg.Title,
 		arg.Status,
+		arg.FencegenToken,
+		arg.ID,
+		arg.FencegenToken,
+	)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
+const fencedUpdateDraft = `-- name: fencedUpdateDraft :execrows
+UPDATE drafts
+SET owner = ?, title = ?, fence = ?
+WHERE id = ?
+  AND (fence IS NULL OR fence <= ?)
+`
+
+type fencedUpdateDraftParams struct {
+	Owner         string
+	Title         string
+	FencegenToken sql.NullInt64
+	ID            int64
+}
+
+func (q *Queries) fencedUpdateDraft(ctx context.Context, arg fencedUpdateDraftParams) (int64, error) {
+	result, err := q.db.ExecContext(ctx, fencedUpdateDraft,
+		arg.Owner,
+		arg.Title,
 		arg.FencegenToken,
 		arg.ID,
 		arg.FencegenToken,
@@ -239,6 +302,31 @@ func (q *Queries) fencedUpsertDoc(ctx context.Context, arg fencedUpsertDocParams
 		arg.Owner,
 		arg.Title,
 		arg.Status,
+		arg.FencegenToken,
+	)
+}
+
+const fencedUpsertDraft = `-- name: fencedUpsertDraft :execresult
+INSERT INTO drafts (id, owner, title, fence)
+VALUES (?, ?, ?, ?)
+ON DUPLICATE KEY UPDATE
+  owner = IF((fence IS NULL OR fence <= VALUES(fence)), VALUES(owner), owner),
+  title = IF((fence IS NULL OR fence <= VALUES(fence)), VALUES(title), title),
+  fence = IF((fence IS NULL OR fence <= VALUES(fence)), VALUES(fence), IF(LAST_INSERT_ID(18446744073709551615), fence, fence))
+`
+
+type fencedUpsertDraftParams struct {
+	ID            int64
+	Owner         string
+	Title         string
+	FencegenToken sql.NullInt64
+}
+
+func (q *Queries) fencedUpsertDraft(ctx context.Context, arg fencedUpsertDraftParams) (sql.Result, error) {
+	return q.db.ExecContext(ctx, fencedUpsertDraft,
+		arg.ID,
+		arg.Owner,
+		arg.Title,
 		arg.FencegenToken,
 	)
 }

@@ -20,6 +20,13 @@ type Doc struct {
 	Fence  sql.NullInt64
 }
 
+type Draft struct {
+	ID    int64
+	Owner string
+	Title string
+	Fence sql.NullInt64
+}
+
 type Event struct {
 	ID    int64
 	Name  string

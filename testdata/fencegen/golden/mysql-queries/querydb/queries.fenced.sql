@@ -71,3 +71,10 @@ ON DUPLICATE KEY UPDATE n = IF(fence <= VALUES(fence), n + 1, n),
 INSERT INTO events SET fence = sqlc.arg(fencegen_token), name = ?, seen = 1 ON DUPLICATE KEY UPDATE seen = IF((fence IS NULL OR fence <= VALUES(fence)), seen + 1, seen),
   fence = IF((fence IS NULL OR fence <= VALUES(fence)), VALUES(fence), IF(LAST_INSERT_ID(18446744069414584321), fence, fence));
 
+-- name: fencedCopyDrafts :execresult
+-- CopyDrafts publishes an owner's drafts over the documents of their ids.
+INSERT INTO docs (id, owner, title, fence)
+SELECT d.id, d.owner, d.title, sqlc.arg(fencegen_token) FROM (SELECT LAST_INSERT_ID(18446744069414584320) LIMIT 1) AS fencegen_start, drafts d WHERE d.owner = ? ORDER BY d.id
+ON DUPLICATE KEY UPDATE title = IF((docs.fence IS NULL OR docs.fence <= VALUES(fence)), VALUES(title), docs.title), status = IF((docs.fence IS NULL OR docs.fence <= VALUES(fence)), 'draft', docs.status),
+  fence = IF((docs.fence IS NULL OR docs.fence <= VALUES(fence)), VALUES(fence), IF(LAST_INSERT_ID(LAST_INSERT_ID() + 1), docs.fence, docs.fence));
+

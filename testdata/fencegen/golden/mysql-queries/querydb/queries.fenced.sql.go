@@ -93,6 +93,23 @@ func (q *Queries) fencedBumpCounters(ctx context.Context, arg fencedBumpCounters
 	)
 }
 
+const fencedCopyDrafts = `-- name: fencedCopyDrafts :execresult
+INSERT INTO docs (id, owner, title, fence)
+SELECT d.id, d.owner, d.title, ? FROM (SELECT LAST_INSERT_ID(18446744069414584320) LIMIT 1) AS fencegen_start, drafts d WHERE d.owner = ? ORDER BY d.id
+ON DUPLICATE KEY UPDATE title = IF((docs.fence IS NULL OR docs.fence <= VALUES(fence)), VALUES(title), docs.title), status = IF((docs.fence IS NULL OR docs.fence <= VALUES(fence)), 'draft', docs.status),
+  fence = IF((docs.fence IS NULL OR docs.fence <= VALUES(fence)), VALUES(fence), IF(LAST_INSERT_ID(LAST_INSERT_ID() + 1), docs.fence, docs.fence))
+`
+
+type fencedCopyDraftsParams struct {
+	FencegenToken sql.NullInt64
+	Owner         string
+}
+
+// CopyDrafts publishes an owner's drafts over the documents of their ids.
+func (q *Queries) fencedCopyDrafts(ctx context.Context, arg fencedCopyDraftsParams) (sql.Result, error) {
+	return q.db.ExecContext(ctx, fencedCopyDrafts, arg.FencegenToken, arg.Owner)
+}
+
 const fencedPublishOwnerDocs = `-- name: fencedPublishOwnerDocs :execrows
 UPDATE docs
 SET fence = ?, status = 'published'
