@@ -16,7 +16,8 @@
 # The applications are not part of this repository and CI cannot fetch them:
 # this script is run by hand. Each one is laid out once, outside the
 # repository, from a bare git mirror ($REALWORLD_MIRRORS/OWNER+NAME/repo, as
-# the search tool's fetch leaves it) with git archive, then go mod download.
+# the search tool's fetch leaves it) with git archive, and the modules its
+# packages need are downloaded (go list -deps).
 # An application without a mirror is reported as NOT LAID OUT and left out
 # of every number (the summary says how many were measured).
 #
