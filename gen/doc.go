@@ -25,7 +25,11 @@
 //     queries pass through. MySQL's INSERT ... ON DUPLICATE KEY UPDATE gets
 //     each assignment wrapped in IF(fence admits VALUES(fence), expr, col)
 //     and the fence assigned last (queries_mysql.go).
-//  5. Render fenced.go with jennifer: the token-taking API below.
+//  5. Render fenced.go: the token-taking API below. The shared code and the
+//     users' queries' methods are built with jennifer; each table's
+//     writes, most of the file on a large schema, are written as text laid
+//     out as gofmt prints it (gotext.go), and jennifer renders only a table
+//     outside that form.
 //
 // # Generated API (contract with testdata/fencegen/e2e)
 //
