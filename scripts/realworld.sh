@@ -21,8 +21,12 @@
 # An application without a mirror is reported as NOT LAID OUT and left out
 # of every number (the summary says how many were measured).
 #
-# Usage: scripts/realworld.sh [-only NAME,...] [-fencelint BINARY] [-layout] [-keep]
+# Usage: scripts/realworld.sh [-only NAME,...] [-jobs N] [-fencelint BINARY] [-layout] [-keep]
 #   -only NAME,...      only these applications
+#   -jobs N             analyze up to N applications at once (default 1); on
+#                       a machine shared with other work, more jobs get the
+#                       run a larger share of it (wall times and peaks are
+#                       still per application)
 #   -fencelint BINARY   run this binary instead of building ./cmd/fencelint
 #   -layout             lay the applications out and stop
 #   -keep               keep the work directory (fencelint's JSON per app)
@@ -43,18 +47,24 @@ if [[ -z ${REALWORLD_ROOT:-} ]]; then
 fi
 
 only=
+jobs=1
 binary=
 layout_only=false
 keep=false
 while (($#)); do
 	case $1 in
 	-only) only=${2:?-only needs names}; shift 2 ;;
+	-jobs) jobs=${2:?-jobs needs a number}; shift 2 ;;
 	-fencelint) binary=$(realpath "${2:?-fencelint needs a path}"); shift 2 ;;
 	-layout) layout_only=true; shift ;;
 	-keep) keep=true; shift ;;
-	*) echo "realworld.sh: unknown argument $1; usage: realworld.sh [-only NAME,...] [-fencelint BINARY] [-layout] [-keep]" >&2; exit 2 ;;
+	*) echo "realworld.sh: unknown argument $1; usage: realworld.sh [-only NAME,...] [-jobs N] [-fencelint BINARY] [-layout] [-keep]" >&2; exit 2 ;;
 	esac
 done
+if ! [[ $jobs =~ ^[1-9][0-9]*$ ]]; then
+	echo "realworld.sh: -jobs $jobs: want a positive number" >&2
+	exit 2
+fi
 
 root=$REALWORLD_ROOT
 readonly apps_file="$root/testdata/realworld/apps.tsv"
@@ -166,9 +176,11 @@ readonly jq_findings='to_entries[] | .value | to_entries[] | select(.value | typ
 readonly jq_errors='to_entries[] | .key as $p | .value | to_entries[] | select(.value | type == "object")
 	| "\($p): \(.key): \(.value.error)"'
 
-# analyze runs fencelint on one laid-out application, appends its findings to
-# $work/actual.txt as "ANALYZER NAME/PATH:LINE<TAB>MESSAGE" (PATH relative to
-# the repository root) and its non-test line count to $work/lines.txt.
+# analyze runs fencelint on one laid-out application and writes its findings
+# to $work/NAME.findings as "ANALYZER NAME/PATH:LINE<TAB>MESSAGE" (PATH
+# relative to the repository root), its non-test line count to
+# $work/NAME.lines, and, if it failed, $work/NAME.failed. Several may run at
+# once (-jobs): each writes only its own files.
 analyze() {
 	local name=$1 moddir=$2 patterns flags envs
 	IFS=, read -r -a patterns <<<"$3"
@@ -194,12 +206,11 @@ analyze() {
 		"${patterns[@]}" 2>/dev/null) | sort -u >"$work/$name.files"
 	npkg=$(cd "$dir" && env "${envs[@]}" go list "${patterns[@]}" 2>/dev/null | wc -l)
 	lines=$( (xargs -r cat <"$work/$name.files" || true) | wc -l)
-	echo "$name $lines" >>"$work/lines.txt"
+	echo "$name $lines" >"$work/$name.lines"
 	local base="$layout_root/$name/"
 	jq -r "$jq_findings" "$work/$name.json" 2>/dev/null | grep -v '_test\.go:' |
 		sed -E -e "s#^([a-z]+) ${base//./\\.}#\1 $name/#" -e 's#^([a-z]+ [^\t]+\.go:[0-9]+):[0-9]+\t#\1\t#' |
 		sort -u >"$work/$name.findings" || true
-	cat "$work/$name.findings" >>"$work/actual.txt"
 	nfind=$(wc -l <"$work/$name.findings")
 	# GNU time puts "Command exited with non-zero status N" above the figures.
 	read -r wall kb < <(tail -n 1 "$work/$name.time")
@@ -209,7 +220,7 @@ analyze() {
 		echo "  FAIL: ${problems%; }" >&2
 		jq -r "$jq_errors" "$work/$name.json" 2>/dev/null | head -20 | sed 's/^/  /' >&2
 		grep -v '^$' "$work/$name.err" | head -20 | sed 's/^/  /' >&2
-		failed=1
+		: >"$work/$name.failed"
 	fi
 }
 
@@ -318,11 +329,28 @@ while IFS=$'\t' read -r name repo commit moddir patterns _locks flags; do
 	fi
 	$layout_only && continue
 	echo "$name" >>"$work/measured.txt"
-	analyze "$name" "$moddir" "$patterns" "$flags"
+	while (($(jobs -rp | wc -l) >= jobs)); do
+		wait -n || true
+	done
+	analyze "$name" "$moddir" "$patterns" "$flags" >"$work/$name.out" 2>"$work/$name.problems" &
 done < <(entries "$apps_file")
 if $layout_only; then
 	exit 0
 fi
+wait
+# Gather the applications' results in apps.tsv's order.
+while read -r name; do
+	if [[ ! -e $work/$name.lines ]]; then
+		echo "  FAIL: $name: the analysis stopped before it finished" >&2
+		failed=1
+		continue
+	fi
+	cat "$work/$name.out"
+	cat "$work/$name.problems" >&2
+	cat "$work/$name.findings" >>"$work/actual.txt"
+	cat "$work/$name.lines" >>"$work/lines.txt"
+	[[ ! -e $work/$name.failed ]] || failed=1
+done <"$work/measured.txt"
 if [[ ! -s $work/measured.txt ]]; then
 	echo "realworld.sh: no application is laid out; nothing was measured" >&2
 	exit 1
