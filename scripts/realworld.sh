@@ -266,7 +266,7 @@ report() {
 	fp=$(awk -F'\t' '$2 == "FP"' "$work/current.txt" | wc -l)
 	deb=$(awk -F'\t' '$2 == "debatable"' "$work/current.txt" | wc -l)
 
-	# targets.tsv: ID<TAB>KIND<TAB>NAME/PATH:LINE[,LINE...]<TAB>CLASS<TAB>WHY.
+	# targets.tsv: ID<TAB>KIND<TAB>NAME/PATH:LINE[,LINE...][;NAME/PATH:LINE...]<TAB>CLASS<TAB>WHY.
 	# A target is found when a finding of any check that is triaged true lands
 	# on one of its lines (a finding there that names a write the lease does
 	# not guard finds nothing); a trap is sprung when any finding lands on it.
@@ -275,12 +275,16 @@ report() {
 	local found=0 total=0 traps=0 sprung=0 missed="" sprung_list=""
 	while IFS=$'\t' read -r id kind where class why; do
 		[[ $where =~ $measured_re ]] || continue
-		local file=${where%:*} lines hit=false l
-		IFS=, read -r -a lines <<<"${where##*:}"
+		local file lines hit=false l loc locs
 		local lines_file=$work/actual.lines
 		[[ $kind == target ]] && lines_file=$work/true.lines
-		for l in "${lines[@]}"; do
-			grep -qxF "$file:$l" "$lines_file" && hit=true
+		IFS=';' read -r -a locs <<<"$where"
+		for loc in "${locs[@]}"; do
+			file=${loc%:*}
+			IFS=, read -r -a lines <<<"${loc##*:}"
+			for l in "${lines[@]}"; do
+				grep -qxF "$file:$l" "$lines_file" && hit=true
+			done
 		done
 		if [[ $kind == target ]]; then
 			total=$((total + 1))

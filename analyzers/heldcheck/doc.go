@@ -37,7 +37,10 @@
 // Some checks are weaker still: leaderelection's IsLeader and raft's State
 // read a cached value with no network round trip, so they can be wrong
 // before any pause; redislock's TTL returns 0 and no error once the lock is
-// lost; redsync's Until is an estimate on the local clock. Checking twice,
+// lost; redsync's Until is an estimate on the local clock. A leader ID an
+// election's Observe loop caches in a field, compared with the node's own,
+// is as stale; so is a check in an HTTP middleware (gin) whose c.Next()
+// runs the writing handlers registered after it. Checking twice,
 // checking closer to the write, or a longer TTL only makes the window
 // smaller: pauses have no upper bound, so no check can make an unfenced
 // write safe. The store must reject the stale write itself, by comparing a

@@ -48,7 +48,7 @@ func (b *builder) findLeaderFields() {
 // fromElection reports whether v is derived from an election's answer
 // about the leader, and whose election it is.
 func (b *builder) fromElection(v ssa.Value, depth int, seen map[ssa.Value]bool) (System, bool) {
-	if v == nil || depth > 10 || seen[v] {
+	if v == nil || depth > 16 || seen[v] { // resp.Kvs[0].Value from a select over a phi of Observe calls is 12 steps
 		return "", false
 	}
 	seen[v] = true
@@ -60,6 +60,18 @@ func (b *builder) fromElection(v ssa.Value, depth int, seen map[ssa.Value]bool) 
 		if call.Call.IsInvoke() || call.Call.StaticCallee() != nil && !isConversion(call) {
 			return "", false // another function's result: not followed
 		}
+	}
+	if local, ok := v.(*ssa.Alloc); ok {
+		// A response whose fields are addressed lives in a local
+		// (case resp := <-ch: ... resp.Kvs[0]): it holds what is stored in it.
+		for _, ref := range *local.Referrers() {
+			if st, ok := ref.(*ssa.Store); ok && st.Addr == local {
+				if system, ok := b.fromElection(st.Val, depth+1, seen); ok {
+					return system, true
+				}
+			}
+		}
+		return "", false
 	}
 	instr, ok := v.(ssa.Instruction)
 	if !ok {

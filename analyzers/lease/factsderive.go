@@ -114,6 +114,9 @@ func (b *builder) addFactWrites() {
 		if w == nil {
 			w = b.spawnedWrite(fn, call)
 		}
+		if w == nil {
+			w = b.nextWrite(fn, call)
+		}
 		if w != nil {
 			b.markWrite(w)
 			b.model.Writes = append(b.model.Writes, w)
