@@ -315,6 +315,11 @@ func (b *builder) transfer(instr ssa.Instruction, state leaseSet) leaseSet {
 	switch {
 	case c.role&(RoleAcquire|RoleTryAcquire) != 0:
 		return state.with(b.leaseAt(call, c))
+	case c.role.Has(RoleRelease) && c.acquiredBy != nil:
+		if l := b.regions.byCall[c.acquiredBy]; l != nil && slices.Contains(state, l) {
+			return state.without(func(x *Lease) bool { return x == l })
+		}
+		return state.release(c, nil)
 	case c.role.Has(RoleRelease):
 		return state.release(c, callRecv(call.Common()))
 	case sendsSQL(c.api):

@@ -30,13 +30,19 @@ type callee struct {
 	// dispatch names the implementation the role was learned from, for a
 	// call through an interface (or a wrapper of one).
 	dispatch Dispatch
+	// acquiredBy is, for a call of the release func an acquire returned,
+	// the acquiring call: the lease it opened is the one let go.
+	acquiredBy ssa.CallInstruction
 }
 
 // resolve returns what call invokes, as far as leases go.
 func (b *builder) resolve(call *ssa.CallCommon) (callee, bool) {
 	fn := calleeFunc(call)
 	if fn == nil {
-		return b.resolveClosure(call)
+		if c, ok := b.resolveClosure(call); ok {
+			return c, true
+		}
+		return b.resolveReleaseFunc(call)
 	}
 	if api := b.ix.lookupFunc(fn); api != nil {
 		c := callee{fn: fn, api: api, role: api.Role, system: api.System, what: apiName(fn, api), held: api.Held}
@@ -178,6 +184,45 @@ func (b *builder) resolveClosure(call *ssa.CallCommon) (callee, bool) {
 		return callee{role: role, system: system, what: "a closure wrapping the lock"}, true
 	}
 	return callee{}, false
+}
+
+// resolveReleaseFunc resolves a call of the func value an acquire returned
+// beside its error (unlock, err := locker.LockBranch(ctx, ...); defer
+// unlock()): Go's idiom for handing the caller the release. Only a func
+// that takes nothing but a context and returns nothing but an error
+// counts, so that an acquire returning some other callback is not read as
+// letting go.
+func (b *builder) resolveReleaseFunc(call *ssa.CallCommon) (callee, bool) {
+	if call.IsInvoke() || call.StaticCallee() != nil || !releaseFuncSig(call.Signature()) {
+		return callee{}, false
+	}
+	v := call.Value
+	if ext, ok := v.(*ssa.Extract); ok {
+		v = ext.Tuple
+	}
+	acq, ok := v.(*ssa.Call)
+	if !ok {
+		return callee{}, false
+	}
+	c, ok := b.resolve(acq.Common())
+	if !ok || c.role&(RoleAcquire|RoleTryAcquire) == 0 {
+		return callee{}, false
+	}
+	return callee{role: RoleRelease, system: c.system, what: "the release func " + c.what + " returned",
+		dispatch: c.dispatch, acquiredBy: acq}, true
+}
+
+// releaseFuncSig reports whether sig is a release's: func(), func() error,
+// func(context.Context) or func(context.Context) error.
+func releaseFuncSig(sig *types.Signature) bool {
+	params, res := sig.Params(), sig.Results()
+	if sig.Variadic() || params.Len() > 1 || res.Len() > 1 {
+		return false
+	}
+	if params.Len() == 1 && !isContext(params.At(0).Type()) {
+		return false
+	}
+	return res.Len() == 0 || isErrorType(res.At(0).Type())
 }
 
 // inferRoles records a RoleFact for each function of the package that a

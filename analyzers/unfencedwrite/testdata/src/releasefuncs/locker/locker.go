@@ -1,0 +1,36 @@
+// Package locker is reduced from Harness's locker service: LockBranch takes
+// a redsync mutex and hands the caller its release as a func value.
+package locker
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/go-redsync/redsync/v4"
+)
+
+type Locker struct{ rs *redsync.Redsync }
+
+func (l Locker) lock(ctx context.Context, key string) (func(), error) {
+	m := l.rs.NewMutex(key)
+	if err := m.LockContext(ctx); err != nil {
+		return nil, fmt.Errorf("failed to lock the mutex: %w", err)
+	}
+	unlock := func() { m.UnlockContext(context.WithoutCancel(ctx)) }
+	return unlock, nil
+}
+
+// LockBranch locks changes of a branch; the caller calls the func it
+// returns to let go.
+func (l Locker) LockBranch(ctx context.Context, repoID int64, branch string) (func(), error) {
+	return l.lock(ctx, fmt.Sprintf("%d/branch/%s", repoID, branch))
+}
+
+// LockWithNote returns a func that logs, not one that lets go.
+func (l Locker) LockWithNote(ctx context.Context, key string) (func(string), error) {
+	m := l.rs.NewMutex(key)
+	if err := m.LockContext(ctx); err != nil {
+		return nil, err
+	}
+	return func(note string) { fmt.Println(key, note) }, nil
+}

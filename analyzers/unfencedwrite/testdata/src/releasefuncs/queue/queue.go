@@ -1,0 +1,90 @@
+// Package queue is reduced from Harness's merge queue: reset locks the
+// branch and lets it go in a deferred call of the func LockBranch
+// returned, so it is no acquire wrapper and what its caller writes after it
+// is not under the branch lock.
+package queue
+
+import (
+	"context"
+	"database/sql"
+
+	"releasefuncs/locker"
+)
+
+type Service struct {
+	db     *sql.DB
+	locker locker.Locker
+	keep   func()
+}
+
+// reset reads the entries under the branch lock and releases it.
+func (s *Service) reset(ctx context.Context, repoID int64, branch string) {
+	unlock, err := s.locker.LockBranch(ctx, repoID, branch)
+	if err != nil {
+		return
+	}
+	defer unlock()
+	rows, err := s.db.QueryContext(ctx, `SELECT id FROM entries WHERE repo_id = $1`, repoID)
+	if err == nil {
+		rows.Close()
+	}
+}
+
+// rewrite writes under the branch lock before the deferred release.
+func (s *Service) rewrite(ctx context.Context, repoID int64, branch string) {
+	unlock, err := s.locker.LockBranch(ctx, repoID, branch)
+	if err != nil {
+		return
+	}
+	defer unlock()
+	s.db.ExecContext(ctx, `UPDATE entries SET state = 'pending' WHERE repo_id = $1`, repoID) // want `writes to SQL database without a fencing token while the redsync lock taken by Locker.LockBranch \(line \d+\) is held`
+}
+
+// unlockedEarly calls the release before its last write.
+func (s *Service) unlockedEarly(ctx context.Context, repoID int64, branch string) error {
+	unlock, err := s.locker.LockBranch(ctx, repoID, branch)
+	if err != nil {
+		return err
+	}
+	unlock()
+	_, err = s.db.ExecContext(ctx, `UPDATE entries SET state = 'pending' WHERE repo_id = $1`, repoID)
+	return err
+}
+
+// Process resets, then reprocesses with no lock held: reset let go.
+func (s *Service) Process(ctx context.Context, repoID int64, branch string) error {
+	s.reset(ctx, repoID, branch)
+	_, err := s.db.ExecContext(ctx, `UPDATE queues SET processed_at = now() WHERE repo_id = $1`, repoID)
+	return err
+}
+
+// begin keeps the release for later: it returns holding the lock.
+func (s *Service) begin(ctx context.Context, repoID int64, branch string) error {
+	unlock, err := s.locker.LockBranch(ctx, repoID, branch)
+	if err != nil {
+		return err
+	}
+	s.keep = unlock
+	return nil
+}
+
+// Merge writes after begin, which still holds the branch lock.
+func (s *Service) Merge(ctx context.Context, repoID int64, branch string) error {
+	if err := s.begin(ctx, repoID, branch); err != nil {
+		return err
+	}
+	defer s.keep()
+	_, err := s.db.ExecContext(ctx, `UPDATE queues SET merged = true WHERE repo_id = $1`, repoID) // want `writes to SQL database without a fencing token while the redsync lock taken by Service.begin`
+	return err
+}
+
+// annotate's func only logs: the lock stays held after it is called.
+func (s *Service) annotate(ctx context.Context, repoID int64) error {
+	note, err := s.locker.LockWithNote(ctx, "repo")
+	if err != nil {
+		return err
+	}
+	note("writing")
+	_, err = s.db.ExecContext(ctx, `UPDATE queues SET noted = true WHERE repo_id = $1`, repoID) // want `writes to SQL database without a fencing token while the redsync lock taken by Locker.LockWithNote`
+	return err
+}
