@@ -19,6 +19,10 @@ type WritesFact struct {
 	// Dispatch is set when the write was found through an interface call
 	// resolved to another package's implementation (dispatch.go).
 	Dispatch Dispatch
+	// OutsideOf names the lease (as Lease.What) of a goroutine the function
+	// starts that takes that lease itself: its writes are not made under a
+	// caller's hold of it (goroutines.go).
+	OutsideOf string
 }
 
 // A Dispatch names the implementation that a fact was learned from through

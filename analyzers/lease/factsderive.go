@@ -45,10 +45,15 @@ func (b *builder) updateWriteFacts() bool {
 // its own) mean for its callers, and reports whether it changed.
 func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 	obj := declaredFunc(fn)
-	var unfenced, fenced, cond *Write
+	var unfenced, spawned, fenced, cond *Write
+	outsideOf := ""
 	for _, w := range writes {
 		switch {
 		case len(w.Held) > 0 || w.LockImpl:
+		case !w.Fenced && w.Unseen == "" && b.goroutineLock(w.Fn) != "":
+			if spawned == nil {
+				spawned, outsideOf = w, b.goroutineLock(w.Fn)
+			}
 		case w.Unseen != "":
 			if w.cond != nil && cond == nil {
 				cond = w
@@ -59,10 +64,15 @@ func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 			fenced = w
 		}
 	}
+	if unfenced == nil && spawned != nil {
+		unfenced = spawned
+	} else {
+		outsideOf = ""
+	}
 	switch {
 	case unfenced != nil:
 		var old WritesFact
-		f := &WritesFact{System: unfenced.System, What: b.describeWrite(unfenced), Dispatch: unfenced.Dispatch}
+		f := &WritesFact{System: unfenced.System, What: b.describeWrite(unfenced), Dispatch: unfenced.Dispatch, OutsideOf: outsideOf}
 		if b.fact(obj, &old) && old == *f {
 			return false
 		}

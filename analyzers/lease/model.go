@@ -120,6 +120,9 @@ type Write struct {
 	// (fencegen's AcquireLease), for diagnostics; "" if none.
 	TokenSource string
 
+	// outsideOf names a lease the write is not made under even where it
+	// is held: the write is in a goroutine that takes that lease itself.
+	outsideOf string
 	// cond is what callers learn of an Unseen write whose open holes the
 	// function's parameters fill (sqlconds.go).
 	cond *SQLCondFact

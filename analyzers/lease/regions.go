@@ -271,7 +271,11 @@ func (b *builder) flow(fn *ssa.Function) {
 		for _, instr := range blk.Instrs {
 			if mc, ok := instr.(*ssa.MakeClosure); ok {
 				target := mc.Fn.(*ssa.Function)
-				r.entry[target] = r.entry[target].union(state)
+				inherited := state
+				if name := b.goroutineLock(target); name != "" {
+					inherited = state.without(func(l *Lease) bool { return l.What == name })
+				}
+				r.entry[target] = r.entry[target].union(inherited)
 			}
 			state = b.transfer(instr, state)
 		}
@@ -594,7 +598,9 @@ func (b *builder) markHeld() {
 }
 
 func (b *builder) markWrite(w *Write) {
-	held := b.heldBefore(w.Call).without(func(l *Lease) bool { return l.OwnStore && lockStore(l.System) != w.System })
+	held := b.heldBefore(w.Call).without(func(l *Lease) bool {
+		return l.OwnStore && lockStore(l.System) != w.System || w.outsideOf != "" && l.What == w.outsideOf
+	})
 	recv := callRecv(w.Call.Common())
 	for _, l := range held {
 		if l.Holder != nil && recv != nil && unwrap(l.Holder) == unwrap(recv) && (l.System == Postgres || l.System == MySQL) && isSession(recv) {

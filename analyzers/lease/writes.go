@@ -139,7 +139,7 @@ func (b *builder) factWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
 	var wf WritesFact
 	if b.fact(obj, &wf) {
 		w := newWrite(fn, call, wf.System, shortName(obj))
-		w.Via, w.Dispatch = wf.What, wf.Dispatch
+		w.Via, w.Dispatch, w.outsideOf = wf.What, wf.Dispatch, wf.OutsideOf
 		if twin := b.fencedTwin(obj); twin != nil {
 			w.Advice = b.twinAdvice(twin)
 		}
