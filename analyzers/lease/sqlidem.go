@@ -1,6 +1,7 @@
 package lease
 
 import (
+	"go/token"
 	"go/types"
 	"slices"
 	"strconv"
@@ -344,11 +345,12 @@ func sameFunc(call *ssa.Call, fn *ssa.Function) ssa.Instruction {
 }
 
 // agesAreTimes reports whether every placeholder a DELETE by age compares
-// with is bound to a time: a time.Time, or a Unix time read from one.
+// with is bound to a time (a time.Time, or a Unix time read from one) or
+// to a transaction-ID watermark.
 func agesAreTimes(params []sqlscan.Param, text sqlText, args []ssa.Value, argsKnown bool) bool {
 	for _, p := range params {
 		v := boundValue(p, text, args, argsKnown)
-		if v == nil || !isTime(v) {
+		if v == nil || !isTime(v) && !isTxWatermark(v) {
 			return false
 		}
 	}
@@ -364,6 +366,34 @@ func isTime(v ssa.Value) bool {
 	if p := producer(v); p != nil {
 		if f := calleeFunc(p.Common()); f != nil && strings.HasPrefix(f.Name(), "Unix") && recvType(f) != nil && isNamed(recvType(f), "time", "Time") {
 			return true
+		}
+	}
+	return false
+}
+
+// isTxWatermark reports whether v is a PostgreSQL snapshot's xmin, the
+// oldest transaction still running: a bound that, like a time, never goes
+// backwards, so a stale holder's older copy deletes a subset of what the
+// next holder deletes (SpiceDB's garbage collection deletes rows with
+// deleted_xid < NewXid8(revision.snapshot.xmin)). The field is taken as
+// read, or through conversions and a one-argument constructor.
+func isTxWatermark(v ssa.Value) bool {
+	for depth := 0; v != nil && depth < 4; depth++ {
+		switch x := unwrap(v).(type) {
+		case *ssa.Field:
+			return strings.EqualFold(fieldName(x.X.Type(), x.Field), "xmin")
+		case *ssa.UnOp:
+			fa, ok := x.X.(*ssa.FieldAddr)
+			return ok && x.Op == token.MUL && strings.EqualFold(fieldName(fa.X.Type(), fa.Field), "xmin")
+		case *ssa.Convert:
+			v = x.X
+		case *ssa.Call:
+			if x.Call.StaticCallee() == nil || len(x.Call.Args) != 1 {
+				return false
+			}
+			v = x.Call.Args[0]
+		default:
+			return false
 		}
 	}
 	return false

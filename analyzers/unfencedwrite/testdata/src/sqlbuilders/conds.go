@@ -91,3 +91,31 @@ func (c *collector) evict(ctx context.Context, owner string, below int64) error 
 	_, err := c.batchDelete(ctx, "relationships", sq.Or{sq.Lt{"expires_at": time.Now()}, sq.Eq{"owner": owner}}) // want `collector.batchDelete \(DELETE relationships\) \(DB.ExecContext \(DELETE <run-time name>\) at conds.go:30\) writes to SQL database without a fencing token`
 	return err
 }
+
+// A PostgreSQL snapshot, as a revision keeps it.
+type pgSnapshot struct{ xmin, xmax uint64 }
+
+type revision struct{ snapshot pgSnapshot }
+
+type xid8 struct{ Uint uint64 }
+
+func newXid8(u uint64) xid8 { return xid8{Uint: u} }
+
+// deleteBeforeTx deletes what died before the oldest transaction still
+// running (SpiceDB's DeleteBeforeTx): that watermark never goes backwards,
+// so a paused holder's older one deletes a subset of the next holder's.
+// The snapshot's xmax (the next transaction to start) is no such bound.
+func (c *collector) deleteBeforeTx(ctx context.Context, rev revision) error {
+	if err := lock(ctx, c.conn, 42); err != nil {
+		return err
+	}
+	minTxAlive := newXid8(rev.snapshot.xmin)
+	if _, err := c.batchDelete(ctx, "relationships", sq.Lt{"deleted_xid": minTxAlive}); err != nil {
+		return err
+	}
+	if _, err := c.deleteWhere(ctx, "transactions", sq.Lt{"xid": rev.snapshot.xmin}); err != nil {
+		return err
+	}
+	_, err := c.batchDelete(ctx, "namespaces", sq.Lt{"deleted_xid": newXid8(rev.snapshot.xmax)}) // want `collector.batchDelete \(DELETE namespaces\) \(DB.ExecContext \(DELETE <run-time name>\) at conds.go:30\) writes to SQL database without a fencing token`
+	return err
+}
