@@ -60,6 +60,9 @@ type builder struct {
 	// package's types converted to interfaces.
 	reachable map[string]reachableResult
 	converted *[]*types.Named
+	// inProgress marks the functions whose CAS paths are being read
+	// (casfence.go), so that a transaction nested in itself ends.
+	inProgress map[*ssa.Function]int
 	// tokens answers where token values come from (tokens.go).
 	tokens *tokenFlow
 	// fencegen is fencegen's generated API, if the package is its output.
@@ -100,6 +103,7 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program) (*Model, *builder) {
 		sqlLockCache: make(map[*ssa.CallCommon]sqlLocks),
 		dispatch:     make(map[*types.Func][]dispatchTarget),
 		reachable:    make(map[string]reachableResult),
+		inProgress:   make(map[*ssa.Function]int),
 	}
 	b.model.directives = b.dirs
 	b.tokens = &tokenFlow{b: b}

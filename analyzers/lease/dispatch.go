@@ -187,7 +187,7 @@ func (b *builder) dispatchFact(fn *types.Func, f analysis.Fact) bool {
 		}
 		if wf != nil {
 			if d, ok := f.(*WritesFact); ok {
-				*d = WritesFact{System: wf.System, What: wf.What + ", via " + t.name, Dispatch: t.impl, OutsideOf: wf.OutsideOf}
+				*d = WritesFact{System: wf.System, What: wf.What + ", via " + t.name, Dispatch: t.impl, OutsideOf: wf.OutsideOf, Append: wf.Append}
 				return true
 			}
 			return false

@@ -23,6 +23,8 @@ type WritesFact struct {
 	// starts that takes that lease itself: its writes are not made under a
 	// caller's hold of it (goroutines.go).
 	OutsideOf string
+	// Append: every unfenced write of the function only adds rows.
+	Append bool
 }
 
 // A Dispatch names the implementation that a fact was learned from through
@@ -135,7 +137,7 @@ func (f *TokenFact) String() string {
 }
 
 func factTypes() []analysis.Fact {
-	return []analysis.Fact{new(WritesFact), new(FencedByParamFact), new(RoleFact), new(TokenFact), new(PackageFact), new(CallbackParamFact), new(LostSignalFact), new(SQLParamFact), new(SQLCondFact), new(CheckParamFact), new(TokenConvFact), new(CallbackFieldFact)}
+	return []analysis.Fact{new(WritesFact), new(FencedByParamFact), new(RoleFact), new(TokenFact), new(PackageFact), new(CallbackParamFact), new(LostSignalFact), new(SQLParamFact), new(SQLCondFact), new(CheckParamFact), new(TokenConvFact), new(CallbackFieldFact), new(CASFact)}
 }
 
 var roleNames = []string{"acquire", "try-acquire", "release", "renew", "auto-renew", "check", "lost",

@@ -14,6 +14,8 @@ import (
 // need several rounds; recursion ends it when nothing changes.
 func (b *builder) deriveWriteFacts() {
 	for range len(b.funcs) + 1 {
+		b.exportCASFacts()
+		b.fenceByCAS()
 		if !b.updateWriteFacts() {
 			return
 		}
@@ -64,6 +66,12 @@ func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 			fenced = w
 		}
 	}
+	appends := true
+	for _, w := range writes {
+		if len(w.Held) == 0 && !w.LockImpl && !w.Fenced && !w.Append {
+			appends = false
+		}
+	}
 	if unfenced == nil && spawned != nil {
 		unfenced = spawned
 	} else {
@@ -72,7 +80,7 @@ func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 	switch {
 	case unfenced != nil:
 		var old WritesFact
-		f := &WritesFact{System: unfenced.System, What: b.describeWrite(unfenced), Dispatch: unfenced.Dispatch, OutsideOf: outsideOf}
+		f := &WritesFact{System: unfenced.System, What: b.describeWrite(unfenced), Dispatch: unfenced.Dispatch, OutsideOf: outsideOf, Append: appends}
 		if b.fact(obj, &old) && old == *f {
 			return false
 		}

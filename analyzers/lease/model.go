@@ -120,6 +120,15 @@ type Write struct {
 	// (fencegen's AcquireLease), for diagnostics; "" if none.
 	TokenSource string
 
+	// Append marks an SQL INSERT that only adds rows (no ON CONFLICT DO
+	// UPDATE, ON DUPLICATE KEY UPDATE or REPLACE), or a call of a function
+	// whose every unfenced write is one.
+	Append bool
+	// FencedBy names the compare-and-swap that fences a write made in its
+	// transaction or appended after it (casfence.go), when that is what
+	// makes the write Fenced.
+	FencedBy string
+
 	// outsideOf names a lease the write is not made under even where it
 	// is held: the write is in a goroutine that takes that lease itself.
 	outsideOf string

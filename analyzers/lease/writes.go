@@ -139,7 +139,7 @@ func (b *builder) factWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
 	var wf WritesFact
 	if b.fact(obj, &wf) {
 		w := newWrite(fn, call, wf.System, shortName(obj))
-		w.Via, w.Dispatch, w.outsideOf = wf.What, wf.Dispatch, wf.OutsideOf
+		w.Via, w.Dispatch, w.outsideOf, w.Append = wf.What, wf.Dispatch, wf.OutsideOf, wf.Append
 		if twin := b.fencedTwin(obj); twin != nil {
 			w.Advice = b.twinAdvice(twin)
 		}
@@ -347,9 +347,10 @@ func (b *builder) sqlTextWrite(w *Write, call ssa.CallInstruction, text sqlText,
 	if argsAt >= 0 {
 		args, argsKnown = variadic(arg(call.Common(), argsAt))
 	}
-	w.Fenced = true
+	w.Fenced, w.Append = true, true
 	check := false // some statement relies on the rows-affected count
 	for _, st := range writes {
+		w.Append = w.Append && appendsOnly(st)
 		if rule, needsCheck := b.unfencedOK(st, text, args, argsKnown, call); rule != "" {
 			check = check || needsCheck
 			continue

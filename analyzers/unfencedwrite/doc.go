@@ -61,6 +61,15 @@
 //     a lock whose key and token the caller carries (LockRoom(name) returning
 //     a token for UnlockRoom(name, token)), makes no such object.
 //
+// And in fewer: a call of the func value an acquire returns beside its
+// error (unlock, err := locker.LockBranch(ctx, ...); defer unlock()) lets
+// that lease go, so a function that locks and defers it holds nothing when
+// it returns. A goroutine that takes the lock its creator holds (a job
+// started in a goroutine the scheduler's loop does not wait for, which
+// locks again for its completion write) was written to run outside its
+// creator's hold of that lock; one that takes no lock, or another lock, runs
+// under its creator's lease.
+//
 // How to fence, per store:
 //
 //   - SQL: UPDATE docs SET body = $1, fence = $2 WHERE id = $3 AND fence < $2,
@@ -201,8 +210,10 @@
 //     stays expired. So is one that deletes the keys of such rows taken
 //     from a subquery or a WITH query (WITH rows AS (SELECT id FROM t WHERE
 //     expires_at < $1 LIMIT 1000) DELETE FROM t WHERE id IN (SELECT id FROM
-//     rows)). ANDed with anything else (an owner, a key), NOT IN, or a bound
-//     that is not a time (a transaction ID, a number) it is not. A soft
+//     rows)). So is a delete below a PostgreSQL snapshot's xmin (the oldest
+//     transaction still running, which never goes backwards either). ANDed
+//     with anything else (an owner, a key), NOT IN, or a bound that is
+//     neither (another transaction ID, a number) it is not. A soft
 //     delete by age counts the same: UPDATE t SET deleted_at = now() WHERE
 //     deleted_at IS NULL AND finished_at < $1, which is what bun sends for
 //     a delete of a model with a soft_delete column and GORM for a Delete
@@ -213,6 +224,18 @@
 //     for itself (MySQL's performance_schema, mysql and sys, PostgreSQL's
 //     pg_catalog), such as turning on a performance_schema instrument,
 //     sets up the server, not data the lease guards.
+//   - Committed with a compare-and-swap: a write in a transaction (a func
+//     literal returning an error, handed to a function or method whose name
+//     contains Tx or Transaction: WithTx, RunInTx) that cannot return nil
+//     without a checked compare-and-swap succeeding after the write is
+//     rolled back when a stale holder's CAS fails; an INSERT that only adds
+//     rows, reached only after such a CAS succeeded, records what this
+//     holder's CAS did. A CAS is a call that returns an error and sends a
+//     request holding an Old and a New value (git's reference update from
+//     the expected SHA), such a transaction, or a function that returns no
+//     nil error before one succeeded. An UPDATE, upsert or DELETE after the
+//     CAS is still reported, and so is a write in a closure that is not a
+//     transaction, or before a CAS whose error is only logged.
 //
 // Writes that only implement a hand-rolled lock (the DEL or PEXPIRE of the
 // SET NX key) are not protected writes and are not reported. A write that is

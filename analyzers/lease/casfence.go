@@ -1,0 +1,486 @@
+package lease
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/fencelint/fencelint/analyzers/internal/sqlscan"
+)
+
+// A compare-and-swap fences what commits with it. Harness's merge queue
+// fast-forwards a branch under a redsync lock like this:
+//
+//	err = s.tx.WithTx(ctx, func(ctx context.Context) error {
+//		s.entryStore.Delete(ctx, id)                  // (1) in the transaction
+//		s.pullreqStore.Update(ctx, pr)
+//		err := s.git.UpdateRefs(ctx, git.UpdateRefsParams{Refs: []git.RefUpdate{{Name: ref, Old: expected, New: merged}}})
+//		if err != nil {
+//			return err                                // the CAS failed: roll back
+//		}
+//		return nil
+//	})
+//	if err != nil {
+//		return err
+//	}
+//	s.activityStore.Create(ctx, activity)            // (2) appended after the CAS
+//
+// A holder whose lease ran out while it was paused finds the branch moved
+// by the next holder: its compare-and-swap fails and its transaction rolls
+// back, so nothing it wrote in the transaction survives (1), and it never
+// reaches the appends after it (2). Precisely:
+//
+//   - a CAS is a call that returns an error and either sends a
+//     compare-and-swap request (an argument holds, through fields, slices
+//     and pointers, a struct with an Old and a New field of one type: the
+//     expected value and the new one), or is a transaction whose function
+//     commits only after a CAS (below), or calls a function that returns
+//     no nil error before a CAS succeeded (CASFact). A fenced SQL write is
+//     not one here: its nil error does not say its rows-affected check
+//     passed;
+//   - the CAS is checked when its error is compared with nil, and the
+//     edge where it is nil is its success edge;
+//   - a transaction is a call of a function or method whose name says so
+//     (it contains "Tx" or "Transaction": WithTx, RunInTx, TxOptLock,
+//     Transaction) with a func literal argument that returns an error:
+//     the runner commits what the literal wrote only when it returns nil;
+//   - a write in such a literal is fenced by the CAS when no path from the
+//     write to a return of a nil error avoids every CAS success edge;
+//   - an append (an SQL INSERT with no ON CONFLICT DO UPDATE, ON DUPLICATE
+//     KEY UPDATE or REPLACE: a new row, nothing overwritten) is fenced
+//     when no path from the function's entry reaches it without taking a
+//     CAS success edge: it records what this holder's CAS did.
+//
+// A write after a CAS that overwrites (an UPDATE, an upsert, a DELETE) is
+// still reported: the next holder may write the same rows after the CAS.
+// A transaction is told by its runner's name only, and a CAS request by
+// its fields' names; a request whose Old is left zero ("any value") is
+// still read as a compare-and-swap.
+
+// fenceByCAS marks the package's unfenced writes that a checked
+// compare-and-swap fences: in the same transaction, or appended after it.
+func (b *builder) fenceByCAS() {
+	for _, w := range b.model.Writes {
+		if w.Fenced || w.LockImpl || w.Unseen != "" || w.Call == nil {
+			continue
+		}
+		if what := b.casFencedWrite(w); what != "" {
+			w.Fenced, w.FencedBy = true, what
+		}
+	}
+}
+
+// casFencedWrite returns the CAS that fences w, or "".
+func (b *builder) casFencedWrite(w *Write) string {
+	fn := w.Fn
+	if b.txClosure(fn) {
+		if what, ok := b.onlyAfterCAS(fn, w.Call.Block(), w.Call, false); ok {
+			return what + " in the same transaction"
+		}
+	}
+	if w.Append {
+		if what, ok := b.reachedOnlyAfterCAS(fn, w.Call); ok {
+			return what + ", which this write is appended after"
+		}
+	}
+	return ""
+}
+
+// CASFact: the function returns no nil error before a compare-and-swap it
+// makes (or a transaction that commits with one) succeeded.
+type CASFact struct {
+	What string // "Interface.UpdateRefs (a compare-and-swap request)"
+}
+
+func (*CASFact) AFact()           {}
+func (f *CASFact) String() string { return "compare-and-swap: " + f.What }
+
+// exportCASFacts records a CASFact for each declared function of the
+// package that returns an error only after a checked CAS succeeded.
+func (b *builder) exportCASFacts() {
+	for _, fn := range b.funcs {
+		obj := declaredFunc(fn)
+		if obj == nil || len(fn.Blocks) == 0 || !lastResultError(fn.Signature) {
+			continue
+		}
+		if what, ok := b.onlyAfterCAS(fn, fn.Blocks[0], nil, true); ok {
+			b.setLocal(obj, &CASFact{What: what})
+		}
+	}
+}
+
+// casCall returns what makes call a compare-and-swap, or "".
+func (b *builder) casCall(call *ssa.Call) string {
+	c := call.Common()
+	if !lastResultError(c.Signature()) {
+		return ""
+	}
+	name := ""
+	if fn := calleeFunc(c); fn != nil {
+		name = shortName(fn)
+		var f CASFact
+		if b.fact(fn, &f) {
+			return name
+		}
+		if txRunnerName(fn.Name()) {
+			for _, a := range callArgs(c) {
+				if lit := funcLiteral(a); lit != nil && b.inProgress[lit] == 0 {
+					if what, ok := b.onlyAfterCAS(lit, lit.Blocks[0], nil, true); ok {
+						return fmt.Sprintf("the transaction of %s, which commits only after %s", name, what)
+					}
+				}
+			}
+		}
+	}
+	for _, a := range callArgs(c) {
+		if a != nil && casRequestType(a.Type(), 0) {
+			if name == "" {
+				name = "the call"
+			}
+			return name + " (a compare-and-swap request)"
+		}
+	}
+	return ""
+}
+
+// onlyAfterCAS reports whether every path in fn from instruction from of
+// blk (from nil: the block's start) to a return of a nil error takes the
+// success edge of a checked CAS, and names the first CAS seen. With
+// needCAS, fn must make at least one.
+func (b *builder) onlyAfterCAS(fn *ssa.Function, blk *ssa.BasicBlock, from ssa.Instruction, needCAS bool) (string, bool) {
+	if len(fn.Blocks) == 0 || !lastResultError(fn.Signature) {
+		return "", false
+	}
+	b.inProgress[fn]++
+	defer func() { b.inProgress[fn]-- }()
+	cut, what := b.casSuccessEdges(fn)
+	if what == "" {
+		what = b.returnedCAS(fn)
+	}
+	if needCAS && what == "" {
+		return "", false
+	}
+	seen := make(map[*ssa.BasicBlock]bool)
+	var walk func(blk *ssa.BasicBlock, start int) bool // reports a nil return reached
+	walk = func(blk *ssa.BasicBlock, start int) bool {
+		for _, instr := range blk.Instrs[start:] {
+			if ret, ok := instr.(*ssa.Return); ok && b.mayReturnNil(ret) {
+				return true
+			}
+		}
+		for i, succ := range blk.Succs {
+			if cut[edge{blk, i}] || seen[succ] {
+				continue
+			}
+			seen[succ] = true
+			if walk(succ, 0) {
+				return true
+			}
+		}
+		return false
+	}
+	start := 0
+	if from != nil {
+		start = instrIndex(blk, from)
+	}
+	if walk(blk, start) || what == "" {
+		return "", false
+	}
+	return what, true
+}
+
+// returnedCAS names the first CAS whose error fn returns as its own
+// (return s.git.UpdateRefs(ctx, params)), or "".
+func (b *builder) returnedCAS(fn *ssa.Function) string {
+	for _, blk := range fn.Blocks {
+		ret, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return)
+		if !ok || len(ret.Results) == 0 {
+			continue
+		}
+		switch x := ret.Results[len(ret.Results)-1].(type) {
+		case *ssa.Call:
+			if what := b.casCall(x); what != "" {
+				return what
+			}
+		case *ssa.Extract:
+			if call, ok := x.Tuple.(*ssa.Call); ok && errorResult(call) == x {
+				if what := b.casCall(call); what != "" {
+					return what
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// reachedOnlyAfterCAS reports whether every path from fn's entry to instr
+// takes the success edge of a checked CAS, and names it.
+func (b *builder) reachedOnlyAfterCAS(fn *ssa.Function, instr ssa.Instruction) (string, bool) {
+	cut, what := b.casSuccessEdges(fn)
+	if what == "" || len(fn.Blocks) == 0 {
+		return "", false
+	}
+	target := instr.Block()
+	seen := map[*ssa.BasicBlock]bool{fn.Blocks[0]: true}
+	work := []*ssa.BasicBlock{fn.Blocks[0]}
+	for len(work) > 0 {
+		blk := work[len(work)-1]
+		work = work[:len(work)-1]
+		if blk == target {
+			return "", false
+		}
+		for i, succ := range blk.Succs {
+			if !cut[edge{blk, i}] && !seen[succ] {
+				seen[succ] = true
+				work = append(work, succ)
+			}
+		}
+	}
+	return what, true
+}
+
+// An edge is successor Succs[i] of a block.
+type edge struct {
+	from *ssa.BasicBlock
+	i    int
+}
+
+// casSuccessEdges returns the edges of fn where a checked CAS is known to
+// have succeeded (its error compared with nil), and names the first CAS.
+func (b *builder) casSuccessEdges(fn *ssa.Function) (map[edge]bool, string) {
+	cut := make(map[edge]bool)
+	first := ""
+	for _, blk := range fn.Blocks {
+		for _, instr := range blk.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			edges := nilErrorEdges(call)
+			if len(edges) == 0 {
+				continue
+			}
+			what := b.casCall(call)
+			if what == "" {
+				continue
+			}
+			if first == "" {
+				first = what
+			}
+			for _, e := range edges {
+				cut[e] = true
+			}
+		}
+	}
+	return cut, first
+}
+
+// nilErrorEdges returns the edges taken when call's error result is nil:
+// the branches of every if err == nil / if err != nil on it.
+func nilErrorEdges(call *ssa.Call) []edge {
+	errv := errorResult(call)
+	if errv == nil {
+		return nil
+	}
+	var edges []edge
+	for _, ref := range *errv.Referrers() {
+		cmp, ok := ref.(*ssa.BinOp)
+		if !ok || (cmp.Op != token.EQL && cmp.Op != token.NEQ) || !isNilConst(cmp.X) && !isNilConst(cmp.Y) {
+			continue
+		}
+		for _, use := range *cmp.Referrers() {
+			if br, ok := use.(*ssa.If); ok && br.Cond == cmp {
+				i := 0 // err == nil: the true branch
+				if cmp.Op == token.NEQ {
+					i = 1
+				}
+				edges = append(edges, edge{br.Block(), i})
+			}
+		}
+	}
+	return edges
+}
+
+// errorResult returns the value of call's last result, an error.
+func errorResult(call *ssa.Call) ssa.Value {
+	res := call.Common().Signature().Results()
+	if res.Len() == 1 {
+		return call
+	}
+	for _, ref := range *call.Referrers() {
+		if ext, ok := ref.(*ssa.Extract); ok && ext.Index == res.Len()-1 {
+			return ext
+		}
+	}
+	return nil
+}
+
+// mayReturnNil reports whether ret may return a nil error that is not a
+// CAS's own: any error but one evidently not nil (an error made there:
+// errors.New, fmt.Errorf, a concrete value converted to error; a
+// package's sentinel error variable; an error returned on the branch
+// where it was found not nil) or the error of a CAS call, which is nil
+// only when the CAS succeeded.
+func (b *builder) mayReturnNil(ret *ssa.Return) bool {
+	if len(ret.Results) == 0 {
+		return false
+	}
+	v := ret.Results[len(ret.Results)-1]
+	switch x := v.(type) {
+	case *ssa.Const:
+		return x.IsNil()
+	case *ssa.MakeInterface:
+		return false
+	case *ssa.UnOp:
+		if _, ok := x.X.(*ssa.Global); ok && x.Op == token.MUL {
+			return false
+		}
+	case *ssa.Call:
+		if f := x.Call.StaticCallee(); f != nil && f.Pkg != nil && (f.Pkg.Pkg.Path() == "fmt" && f.Name() == "Errorf" || f.Pkg.Pkg.Path() == "errors" && f.Name() == "New") {
+			return false
+		}
+		if b.casCall(x) != "" {
+			return false
+		}
+	case *ssa.Extract:
+		if call, ok := x.Tuple.(*ssa.Call); ok && errorResult(call) == x && b.casCall(call) != "" {
+			return false
+		}
+	}
+	return !checkedNotNil(v, ret.Block())
+}
+
+// checkedNotNil reports whether blk is reached only through the branch of
+// an if v != nil (or the else of an if v == nil).
+func checkedNotNil(v ssa.Value, blk *ssa.BasicBlock) bool {
+	for _, ref := range *v.Referrers() {
+		cmp, ok := ref.(*ssa.BinOp)
+		if !ok || (cmp.Op != token.EQL && cmp.Op != token.NEQ) || !isNilConst(cmp.X) && !isNilConst(cmp.Y) {
+			continue
+		}
+		for _, use := range *cmp.Referrers() {
+			br, ok := use.(*ssa.If)
+			if !ok || br.Cond != cmp {
+				continue
+			}
+			notNil := br.Block().Succs[0] // v != nil: the true branch
+			if cmp.Op == token.EQL {
+				notNil = br.Block().Succs[1]
+			}
+			if len(notNil.Preds) == 1 && notNil.Dominates(blk) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func lastResultError(sig *types.Signature) bool {
+	res := sig.Results()
+	return res.Len() > 0 && isErrorType(res.At(res.Len()-1).Type())
+}
+
+// instrIndex returns the index of instr in blk.
+func instrIndex(blk *ssa.BasicBlock, instr ssa.Instruction) int {
+	for i, x := range blk.Instrs {
+		if x == instr {
+			return i
+		}
+	}
+	return 0
+}
+
+// txClosure reports whether fn is a func literal handed to a transaction
+// runner.
+func (b *builder) txClosure(fn *ssa.Function) bool {
+	parent := fn.Parent()
+	if parent == nil || !lastResultError(fn.Signature) {
+		return false
+	}
+	for _, blk := range parent.Blocks {
+		for _, instr := range blk.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			callee := calleeFunc(call.Common())
+			if callee == nil || !txRunnerName(callee.Name()) {
+				continue
+			}
+			for _, a := range callArgs(call.Common()) {
+				if funcLiteral(a) == fn {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// txRunnerName reports whether a function of this name runs its func
+// argument in a transaction: WithTx, RunInTx, TxOptLock, Transaction.
+func txRunnerName(name string) bool {
+	return strings.Contains(name, "Tx") || strings.Contains(name, "Transaction")
+}
+
+// funcLiteral returns the func literal v denotes, or nil.
+func funcLiteral(v ssa.Value) *ssa.Function {
+	if mc, ok := v.(*ssa.MakeClosure); ok {
+		v = mc.Fn
+	}
+	if fn, ok := v.(*ssa.Function); ok && fn.Parent() != nil {
+		return fn
+	}
+	return nil
+}
+
+// casRequestType reports whether t holds, through struct fields, slices,
+// arrays and pointers, a struct with an Old and a New field of one type.
+func casRequestType(t types.Type, depth int) bool {
+	if depth > 3 {
+		return false
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		return casRequestType(u.Elem(), depth+1)
+	case *types.Slice:
+		return casRequestType(u.Elem(), depth+1)
+	case *types.Array:
+		return casRequestType(u.Elem(), depth+1)
+	case *types.Struct:
+		var old, neu types.Type
+		for f := range u.Fields() {
+			switch f.Name() {
+			case "Old":
+				old = f.Type()
+			case "New":
+				neu = f.Type()
+			}
+		}
+		if old != nil && neu != nil && types.Identical(old, neu) {
+			return true
+		}
+		for f := range u.Fields() {
+			if casRequestType(f.Type(), depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// appendsOnly reports whether st only adds rows: an INSERT whose conflict
+// handling, if any, overwrites nothing.
+func appendsOnly(st *sqlscan.Statement) bool {
+	if st.Verb != "INSERT" || len(st.With) > 0 {
+		return false
+	}
+	switch st.Conflict {
+	case "", "DO NOTHING", "IGNORE", "NOT EXISTS":
+		return true
+	}
+	return false
+}
