@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -286,12 +287,12 @@ func nilErrorEdges(call *ssa.Call) []edge {
 		return nil
 	}
 	var edges []edge
-	for _, ref := range *errv.Referrers() {
+	for _, ref := range errorUses(errv) {
 		cmp, ok := ref.(*ssa.BinOp)
 		if !ok || (cmp.Op != token.EQL && cmp.Op != token.NEQ) || !isNilConst(cmp.X) && !isNilConst(cmp.Y) {
 			continue
 		}
-		for _, use := range *cmp.Referrers() {
+		for _, use := range referrers(cmp) {
 			if br, ok := use.(*ssa.If); ok && br.Cond == cmp {
 				i := 0 // err == nil: the true branch
 				if cmp.Op == token.NEQ {
@@ -304,13 +305,68 @@ func nilErrorEdges(call *ssa.Call) []edge {
 	return edges
 }
 
+// errorUses returns the instructions that use the error value v, also
+// through a variable it is stored in that a closure shares (err = K();
+// if err != nil, with err captured): the loads that the store reaches.
+func errorUses(v ssa.Value) []ssa.Instruction {
+	uses := slices.Clone(referrers(v))
+	for _, ref := range referrers(v) {
+		st, ok := ref.(*ssa.Store)
+		if !ok || st.Val != v {
+			continue
+		}
+		for _, use := range referrers(st.Addr) {
+			if load, ok := use.(*ssa.UnOp); ok && load.Op == token.MUL && reachingStore(load, st.Addr) == st {
+				uses = append(uses, referrers(load)...)
+			}
+		}
+	}
+	return uses
+}
+
+// reachingStore returns the store to addr that the load reads, found by
+// walking back through its block and single predecessors; nil if unsure.
+func reachingStore(load ssa.Instruction, addr ssa.Value) *ssa.Store {
+	blk, end := load.Block(), instrIndex(load.Block(), load)
+	for range 8 {
+		for i := end - 1; i >= 0; i-- {
+			switch x := blk.Instrs[i].(type) {
+			case *ssa.Store:
+				if x.Addr == addr {
+					return x
+				}
+			case *ssa.Call:
+				if mayStoreTo(x, addr) {
+					return nil
+				}
+			}
+		}
+		if len(blk.Preds) != 1 {
+			return nil
+		}
+		blk = blk.Preds[0]
+		end = len(blk.Instrs)
+	}
+	return nil
+}
+
+// mayStoreTo reports whether call may store to addr: it is handed addr,
+// or is dynamic, or calls a closure bound to it.
+func mayStoreTo(call *ssa.Call, addr ssa.Value) bool {
+	if call.Call.StaticCallee() == nil || slices.Contains(call.Call.Args, addr) {
+		return true
+	}
+	mc, ok := call.Call.Value.(*ssa.MakeClosure)
+	return ok && slices.Contains(mc.Bindings, addr)
+}
+
 // errorResult returns the value of call's last result, an error.
 func errorResult(call *ssa.Call) ssa.Value {
 	res := call.Common().Signature().Results()
 	if res.Len() == 1 {
 		return call
 	}
-	for _, ref := range *call.Referrers() {
+	for _, ref := range referrers(call) {
 		if ext, ok := ref.(*ssa.Extract); ok && ext.Index == res.Len()-1 {
 			return ext
 		}
@@ -356,12 +412,12 @@ func (b *builder) mayReturnNil(ret *ssa.Return) bool {
 // checkedNotNil reports whether blk is reached only through the branch of
 // an if v != nil (or the else of an if v == nil).
 func checkedNotNil(v ssa.Value, blk *ssa.BasicBlock) bool {
-	for _, ref := range *v.Referrers() {
+	for _, ref := range referrers(v) {
 		cmp, ok := ref.(*ssa.BinOp)
 		if !ok || (cmp.Op != token.EQL && cmp.Op != token.NEQ) || !isNilConst(cmp.X) && !isNilConst(cmp.Y) {
 			continue
 		}
-		for _, use := range *cmp.Referrers() {
+		for _, use := range referrers(cmp) {
 			br, ok := use.(*ssa.If)
 			if !ok || br.Cond != cmp {
 				continue
@@ -483,4 +539,13 @@ func appendsOnly(st *sqlscan.Statement) bool {
 		return true
 	}
 	return false
+}
+
+// referrers returns v's referrers; none for a value that keeps no list
+// (a global, a function, a constant).
+func referrers(v ssa.Value) []ssa.Instruction {
+	if refs := v.Referrers(); refs != nil {
+		return *refs
+	}
+	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"log"
 
 	"github.com/go-redsync/redsync/v4"
@@ -181,4 +182,34 @@ func (s *Service) skipRefs(ctx context.Context, branch, expected, merged string,
 		}
 		return s.git.UpdateRefs(ctx, merge.UpdateRefsParams{Refs: []merge.RefUpdate{{Name: branch, Old: expected, New: merged}}})
 	})
+}
+
+// sharedErr assigns the compare-and-swap's error to a variable it shares
+// with its caller, as Harness's fastForward does (err = s.git.UpdateRefs).
+func (s *Service) sharedErr(ctx context.Context, branch, expected, merged string, id int64) error {
+	m := s.rs.NewMutex("branch:" + branch)
+	err := m.LockContext(ctx)
+	if err != nil {
+		return err
+	}
+	defer m.UnlockContext(ctx)
+
+	err = s.tx.WithTx(ctx, func(ctx context.Context) error {
+		if _, err := s.db.ExecContext(ctx, `UPDATE pullreqs SET state = 'merged' WHERE id = $1`, id); err != nil {
+			return err
+		}
+		err = s.git.UpdateRefs(ctx, merge.UpdateRefsParams{Refs: []merge.RefUpdate{{Name: branch, Old: expected, New: merged}}})
+		if errors.Is(err, errPrecondition) {
+			return errPrecondition
+		}
+		if err != nil {
+			return fmt.Errorf("update refs: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	_, err = s.db.ExecContext(ctx, `INSERT INTO pullreq_activities (pullreq_id, kind) VALUES ($1, 'merged')`, id)
+	return err
 }
