@@ -30,6 +30,9 @@ type builder struct {
 	// leaderFields holds the package's fields that cache an election's
 	// leader value, with the election's system (cachedleader.go).
 	leaderFields map[*types.Var]System
+	// lockNodes holds the fields that keep the path of a ZooKeeper node the
+	// package claimed with the lock recipe (mirror.go).
+	lockNodes map[*types.Var]bool
 	// keys caches the keys of the package's SET NX calls (lockKeys).
 	keys *[]ssa.Value
 	// steps numbers the pipeline each step function belongs to
@@ -93,6 +96,7 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program) (*Model, *builder) {
 
 		cbFields:     make(map[*types.Var]*CallbackFieldFact),
 		leaderFields: make(map[*types.Var]System),
+		lockNodes:    make(map[*types.Var]bool),
 
 		writeCalls: make(map[ssa.CallInstruction]bool),
 		shaped:     make(map[*types.Func]*API),
@@ -115,6 +119,7 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program) (*Model, *builder) {
 	b.fencegenFacts() // first: the package's own callers see the API's roles
 	b.deriveSQLHelpers()
 	b.findLeaderFields()
+	b.findLockNodes()
 	b.inferRoles()
 	b.findChecks()
 	b.findCallbackFields()

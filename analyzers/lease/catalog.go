@@ -299,6 +299,10 @@ func catalog() []API {
 		API{Pkg: pkgZK, Recv: "Conn", Name: "Set", Role: RoleWrite, System: ZooKeeper, Fence: ZKVersion, Arg: 2},
 		API{Pkg: pkgZK, Recv: "Conn", Name: "Delete", Role: RoleWrite, System: ZooKeeper, Fence: ZKVersion, Arg: 1},
 		API{Pkg: pkgZK, Recv: "Conn", Name: "Create", Role: RoleWrite, System: ZooKeeper, Fence: ZKCreate, Arg: 2},
+		// The lock recipe's claim, as zk.Lock makes it: an ephemeral sequential
+		// node that lives as long as the session (Create with FlagEphemeral|
+		// FlagSequence is read the same way, roles.go).
+		API{Pkg: pkgZK, Recv: "Conn", Name: "CreateProtectedEphemeralSequential", Role: RoleTryAcquire, System: ZooKeeper},
 		API{Pkg: pkgZK, Recv: "Conn", Name: "Multi", Role: RoleWrite, System: ZooKeeper, Fence: ZKMulti},
 		API{Pkg: pkgZK, Recv: "Conn", Name: "State", Role: RoleCheck, System: ZooKeeper, Held: InLease},
 		API{Pkg: pkgZK, Recv: "Conn", Name: "Exists", Role: RoleCheck, System: ZooKeeper, Held: LockKeyAt, Arg: 0},

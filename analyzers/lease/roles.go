@@ -45,21 +45,7 @@ func (b *builder) resolve(call *ssa.CallCommon) (callee, bool) {
 		return b.resolveReleaseFunc(call)
 	}
 	if api := b.ix.lookupFunc(fn); api != nil {
-		c := callee{fn: fn, api: api, role: api.Role, system: api.System, what: apiName(fn, api), held: api.Held}
-		if api.System == Redis && fn.Name() == "SetArgs" && setArgsNX(call) {
-			c.role = RoleTryAcquire // SET key value NX: a hand-rolled lock
-		}
-		if api.System == Redis && fn.Name() == "SetNX" && noExpiry(redisArg(call, 3)) {
-			// SETNX with no expiry seeds a value once (a flag, a
-			// counter's start): a create-only write, not a lock.
-			c.role = RoleFenced
-		}
-		if api.Fence == RedisScript {
-			if role := b.scriptRole(call, api); role != 0 {
-				c.role = role // a compare-and-delete of the lock key is the lock's release
-			}
-		}
-		return c, true
+		return b.catalogCallee(call, fn, fn, api), true
 	}
 	if c, ok := b.lockerCall(call, fn); ok {
 		return c, true
@@ -77,8 +63,48 @@ func (b *builder) resolve(call *ssa.CallCommon) (callee, bool) {
 		if f, via := b.dispatchRole(fn); f != nil {
 			return callee{fn: fn, role: f.Role, system: f.System, what: shortName(fn) + " (via " + via + ")", held: f.Held, dispatch: f.Dispatch}, true
 		}
+		if api, m := b.mirroredAPI(fn); api != nil {
+			return b.catalogCallee(call, fn, m, api), true
+		}
 	}
 	return callee{}, false
+}
+
+// catalogCallee returns what a call of the catalogued lib (fn itself, or
+// the library method an interface method fn mirrors) means, with the
+// arguments that change a row's role read at the call.
+func (b *builder) catalogCallee(call *ssa.CallCommon, fn, lib *types.Func, api *API) callee {
+	c := callee{fn: fn, api: api, role: api.Role, system: api.System, what: apiName(lib, api), held: api.Held}
+	if fn != lib {
+		c.what = shortName(fn) + " (as " + c.what + ")"
+	}
+	if api.System == ZooKeeper && lib.Name() == "Create" && ephemeralSequential(apiArg(call, api)) {
+		c.role = RoleTryAcquire // the lock recipe's claim: an ephemeral sequential node
+	}
+	if api.System == ZooKeeper && lib.Name() == "Delete" && b.lockNodes[loadedField(arg(call, 0))] {
+		c.role = RoleRelease // deleting the node the recipe claimed
+	}
+	if api.System == Redis && fn.Name() == "SetArgs" && setArgsNX(call) {
+		c.role = RoleTryAcquire // SET key value NX: a hand-rolled lock
+	}
+	if api.System == Redis && fn.Name() == "SetNX" && noExpiry(redisArg(call, 3)) {
+		// SETNX with no expiry seeds a value once (a flag, a
+		// counter's start): a create-only write, not a lock.
+		c.role = RoleFenced
+	}
+	if api.Fence == RedisScript {
+		if role := b.scriptRole(call, api); role != 0 {
+			c.role = role // a compare-and-delete of the lock key is the lock's release
+		}
+	}
+	return c
+}
+
+// ephemeralSequential reports whether v, ZooKeeper Create's flags, is a
+// constant with both FlagEphemeral (1) and FlagSequence (2) set.
+func ephemeralSequential(v ssa.Value) bool {
+	n, ok := constInt(v)
+	return ok && n&3 == 3
 }
 
 // noExpiry reports whether v, a SetNX expiration, is the constant 0 (no
