@@ -531,22 +531,8 @@ func (b *builder) modelTable(model ssa.Value) string {
 
 // modelTableOf names the table of model type t (modelTable).
 func (b *builder) modelTableOf(t types.Type) string {
-	if t == nil {
-		return "x"
-	}
-	for {
-		switch u := t.Underlying().(type) {
-		case *types.Pointer:
-			t = u.Elem()
-			continue
-		case *types.Slice:
-			t = u.Elem()
-			continue
-		}
-		break
-	}
-	named, ok := types.Unalias(t).(*types.Named)
-	if !ok {
+	named := modelNamed(t)
+	if named == nil {
 		return "x"
 	}
 	if name, ok := b.declaredTableName(named); ok {
@@ -580,7 +566,15 @@ func modelType(model ssa.Value) *types.Named {
 	if model == nil {
 		return nil
 	}
-	t := unwrap(model).Type()
+	return modelNamed(unwrap(model).Type())
+}
+
+// modelNamed returns the named struct type under a model's pointers and
+// slices, or nil.
+func modelNamed(t types.Type) *types.Named {
+	if t == nil {
+		return nil
+	}
 	for {
 		switch u := t.Underlying().(type) {
 		case *types.Pointer:
