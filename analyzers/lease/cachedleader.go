@@ -26,23 +26,15 @@ import (
 // a leader's value from an election: a value received from an Observe
 // channel, or a ValueOnly check's result (Election.Leader).
 func (b *builder) findLeaderFields() {
-	b.instrs(func(_ *ssa.Function, instr ssa.Instruction) {
-		st, ok := instr.(*ssa.Store)
-		if !ok {
-			return
-		}
-		fa, ok := st.Addr.(*ssa.FieldAddr)
-		if !ok {
-			return
-		}
+	for st, fa := range b.fieldStores() {
 		fv := originVar(fieldVar(fa.X.Type(), fa.Field))
 		if fv == nil || fv.Pkg() != b.pass.Pkg || !typeIsString(fv.Type()) && !isByteSlice(fv.Type()) {
-			return
+			continue
 		}
 		if system, ok := b.fromElection(st.Val, 0, make(map[ssa.Value]bool)); ok {
 			b.leaderFields[fv] = system
 		}
-	})
+	}
 }
 
 // fromElection reports whether v is derived from an election's answer

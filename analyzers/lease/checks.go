@@ -45,6 +45,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"iter"
 	"slices"
 	"strings"
 	"unicode"
@@ -124,6 +125,26 @@ func (b *builder) instrs(f func(fn *ssa.Function, instr ssa.Instruction)) {
 		for _, blk := range fn.Blocks {
 			for _, instr := range blk.Instrs {
 				f(fn, instr)
+			}
+		}
+	}
+}
+
+// fieldStores yields every store to a struct field (x.f = v) in the
+// package's functions, with the field's address.
+func (b *builder) fieldStores() iter.Seq2[*ssa.Store, *ssa.FieldAddr] {
+	return func(yield func(*ssa.Store, *ssa.FieldAddr) bool) {
+		for _, fn := range b.funcs {
+			for _, blk := range fn.Blocks {
+				for _, instr := range blk.Instrs {
+					st, ok := instr.(*ssa.Store)
+					if !ok {
+						continue
+					}
+					if fa, ok := st.Addr.(*ssa.FieldAddr); ok && !yield(st, fa) {
+						return
+					}
+				}
 			}
 		}
 	}
@@ -289,19 +310,11 @@ func (b *builder) leaderFlags() map[any]string {
 			}
 		}
 	}
-	b.instrs(func(fn *ssa.Function, instr ssa.Instruction) {
-		st, ok := instr.(*ssa.Store)
-		if !ok {
-			return
-		}
-		fa, ok := st.Addr.(*ssa.FieldAddr)
-		if !ok {
-			return
-		}
+	for st, fa := range b.fieldStores() {
 		if api := b.ix.lookupField(fa.X.Type(), fieldVar(fa.X.Type(), fa.Field)); api != nil && api.Role.Has(RoleCallback) && api.System == Kubernetes {
 			visit(funcValue(st.Val), 0)
 		}
-	})
+	}
 	flags := make(map[any]string)
 	elsewhere := make(map[any]bool) // set true outside the callbacks too: not about leading
 	b.instrs(func(fn *ssa.Function, instr ssa.Instruction) {

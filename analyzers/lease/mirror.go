@@ -118,27 +118,19 @@ func signaturePackages(iface *types.Interface) []*types.Package {
 // zk.FlagEphemeral|zk.FlagSequence, acl)): deleting that path, with any
 // version, gives the lock up.
 func (b *builder) findLockNodes() {
-	b.instrs(func(_ *ssa.Function, instr ssa.Instruction) {
-		st, ok := instr.(*ssa.Store)
-		if !ok {
-			return
-		}
-		fa, ok := st.Addr.(*ssa.FieldAddr)
-		if !ok {
-			return
-		}
+	for st, fa := range b.fieldStores() {
 		ext, ok := st.Val.(*ssa.Extract)
 		if !ok || ext.Index != 0 {
-			return
+			continue
 		}
 		call, ok := ext.Tuple.(*ssa.Call)
 		if !ok {
-			return
+			continue
 		}
 		if c, ok := b.resolve(call.Common()); ok && c.system == ZooKeeper && c.role.Has(RoleTryAcquire) {
 			if fv := originVar(fieldVar(fa.X.Type(), fa.Field)); fv != nil {
 				b.lockNodes[fv] = true
 			}
 		}
-	})
+	}
 }
