@@ -288,17 +288,18 @@ func quoteAll(patterns []string) string {
 
 // moduleProgram lists, from package metadata and syntax alone (no type
 // checking), the packages patterns match (by package path) and the other
-// packages of their modules to load from source: those they import, and,
-// for a main module (one you work in), the packages that may implement an
-// interface the requested packages call through (main wires them in; see
-// implementerPackages), with what those import from the module.
+// packages of the user's modules to load from source: those they import,
+// and, for a main module (one you work in) or a module it replaces with a
+// directory, the packages that may implement an interface the requested
+// packages call through (main wires them in; see implementerPackages),
+// with what those import from the user's modules.
 func moduleProgram(patterns []string, tests bool) (requested map[string]bool, extra []string, err error) {
-	base, requested, extra, mains, err := sameModuleDeps(patterns, tests)
-	if err != nil || len(mains) == 0 {
+	base, requested, extra, owned, err := sameModuleDeps(patterns, tests)
+	if err != nil || len(owned) == 0 {
 		return requested, extra, err
 	}
 	var wide []string
-	for _, m := range mains {
+	for _, m := range owned {
 		wide = append(wide, m+"/...")
 	}
 	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedFiles | packages.NeedImports}
@@ -324,10 +325,18 @@ func moduleProgram(patterns []string, tests bool) (requested map[string]bool, ex
 
 // sameModuleDeps lists, from package metadata alone (no type checking), the
 // packages patterns match (by package path) and the packages they import,
-// directly or not, from their own modules that the patterns do not match,
-// and the main modules among those modules. base holds both kinds, with
-// their files.
-func sameModuleDeps(patterns []string, tests bool) (base []*packages.Package, requested map[string]bool, extra, mains []string, err error) {
+// directly or not, from the user's modules that the patterns do not match,
+// and the modules among those that the user works in (owned: main modules
+// and the directories they replace modules with). base holds both kinds of
+// packages, with their files.
+//
+// The user's modules are the requested packages' own and the modules
+// replaced by a directory (replace example.com/lib => ../lib): the user
+// controls that source, often in the same repository (Atlas's cmd/atlas
+// module replaces ariga.io/atlas, whose drivers take its migration lock),
+// so what its functions and types do is known as for the main module's. A
+// module required at a version is a library and comes from export data.
+func sameModuleDeps(patterns []string, tests bool) (base []*packages.Package, requested map[string]bool, extra, owned []string, err error) {
 	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedFiles | packages.NeedModule | packages.NeedImports | packages.NeedDeps, Tests: tests}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
@@ -339,16 +348,15 @@ func sameModuleDeps(patterns []string, tests bool) (base []*packages.Package, re
 	for _, p := range pkgs {
 		requested[p.PkgPath] = true
 		if p.Module != nil {
-			if p.Module.Main && !modules[p.Module.Path] {
-				mains = append(mains, p.Module.Path)
-			}
 			modules[p.Module.Path] = true
 		}
 	}
-	slices.Sort(mains)
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		if p.Module == nil || !modules[p.Module.Path] {
+		if p.Module == nil || !modules[p.Module.Path] && !replacedByDir(p.Module) {
 			return
+		}
+		if (p.Module.Main || replacedByDir(p.Module)) && !slices.Contains(owned, p.Module.Path) {
+			owned = append(owned, p.Module.Path)
 		}
 		base = append(base, p)
 		if !requested[p.PkgPath] && !seen[p.PkgPath] {
@@ -358,7 +366,14 @@ func sameModuleDeps(patterns []string, tests bool) (base []*packages.Package, re
 	})
 	slices.SortFunc(base, func(x, y *packages.Package) int { return strings.Compare(x.ID, y.ID) })
 	slices.Sort(extra)
-	return base, requested, extra, mains, nil
+	slices.Sort(owned)
+	return base, requested, extra, owned, nil
+}
+
+// replacedByDir reports whether the main module replaces m with a
+// directory (replace example.com/lib => ../lib), not another version.
+func replacedByDir(m *packages.Module) bool {
+	return m.Replace != nil && m.Replace.Version == ""
 }
 
 // dropUnneededBroken removes from pkgs the packages that were loaded only

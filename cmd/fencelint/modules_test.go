@@ -1,0 +1,151 @@
+package main_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// replacedModule is an application module, app, that replaces the module
+// of its lock helper and its store, lib, with a directory next to it (as
+// Atlas's cmd/atlas module replaces ariga.io/atlas, whose drivers take its
+// migration lock). svc takes lib's advisory lock, writes directly, and
+// writes through its own interface, implemented in lib's pgtotals, which
+// only app's main imports.
+var replacedModule = map[string]string{
+	"app/go.mod": `module example.com/app
+
+go 1.26
+
+require example.com/lib v0.0.0
+
+replace example.com/lib => ../lib
+`,
+	"app/svc/svc.go": `package svc
+
+import (
+	"context"
+	"database/sql"
+
+	"example.com/lib/locks"
+)
+
+// Totals is implemented in lib's pgtotals, which svc does not import.
+type Totals interface {
+	Save(ctx context.Context, id, total int64) error
+}
+
+func Recompute(ctx context.Context, db *sql.DB, totals Totals, id, total int64) error {
+	unlock, err := locks.Acquire(ctx, db, id)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if _, err := db.ExecContext(ctx, "UPDATE totals SET stale = true WHERE id = $1", id); err != nil { // direct
+		return err
+	}
+	return totals.Save(ctx, id, total) // through the interface
+}
+`,
+	"app/cmd/app/main.go": `package main
+
+import (
+	"context"
+	"database/sql"
+
+	"example.com/app/svc"
+	"example.com/lib/pgtotals"
+)
+
+func main() {
+	db, _ := sql.Open("postgres", "")
+	svc.Recompute(context.Background(), db, &pgtotals.Store{DB: db}, 1, 2)
+}
+`,
+	"lib/go.mod": "module example.com/lib\n\ngo 1.26\n",
+	"lib/locks/locks.go": `package locks
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+)
+
+var ErrLocked = errors.New("locked")
+
+// Acquire takes a session advisory lock on a connection of its own and
+// returns the func that releases it.
+func Acquire(ctx context.Context, db *sql.DB, id int64) (func() error, error) {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var ok bool
+	if err := conn.QueryRowContext(ctx, "SELECT pg_try_advisory_lock($1)", id).Scan(&ok); err != nil || !ok {
+		conn.Close()
+		return nil, ErrLocked
+	}
+	return func() error {
+		defer conn.Close()
+		_, err := conn.ExecContext(ctx, "SELECT pg_advisory_unlock($1)", id)
+		return err
+	}, nil
+}
+`,
+	"lib/pgtotals/pgtotals.go": `package pgtotals
+
+import (
+	"context"
+	"database/sql"
+)
+
+type Store struct{ DB *sql.DB }
+
+func (s *Store) Save(ctx context.Context, id, total int64) error {
+	_, err := s.DB.ExecContext(ctx, "UPDATE totals SET total = $1 WHERE id = $2", total, id)
+	return err
+}
+`,
+}
+
+// TestReplacedModule checks that a module the main module replaces with a
+// directory is the user's own: its lock helper takes the lease in svc, and
+// a call through svc's interface resolves to its implementation there.
+func TestReplacedModule(t *testing.T) {
+	root := t.TempDir()
+	for name, text := range replacedModule {
+		file := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(file), 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, []byte(text), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	app := filepath.Join(root, "app")
+	svc := filepath.Join(app, "svc", "svc.go")
+	want := []finding{
+		{Analyzer: "unfencedwrite", File: "svc.go", Line: lineOf(t, svc, "// direct")},
+		{Analyzer: "unfencedwrite", File: "svc.go", Line: lineOf(t, svc, "// through the interface")},
+	}
+	for _, pattern := range []string{"./svc", "./..."} {
+		got := run(t, app, fencelintBin, "-json", pattern)
+		findings, err := parseJSON(got.stdout)
+		if got.code != 0 || err != nil {
+			t.Fatalf("fencelint -json %s: exit code %d, %v\nstdout:\n%s\nstderr:\n%s", pattern, got.code, err, got.stdout, got.stderr)
+		}
+		var keys []finding
+		for _, f := range findings {
+			keys = append(keys, f.key())
+			if f.Line == want[1].Line && !strings.Contains(f.Message, "via *pgtotals.Store.Save") {
+				t.Errorf("%s: the finding through the interface does not name lib's implementation: %s", pattern, f)
+			}
+		}
+		slices.SortFunc(keys, func(a, b finding) int { return a.Line - b.Line })
+		if !slices.Equal(keys, want) {
+			t.Errorf("fencelint -json %s: findings %v, want %v", pattern, findings, want)
+		}
+	}
+}
