@@ -148,13 +148,21 @@ layout() {
 
 # placeholders writes an empty file at each placeholder=PATH of the flags
 # FLAGS under DEST: files the build needs that the repository does not commit
-# (a web UI's built assets behind //go:embed).
+# (a web UI's built assets behind //go:embed), or whose blob the mirror lacks
+# (a generated asset package: a .go placeholder holds only its package
+# clause, named after its directory).
 placeholders() {
-	local dest=$1 f
+	local dest=$1 f path
 	for f in $2; do
 		[[ $f == placeholder=* ]] || continue
-		mkdir -p "$(dirname "$dest/${f#placeholder=}")"
-		[[ -e $dest/${f#placeholder=} ]] || : >"$dest/${f#placeholder=}"
+		path=$dest/${f#placeholder=}
+		mkdir -p "$(dirname "$path")"
+		[[ -e $path ]] && continue
+		if [[ $path == *.go ]]; then
+			echo "package $(basename "$(dirname "$path")")" >"$path"
+		else
+			: >"$path"
+		fi
 	done
 }
 
