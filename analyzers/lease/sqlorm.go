@@ -31,6 +31,10 @@ import (
 //   - Delete of a model with a gorm.DeletedAt field, without Unscoped, is
 //     a soft delete: UPDATE ... SET deleted_at = now() WHERE ... AND
 //     deleted_at IS NULL.
+// GORM v1 (github.com/jinzhu/gorm, a Fork of gorm.io/gorm) is read the same
+// way, with its differences: Update and UpdateColumn take attrs
+// ...interface{} (a column and its value, or one map or struct), and any
+// field named DeletedAt makes Delete a soft delete.
 // Calls the chain does not know (Order, Limit, Preload, WithContext,
 // Session, Debug) add nothing.
 
@@ -71,6 +75,9 @@ func (b *builder) ormWrite(w *Write, call ssa.CallInstruction) *Write {
 	}
 	if fn := calleeFunc(call.Common()); fn != nil && fn.Name() == "Save" && b.saveUpdateFenced(v) {
 		w.Via = `Save inserts the row over the newer one when its fenced UPDATE matches none; chain Select("*") before Save, or use Updates`
+		if normalizePath(fn.Pkg().Path()) != pkgGorm {
+			w.Via = `Save inserts the row over the newer one when its fenced UPDATE matches none (GORM v1, even after Select); use Updates`
+		}
 	}
 	return w
 }
@@ -90,7 +97,7 @@ func (b *builder) saveUpdateFenced(v ssa.Value) bool {
 
 // isGormDB reports whether t is *gorm.DB.
 func isGormDB(t types.Type) bool {
-	return typeName(t) == "DB" && normalizePath(pkgPathOf(t)) == pkgGorm
+	return typeName(t) == "DB" && CanonicalPath(pkgPathOf(t)) == pkgGorm
 }
 
 // gormCountRead reports whether the rows-affected count of a *gorm.DB
@@ -137,6 +144,7 @@ type gormChain struct {
 	unseenWhere bool         // conditions added out of sight (Scopes, clause.Where)
 	model       *types.Named // the type Model names
 	unscoped    bool         // Unscoped(): a delete deletes even a soft-delete model
+	v1          bool         // github.com/jinzhu/gorm, whose soft delete is any DeletedAt field
 }
 
 // gorm writes out the SQL a GORM write sends: the finisher c and the chain
@@ -162,7 +170,7 @@ func (f *folder) gorm(c *ssa.Call, depth int) (string, bool) {
 		chain = append(chain, p.Common())
 		v = callRecv(p.Common())
 	}
-	g := &gormChain{}
+	g := &gormChain{v1: normalizePath(fin.Pkg().Path()) != pkgGorm}
 	for i := len(chain) - 1; i >= 0; i-- {
 		f.gormClause(g, chain[i], depth)
 	}
@@ -266,7 +274,7 @@ var gormComparisons = map[string]string{"Eq": "=", "Neq": "<>", "Lt": "<", "Lte"
 func (f *folder) gormClauseExpr(e ssa.Value, depth int) string {
 	e = unwrap(e)
 	if p := producer(e); p != nil {
-		if fn := calleeFunc(p.Common()); fn != nil && fn.Pkg() != nil && normalizePath(fn.Pkg().Path()) == pkgGorm && fn.Name() == "Expr" {
+		if fn := calleeFunc(p.Common()); fn != nil && fn.Pkg() != nil && CanonicalPath(fn.Pkg().Path()) == pkgGorm && fn.Name() == "Expr" {
 			return "(" + f.bind(arg(p.Common(), 0), arg(p.Common(), 1), depth) + ")"
 		}
 	}
@@ -440,12 +448,12 @@ func (f *folder) gormStatement(g *gormChain, name string, c *ssa.CallCommon, dep
 		return "INSERT INTO " + table + " (x) VALUES (" + f.hole(unwrap(arg(c, 0))) + ")" + g.conflict
 	case "Save":
 		update := "UPDATE " + table + " SET x = " + f.hole(unwrap(arg(c, 0))) + f.gormWhere(g, "id = "+f.hole(unwrap(arg(c, 0))))
-		if g.selected || f.saveSelected {
+		if g.selected && !g.v1 || f.saveSelected { // GORM v1's Save inserts whatever was selected
 			return update
 		}
 		return update + "; INSERT INTO " + table + " (x) VALUES (" + f.hole(unwrap(arg(c, 0))) + ") ON CONFLICT (id) DO UPDATE SET x = excluded.x"
 	case "Update", "UpdateColumn":
-		return "UPDATE " + table + " SET " + f.fold(arg(c, 0), depth+1) + " = " + f.hole(unwrap(arg(c, 1))) + f.gormWhere(g, "")
+		return "UPDATE " + table + " SET " + f.gormUpdateSet(c, depth) + f.gormWhere(g, "")
 	case "Updates", "UpdateColumns":
 		return "UPDATE " + table + " SET " + f.gormSets(arg(c, 0)) + f.gormWhere(g, "")
 	case "Delete":
@@ -463,8 +471,13 @@ func (f *folder) gormStatement(g *gormChain, name string, c *ssa.CallCommon, dep
 		if model == nil {
 			model = modelType(arg(c, 0))
 		}
-		if col := softDeleteColumn(model, "gorm"); col != "" && !g.unscoped {
-			// A model with a gorm.DeletedAt field is deleted by stamping it.
+		tag := "gorm"
+		if g.v1 {
+			tag = "gormv1"
+		}
+		if col := softDeleteColumn(model, tag); col != "" && !g.unscoped {
+			// A model with a gorm.DeletedAt field (GORM v1: any DeletedAt
+			// field) is deleted by stamping it.
 			unstamped := col + " IS NULL"
 			if inline != "" {
 				unstamped = inline + " AND " + unstamped
@@ -474,6 +487,23 @@ func (f *folder) gormStatement(g *gormChain, name string, c *ssa.CallCommon, dep
 		return "DELETE FROM " + table + f.gormWhere(g, inline)
 	}
 	return ""
+}
+
+// gormUpdateSet renders the assignment of Update or UpdateColumn: a column
+// and its value, or, in GORM v1, whose Update(attrs ...interface{}) also
+// takes one map or struct, what Updates would set.
+func (f *folder) gormUpdateSet(c *ssa.CallCommon, depth int) string {
+	if !calleeFunc(c).Signature().Variadic() {
+		return f.fold(arg(c, 0), depth+1) + " = " + f.hole(unwrap(arg(c, 1)))
+	}
+	attrs, known := variadic(arg(c, 0))
+	switch {
+	case known && len(attrs) == 2:
+		return f.fold(unwrap(attrs[0]), depth+1) + " = " + f.hole(unwrap(attrs[1]))
+	case known && len(attrs) == 1:
+		return f.gormSets(attrs[0])
+	}
+	return "x = " + f.hole(nil)
 }
 
 // gormSets renders the assignments of Updates: a map literal's constant
@@ -593,7 +623,8 @@ func modelNamed(t types.Type) *types.Named {
 // softDeleteColumn names the soft-delete column of a model, or "": bun's
 // `bun:",soft_delete"` field (named by the tag or by the field), or a
 // field of GORM's gorm.DeletedAt type (named by `gorm:"column:x"` or by the
-// field), when tag is "gorm". Embedded structs are searched too.
+// field), when tag is "gorm", or a field named DeletedAt of any type, when
+// tag is "gormv1" (GORM v1). Embedded structs are searched too.
 func softDeleteColumn(named *types.Named, tag string) string {
 	if named == nil {
 		return ""
@@ -615,7 +646,8 @@ func softDeleteIn(t types.Type, tag string, depth int) string {
 				return opts[0]
 			}
 			return snake(f.Name())
-		case tag == "gorm" && isNamed(f.Type(), pkgGorm, "DeletedAt"):
+		case tag == "gorm" && isNamed(f.Type(), pkgGorm, "DeletedAt"),
+			tag == "gormv1" && f.Name() == "DeletedAt" && !f.Embedded():
 			for _, o := range strings.Split(reflect.StructTag(st.Tag(i)).Get("gorm"), ";") {
 				if col, ok := strings.CutPrefix(o, "column:"); ok && col != "" {
 					return col

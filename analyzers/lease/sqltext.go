@@ -190,7 +190,7 @@ func (f *folder) call(c *ssa.Call, depth int) string {
 	if fn == nil || fn.Pkg() == nil {
 		return f.hole(c)
 	}
-	if normalizePath(fn.Pkg().Path()) == pkgGorm {
+	if CanonicalPath(fn.Pkg().Path()) == pkgGorm {
 		if s, ok := f.gorm(c, depth); ok {
 			return s
 		}

@@ -221,6 +221,9 @@ func checkForks(t *testing.T, mods ...*module) {
 			if row.Pkg != f.Pkg {
 				continue
 			}
+			if row.Recv != "" && pkg.Scope().Lookup(row.Recv) == nil {
+				continue // a type added after the fork (GORM's generics API, v1.30) is not part of its API
+			}
 			total++
 			if findSymbol([]*types.Package{pkg}, row) == nil {
 				found++

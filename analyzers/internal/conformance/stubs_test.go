@@ -21,14 +21,17 @@ import (
 const stubsDir = "../stubs/testdata"
 
 // checkStubs compares every stub package with the real package of the same
-// import path in the conformance module: each exported func, method, field,
-// constant and variable of the stub must exist in the real package with the
-// same type. The stubs may leave things out; they may not differ.
-func checkStubs(t *testing.T, m *module) {
+// import path in the conformance module, or in the legacy module for a
+// fork's stub: each exported func, method, field, constant and variable of
+// the stub must exist in the real package with the same type. The stubs may
+// leave things out; they may not differ.
+func checkStubs(t *testing.T, m, legacy *module) {
 	real := make(map[string]*types.Package)
-	for _, p := range m.all {
-		if p.Types != nil {
-			real[p.PkgPath] = p.Types
+	for _, mod := range []*module{legacy, m} {
+		for _, p := range mod.all {
+			if p.Types != nil {
+				real[p.PkgPath] = p.Types
+			}
 		}
 	}
 	stubPkgs := loadStubs(t)

@@ -10,6 +10,7 @@ require (
 	github.com/go-redis/redis/v7 v7.4.1
 	github.com/go-redis/redis/v8 v8.11.5
 	github.com/go-redsync/redsync v1.4.2
+	github.com/jinzhu/gorm v1.9.16
 	github.com/samuel/go-zookeeper v0.0.0-20190923202752-2cc03de413da
 	go.etcd.io/etcd v0.5.0-alpha.5.0.20200910180754-dd1b699fc489
 	gopkg.in/redis.v5 v5.2.9
@@ -28,6 +29,7 @@ require (
 	github.com/google/uuid v1.0.0 // indirect
 	github.com/hashicorp/errwrap v1.0.0 // indirect
 	github.com/hashicorp/go-multierror v1.0.0 // indirect
+	github.com/jinzhu/inflection v1.0.0 // indirect
 	go.uber.org/atomic v1.3.2 // indirect
 	go.uber.org/multierr v1.1.0 // indirect
 	go.uber.org/zap v1.10.0 // indirect
