@@ -2,6 +2,8 @@
 // wrappers. It is a pure function from inputs (schema sources, options) to
 // output files; only cmd/fencegen touches the file system, apart from the
 // temporary directory sqlc runs in (removed before Generate returns).
+// Generate does the steps below in a child process of the running
+// executable (child.go), in which sqlc runs in-process.
 //
 // # Pipeline
 //
@@ -13,9 +15,9 @@
 //     configurable globally and per table) and validate them.
 //  3. Render fenced.sql: sqlc-annotated UPDATE, upsert and DELETE per fenced
 //     table, plus a fence read used only to label a rejected write.
-//  4. Run sqlc (in a child process of the running executable, see
-//     sqlcChildEnv) on the schema plus fenced.sql for the chosen driver;
-//     its messages come back placed in the user's files.
+//  4. Run sqlc on the schema plus fenced.sql for the chosen driver; when
+//     it fails (and ends the child), the parent places its messages in the
+//     user's files.
 //     The users' queries files (Options.Queries) go to sqlc rewritten: each
 //     UPDATE, DELETE and INSERT ... ON CONFLICT DO UPDATE (VALUES or SELECT) of a
 //     fenced table gets the fence assignment and predicate spliced into its
@@ -180,10 +182,11 @@
 //     build sqlc's own SQLite analyzer links): sqlc's ANTLR grammar is in an
 //     internal package. Column positions on MySQL and SQLite are found by
 //     the column's name inside its statement (their parsers record none).
-//   - sqlc runs in a child process of fencegen's own executable (an init
-//     function runs sqlc's command line when FENCEGEN_RUN_SQLC=1 is set):
-//     sqlc's only exported entry point, pkg/cli, ends the process with
-//     os.Exit(1) when generation fails. Its messages come back as an *Error
+//   - sqlc runs inside a child process of fencegen's own executable that
+//     does the whole generation (an init function runs it when
+//     FENCEGEN_GENERATE names its working directory; child.go): sqlc's only
+//     exported entry point, pkg/cli, ends the process with os.Exit(1) when
+//     generation fails. Its messages come back as an *Error
 //     placed in the user's schema file, or at the table whose fenced query
 //     sqlc could not compile.
 package gen

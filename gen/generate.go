@@ -70,12 +70,33 @@ type Result struct {
 
 // Generate parses the schemas, renders fenced.sql, runs sqlc on it and
 // renders fenced.go. It returns an *Error for bad input; nothing is returned
-// half-done.
+// half-done. The work runs in a child process of the running executable
+// (child.go), which runs sqlc in-process.
 func Generate(opts Options) (*Result, error) {
 	opts, err := opts.withDefaults()
 	if err != nil {
 		return nil, err
 	}
+	return generateInChild(opts)
+}
+
+// plan is a generation up to sqlc: the schema read, the fenced tables
+// picked, the queries fenced and the sqlc run that compiles them.
+type plan struct {
+	opts       Options
+	schema     *Schema
+	tables     []*fencedTable
+	warnings   []Diagnostic
+	queryFiles [][]*userQuery
+	userSQL    []Source
+	queries    string            // fenced.sql
+	files      map[string][]byte // the output so far: the token sources' schemas
+	job        sqlcJob
+}
+
+// prepare does everything Generate does before sqlc runs. opts has its
+// defaults.
+func prepare(opts Options) (*plan, error) {
 	schema, err := ParseSchema(opts.Engine, opts.Schemas)
 	if err != nil {
 		return nil, err
@@ -120,13 +141,16 @@ func Generate(opts Options) (*Result, error) {
 		files[leaseSchemaFile] = []byte(opts.sqlHeader() + leaseSchema)
 	}
 	job := sqlcJob{Engine: opts.Engine, Driver: opts.Driver, Package: opts.Package, Schemas: opts.Schemas, Internal: internal, Queries: queries, UserQueries: userSQL, PlaceUser: placeUserMessage(userSQL, queryFiles), Tables: tables, NoVersion: opts.Version == "", Plugin: opts.SQLCPlugin}
-	goFiles, err := job.run()
-	if err != nil {
-		return nil, err
-	}
+	return &plan{opts: opts, schema: schema, tables: tables, warnings: warnings, queryFiles: queryFiles, userSQL: userSQL, queries: queries, files: files, job: job}, nil
+}
+
+// finish renders the package from the Go files sqlc wrote, by base name.
+func (p *plan) finish(goFiles map[string][]byte) (*Result, error) {
+	opts, files := p.opts, p.files
 	var sqlcOwn map[string][]byte // sqlc's files of the package, in plugin mode
+	var err error
 	if opts.SQLCPlugin != nil {
-		if sqlcOwn, err = shareSQLCPackage(schema, goFiles); err != nil {
+		if sqlcOwn, err = shareSQLCPackage(p.schema, goFiles); err != nil {
 			return nil, err
 		}
 	}
@@ -136,13 +160,13 @@ func Generate(opts Options) (*Result, error) {
 	}
 	var models map[string]string // sqlc's models renamed (a plugin refuses those clashes)
 	if opts.SQLCPlugin == nil {
-		models = modelRenames(schema)
+		models = modelRenames(p.schema)
 	}
-	userGo, err := readQueryFiles(opts, userSQL, queryFiles, goFiles, models)
+	userGo, err := readQueryFiles(opts, p.userSQL, p.queryFiles, goFiles, models)
 	if err != nil {
 		return nil, err
 	}
-	fencedGo, err := renderFencedGo(opts, tables, sqlcQueries, userGo)
+	fencedGo, err := renderFencedGo(opts, p.tables, sqlcQueries, userGo)
 	if err != nil {
 		return nil, err
 	}
@@ -150,7 +174,7 @@ func Generate(opts Options) (*Result, error) {
 		if goFiles["models.go"], err = renameModels(goFiles["models.go"], models); err != nil {
 			return nil, err
 		}
-	} else if err := dropSharedRows(queryFiles, userSQL, goFiles); err != nil {
+	} else if err := dropSharedRows(p.queryFiles, p.userSQL, goFiles); err != nil {
 		return nil, err
 	}
 	parsed := map[string]*ast.File{} // for checkDeclarations: ownSQLCFile changes only a comment
@@ -161,14 +185,14 @@ func Generate(opts Options) (*Result, error) {
 		files[name] = ownSQLCFile(data)
 	}
 	files["fenced.go"] = fencedGo
-	files["fenced.sql"] = []byte(opts.sqlHeader() + queries)
-	for _, q := range userSQL {
+	files["fenced.sql"] = []byte(opts.sqlHeader() + p.queries)
+	for _, q := range p.userSQL {
 		files[q.Path] = append([]byte(opts.sqlHeader()), q.Data...)
 	}
 	if err := checkDeclarations(withSQLCFiles(files, sqlcOwn), parsed); err != nil {
 		return nil, err
 	}
-	return &Result{Files: files, Warnings: warnings}, nil
+	return &Result{Files: files, Warnings: p.warnings}, nil
 }
 
 // unkeyedError is the refusal when every table with a fence column was

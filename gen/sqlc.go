@@ -1,12 +1,10 @@
 package gen
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -24,13 +22,10 @@ const (
 	DriverSQL Driver = "database/sql"
 )
 
-// sqlcChildEnv, when set to "1", makes a program that links this package run
-// sqlc's command line instead of its own main. fencegen runs sqlc as a child
-// process of its own executable: sqlc's only exported entry point (pkg/cli)
-// prints to the process's stderr and ends the process with os.Exit(1) when
-// generation fails, which in-process would skip fencegen's cleanup and its
-// own error message. Re-executing the running binary needs no sqlc install
-// and runs exactly the sqlc version fencegen was built and tested with.
+// sqlcChildEnv, when set to "1", makes a program that links this package
+// run sqlc's command line instead of its own main: the sqlc fencegen was
+// built and tested with, for tests, benchmarks and the sqlc sweep that
+// compare with it or need it as the host of fencegen's plugin.
 const sqlcChildEnv = "FENCEGEN_RUN_SQLC"
 
 func init() {
@@ -94,16 +89,14 @@ const (
 	configFile  = "sqlc.json"
 )
 
-// run executes `sqlc generate` on a temporary directory and returns the Go
-// files it wrote, by base name. The directory is removed before run returns.
-// When sqlc rejects its input, the error names the user's file and line.
-func (j sqlcJob) run() (map[string][]byte, error) {
-	tmp, err := os.MkdirTemp("", "fencegen-sqlc-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(tmp)
-
+// run executes `sqlc generate`, in this process, on dir (a new directory
+// that the caller removes) and returns the Go files it wrote, by base name.
+// sqlc prints its messages to the process's stderr and, when it rejects its
+// input, usually ends the process: run is for the child process of
+// Generate (child.go), whose parent reads those messages and places them in
+// the user's files (explain). A failure sqlc returns from is an
+// *sqlcExit.
+func (j sqlcJob) run(dir string) (map[string][]byte, error) {
 	cfg := sqlcSQL{Engine: j.Engine, Queries: []string{queriesFile}}
 	cfg.Gen.Go = sqlcGo{Package: j.Package, Out: sqlcOutDir, OmitSQLCVersion: j.NoVersion}
 	if j.Driver == DriverPgx {
@@ -114,16 +107,16 @@ func (j sqlcJob) run() (map[string][]byte, error) {
 	}
 	for i, src := range append(j.Schemas[:len(j.Schemas):len(j.Schemas)], j.Internal...) {
 		rel := schemaCopyPath(i)
-		if err := writeFile(filepath.Join(tmp, rel), src.Data); err != nil {
+		if err := writeFile(filepath.Join(dir, rel), src.Data); err != nil {
 			return nil, err
 		}
 		cfg.Schema = append(cfg.Schema, filepath.ToSlash(rel))
 	}
-	if err := writeFile(filepath.Join(tmp, queriesFile), []byte(j.Queries)); err != nil {
+	if err := writeFile(filepath.Join(dir, queriesFile), []byte(j.Queries)); err != nil {
 		return nil, err
 	}
 	for _, q := range j.UserQueries {
-		if err := writeFile(filepath.Join(tmp, q.Path), q.Data); err != nil {
+		if err := writeFile(filepath.Join(dir, q.Path), q.Data); err != nil {
 			return nil, err
 		}
 		cfg.Queries = append(cfg.Queries, q.Path)
@@ -132,15 +125,23 @@ func (j sqlcJob) run() (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	confPath := filepath.Join(tmp, configFile)
+	confPath, err := filepath.Abs(filepath.Join(dir, configFile))
+	if err != nil {
+		return nil, err
+	}
 	if err := writeFile(confPath, conf); err != nil {
 		return nil, err
 	}
-	if err := runSQLC(tmp, "generate", "--no-remote", "-f", confPath); err != nil {
-		return nil, j.explain(err)
+	if code := sqlc.Run([]string{"generate", "--no-remote", "-f", confPath}); code != 0 {
+		return nil, &sqlcExit{code: code}
 	}
-	return readGoFiles(filepath.Join(tmp, sqlcOutDir))
+	return readGoFiles(filepath.Join(dir, sqlcOutDir))
 }
+
+// sqlcExit is sqlc's exit code when it failed without ending the process.
+type sqlcExit struct{ code int }
+
+func (e *sqlcExit) Error() string { return fmt.Sprintf("sqlc generate exited with status %d", e.code) }
 
 // sqlcFailure is a failed sqlc run: its exit status and what it printed.
 type sqlcFailure struct {
@@ -160,25 +161,6 @@ func (f *sqlcFailure) Error() string {
 		msg += " (in the Go code sqlc generated for fencegen's queries: a fencegen bug; please report it with your schema)"
 	}
 	return fmt.Sprintf("sqlc generate failed (%v): %s", f.err, msg)
-}
-
-// runSQLC runs sqlc's command line with args in a child process of the
-// running executable (see sqlcChildEnv), in dir.
-func runSQLC(dir string, args ...string) error {
-	exe, err := os.Executable()
-	if err != nil {
-		return fmt.Errorf("cannot run sqlc: locating fencegen's executable: %w", err)
-	}
-	cmd := exec.Command(exe, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), sqlcChildEnv+"=1")
-	var out bytes.Buffer
-	cmd.Stdout = &out
-	cmd.Stderr = &out
-	if err := cmd.Run(); err != nil {
-		return &sqlcFailure{err: err, output: out.String()}
-	}
-	return nil
 }
 
 // sqlcPosLine matches sqlc's "path:line:col: message" lines.
