@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -89,13 +90,17 @@ func benchGenerate(dir string) error {
 
 // BenchmarkGenerate500Tables compares fencegen with `sqlc generate` on a
 // 500-table schema, per engine: in every iteration one fencegen process
-// generates the fenced package (it runs sqlc itself, in a child process),
+// generates the fenced package (it runs sqlc itself, in its child process),
 // and one sqlc process runs `sqlc generate` on the same schema and the same
 // fenced queries. Both are fresh processes of this test binary (sqlc being
-// the one fencegen links), as a user runs them. It reports the ratio of
-// their CPU time (user+system of the processes and their children: on a
-// busy machine wall time mostly measures waiting for a core) and of their
-// wall time; the issue aims at <= 1.3.
+// the one fencegen links), as a user runs them, started one after the
+// other in alternating order, so that a change in the machine's load
+// weighs on both. It reports the median CPU time of each (user+system of
+// the process and its children: on a busy machine wall time mostly
+// measures waiting for a core), the median of the iterations' CPU ratios
+// and the ratio of the summed wall times; the issue aims at a CPU ratio
+// <= 1.3. Run it with -benchtime 10x or more: one run of either side
+// varies by a fifth.
 func BenchmarkGenerate500Tables(b *testing.B) {
 	for _, engine := range []Engine{PostgreSQL, MySQL, SQLite} {
 		b.Run(string(engine), func(b *testing.B) {
@@ -104,32 +109,51 @@ func BenchmarkGenerate500Tables(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			var fencegen, sqlcGen cost
-			for b.Loop() {
-				fencegen.add(b, exec.Command(exe), dir, benchGenerateEnv+"="+dir)
-				sqlcGen.add(b, exec.Command(exe, "generate", "--no-remote", "-f", "sqlc.json"), dir, sqlcChildEnv+"=1")
+			runFencegen := func() run {
+				return measure(b, exec.Command(exe), dir, benchGenerateEnv+"="+dir)
 			}
-			b.ReportMetric(float64(fencegen.cpu.Nanoseconds())/float64(b.N), "fencegen-cpu-ns/op")
-			b.ReportMetric(float64(sqlcGen.cpu.Nanoseconds())/float64(b.N), "sqlc-cpu-ns/op")
-			b.ReportMetric(float64(fencegen.cpu)/float64(sqlcGen.cpu), "cpu-fencegen/sqlc")
-			b.ReportMetric(float64(fencegen.wall)/float64(sqlcGen.wall), "wall-fencegen/sqlc")
+			runSQLC := func() run {
+				return measure(b, exec.Command(exe, "generate", "--no-remote", "-f", "sqlc.json"), dir, sqlcChildEnv+"=1")
+			}
+			var fencegen, sqlcGen []run
+			for i := 0; b.Loop(); i++ {
+				if i%2 == 0 {
+					fencegen = append(fencegen, runFencegen())
+					sqlcGen = append(sqlcGen, runSQLC())
+				} else {
+					sqlcGen = append(sqlcGen, runSQLC())
+					fencegen = append(fencegen, runFencegen())
+				}
+			}
+			ratios := make([]float64, len(fencegen))
+			var fencegenWall, sqlcWall time.Duration
+			for i := range fencegen {
+				ratios[i] = float64(fencegen[i].cpu) / float64(sqlcGen[i].cpu)
+				fencegenWall += fencegen[i].wall
+				sqlcWall += sqlcGen[i].wall
+			}
+			b.ReportMetric(median(cpuTimes(fencegen)), "fencegen-cpu-s")
+			b.ReportMetric(median(cpuTimes(sqlcGen)), "sqlc-cpu-s")
+			b.ReportMetric(median(ratios), "cpu-fencegen/sqlc")
+			b.ReportMetric(float64(fencegenWall)/float64(sqlcWall), "wall-fencegen/sqlc")
 		})
 	}
 }
 
-// cost accumulates the wall-clock and CPU time of runs.
-type cost struct {
+// run is the cost of one process.
+type run struct {
 	wall, cpu time.Duration
 }
 
-// add runs cmd in dir with env added and adds its cost: the CPU time of the
-// process and every process it waited for (fencegen's sqlc).
-func (c *cost) add(b *testing.B, cmd *exec.Cmd, dir string, env string) {
+// measure runs cmd in dir with env added and returns its cost: the CPU
+// time is the process's and that of every process it waited for
+// (fencegen's child).
+func measure(b *testing.B, cmd *exec.Cmd, dir string, env string) run {
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env)
 	start := time.Now()
 	out, err := cmd.CombinedOutput()
-	c.wall += time.Since(start)
+	wall := time.Since(start)
 	if err != nil {
 		b.Fatalf("%v: %v\n%s", cmd.Args, err, out)
 	}
@@ -137,7 +161,24 @@ func (c *cost) add(b *testing.B, cmd *exec.Cmd, dir string, env string) {
 	if !ok {
 		b.Fatal("no rusage")
 	}
-	c.cpu += time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return run{wall: wall, cpu: time.Duration(ru.Utime.Nano() + ru.Stime.Nano())}
+}
+
+// cpuTimes lists the runs' CPU times in seconds.
+func cpuTimes(runs []run) []float64 {
+	out := make([]float64, len(runs))
+	for i, r := range runs {
+		out[i] = r.cpu.Seconds()
+	}
+	return out
+}
+
+func median(xs []float64) float64 {
+	s := slices.Sorted(slices.Values(xs))
+	if n := len(s); n%2 == 0 {
+		return (s[n/2-1] + s[n/2]) / 2
+	}
+	return s[len(s)/2]
 }
 
 // prepareBench writes the schema, the fenced queries fencegen would hand
