@@ -39,9 +39,13 @@ import (
 //     and pointers, a struct with an Old and a New field of one type: the
 //     expected value and the new one), or is a transaction whose function
 //     commits only after a CAS (below), or calls a function that returns
-//     no nil error before a CAS succeeded (CASFact). A fenced SQL write is
-//     not one here: its nil error does not say its rows-affected check
-//     passed;
+//     no nil error before a CAS succeeded (CASFact). A fenced SQL write
+//     (RowsCAS: a token, version or state compared in its WHERE clause) is
+//     one where its rows-affected count is compared with 0 or 1: its nil
+//     error alone does not say it won, the count does, so the edge where
+//     the count says a row was written is its success edge. A store
+//     method that returns ErrVersionConflict when no row matched thus
+//     gets a CASFact, marked SQL;
 //   - the CAS is checked when its error is compared with nil, and the
 //     edge where it is nil is its success edge;
 //   - a transaction is a call of a function or method whose name says so
@@ -49,7 +53,13 @@ import (
 //     Transaction) with a func literal argument that returns an error:
 //     the runner commits what the literal wrote only when it returns nil;
 //   - a write in such a literal is fenced by the CAS when no path from the
-//     write to a return of a nil error avoids every CAS success edge;
+//     write to a return of a nil error avoids every CAS success edge, or,
+//     for an SQL CAS, when no path from the literal's entry reaches the
+//     write without taking one: the row the CAS won stays locked until the
+//     transaction ends, so the next holder's CAS waits for it and fails,
+//     and whatever this transaction wrote after the CAS commits as if the
+//     next holder ran after it. A git reference is locked by no
+//     transaction, so a write after git's CAS is not fenced this way;
 //   - an append (an SQL INSERT with no ON CONFLICT DO UPDATE, ON DUPLICATE
 //     KEY UPDATE or REPLACE: a new row, nothing overwritten) is fenced
 //     when no path from the function's entry reaches it without taking a
@@ -78,12 +88,15 @@ func (b *builder) fenceByCAS() {
 func (b *builder) casFencedWrite(w *Write) string {
 	fn := w.Fn
 	if b.txClosure(fn) {
-		if what, ok := b.onlyAfterCAS(fn, w.Call.Block(), w.Call, false); ok {
+		if what, ok := b.onlyAfterCAS(fn, w.Call.Block(), w.Call, false, false); ok {
 			return what + " in the same transaction"
+		}
+		if what, ok := b.reachedOnlyAfterCAS(fn, w.Call, true); ok {
+			return what + ", which this write follows in the same transaction"
 		}
 	}
 	if w.Append {
-		if what, ok := b.reachedOnlyAfterCAS(fn, w.Call); ok {
+		if what, ok := b.reachedOnlyAfterCAS(fn, w.Call, false); ok {
 			return what + ", which this write is appended after"
 		}
 	}
@@ -94,6 +107,9 @@ func (b *builder) casFencedWrite(w *Write) string {
 // makes (or a transaction that commits with one) succeeded.
 type CASFact struct {
 	What string // "Interface.UpdateRefs (a compare-and-swap request)"
+	// SQL: every CAS it relies on is an SQL compare-and-set, whose row
+	// stays locked until the transaction it runs in ends.
+	SQL bool
 }
 
 func (*CASFact) AFact()           {}
@@ -102,19 +118,22 @@ func (f *CASFact) String() string { return "compare-and-swap: " + f.What }
 // exportCASFacts records a CASFact for each declared function of the
 // package that returns an error only after a checked CAS succeeded.
 func (b *builder) exportCASFacts() {
+	b.exportFailsFacts()
 	for _, fn := range b.funcs {
 		obj := declaredFunc(fn)
 		if obj == nil || len(fn.Blocks) == 0 || !lastResultError(fn.Signature) {
 			continue
 		}
-		if what, ok := b.onlyAfterCAS(fn, fn.Blocks[0], nil, true); ok {
+		if what, ok := b.onlyAfterCAS(fn, fn.Blocks[0], nil, true, true); ok {
+			b.setLocal(obj, &CASFact{What: what, SQL: true})
+		} else if what, ok := b.onlyAfterCAS(fn, fn.Blocks[0], nil, true, false); ok {
 			b.setLocal(obj, &CASFact{What: what})
 		}
 	}
 }
 
 // casCall returns what makes call a compare-and-swap, or "".
-func (b *builder) casCall(call *ssa.Call) string {
+func (b *builder) casCall(call *ssa.Call, sqlOnly bool) string {
 	c := call.Common()
 	if !lastResultError(c.Signature()) {
 		return ""
@@ -123,13 +142,13 @@ func (b *builder) casCall(call *ssa.Call) string {
 	if fn := calleeFunc(c); fn != nil {
 		name = shortName(fn)
 		var f CASFact
-		if b.fact(fn, &f) {
+		if b.fact(fn, &f) && (f.SQL || !sqlOnly) {
 			return name
 		}
 		if txRunnerName(fn.Name()) {
 			for _, a := range callArgs(c) {
 				if lit := funcLiteral(a); lit != nil && b.inProgress[lit] == 0 {
-					if what, ok := b.onlyAfterCAS(lit, lit.Blocks[0], nil, true); ok {
+					if what, ok := b.onlyAfterCAS(lit, lit.Blocks[0], nil, true, sqlOnly); ok {
 						return fmt.Sprintf("the transaction of %s, which commits only after %s", name, what)
 					}
 				}
@@ -137,7 +156,7 @@ func (b *builder) casCall(call *ssa.Call) string {
 		}
 	}
 	for _, a := range callArgs(c) {
-		if a != nil && casRequestType(a.Type(), 0) {
+		if a != nil && !sqlOnly && casRequestType(a.Type(), 0) {
 			if name == "" {
 				name = "the call"
 			}
@@ -151,15 +170,15 @@ func (b *builder) casCall(call *ssa.Call) string {
 // blk (from nil: the block's start) to a return of a nil error takes the
 // success edge of a checked CAS, and names the first CAS seen. With
 // needCAS, fn must make at least one.
-func (b *builder) onlyAfterCAS(fn *ssa.Function, blk *ssa.BasicBlock, from ssa.Instruction, needCAS bool) (string, bool) {
+func (b *builder) onlyAfterCAS(fn *ssa.Function, blk *ssa.BasicBlock, from ssa.Instruction, needCAS, sqlOnly bool) (string, bool) {
 	if len(fn.Blocks) == 0 || !lastResultError(fn.Signature) {
 		return "", false
 	}
 	b.inProgress[fn]++
 	defer func() { b.inProgress[fn]-- }()
-	cut, what := b.casSuccessEdges(fn)
+	cut, what := b.casSuccessEdges(fn, sqlOnly)
 	if what == "" {
-		what = b.returnedCAS(fn)
+		what = b.returnedCAS(fn, sqlOnly)
 	}
 	if needCAS && what == "" {
 		return "", false
@@ -168,7 +187,7 @@ func (b *builder) onlyAfterCAS(fn *ssa.Function, blk *ssa.BasicBlock, from ssa.I
 	var walk func(blk *ssa.BasicBlock, start int) bool // reports a nil return reached
 	walk = func(blk *ssa.BasicBlock, start int) bool {
 		for _, instr := range blk.Instrs[start:] {
-			if ret, ok := instr.(*ssa.Return); ok && b.mayReturnNil(ret) {
+			if ret, ok := instr.(*ssa.Return); ok && b.mayReturnNil(ret, sqlOnly) {
 				return true
 			}
 		}
@@ -195,7 +214,7 @@ func (b *builder) onlyAfterCAS(fn *ssa.Function, blk *ssa.BasicBlock, from ssa.I
 
 // returnedCAS names the first CAS whose error fn returns as its own
 // (return s.git.UpdateRefs(ctx, params)), or "".
-func (b *builder) returnedCAS(fn *ssa.Function) string {
+func (b *builder) returnedCAS(fn *ssa.Function, sqlOnly bool) string {
 	for _, blk := range fn.Blocks {
 		ret, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return)
 		if !ok || len(ret.Results) == 0 {
@@ -203,12 +222,12 @@ func (b *builder) returnedCAS(fn *ssa.Function) string {
 		}
 		switch x := ret.Results[len(ret.Results)-1].(type) {
 		case *ssa.Call:
-			if what := b.casCall(x); what != "" {
+			if what := b.casCall(x, sqlOnly); what != "" {
 				return what
 			}
 		case *ssa.Extract:
 			if call, ok := x.Tuple.(*ssa.Call); ok && errorResult(call) == x {
-				if what := b.casCall(call); what != "" {
+				if what := b.casCall(call, sqlOnly); what != "" {
 					return what
 				}
 			}
@@ -219,8 +238,8 @@ func (b *builder) returnedCAS(fn *ssa.Function) string {
 
 // reachedOnlyAfterCAS reports whether every path from fn's entry to instr
 // takes the success edge of a checked CAS, and names it.
-func (b *builder) reachedOnlyAfterCAS(fn *ssa.Function, instr ssa.Instruction) (string, bool) {
-	cut, what := b.casSuccessEdges(fn)
+func (b *builder) reachedOnlyAfterCAS(fn *ssa.Function, instr ssa.Instruction, sqlOnly bool) (string, bool) {
+	cut, what := b.casSuccessEdges(fn, sqlOnly)
 	if what == "" || len(fn.Blocks) == 0 {
 		return "", false
 	}
@@ -251,9 +270,21 @@ type edge struct {
 
 // casSuccessEdges returns the edges of fn where a checked CAS is known to
 // have succeeded (its error compared with nil), and names the first CAS.
-func (b *builder) casSuccessEdges(fn *ssa.Function) (map[edge]bool, string) {
+func (b *builder) casSuccessEdges(fn *ssa.Function, sqlOnly bool) (map[edge]bool, string) {
 	cut := make(map[edge]bool)
 	first := ""
+	for _, w := range b.rowsCASWrites(fn) {
+		edges := rowsWonEdges(w.Call)
+		if len(edges) == 0 {
+			continue
+		}
+		if first == "" {
+			first = "the compare-and-set " + b.describeWrite(w)
+		}
+		for _, e := range edges {
+			cut[e] = true
+		}
+	}
 	for _, blk := range fn.Blocks {
 		for _, instr := range blk.Instrs {
 			call, ok := instr.(*ssa.Call)
@@ -264,7 +295,7 @@ func (b *builder) casSuccessEdges(fn *ssa.Function) (map[edge]bool, string) {
 			if len(edges) == 0 {
 				continue
 			}
-			what := b.casCall(call)
+			what := b.casCall(call, sqlOnly)
 			if what == "" {
 				continue
 			}
@@ -277,6 +308,147 @@ func (b *builder) casSuccessEdges(fn *ssa.Function) (map[edge]bool, string) {
 		}
 	}
 	return cut, first
+}
+
+// rowsCASWrites returns fn's SQL compare-and-sets (RowsCAS writes).
+func (b *builder) rowsCASWrites(fn *ssa.Function) []*Write {
+	var out []*Write
+	for _, w := range b.model.Writes {
+		if w.RowsCAS && w.Fn == fn && w.Via == "" {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// rowsWonEdges returns the edges taken when the rows-affected count of the
+// SQL write call says it won: its result's RowsAffected() compared with 0
+// or 1 (n == 0 fails, n != 0, n > 0, n >= 1 and n == 1 win).
+func rowsWonEdges(call ssa.CallInstruction) []edge {
+	v, ok := call.(*ssa.Call)
+	if !ok {
+		return nil
+	}
+	result := ssa.Value(v)
+	if v.Call.Signature().Results().Len() > 1 {
+		result = nil
+		for _, ref := range referrers(v) {
+			if ext, ok := ref.(*ssa.Extract); ok && ext.Index == 0 {
+				result = ext
+			}
+		}
+	}
+	if result == nil {
+		return nil
+	}
+	var edges []edge
+	for _, ref := range referrers(result) {
+		rc, ok := ref.(*ssa.Call)
+		if !ok || rc.Call.Signature().Results().Len() == 0 || !strings.HasPrefix(calleeName(rc.Common()), "RowsAffected") {
+			continue
+		}
+		count := ssa.Value(rc)
+		if rc.Call.Signature().Results().Len() > 1 {
+			count = nil
+			for _, r := range referrers(rc) {
+				if ext, ok := r.(*ssa.Extract); ok && ext.Index == 0 {
+					count = ext
+				}
+			}
+		}
+		if count == nil {
+			continue
+		}
+		for _, use := range referrers(count) {
+			cmp, ok := use.(*ssa.BinOp)
+			if !ok {
+				continue
+			}
+			won, ok := countWonBranch(cmp, count)
+			if !ok {
+				continue
+			}
+			for _, u := range referrers(cmp) {
+				if br, ok := u.(*ssa.If); ok && br.Cond == cmp {
+					edges = append(edges, edge{br.Block(), won})
+				}
+			}
+		}
+	}
+	return edges
+}
+
+// countWonBranch returns which branch of an if on cmp, a comparison of the
+// rows-affected count with 0 or 1, is taken when a row was written: 0 for
+// the true branch, 1 for the false one.
+func countWonBranch(cmp *ssa.BinOp, count ssa.Value) (int, bool) {
+	op, other := cmp.Op, cmp.Y
+	if cmp.Y == count { // 0 == n: as n == 0, with < and > swapped
+		other = cmp.X
+		switch op {
+		case token.LSS:
+			op = token.GTR
+		case token.GTR:
+			op = token.LSS
+		case token.LEQ:
+			op = token.GEQ
+		case token.GEQ:
+			op = token.LEQ
+		}
+	}
+	n, ok := constInt(other)
+	if !ok {
+		return 0, false
+	}
+	switch {
+	case n == 0 && (op == token.NEQ || op == token.GTR), n == 1 && (op == token.EQL || op == token.GEQ):
+		return 0, true
+	case n == 0 && (op == token.EQL || op == token.LEQ), n == 1 && (op == token.NEQ || op == token.LSS):
+		return 1, true
+	}
+	return 0, false
+}
+
+// calleeName returns the name of the function or method call calls, or "".
+func calleeName(call *ssa.CallCommon) string {
+	if f := calleeFunc(call); f != nil {
+		return f.Name()
+	}
+	return ""
+}
+
+// FailsFact: the function never returns a nil error (an error wrapper
+// such as return fmt.Errorf("...: %w", translate(err))), so returning
+// what it returns returns an error.
+type FailsFact struct {
+	What string // the function, for debugging
+}
+
+func (*FailsFact) AFact()           {}
+func (f *FailsFact) String() string { return "never returns a nil error: " + f.What }
+
+// exportFailsFacts records a FailsFact for each declared function of the
+// package whose every return returns an error evidently not nil.
+func (b *builder) exportFailsFacts() {
+	for _, fn := range b.funcs {
+		obj := declaredFunc(fn)
+		if obj == nil || len(fn.Blocks) == 0 || !lastResultError(fn.Signature) {
+			continue
+		}
+		if b.fact(obj, new(FailsFact)) {
+			continue
+		}
+		fails := true
+		for _, blk := range fn.Blocks {
+			if ret, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return); ok && !b.errNotNil(ret) {
+				fails = false
+				break
+			}
+		}
+		if fails {
+			b.setLocal(obj, &FailsFact{What: obj.FullName()})
+		}
+	}
 }
 
 // nilErrorEdges returns the edges taken when call's error result is nil:
@@ -375,38 +547,53 @@ func errorResult(call *ssa.Call) ssa.Value {
 }
 
 // mayReturnNil reports whether ret may return a nil error that is not a
-// CAS's own: any error but one evidently not nil (an error made there:
-// errors.New, fmt.Errorf, a concrete value converted to error; a
-// package's sentinel error variable; an error returned on the branch
-// where it was found not nil) or the error of a CAS call, which is nil
-// only when the CAS succeeded.
-func (b *builder) mayReturnNil(ret *ssa.Return) bool {
+// CAS's own: any error but one evidently not nil (errNotNil) or the error
+// of a CAS call, which is nil only when the CAS succeeded.
+func (b *builder) mayReturnNil(ret *ssa.Return, sqlOnly bool) bool {
+	if len(ret.Results) == 0 {
+		return false
+	}
+	switch x := ret.Results[len(ret.Results)-1].(type) {
+	case *ssa.Call:
+		if b.casCall(x, sqlOnly) != "" {
+			return false
+		}
+	case *ssa.Extract:
+		if call, ok := x.Tuple.(*ssa.Call); ok && errorResult(call) == x && b.casCall(call, sqlOnly) != "" {
+			return false
+		}
+	}
+	return !b.errNotNil(ret)
+}
+
+// errNotNil reports whether ret returns an error evidently not nil: one
+// made there (errors.New, fmt.Errorf, a concrete value converted to
+// error), a package's sentinel error variable, what a function that never
+// returns nil (FailsFact) returns, or an error returned on the branch
+// where it was found not nil.
+func (b *builder) errNotNil(ret *ssa.Return) bool {
 	if len(ret.Results) == 0 {
 		return false
 	}
 	v := ret.Results[len(ret.Results)-1]
 	switch x := v.(type) {
 	case *ssa.Const:
-		return x.IsNil()
+		return !x.IsNil()
 	case *ssa.MakeInterface:
-		return false
+		return true
 	case *ssa.UnOp:
 		if _, ok := x.X.(*ssa.Global); ok && x.Op == token.MUL {
-			return false
+			return true
 		}
 	case *ssa.Call:
 		if f := x.Call.StaticCallee(); f != nil && f.Pkg != nil && (f.Pkg.Pkg.Path() == "fmt" && f.Name() == "Errorf" || f.Pkg.Pkg.Path() == "errors" && f.Name() == "New") {
-			return false
+			return true
 		}
-		if b.casCall(x) != "" {
-			return false
-		}
-	case *ssa.Extract:
-		if call, ok := x.Tuple.(*ssa.Call); ok && errorResult(call) == x && b.casCall(call) != "" {
-			return false
+		if f := calleeFunc(&x.Call); f != nil && !x.Call.IsInvoke() && b.fact(f, new(FailsFact)) {
+			return true
 		}
 	}
-	return !checkedNotNil(v, ret.Block())
+	return checkedNotNil(v, ret.Block())
 }
 
 // checkedNotNil reports whether blk is reached only through the branch of

@@ -178,6 +178,12 @@ func (b *builder) dispatchRole(fn *types.Func) (*RoleFact, string) {
 // unfenced, and one is fenced by a parameter), and if so fills f, naming the
 // implementation.
 func (b *builder) dispatchFact(fn *types.Func, f analysis.Fact) bool {
+	if d, ok := f.(*CASFact); ok {
+		return b.dispatchCAS(fn, d)
+	}
+	if d, ok := f.(*ConvergeFact); ok {
+		return b.dispatchConverge(fn, d)
+	}
 	var fenced *FencedByParamFact
 	fencedVia, fencedImpl := "", Dispatch{}
 	for _, t := range b.dispatchTargets(fn) {
@@ -204,6 +210,66 @@ func (b *builder) dispatchFact(fn *types.Func, f analysis.Fact) bool {
 	d.What += ", via " + fencedVia
 	d.Dispatch = fencedImpl
 	return true
+}
+
+// dispatchCAS reports whether a call of the interface method fn is a
+// compare-and-swap: every implementation of the program that has lease
+// facts is one (an in-memory fake that writes nothing does not disagree).
+func (b *builder) dispatchCAS(fn *types.Func, d *CASFact) bool {
+	found := false
+	for _, t := range b.dispatchTargets(fn) {
+		var cas CASFact
+		switch {
+		case t.remote != nil && t.remote.cas != nil:
+			cas = *t.remote.cas
+		case t.remote == nil && b.ownFact(t.fn, &cas):
+		default:
+			if t.remote == nil {
+				role, wf, fp := b.targetFacts(t)
+				if role == nil && wf == nil && fp == nil {
+					continue // writes nothing: not a store
+				}
+			}
+			return false
+		}
+		if !found {
+			*d = CASFact{What: cas.What + ", via " + t.name, SQL: true}
+			found = true
+		}
+		d.SQL = d.SQL && cas.SQL
+	}
+	return found
+}
+
+// dispatchConverge reports whether a call of the interface method fn is
+// an upsert of a definition (ConvergeFact): no implementation writes
+// unfenced otherwise, and one converges; the first names it.
+func (b *builder) dispatchConverge(fn *types.Func, d *ConvergeFact) bool {
+	found := false
+	for _, t := range b.dispatchTargets(fn) {
+		role, wf, _ := b.targetFacts(t)
+		if role != nil {
+			continue
+		}
+		if wf != nil {
+			return false
+		}
+		var cf ConvergeFact
+		switch {
+		case t.remote != nil && t.remote.converge != nil:
+			cf = *t.remote.converge
+		case t.remote == nil && b.ownFact(t.fn, &cf):
+		default:
+			continue
+		}
+		if !found {
+			*d = cf
+			d.What += ", via " + t.name
+			d.Dispatch = t.impl
+			found = true
+		}
+	}
+	return found
 }
 
 // Facts learned through dispatch are context-free: remote.State.Lock calls

@@ -16,6 +16,7 @@ func (b *builder) deriveWriteFacts() {
 	for range len(b.funcs) + 1 {
 		b.exportCASFacts()
 		b.fenceByCAS()
+		b.fenceByConflict()
 		if !b.updateWriteFacts() {
 			return
 		}
@@ -48,10 +49,13 @@ func (b *builder) updateWriteFacts() bool {
 func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 	obj := declaredFunc(fn)
 	var unfenced, spawned, fenced, cond *Write
+	var converge []*Write
 	outsideOf := ""
 	for _, w := range writes {
 		switch {
 		case len(w.Held) > 0 || w.LockImpl:
+		case !w.Fenced && w.Unseen == "" && len(w.Converge) > 0 && b.goroutineLock(w.Fn) == "":
+			converge = append(converge, w)
 		case !w.Fenced && w.Unseen == "" && b.goroutineLock(w.Fn) != "":
 			if spawned == nil {
 				spawned, outsideOf = w, b.goroutineLock(w.Fn)
@@ -96,6 +100,18 @@ func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 			return false
 		}
 		b.setLocal(obj, f)
+	case len(converge) > 0 && cond == nil && fenced == nil:
+		var old ConvergeFact
+		f := &ConvergeFact{System: converge[0].System, What: b.describeWrite(converge[0]), Dispatch: converge[0].Dispatch}
+		for _, w := range converge {
+			for _, pf := range w.Converge {
+				f.Values = appendParam(f.Values, pf)
+			}
+		}
+		if b.fact(obj, &old) && sameConvergeFact(&old, f) {
+			return false
+		}
+		b.setLocal(obj, f)
 	case cond != nil:
 		var old SQLCondFact
 		f := *cond.cond
@@ -108,6 +124,10 @@ func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 		return false
 	}
 	return true
+}
+
+func sameConvergeFact(x, y *ConvergeFact) bool {
+	return x.System == y.System && x.What == y.What && x.Dispatch == y.Dispatch && slices.Equal(x.Values, y.Values)
 }
 
 // describeWrite says where a write happens, for a caller's diagnostic:

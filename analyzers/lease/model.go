@@ -89,6 +89,14 @@ type Write struct {
 	// Unchecked marks a SQL write that has a fence but whose rows-affected
 	// count is never read: the holder cannot learn that it lost.
 	Unchecked bool
+	// RowsCAS marks a fenced SQL write whose rows-affected count says
+	// whether it won (a token, version or state compared in its WHERE
+	// clause): a compare-and-set, once the count is checked (casfence.go).
+	RowsCAS bool
+	// Converge marks an unfenced upsert that changes nothing when the
+	// definition it writes is the same (sqlconverge.go): it is fenced at
+	// a call where these parameters of its function are constants.
+	Converge []ParamField
 	// Token is the value the store compares, for a fenced write whose
 	// token travels as a Go value (SQL parameter, ZooKeeper version).
 	Token ssa.Value

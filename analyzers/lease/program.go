@@ -44,13 +44,15 @@ type programType struct {
 
 // An implMethod is a method of a program type, with its lease facts.
 type implMethod struct {
-	typ    *programType
-	method string // "InsertRun"
-	name   string // "*pgstore.Store.InsertRun"
-	sig    string
-	role   *RoleFact
-	writes *WritesFact
-	fenced *FencedByParamFact
+	typ      *programType
+	method   string // "InsertRun"
+	name     string // "*pgstore.Store.InsertRun"
+	sig      string
+	role     *RoleFact
+	writes   *WritesFact
+	fenced   *FencedByParamFact
+	cas      *CASFact
+	converge *ConvergeFact
 }
 
 // dispatchedRoles are the roles a call through an interface takes from its
@@ -134,7 +136,15 @@ func summarizeType(pkg ProgramPackage, tn *types.TypeName) []*implMethod {
 		if pkg.Fact(fn, &fp) {
 			m.fenced = &fp
 		}
-		if m.role != nil || m.writes != nil || m.fenced != nil {
+		var cas CASFact
+		if pkg.Fact(fn, &cas) {
+			m.cas = &cas
+		}
+		var cf ConvergeFact
+		if pkg.Fact(fn, &cf) {
+			m.converge = &cf
+		}
+		if m.role != nil || m.writes != nil || m.fenced != nil || m.cas != nil || m.converge != nil {
 			methods = append(methods, m)
 		}
 	}

@@ -36,6 +36,9 @@ import (
 //     once left is not entered again;
 //   - a DELETE of rows selected only by age or expiry is idempotent:
 //     what expired stays expired;
+//   - an upsert whose DO UPDATE applies only where the row differs from
+//     the definition inserted, and whose definition is constant, writes
+//     what every holder writes (sqlconverge.go);
 //   - a write to the database server's own schemas (MySQL's
 //     performance_schema, mysql and sys; PostgreSQL's pg_catalog) sets up
 //     the server, not data a lease guards.
@@ -58,6 +61,8 @@ func (b *builder) unfencedOK(st *sqlscan.Statement, text sqlText, args []ssa.Val
 		return "delete by age", false
 	case serverSchema(st.Table):
 		return "server configuration", false
+	case st.Conflict == "DO UPDATE" && st.Converges && b.constantDefinition(st, text, args, argsKnown, call):
+		return "definition upsert", false
 	}
 	return "", false
 }

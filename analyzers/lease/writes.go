@@ -158,6 +158,13 @@ func (b *builder) factWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
 		w.Token = tok
 		return w
 	}
+	var conv ConvergeFact
+	if b.fact(obj, &conv) {
+		w := newWrite(fn, call, conv.System, shortName(obj))
+		w.Via, w.Dispatch = conv.What, conv.Dispatch
+		b.convergeCall(w, fn, call, &conv)
+		return w
+	}
 	var cf SQLCondFact
 	if b.fact(obj, &cf) {
 		w := newWrite(fn, call, cf.System, shortName(obj))
@@ -280,6 +287,12 @@ func copyFact(dst, src analysis.Fact) {
 		*d = *src.(*CheckParamFact)
 	case *TokenConvFact:
 		*d = *src.(*TokenConvFact)
+	case *CASFact:
+		*d = *src.(*CASFact)
+	case *FailsFact:
+		*d = *src.(*FailsFact)
+	case *ConvergeFact:
+		*d = *src.(*ConvergeFact)
 	}
 }
 
@@ -355,6 +368,12 @@ func (b *builder) sqlTextWrite(w *Write, call ssa.CallInstruction, text sqlText,
 			check = check || needsCheck
 			continue
 		}
+		if st.Conflict == "DO UPDATE" && st.Converges && len(st.Fences) == 0 {
+			if params, ok := b.convergeValues(st, text, args, argsKnown, call); ok {
+				w.Fenced, w.Converge = false, params
+				return w
+			}
+		}
 		check = true
 		tok, fenced := fenceToken(st, text, args, argsKnown)
 		if !fenced {
@@ -372,6 +391,7 @@ func (b *builder) sqlTextWrite(w *Write, call ssa.CallInstruction, text sqlText,
 	if check && b.uncheckedResult(call) {
 		w.Fenced, w.Unchecked = false, true
 	}
+	w.RowsCAS = w.Fenced && check
 	return w
 }
 

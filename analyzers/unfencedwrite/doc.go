@@ -220,6 +220,19 @@
 //     of a model with a gorm.DeletedAt field (ForceDelete or Unscoped make
 //     them real DELETEs). Without the IS NULL test it restamps rows already
 //     deleted, and is reported.
+//   - Upsert of a constant definition: INSERT ... ON CONFLICT (k) DO
+//     UPDATE SET ... WHERE t.a <> EXCLUDED.a OR t.b <> :b (each ORed
+//     condition compares a column with the value inserted into it, by <>,
+//     != or IS DISTINCT FROM) changes nothing when the row already holds
+//     what is inserted. When every compared value is a constant (a literal,
+//     a Go constant, a field a struct literal sets to one or leaves zero,
+//     sqlx's :name placeholders read by db tag, through the application's
+//     helpers and interfaces: the values are followed to the caller's
+//     arguments), every holder writes the same definition, so a stale
+//     holder's copy changes nothing. A compared value computed at run time
+//     (a time, a value read from the store or from configuration), an
+//     upsert without that WHERE, or one ANDed with anything else, is
+//     reported.
 //   - Server configuration: a write to a schema the database server keeps
 //     for itself (MySQL's performance_schema, mysql and sys, PostgreSQL's
 //     pg_catalog), such as turning on a performance_schema instrument,
@@ -233,9 +246,30 @@
 //     holder's CAS did. A CAS is a call that returns an error and sends a
 //     request holding an Old and a New value (git's reference update from
 //     the expected SHA), such a transaction, or a function that returns no
-//     nil error before one succeeded. An UPDATE, upsert or DELETE after the
-//     CAS is still reported, and so is a write in a closure that is not a
-//     transaction, or before a CAS whose error is only logged.
+//     nil error before one succeeded. A fenced SQL write (a token, version
+//     or state compared in its WHERE clause) is a CAS where its
+//     RowsAffected is checked (n == 0 fails; n != 0, n > 0, n == 1 win):
+//     a store's Update that returns ErrVersionConflict when no row matched
+//     returns no nil error before its compare-and-set won, so a call of it
+//     is a CAS too (through the application's interface when every
+//     implementation with lease facts is one). Functions that never return
+//     a nil error (error wrappers: return fmt.Errorf("%s: %w", msg,
+//     translate(err))) are seen as such across packages. After an SQL CAS
+//     in the same transaction, any write commits with it: the row the CAS
+//     won stays locked until the transaction ends, so the next holder's CAS
+//     of it waits, then fails. An UPDATE, upsert or DELETE after another
+//     CAS (git's, whose reference no transaction locks) is still reported,
+//     and so is a write in a closure that is not a transaction, or before
+//     a CAS whose error is only logged.
+//   - Create if absent, decided by the schema: an INSERT that only adds
+//     rows, or a call of a function whose every unfenced write is one,
+//     whose error is tested for a unique-key conflict (a predicate named
+//     IsConflict, IsDuplicate, IsUniqueViolation, ...; errors.Is with
+//     ErrDuplicate, ErrConflict, ErrAlreadyExists; a driver error whose
+//     Code is "23505" or whose Number is 1062) expects the table's unique
+//     key to refuse a second row: it creates the one row with that key or
+//     fails, as INSERT ... ON CONFLICT DO NOTHING does. A conflict handled
+//     for an upsert, or another error tested, is no such rule.
 //
 // Writes that only implement a hand-rolled lock (the DEL or PEXPIRE of the
 // SET NX key) are not protected writes and are not reported. A write that is

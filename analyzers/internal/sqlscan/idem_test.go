@@ -154,3 +154,32 @@ func transitionSummary(tr *sqlscan.Transition) string {
 	}
 	return s
 }
+
+// TestConvergingUpserts checks the upserts whose DO UPDATE applies only
+// where the row differs from the values inserted.
+func TestConvergingUpserts(t *testing.T) {
+	for _, tc := range []struct {
+		name, query string
+		want        string // Converges and Differs, rendered
+	}{
+		{"named, qualified", `INSERT INTO jobs (job_uid, job_type, job_cron, job_state) VALUES (:job_uid, :job_type, :job_cron, :job_state)
+			ON CONFLICT (job_uid) DO UPDATE SET job_type = :job_type, job_cron = :job_cron, job_state = :job_state
+			WHERE jobs.job_type <> :job_type OR jobs.job_cron <> :job_cron`, "true [:job_type :job_cron]"},
+		{"excluded, distinct", "INSERT INTO defs (k, body, prio) VALUES ($1, $2, 3) ON CONFLICT (k) DO UPDATE SET body = EXCLUDED.body WHERE defs.body IS DISTINCT FROM EXCLUDED.body OR EXCLUDED.prio <> defs.prio", "true [$2]"},
+		{"another placeholder", "INSERT INTO defs (k, body) VALUES ($1, $2) ON CONFLICT (k) DO UPDATE SET body = $2 WHERE defs.body <> $3", "false []"},
+		{"ANDed", "INSERT INTO defs (k, body, v) VALUES ($1, $2, $3) ON CONFLICT (k) DO UPDATE SET body = $2 WHERE defs.body <> $2 AND defs.v < $3", "false []"},
+		{"another column", "INSERT INTO defs (k, body, v) VALUES ($1, $2, $3) ON CONFLICT (k) DO UPDATE SET body = $2 WHERE defs.v <> EXCLUDED.body", "false []"},
+		{"no where", "INSERT INTO defs (k, body) VALUES ($1, $2) ON CONFLICT (k) DO UPDATE SET body = $2", "false []"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := sqlscan.ParseDialect(tc.query, sqlscan.PostgreSQL).Statements[0]
+			var ps []string
+			for _, p := range st.Differs {
+				ps = append(ps, p.String())
+			}
+			if got := fmt.Sprintf("%v %v", st.Converges, ps); got != tc.want {
+				t.Errorf("got %s, want %s", got, tc.want)
+			}
+		})
+	}
+}

@@ -176,7 +176,76 @@ func (s *stmt) onConflict(i int) {
 	if s.word(end, "WHERE") {
 		stop := s.find(end+1, s.hi, "RETURNING", "ON")
 		s.st.Fences = append(s.st.Fences, s.fences(end+1, stop, "ON CONFLICT WHERE")...)
+		s.st.Differs, s.st.Converges = s.differs(end+1, stop)
 	}
+}
+
+// differs reads a DO UPDATE's WHERE in [lo, hi) that applies the update
+// only where the row differs from what the INSERT carries: an OR of
+// target.col <> EXCLUDED.col, target.col <> <the placeholder inserted
+// into col>, or IS DISTINCT FROM. It returns the compared placeholders
+// (inserted literals need none) and whether the whole condition is such
+// an OR.
+func (s *stmt) differs(lo, hi int) ([]Param, bool) {
+	if s.inserted == nil || lo >= hi {
+		return nil, false
+	}
+	var params []Param
+	start := lo
+	for _, at := range append(s.splitBool(lo, hi, "OR"), hi) {
+		p, ok := s.differsFrom(start, at)
+		if !ok {
+			return nil, false
+		}
+		if !p.IsZero() {
+			params = append(params, p)
+		}
+		start = at + 1
+	}
+	return params, true
+}
+
+// differsFrom reads one "col <> inserted value" in [lo, hi), either way
+// round, and returns the inserted placeholder (zero for a literal).
+func (s *stmt) differsFrom(lo, hi int) (Param, bool) {
+	lo, hi = s.strip(lo, hi)
+	op, width := lo, 1
+	for ; op < hi; op = s.skip(op) {
+		t := &s.toks[op]
+		if t.isOp("<>") || t.isOp("!=") {
+			break
+		}
+		if t.is("IS") && s.word(op+1, "DISTINCT") && s.word(op+2, "FROM") {
+			width = 3
+			break
+		}
+	}
+	if op >= hi {
+		return Param{}, false
+	}
+	sides := [2][2]int{{lo, op}, {op + width, hi}}
+	for k := range 2 {
+		col, _, ok := s.column(sides[k][0], sides[k][1])
+		if !ok {
+			continue
+		}
+		want, inserted := s.inserted[strings.ToLower(col)]
+		if !inserted || want.param.IsZero() && !want.literal {
+			return Param{}, false
+		}
+		other := sides[1-k]
+		if v, ok := s.insertedRef(other[0], other[1]); ok {
+			if v != want {
+				return Param{}, false
+			}
+			return want.param, true
+		}
+		if v := s.valueAt(other[0], other[1]); !v.param.IsZero() && v.param.Style == want.param.Style && v.param.Index == want.param.Index && v.param.Name == want.param.Name {
+			return want.param, true
+		}
+		return Param{}, false
+	}
+	return Param{}, false
 }
 
 // assignments reads "col = expr, (a, b) = (x, y), ..." in [lo, hi) and

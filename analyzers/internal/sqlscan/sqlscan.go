@@ -98,6 +98,13 @@ type Statement struct {
 	// INSERT OR REPLACE), "NOT EXISTS" (INSERT ... SELECT ... WHERE NOT
 	// EXISTS a row of the target with the same key).
 	Conflict string
+	// Converges reports an ON CONFLICT DO UPDATE whose WHERE applies it
+	// only where the row differs from what the INSERT carries (jobs.type
+	// <> EXCLUDED.type OR jobs.cron <> :cron, each compared with the value
+	// inserted into that column): writing the same values twice changes
+	// nothing the second time. Differs lists the placeholders compared.
+	Converges bool
+	Differs   []Param
 	// With holds the data-modifying statements of a WITH clause, each read
 	// as a statement of its own: `WITH u AS (UPDATE ...) SELECT ...`.
 	With []Statement
