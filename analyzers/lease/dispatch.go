@@ -198,6 +198,9 @@ func (b *builder) dispatchFact(fn *types.Func, f analysis.Fact) bool {
 			}
 			return false
 		}
+		if _, asksFenced := f.(*FencedByParamFact); asksFenced && b.targetConverges(t) {
+			return false // judged by its definition (dispatchConverge), not by a token
+		}
 		if fp != nil && fenced == nil {
 			fenced, fencedVia, fencedImpl = fp, t.name, t.impl
 		}
@@ -270,6 +273,14 @@ func (b *builder) dispatchConverge(fn *types.Func, d *ConvergeFact) bool {
 		}
 	}
 	return found
+}
+
+// targetConverges reports whether the implementation t has a ConvergeFact.
+func (b *builder) targetConverges(t dispatchTarget) bool {
+	if t.remote != nil {
+		return t.remote.converge != nil
+	}
+	return b.ownFact(t.fn, new(ConvergeFact))
 }
 
 // Facts learned through dispatch are context-free: remote.State.Lock calls
