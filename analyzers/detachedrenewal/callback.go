@@ -14,7 +14,7 @@ import (
 // OnStartedLeading) whose work does not run on the ctx it is given, which
 // is cancelled when the lease is lost.
 func (c *checker) callback(s *lease.Signal) {
-	if c.regionFenced(s.Fn, s.System) {
+	if c.regionFenced(s.Fn, s.System) || s.EndsProcess {
 		return
 	}
 	bg := backgroundCalls(s.Fn)

@@ -9,7 +9,7 @@ import (
 
 func Test(t *testing.T) {
 	fencetest.Run(t, detachedrenewal.Analyzer,
-		"redsyncrenew/...", "redislockrenew", "etcdrenew", "consulrenew", "renewdirective/...", "repeated", "sessionfield/...", "stopsonloss")
+		"redsyncrenew/...", "redislockrenew", "etcdrenew", "consulrenew", "renewdirective/...", "repeated", "sessionfield/...", "stopsonloss", "leaderexit/...")
 }
 
 func TestSuggestedFixes(t *testing.T) {

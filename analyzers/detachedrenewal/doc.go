@@ -79,6 +79,21 @@
 //     OnStoppedLeading that does not wait for the work to return
 //     (WaitGroup.Wait, a receive from a done channel) is reported, since a
 //     write already in flight lands after another leader starts.
+//     Nor is a callback whose process ends with the term: LeaderElector.Run
+//     (and RunOrDie) returns once renewal has failed for RenewDeadline,
+//     before the lease runs out, so when the election is the last thing the
+//     program does (nothing after it but logging, returning and exiting, up
+//     through the package's callers to main or a cobra command's Run/RunE,
+//     or an os.Exit, log.Fatal or panic on every path) the work ends with
+//     the process. Not when the config sets ReleaseOnCancel (Run then gives
+//     the lease up while the process still runs) or is not built in the
+//     function that runs the election (its ReleaseOnCancel is not seen),
+//     when OnStoppedLeading does more than log, exit, cancel or close (it
+//     runs before Run returns), or when anything else runs after the
+//     election: a loop that campaigns again, a shutdown, a wait, a deferred
+//     call that does work, or a caller in another package, which is not
+//     seen (an exported function called from nowhere in its package is
+//     judged as if its caller went on).
 //
 // The failure, or the lost-signal, reaches the work when the code that runs
 // then cancels a context (a CancelFunc or CancelCauseFunc, also in a

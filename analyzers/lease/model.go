@@ -234,6 +234,12 @@ type Signal struct {
 	// waits for the work to return (WaitGroup.Wait, a receive from a done
 	// channel), so nothing the work started is still writing after it.
 	Awaited bool
+	// EndsProcess reports, for a callback's ctx, that losing the lease
+	// ends the process: the election (RunOrDie) is the last thing the
+	// program does before it exits, without ReleaseOnCancel, and the
+	// callback for a lost lease returns at once (electionexit.go). Work
+	// that never hears of the loss ends with the process.
+	EndsProcess bool
 }
 
 // A Goroutine is a go statement and what its body does.

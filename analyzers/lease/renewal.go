@@ -410,9 +410,13 @@ func (b *builder) callbackSignal(n *notifier, st *ssa.Store) {
 		s.Observed = len(*ctx.Referrers()) > 0
 		s.Relayed = n.ctxRelayed(ctx)
 	}
-	if stop, name := b.onLostSibling(st, api.System); stop != nil && n.funcNotifies(stop, 0) {
+	stop, name, installed := b.onLostSibling(st, api.System)
+	if stop != nil && n.funcNotifies(stop, 0) {
 		s.StoppedBy = name
 		s.Awaited = b.awaits(stop, 0)
+	}
+	if api.System == Kubernetes && (stop != nil || !installed) {
+		s.EndsProcess = b.electionEndsProcess(st, stop)
 	}
 	b.model.Signals = append(b.model.Signals, s)
 }
@@ -420,8 +424,9 @@ func (b *builder) callbackSignal(n *notifier, st *ssa.Store) {
 // onLostSibling returns the function installed next to the callback that
 // st installs, in the library's field that runs once the lease is lost
 // (LeaderCallbacks.OnStoppedLeading of the same struct), and the field's
-// name.
-func (b *builder) onLostSibling(st *ssa.Store, system System) (*ssa.Function, string) {
+// name. installed reports whether that field is set at all, also to a
+// function whose body is not seen.
+func (b *builder) onLostSibling(st *ssa.Store, system System) (fn *ssa.Function, name string, installed bool) {
 	fa := st.Addr.(*ssa.FieldAddr)
 	for _, blk := range st.Parent().Blocks {
 		for _, instr := range blk.Instrs {
@@ -435,13 +440,14 @@ func (b *builder) onLostSibling(st *ssa.Store, system System) (*ssa.Function, st
 			}
 			api := b.ix.lookupField(ofa.X.Type(), fieldVar(ofa.X.Type(), ofa.Field))
 			if api != nil && api.Role.Has(RoleOnLost) && api.System == system {
+				installed = true
 				if fn := callbackFunc(other.Val); fn != nil && len(fn.Blocks) > 0 {
-					return fn, api.Name
+					return fn, api.Name, true
 				}
 			}
 		}
 	}
-	return nil, ""
+	return nil, "", installed
 }
 
 // sameAddr reports whether two addresses denote the same variable: the

@@ -10,3 +10,6 @@ import (
 func Until(f func(), period time.Duration, stopCh <-chan struct{})                        {}
 func UntilWithContext(ctx context.Context, f func(context.Context), period time.Duration) {}
 func Forever(f func(), period time.Duration)                                              {}
+
+// NeverStop may be passed to Until to make it never stop.
+var NeverStop <-chan struct{} = make(chan struct{})
