@@ -54,7 +54,8 @@ func SummarizeProgram(pkgs []*packages.Package, opts *checker.Options) (*lease.P
 	})
 	units := make([]lease.ProgramPackage, len(acts))
 	for i, act := range acts {
-		units[i] = lease.ProgramPackage{Types: act.Package.Types, Fset: act.Package.Fset, Fact: act.ObjectFact}
+		units[i] = lease.ProgramPackage{Types: act.Package.Types, Fset: act.Package.Fset, Fact: act.ObjectFact,
+			Files: act.Package.Syntax, Info: act.Package.TypesInfo}
 	}
 	return lease.NewProgram(units), nil
 }

@@ -24,7 +24,9 @@ import (
 // another method releases a lease reading such a field: a method that
 // locks and unlocks itself, or a lock whose key and token the caller
 // carries (LockRoom(name) returning a token for UnlockRoom(name, token)),
-// makes no lock-holding object.
+// makes no lock-holding object. In a standalone run, a method that only
+// tests call runs under the lock for nobody and is left out
+// (programcallers.go).
 
 // findLockObjects gives the other methods of each lock-holding object of
 // the package the lease its lock method leaves held, and reruns the region
@@ -56,7 +58,8 @@ func (b *builder) findLockObjects() {
 				Session: l.Session, What: fmt.Sprintf("%s in %s, which the %s keeps until %s",
 					l.What, shortName(declaredFunc(lock)), named.Obj().Name(), shortName(declaredFunc(unlock)))})
 			for _, fn := range fns {
-				if fn == lock || fn == unlock || b.lockRoleOf(fn) != 0 || calls(fn, lock, unlock) {
+				if fn == lock || fn == unlock || b.lockRoleOf(fn) != 0 || calls(fn, lock, unlock) ||
+					!b.prog.calledOutsideTests(declaredFunc(fn)) {
 					continue
 				}
 				b.regions.entry[fn] = b.regions.entry[fn].with(held)

@@ -2,6 +2,7 @@ package lease
 
 import (
 	"cmp"
+	"go/ast"
 	"go/token"
 	"go/types"
 	"slices"
@@ -32,6 +33,11 @@ type Program struct {
 	// methods maps a method name to the program's methods of that name
 	// that have facts, sorted by their type's package path and name.
 	methods map[string][]*implMethod
+	// called holds the methods that code outside tests calls
+	// (programcallers.go); callersKnown reports that every package came
+	// with its syntax, so that called is complete for the program.
+	called       map[string]bool
+	callersKnown bool
 }
 
 // A programType is a named type of the program whose method set has a
@@ -67,6 +73,10 @@ type ProgramPackage struct {
 	// Fact reports whether obj has a lease fact of fact's type, and copies
 	// it there (checker.Action.ObjectFact).
 	Fact func(obj types.Object, fact analysis.Fact) bool
+	// Files and Info are the package's syntax and its types, for the
+	// summary of the methods that code outside tests calls.
+	Files []*ast.File
+	Info  *types.Info
 }
 
 // NewProgram summarizes the named types of pkgs whose methods have lease
@@ -75,10 +85,16 @@ type ProgramPackage struct {
 // as are types whose methods do none of that (in-memory fakes); a package
 // loaded twice (as itself and as its test variant) counts once.
 func NewProgram(pkgs []ProgramPackage) *Program {
-	p := &Program{pkgs: make(map[string]bool), methods: make(map[string][]*implMethod)}
+	p := &Program{pkgs: make(map[string]bool), methods: make(map[string][]*implMethod),
+		called: make(map[string]bool), callersKnown: true}
 	seen := make(map[string]bool)
 	for _, pkg := range pkgs {
 		p.pkgs[pkg.Types.Path()] = true
+		if pkg.Info == nil {
+			p.callersKnown = false
+		} else {
+			p.addCallers(pkg)
+		}
 		scope := pkg.Types.Scope()
 		for _, name := range scope.Names() {
 			tn, ok := scope.Lookup(name).(*types.TypeName)
