@@ -59,7 +59,14 @@
 //     Put, Unlock): its other methods' writes are made under the lease and
 //     are reported in them. A method that locks and defers its release, or
 //     a lock whose key and token the caller carries (LockRoom(name) returning
-//     a token for UnlockRoom(name, token)), makes no such object.
+//     a token for UnlockRoom(name, token)), makes no such object. In a
+//     standalone run, a method that only tests call (from _test.go files,
+//     or from a function taking a *testing.T, *testing.B, *testing.F or
+//     testing.TB, such as a shared conformance helper) runs under the lock
+//     for nobody and is not judged; a call through an interface counts for
+//     every method of that name and signature. Callers are seen in the
+//     packages the run loads (run it over ./...); under go vet -vettool
+//     none are, and every method of the object counts.
 //
 // And in fewer: a call of the func value an acquire returns beside its
 // error (unlock, err := locker.LockBranch(ctx, ...); defer unlock()) lets
