@@ -50,11 +50,30 @@ func (c *StateClient) Put(ctx context.Context, data []byte) error {
 	return err
 }
 
+// Delete removes the state. Only the shared client test (TestStateClient)
+// calls it, under no lock: nothing runs it under the client's lock.
+func (c *StateClient) Delete(ctx context.Context) error {
+	_, err := c.DB.ExecContext(ctx, fmt.Sprintf(`DELETE FROM %s.states WHERE name = $1`, c.Schema), c.Name)
+	return err
+}
+
 // Get only reads.
 func (c *StateClient) Get(ctx context.Context) ([]byte, error) {
 	var data []byte
 	err := c.DB.QueryRowContext(ctx, fmt.Sprintf(`SELECT data FROM %s.states WHERE name = $1`, c.Schema), c.Name).Scan(&data)
 	return data, err
+}
+
+// StateStore is what the state manager writes through.
+type StateStore interface {
+	Get(ctx context.Context) ([]byte, error)
+	Put(ctx context.Context, data []byte) error
+}
+
+// Persist is the state manager's write, which its users call between the
+// client's Lock and Unlock.
+func Persist(ctx context.Context, s StateStore, data []byte) error {
+	return s.Put(ctx, data)
 }
 
 // Migrations locks and unlocks within one method and records nothing
