@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -31,6 +32,7 @@ const generateChildEnv = "FENCEGEN_GENERATE"
 const (
 	requestFile = "request.gob" // the Options, written by the parent
 	resultFile  = "result.gob"  // a childResult, written by the child
+	outputDir   = "out"         // the result's files
 	phaseFile   = "phase"       // phaseSQLC while sqlc runs, then phaseFinish
 	sqlcWorkDir = "sqlc"        // sqlc's input and output
 	phaseSQLC   = "sqlc"
@@ -43,34 +45,59 @@ func init() {
 	}
 }
 
-// childResult is a generation's outcome as the child hands it back.
+// childResult is a generation's outcome as the child hands it back. The
+// files' contents go next to it (outputDir/i for FileNames[i]): the
+// parent then reads each once, where decoding them from the result would
+// copy a large package three times over.
 type childResult struct {
-	Files    map[string][]byte
-	Warnings []Diagnostic
+	FileNames []string
+	Warnings  []Diagnostic
 	// The error: Diagnostics for an *Error, Message for any other.
 	ErrDiagnostics []Diagnostic
 	ErrMessage     string
 }
 
-func newChildResult(res *Result, err error) childResult {
+// writeResult writes the outcome of the child's generation to dir.
+func writeResult(dir string, res *Result, err error) error {
+	var r childResult
 	switch e := err.(type) {
 	case nil:
-		return childResult{Files: res.Files, Warnings: res.Warnings}
+		r.Warnings = res.Warnings
+		for name, data := range res.Files {
+			if err := writeFile(filepath.Join(dir, outputDir, strconv.Itoa(len(r.FileNames))), data); err != nil {
+				return err
+			}
+			r.FileNames = append(r.FileNames, name)
+		}
 	case *Error:
-		return childResult{ErrDiagnostics: e.Diagnostics}
+		r.ErrDiagnostics = e.Diagnostics
 	default:
-		return childResult{ErrMessage: err.Error()}
+		r.ErrMessage = err.Error()
 	}
+	return writeGob(filepath.Join(dir, resultFile), r)
 }
 
-func (r childResult) result() (*Result, error) {
+// readResult reads back what writeResult wrote.
+func readResult(dir string) (*Result, error) {
+	var r childResult
+	if err := readGob(filepath.Join(dir, resultFile), &r); err != nil {
+		return nil, fmt.Errorf("reading the result of fencegen's child process: %w", err)
+	}
 	switch {
 	case r.ErrDiagnostics != nil:
 		return nil, &Error{Diagnostics: r.ErrDiagnostics}
 	case r.ErrMessage != "":
 		return nil, childError(r.ErrMessage)
 	}
-	return &Result{Files: r.Files, Warnings: r.Warnings}, nil
+	res := &Result{Files: make(map[string][]byte, len(r.FileNames)), Warnings: r.Warnings}
+	for i, name := range r.FileNames {
+		data, err := os.ReadFile(filepath.Join(dir, outputDir, strconv.Itoa(i)))
+		if err != nil {
+			return nil, fmt.Errorf("reading the result of fencegen's child process: %w", err)
+		}
+		res.Files[name] = data
+	}
+	return res, nil
 }
 
 // childError is an error of the child's, by its message.
@@ -102,11 +129,7 @@ func generateInChild(opts Options) (*Result, error) {
 	if err := cmd.Run(); err != nil {
 		return nil, childFailure(opts, dir, err, out.String())
 	}
-	var res childResult
-	if err := readGob(filepath.Join(dir, resultFile), &res); err != nil {
-		return nil, fmt.Errorf("reading the result of fencegen's child process: %w", err)
-	}
-	return res.result()
+	return readResult(dir)
 }
 
 // childFailure explains a child that ended without a result. If sqlc ended
@@ -136,7 +159,7 @@ func runChild(dir string) int {
 	if exit, ok := err.(*sqlcExit); ok {
 		return exit.code
 	}
-	if err := writeGob(filepath.Join(dir, resultFile), newChildResult(res, err)); err != nil {
+	if err := writeResult(dir, res, err); err != nil {
 		fmt.Fprintln(os.Stderr, "fencegen: writing the result:", err)
 		return 1
 	}
