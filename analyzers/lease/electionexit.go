@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -183,18 +184,9 @@ func (b *builder) runsElection(call *ssa.Call, configs []*ssa.Alloc) bool {
 	}
 	for _, arg := range args {
 		if load, ok := unwrap(arg).(*ssa.UnOp); ok {
-			if a, ok := load.X.(*ssa.Alloc); ok && containsAlloc(configs, a) {
+			if a, ok := load.X.(*ssa.Alloc); ok && slices.Contains(configs, a) {
 				return true
 			}
-		}
-	}
-	return false
-}
-
-func containsAlloc(as []*ssa.Alloc, a *ssa.Alloc) bool {
-	for _, x := range as {
-		if x == a {
-			return true
 		}
 	}
 	return false
