@@ -1,5 +1,11 @@
 package lease
 
+import (
+	"cmp"
+	"slices"
+	"strings"
+)
+
 // This file is the one place that knows the lock libraries' and stores' APIs.
 // Every fencelint analyzer sees them only through the roles below. The facts
 // behind each row (signatures, what is monotonic, what each call does on the
@@ -490,6 +496,74 @@ func redisWrites() []string {
 // Catalog returns a copy of every catalog row, for documentation and for
 // the conformance test that checks each row against the real module.
 func Catalog() []API { return catalog() }
+
+// A Spawner is a library function that runs the function it is handed on
+// its caller's behalf: in a goroutine of its own (errgroup's Go, wait.Group's
+// Start) or again and again until a stop signal (wait.Until, wait.Poll*).
+// Work handed to one inside a lease region runs under that lease, like the
+// work a go statement starts there: stopping on the lease's lost signal
+// fences nothing, as a holder paused past its lease writes before it next
+// looks at that signal.
+type Spawner struct {
+	Pkg       string // import path, major versions removed
+	Recv      string // receiver type name without '*'; "" for a package func
+	Name      string
+	Arg       int      // the function argument (receiver excluded)
+	Goroutine bool     // runs it in a goroutine the caller does not wait for by this call
+	Handler   []string // Arg is an event handler: the funcs in its struct literal's fields run, or these methods of its type
+}
+
+// Import paths of the spawners.
+const (
+	pkgWait     = "k8s.io/apimachinery/pkg/util/wait"
+	pkgErrgroup = "golang.org/x/sync/errgroup"
+	pkgConc     = "github.com/sourcegraph/conc"
+	pkgConcPool = "github.com/sourcegraph/conc/pool"
+	pkgCache    = "k8s.io/client-go/tools/cache"
+)
+
+// spawners lists every Spawner.
+func spawners() []Spawner {
+	s := []Spawner{
+		{Pkg: pkgErrgroup, Recv: "Group", Name: "Go", Goroutine: true},
+		{Pkg: pkgErrgroup, Recv: "Group", Name: "TryGo", Goroutine: true},
+		{Pkg: "sync", Recv: "WaitGroup", Name: "Go", Goroutine: true},
+		{Pkg: pkgWait, Recv: "Group", Name: "Start", Goroutine: true},
+		{Pkg: pkgWait, Recv: "Group", Name: "StartWithChannel", Arg: 1, Goroutine: true},
+		{Pkg: pkgWait, Recv: "Group", Name: "StartWithContext", Arg: 1, Goroutine: true},
+		{Pkg: pkgConc, Recv: "WaitGroup", Name: "Go", Goroutine: true},
+	}
+	// client-go informers call a handler registered with them, on their
+	// own goroutine, for every event until they stop.
+	for _, name := range []string{"AddEventHandler", "AddEventHandlerWithResyncPeriod", "AddEventHandlerWithOptions"} {
+		s = append(s, Spawner{Pkg: pkgCache, Recv: "SharedInformer", Name: name, Goroutine: true,
+			Handler: []string{"OnAdd", "OnUpdate", "OnDelete"}})
+	}
+	for _, pool := range []string{"Pool", "ErrorPool", "ContextPool", "ResultPool", "ResultErrorPool", "ResultContextPool"} {
+		s = append(s, Spawner{Pkg: pkgConcPool, Recv: pool, Name: "Go", Goroutine: true})
+	}
+	// k8s.io/apimachinery's wait loops call the function in the caller's
+	// goroutine until it stops them.
+	for name, arg := range map[string]int{
+		"Until": 0, "UntilWithContext": 1, "NonSlidingUntil": 0, "NonSlidingUntilWithContext": 1,
+		"JitterUntil": 0, "JitterUntilWithContext": 1, "BackoffUntil": 0, "BackoffUntilWithContext": 1,
+		"Forever": 0, "PollUntil": 1, "PollUntilWithContext": 2, "PollImmediateUntil": 1,
+		"PollImmediateUntilWithContext": 2, "PollUntilContextCancel": 3, "PollUntilContextTimeout": 4,
+		"Poll": 2, "PollWithContext": 3, "PollImmediate": 2, "PollImmediateWithContext": 3,
+		"PollInfinite": 1, "PollInfiniteWithContext": 2, "PollImmediateInfinite": 1,
+		"PollImmediateInfiniteWithContext": 2, "ExponentialBackoff": 1, "ExponentialBackoffWithContext": 2,
+	} {
+		s = append(s, Spawner{Pkg: pkgWait, Name: name, Arg: arg})
+	}
+	slices.SortFunc(s, func(x, y Spawner) int {
+		return cmp.Or(strings.Compare(x.Pkg, y.Pkg), strings.Compare(x.Recv, y.Recv), strings.Compare(x.Name, y.Name))
+	})
+	return s
+}
+
+// Spawners returns every Spawner, for documentation and the conformance
+// test that checks each against the real module.
+func Spawners() []Spawner { return spawners() }
 
 // What fencelint advises per lock library and store: the checks print
 // these, so they live with the catalog rather than in each check.

@@ -1,6 +1,7 @@
 package lease
 
 import (
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -8,44 +9,117 @@ import (
 
 // Work handed to a goroutine inside a lease region runs under that lease,
 // just as the body of a closure made there does: go s.rebalance(ctx),
-// go worker.Run(ctx) and g.Go(s.flush) (errgroup, sync.WaitGroup.Go) write
-// through the function they start. A go statement is a call like any other
-// for findWrites (the function's facts make it a write); spawnedWrite covers
-// the function values handed to a group, which SSA runs through a bound
-// method wrapper the package's functions do not include. Closures need
-// neither: they start with the lease their creator held (regions.go).
-
-// spawners are the methods that run their function argument in a new
-// goroutine: package path, receiver, method.
-var spawners = map[[3]string]bool{
-	{"golang.org/x/sync/errgroup", "Group", "Go"}:    true,
-	{"golang.org/x/sync/errgroup", "Group", "TryGo"}: true,
-	{"sync", "WaitGroup", "Go"}:                      true,
-}
+// go worker.Run(ctx), g.Go(s.flush) (errgroup, sync.WaitGroup.Go) and
+// wait.Until(c.worker, time.Second, stopCh) write through the function
+// they run. A go statement is a call like any other for findWrites (the
+// function's facts make it a write); spawnedWrite covers the function
+// values handed to a catalogued Spawner, which SSA runs through a bound
+// method wrapper the package's functions do not include (an interface's
+// method value too: wait.Group.StartWithChannel(stop, synchro.Run) writes
+// through Run's implementations). Closures need neither: they start with
+// the lease their creator held (regions.go).
 
 // spawnedWrite returns the write made by a declared function or method
-// value that call hands to a goroutine group, or nil.
+// value that call hands to a Spawner, or nil.
 func (b *builder) spawnedWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
 	c := call.Common()
 	spawner := calleeFunc(c)
-	if spawner == nil || spawner.Pkg() == nil || !spawners[[3]string{spawner.Pkg().Path(), receiverName(spawner), spawner.Name()}] {
+	sp := b.ix.lookupSpawner(spawner)
+	if sp == nil {
 		return nil
 	}
-	target := funcValue(arg(c, 0))
+	var targets []*types.Func
+	if sp.Handler != nil {
+		targets = handlerFuncs(arg(c, sp.Arg), sp.Handler)
+	} else if obj := declaredValue(arg(c, sp.Arg)); obj != nil {
+		targets = append(targets, obj)
+	}
+	for _, obj := range targets {
+		var wf WritesFact
+		if !b.fact(obj, &wf) {
+			continue
+		}
+		w := newWrite(fn, call, wf.System, shortName(spawner)+"("+shortName(obj)+")")
+		w.Via, w.Dispatch, w.outsideOf, w.Append = wf.What, wf.Dispatch, wf.OutsideOf, wf.Append
+		return w
+	}
+	return nil
+}
+
+// declaredValue returns the declared function or method v is a value of
+// (s.flush, a bound method; iface.Run, an interface's), or nil for a
+// closure, whose own body's writes are under the lease already.
+func declaredValue(v ssa.Value) *types.Func {
+	target := funcValue(v)
 	if target == nil || target.Parent() != nil {
-		return nil // a closure: its own body's writes are under the lease already
-	}
-	obj, ok := target.Object().(*types.Func)
-	if !ok {
 		return nil
 	}
-	var wf WritesFact
-	if !b.fact(obj, &wf) {
+	obj, _ := target.Object().(*types.Func)
+	return obj
+}
+
+// handlerFuncs returns the declared functions an event handler h runs: the
+// func values stored in the fields of the struct literal h is
+// (cache.ResourceEventHandlerFuncs{AddFunc: c.add}, a handler nested in an
+// interface field such as FilteringResourceEventHandler's Handler too), or
+// else the methods of h's type named in methods (a type of the
+// application's with OnAdd, OnUpdate and OnDelete).
+func handlerFuncs(h ssa.Value, methods []string) []*types.Func {
+	h = unwrap(h)
+	if alloc := literalAlloc(h); alloc != nil {
+		var out []*types.Func
+		for _, ref := range *alloc.Referrers() {
+			fa, ok := ref.(*ssa.FieldAddr)
+			if !ok {
+				continue
+			}
+			for _, st := range *fa.Referrers() {
+				st, ok := st.(*ssa.Store)
+				if !ok || st.Addr != fa {
+					continue
+				}
+				if types.IsInterface(st.Val.Type()) {
+					out = append(out, handlerFuncs(st.Val, methods)...)
+				} else if obj := declaredValue(st.Val); obj != nil {
+					out = append(out, obj)
+				}
+			}
+		}
+		return out
+	}
+	var out []*types.Func
+	for _, name := range methods {
+		if m, ok := methodOf(h.Type(), name); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// literalAlloc returns the local a struct literal handed on by value or by
+// pointer was built in, or nil.
+func literalAlloc(v ssa.Value) *ssa.Alloc {
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+		v = load.X
+	}
+	alloc, _ := v.(*ssa.Alloc)
+	if alloc == nil {
 		return nil
 	}
-	w := newWrite(fn, call, wf.System, shortName(spawner)+"("+shortName(obj)+")")
-	w.Via = wf.What
-	return w
+	if _, ok := alloc.Type().(*types.Pointer).Elem().Underlying().(*types.Struct); !ok {
+		return nil
+	}
+	return alloc
+}
+
+// methodOf returns the method name of t (or of *t), if it has one.
+func methodOf(t types.Type, name string) (*types.Func, bool) {
+	if types.IsInterface(t) {
+		return nil, false
+	}
+	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, name)
+	m, ok := obj.(*types.Func)
+	return m, ok
 }
 
 // A goroutine that takes a lock itself was written to run outside its
@@ -60,14 +134,14 @@ func (b *builder) spawnedWrite(fn *ssa.Function, call ssa.CallInstruction) *Writ
 // under the creator's lease (consul-esm's go a.computeWatchedNodes). Locks
 // are told apart by name (leaseName), so two locks taken by the same
 // wrapper or catalogued call count as one; only closures started by go are
-// read so.
+// read so (a go statement's, or a Spawner's that starts a goroutine).
 
 // goroutineLock returns the name of the lease taken by the closure fn, or
 // by a closure fn is nested in, that is started by a go statement; "" if
 // there is none.
 func (b *builder) goroutineLock(fn *ssa.Function) string {
 	for ; fn != nil && fn.Parent() != nil; fn = fn.Parent() {
-		if !startedByGo(fn) {
+		if !b.startedByGo(fn) {
 			continue
 		}
 		if name := b.acquiredItself(fn); name != "" {
@@ -77,21 +151,21 @@ func (b *builder) goroutineLock(fn *ssa.Function) string {
 	return ""
 }
 
-// startedByGo reports whether the closure fn is started by a go statement
-// of its parent: go func() {...}().
-func startedByGo(fn *ssa.Function) bool {
+// startedByGo reports whether the closure fn is started in a goroutine of
+// its own by its parent: go func() {...}(), g.Go(func() error {...}).
+func (b *builder) startedByGo(fn *ssa.Function) bool {
 	for _, blk := range fn.Parent().Blocks {
 		for _, instr := range blk.Instrs {
-			g, ok := instr.(*ssa.Go)
-			if !ok {
-				continue
-			}
-			v := g.Call.Value
-			if mc, ok := v.(*ssa.MakeClosure); ok {
-				v = mc.Fn
-			}
-			if v == fn {
-				return true
+			switch instr := instr.(type) {
+			case *ssa.Go:
+				if funcValue(instr.Call.Value) == fn {
+					return true
+				}
+			case *ssa.Call:
+				c := instr.Common()
+				if sp := b.ix.lookupSpawner(calleeFunc(c)); sp != nil && sp.Goroutine && funcValue(arg(c, sp.Arg)) == fn {
+					return true
+				}
 			}
 		}
 	}

@@ -13,6 +13,7 @@ type index struct {
 	paths  map[string]bool   // import paths of lock libraries and stores: importing one makes a package relevant
 	known  map[string]bool   // every catalogued import path
 	forks  map[string]string // a fork's path to the catalogued path it shares the API with
+	spawn  map[symbolKey]*Spawner
 }
 
 type symbolKey struct{ pkg, recv, name string }
@@ -25,6 +26,10 @@ func newIndex() *index {
 		paths:  make(map[string]bool),
 		known:  make(map[string]bool),
 		forks:  make(map[string]string),
+		spawn:  make(map[symbolKey]*Spawner),
+	}
+	for _, sp := range spawners() {
+		ix.spawn[symbolKey{sp.Pkg, sp.Recv, sp.Name}] = &sp
 	}
 	for _, f := range forks() {
 		ix.forks[f.Path] = f.Pkg
@@ -70,6 +75,15 @@ func (ix *index) lookupFunc(fn *types.Func) *API {
 		return ix.any[symbolKey{pkg, "", fn.Name()}]
 	}
 	return nil
+}
+
+// lookupSpawner returns the Spawner fn is, or nil.
+func (ix *index) lookupSpawner(fn *types.Func) *Spawner {
+	if fn == nil || fn.Pkg() == nil {
+		return nil
+	}
+	fn = fn.Origin()
+	return ix.spawn[symbolKey{ix.canonical(fn.Pkg().Path()), receiverName(fn), fn.Name()}]
 }
 
 // lookupField returns the catalog row for a struct field of a named type.

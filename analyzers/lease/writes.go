@@ -131,7 +131,7 @@ func (b *builder) declaredWrite(fn *ssa.Function, call ssa.CallInstruction, call
 func (b *builder) factWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
 	obj := calleeFunc(call.Common())
 	if obj == nil {
-		return nil
+		return b.chosenWrite(fn, call)
 	}
 	if c, ok := b.resolve(call.Common()); ok && c.role != 0 {
 		return nil // a lock operation (Mutex.Unlock deletes its key): not a protected write
@@ -172,6 +172,64 @@ func (b *builder) factWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
 		return b.sqlTextWrite(w, call, b.condText(call, &cf), -1)
 	}
 	return nil
+}
+
+// chosenWrite is a call of a func value chosen among declared functions or
+// method values (handler := s.create; if deleted { handler = s.delete }):
+// the write of the first choice that writes, as a call of it would be.
+func (b *builder) chosenWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
+	if call.Common().IsInvoke() {
+		return nil
+	}
+	for _, target := range chosenFuncs(call.Common().Value) {
+		obj, ok := target.Object().(*types.Func)
+		if !ok || target.Parent() != nil {
+			continue
+		}
+		var wf WritesFact
+		if b.fact(obj, &wf) {
+			w := newWrite(fn, call, wf.System, shortName(obj))
+			w.Via, w.Dispatch, w.outsideOf, w.Append = wf.What, wf.Dispatch, wf.OutsideOf, wf.Append
+			return w
+		}
+	}
+	return nil
+}
+
+// chosenFuncs returns the functions v, a func value merged by phis, may
+// be, when each is a function or a closure (a bound method among them) or
+// nil.
+func chosenFuncs(v ssa.Value) []*ssa.Function {
+	var out []*ssa.Function
+	seen := make(map[ssa.Value]bool)
+	var walk func(ssa.Value) bool
+	walk = func(v ssa.Value) bool {
+		if seen[v] {
+			return true
+		}
+		seen[v] = true
+		if phi, ok := v.(*ssa.Phi); ok {
+			for _, e := range phi.Edges {
+				if !walk(e) {
+					return false
+				}
+			}
+			return true
+		}
+		if c, ok := v.(*ssa.Const); ok && c.IsNil() {
+			return true // the zero value of a func variable, not called
+		}
+		f := funcValue(v)
+		if f == nil {
+			return false
+		}
+		out = append(out, f)
+		return true
+	}
+	if _, ok := v.(*ssa.Phi); !ok || !walk(v) {
+		return nil
+	}
+	return out
 }
 
 // fieldToken sets the token of w, a call that writes fenced by field name

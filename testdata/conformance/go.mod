@@ -24,6 +24,7 @@ require (
 	github.com/jmoiron/sqlx v1.4.0
 	github.com/qustavo/dotsql v1.2.0
 	github.com/redis/go-redis/v9 v9.23.0
+	github.com/sourcegraph/conc v0.3.1-0.20240121214520-5f936abd7ae8
 	github.com/uptrace/bun v1.3.0
 	go.etcd.io/etcd/client/v3 v3.7.3
 	golang.org/x/sync v0.24.0

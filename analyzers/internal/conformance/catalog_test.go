@@ -40,6 +40,74 @@ func checkCatalog(t *testing.T, mods ...*module) {
 	}
 }
 
+// checkSpawners checks that every Spawner names a function or method of
+// the real package, with a func parameter at its Arg (an event handler
+// interface for a handler registrar).
+func checkSpawners(t *testing.T, mods ...*module) {
+	byPath := make(map[string][]*types.Package)
+	for _, m := range mods {
+		for _, p := range m.all {
+			if p.Types != nil {
+				np := lease.CanonicalPath(p.PkgPath)
+				byPath[np] = append(byPath[np], p.Types)
+			}
+		}
+	}
+	for _, sp := range lease.Spawners() {
+		name := sp.Pkg + "." + sp.Name
+		if sp.Recv != "" {
+			name = sp.Pkg + "." + sp.Recv + "." + sp.Name
+		}
+		pkgs := byPath[sp.Pkg]
+		if len(pkgs) == 0 {
+			t.Errorf("spawner %s: the conformance module imports no package %s; add realistic code that uses it", name, sp.Pkg)
+			continue
+		}
+		var errs []string
+		for _, pkg := range pkgs {
+			err := spawnerParam(pkg, sp)
+			if err == nil {
+				errs = nil
+				break
+			}
+			errs = append(errs, fmt.Sprintf("%s: %v", pkg.Path(), err))
+		}
+		if errs != nil {
+			t.Errorf("spawner %s: %s", name, strings.Join(errs, "; "))
+		}
+	}
+}
+
+// spawnerParam reports why pkg has no spawner sp taking a function (or,
+// for a handler registrar, an interface) at sp.Arg, or nil.
+func spawnerParam(pkg *types.Package, sp lease.Spawner) error {
+	var fn *types.Func
+	if sp.Recv == "" {
+		fn, _ = pkg.Scope().Lookup(sp.Name).(*types.Func)
+	} else if tn, ok := pkg.Scope().Lookup(sp.Recv).(*types.TypeName); ok {
+		obj, _, _ := types.LookupFieldOrMethod(tn.Type(), true, pkg, sp.Name)
+		fn, _ = obj.(*types.Func)
+		if fn != nil && receiverName(fn) != sp.Recv {
+			return fmt.Errorf("%s is declared on %s", sp.Name, receiverName(fn))
+		}
+	}
+	if fn == nil {
+		return fmt.Errorf("no func or method %s", sp.Name)
+	}
+	params := fn.Signature().Params()
+	if sp.Arg >= params.Len() {
+		return fmt.Errorf("%s has no parameter %d", sp.Name, sp.Arg)
+	}
+	under := params.At(sp.Arg).Type().Underlying()
+	if _, ok := under.(*types.Signature); ok && sp.Handler == nil {
+		return nil
+	}
+	if _, ok := under.(*types.Interface); ok && sp.Handler != nil {
+		return nil
+	}
+	return fmt.Errorf("parameter %d of %s is a %s", sp.Arg, sp.Name, params.At(sp.Arg).Type())
+}
+
 func rowString(row lease.API) string {
 	what := "func"
 	switch {

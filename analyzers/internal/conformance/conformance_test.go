@@ -46,6 +46,7 @@ func TestConformance(t *testing.T) {
 	t.Run("legacy", func(t *testing.T) { checkExpectations(t, legacy) })
 	t.Run("catalog", func(t *testing.T) { checkCatalog(t, m, legacy) })
 	t.Run("forks", func(t *testing.T) { checkForks(t, m, legacy) })
+	t.Run("spawners", func(t *testing.T) { checkSpawners(t, m) })
 	t.Run("stubs", func(t *testing.T) { checkStubs(t, m, legacy) })
 }
 
