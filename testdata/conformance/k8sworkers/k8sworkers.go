@@ -161,6 +161,7 @@ func (r *Replica) Lead(ctx context.Context, lock resourcelock.Interface) {
 		Callbacks: leaderelection.LeaderCallbacks{
 			OnStartedLeading: func(ctx context.Context) {
 				r.queue.Add("leader")
+				<-ctx.Done()
 			},
 			OnStoppedLeading: func() {},
 		},
