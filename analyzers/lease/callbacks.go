@@ -2,14 +2,16 @@ package lease
 
 import (
 	"fmt"
+	"go/token"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
 
 // Callback parameters carry a lease into a function value handed to a
-// helper: a WithLock(ctx, name, fn) that locks and then calls fn, or a
-// config builder that stores its argument in OnStartedLeading. The function
+// helper: a WithLock(ctx, name, fn) that locks and then calls fn, a config
+// builder that stores its argument in OnStartedLeading, or a leader helper
+// whose OnStartedLeading closure calls it (func(ctx) { start(ctx) }). The function
 // passed there runs while the lease is held, in this package or, through
 // CallbackParamFact, in another.
 
@@ -124,10 +126,77 @@ func (b *builder) localCallbackParams(fn *ssa.Function) map[int]callbackParam {
 				if held := b.heldBefore(x); len(held) > 0 {
 					add(p, callbackParam{system: held[0].System, what: fmt.Sprintf("%s that %s holds", held[0].What, fn.Name())})
 				}
+			case *ssa.MakeClosure:
+				b.closureCalledParams(fn, x, add)
 			}
 		}
 	}
 	return params
+}
+
+// closureCalledParams adds the parameters of fn that the closure mc calls
+// while it holds a lease: a helper that wraps its argument in a callback of
+// the library, OnStartedLeading: func(ctx context.Context) { start(ctx) }.
+func (b *builder) closureCalledParams(fn *ssa.Function, mc *ssa.MakeClosure, add func(*ssa.Parameter, callbackParam)) {
+	closure, ok := mc.Fn.(*ssa.Function)
+	if !ok {
+		return
+	}
+	for _, blk := range closure.Blocks {
+		for _, instr := range blk.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok || call.Call.IsInvoke() {
+				continue
+			}
+			i := slices.Index(closure.FreeVars, capturedVar(call.Call.Value))
+			if i < 0 || i >= len(mc.Bindings) {
+				continue
+			}
+			p := capturedParam(mc.Bindings[i])
+			if p == nil || p.Parent() != fn {
+				continue
+			}
+			if held := b.heldBefore(call); len(held) > 0 {
+				add(p, callbackParam{system: held[0].System, what: fmt.Sprintf("%s that %s holds", held[0].What, fn.Name())})
+			}
+		}
+	}
+}
+
+// capturedVar returns the free variable v reads: the variable itself, or
+// the one it loads (a closure captures a variable by its address).
+func capturedVar(v ssa.Value) *ssa.FreeVar {
+	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
+		v = u.X
+	}
+	fv, _ := v.(*ssa.FreeVar)
+	return fv
+}
+
+// capturedParam returns the parameter a closure binding holds: the
+// parameter, or the cell it was spilled to on entry when nothing else is
+// stored there.
+func capturedParam(v ssa.Value) *ssa.Parameter {
+	if p, ok := v.(*ssa.Parameter); ok {
+		return p
+	}
+	alloc, ok := v.(*ssa.Alloc)
+	if !ok || alloc.Referrers() == nil {
+		return nil
+	}
+	var param *ssa.Parameter
+	for _, ref := range *alloc.Referrers() {
+		st, ok := ref.(*ssa.Store)
+		if !ok || st.Addr != alloc {
+			continue
+		}
+		p, ok := st.Val.(*ssa.Parameter)
+		if !ok || param != nil {
+			return nil // reassigned: not the argument any more
+		}
+		param = p
+	}
+	return param
 }
 
 // callbackFieldAPI returns the catalog row of the callback field st stores

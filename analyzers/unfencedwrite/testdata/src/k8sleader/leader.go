@@ -53,3 +53,30 @@ func (c *controller) reader(ctx context.Context, lock resourcelock.Interface) {
 		},
 	})
 }
+
+// runAsLeader is an application's own leader helper: it wraps start in
+// OnStartedLeading, so start runs while the lease is held, and stop in
+// OnStoppedLeading, after the lease is gone.
+func runAsLeader(ctx context.Context, lock resourcelock.Interface, start func(context.Context), stop func()) {
+	leaderelection.RunOrDie(ctx, leaderelection.LeaderElectionConfig{
+		Lock:          lock,
+		LeaseDuration: 15 * time.Second,
+		RenewDeadline: 10 * time.Second,
+		RetryPeriod:   2 * time.Second,
+		Callbacks: leaderelection.LeaderCallbacks{
+			OnStartedLeading: func(ctx context.Context) { start(ctx) },
+			OnStoppedLeading: func() { stop() },
+		},
+	})
+}
+
+// syncVolumeTypes hands its work to the helper as a func value: the work
+// writes under the lease, the stop func does not.
+func (c *controller) syncVolumeTypes(ctx context.Context, lock resourcelock.Interface) {
+	start := func(ctx context.Context) {
+		c.db.ExecContext(ctx, `UPDATE volume_types SET provisioner = 'csi' WHERE name = 'local'`) // want `DB.ExecContext \(UPDATE volume_types\) writes to SQL database without a fencing token`
+	}
+	runAsLeader(ctx, lock, start, func() {
+		c.db.ExecContext(context.Background(), `UPDATE workers SET leading = false WHERE id = 1`)
+	})
+}
