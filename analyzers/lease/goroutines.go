@@ -67,30 +67,41 @@ func declaredValue(v ssa.Value) *types.Func {
 func handlerFuncs(h ssa.Value, methods []string) []*types.Func {
 	h = unwrap(h)
 	if alloc := literalAlloc(h); alloc != nil {
-		var out []*types.Func
-		for _, ref := range *alloc.Referrers() {
-			fa, ok := ref.(*ssa.FieldAddr)
-			if !ok {
-				continue
-			}
-			for _, st := range *fa.Referrers() {
-				st, ok := st.(*ssa.Store)
-				if !ok || st.Addr != fa {
-					continue
-				}
-				if types.IsInterface(st.Val.Type()) {
-					out = append(out, handlerFuncs(st.Val, methods)...)
-				} else if obj := declaredValue(st.Val); obj != nil {
-					out = append(out, obj)
-				}
-			}
+		// A handler type of the application's built as a literal
+		// (tombstones{db}) stores no funcs: its methods are the handlers.
+		if out := literalFuncs(alloc, methods); len(out) > 0 {
+			return out
 		}
-		return out
 	}
 	var out []*types.Func
 	for _, name := range methods {
 		if m, ok := methodOf(h.Type(), name); ok {
 			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// literalFuncs returns the declared functions stored in the fields of the
+// struct literal built in alloc, following handlers nested in interface
+// fields.
+func literalFuncs(alloc *ssa.Alloc, methods []string) []*types.Func {
+	var out []*types.Func
+	for _, ref := range *alloc.Referrers() {
+		fa, ok := ref.(*ssa.FieldAddr)
+		if !ok {
+			continue
+		}
+		for _, st := range *fa.Referrers() {
+			st, ok := st.(*ssa.Store)
+			if !ok || st.Addr != fa {
+				continue
+			}
+			if types.IsInterface(st.Val.Type()) {
+				out = append(out, handlerFuncs(st.Val, methods)...)
+			} else if obj := declaredValue(st.Val); obj != nil {
+				out = append(out, obj)
+			}
 		}
 	}
 	return out

@@ -78,6 +78,17 @@ func (c *Controller) audit(obj any) {
 	c.db.Exec(`DELETE FROM objects WHERE key = $1`, key)
 }
 
+// tombstones is an informer handler type of the application's: its
+// OnDelete writes.
+type tombstones struct{ db *sql.DB }
+
+func (t tombstones) OnAdd(obj any, isInInitialList bool) {}
+func (t tombstones) OnUpdate(oldObj, newObj any)         {}
+func (t tombstones) OnDelete(obj any) {
+	key, _ := cache.DeletionHandlingMetaNamespaceKeyFunc(obj)
+	t.db.Exec(`UPDATE objects SET deleted = true WHERE key = $1`, key)
+}
+
 // compact runs as a conc pool task.
 func (c *Controller) compact() {
 	c.db.Exec(`DELETE FROM objects WHERE tombstone`)
@@ -107,6 +118,7 @@ func (c *Controller) Lead(ctx context.Context, lock resourcelock.Interface) {
 		Callbacks: leaderelection.LeaderCallbacks{
 			OnStartedLeading: func(ctx context.Context) {
 				_, _ = c.informer.AddEventHandler(cache.ResourceEventHandlerFuncs{DeleteFunc: c.audit}) // want unfencedwrite:"SharedInformer.AddEventHandler\\(Controller.audit\\) .* without a fencing token while the Kubernetes leader election lease"
+				_, _ = c.informer.AddEventHandlerWithResyncPeriod(tombstones{c.db}, time.Minute)        // want unfencedwrite:"SharedInformer.AddEventHandlerWithResyncPeriod\\(tombstones.OnDelete\\) .* without a fencing token"
 				p := pool.New()
 				p.Go(c.compact) // want unfencedwrite:"Pool.Go\\(Controller.compact\\) .* without a fencing token"
 				p.Wait()
