@@ -42,7 +42,7 @@ func (b *builder) applyCallbackParams() bool {
 	grew := false
 	b.calls(func(caller *ssa.Function, call ssa.CallInstruction) bool {
 		for i, cp := range b.callbackParamsOf(call.Common()) {
-			target := funcValue(arg(call.Common(), i))
+			target := closureValue(arg(call.Common(), i), 0) // also a func captured by the closure that calls the helper
 			if target == nil {
 				continue
 			}

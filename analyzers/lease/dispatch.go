@@ -178,15 +178,20 @@ func (b *builder) dispatchRole(fn *types.Func) (*RoleFact, string) {
 // unfenced, and one is fenced by a parameter), and if so fills f, naming the
 // implementation.
 func (b *builder) dispatchFact(fn *types.Func, f analysis.Fact) bool {
+	return b.targetsFact(b.dispatchTargets(fn), f)
+}
+
+// targetsFact is dispatchFact over the implementations targets.
+func (b *builder) targetsFact(targets []dispatchTarget, f analysis.Fact) bool {
 	if d, ok := f.(*CASFact); ok {
-		return b.dispatchCAS(fn, d)
+		return b.dispatchCAS(targets, d)
 	}
 	if d, ok := f.(*ConvergeFact); ok {
-		return b.dispatchConverge(fn, d)
+		return b.dispatchConverge(targets, d)
 	}
 	var fenced *FencedByParamFact
 	fencedVia, fencedImpl := "", Dispatch{}
-	for _, t := range b.dispatchTargets(fn) {
+	for _, t := range targets {
 		role, wf, fp := b.targetFacts(t)
 		if role != nil {
 			continue // a lock operation's own writes are the lock's business
@@ -215,12 +220,12 @@ func (b *builder) dispatchFact(fn *types.Func, f analysis.Fact) bool {
 	return true
 }
 
-// dispatchCAS reports whether a call of the interface method fn is a
+// dispatchCAS reports whether a call that runs one of targets is a
 // compare-and-swap: every implementation of the program that has lease
 // facts is one (an in-memory fake that writes nothing does not disagree).
-func (b *builder) dispatchCAS(fn *types.Func, d *CASFact) bool {
+func (b *builder) dispatchCAS(targets []dispatchTarget, d *CASFact) bool {
 	found := false
-	for _, t := range b.dispatchTargets(fn) {
+	for _, t := range targets {
 		var cas CASFact
 		switch {
 		case t.remote != nil && t.remote.cas != nil:
@@ -244,12 +249,12 @@ func (b *builder) dispatchCAS(fn *types.Func, d *CASFact) bool {
 	return found
 }
 
-// dispatchConverge reports whether a call of the interface method fn is
-// an upsert of a definition (ConvergeFact): no implementation writes
-// unfenced otherwise, and one converges; the first names it.
-func (b *builder) dispatchConverge(fn *types.Func, d *ConvergeFact) bool {
+// dispatchConverge reports whether a call that runs one of targets is an
+// upsert of a definition (ConvergeFact): no implementation writes unfenced
+// otherwise, and one converges; the first names it.
+func (b *builder) dispatchConverge(targets []dispatchTarget, d *ConvergeFact) bool {
 	found := false
-	for _, t := range b.dispatchTargets(fn) {
+	for _, t := range targets {
 		role, wf, _ := b.targetFacts(t)
 		if role != nil {
 			continue
@@ -273,6 +278,37 @@ func (b *builder) dispatchConverge(fn *types.Func, d *ConvergeFact) bool {
 		}
 	}
 	return found
+}
+
+// receiverTargets returns the implementations an interface call c may
+// run. A method of a small interface that many others embed (a DAO
+// layer's Dao with AddModel and UpdateModel, embedded in every table's
+// EventDao, VolumeTypeDao, ...) is implemented by every type that
+// implements any of them, but the call runs only one that implements the
+// interface it is called through: events.UpdateModel(e) on an EventDao is
+// the events table's, never the backups table's.
+func (b *builder) receiverTargets(c *ssa.CallCommon) []dispatchTarget {
+	targets := b.dispatchTargets(c.Method)
+	recv, ok := c.Value.Type().Underlying().(*types.Interface)
+	if declared, _ := interfaceMethod(c.Method); !ok || recv == declared || len(targets) == 0 {
+		return targets
+	}
+	var out []dispatchTarget
+	for _, t := range targets {
+		if t.implements(recv) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// implements reports whether the type whose method t is implements iface.
+func (t dispatchTarget) implements(iface *types.Interface) bool {
+	if t.remote != nil {
+		return t.remote.typ.implements(iface)
+	}
+	named := receiverNamed(t.fn)
+	return named != nil && types.Implements(types.NewPointer(named), iface)
 }
 
 // targetConverges reports whether the implementation t has a ConvergeFact.

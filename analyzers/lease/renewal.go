@@ -510,7 +510,7 @@ func isWait(c *ssa.CallCommon) bool {
 // callbackFunc returns the source function a func value denotes: a literal,
 // a declared function, or the method behind a method value (w.run).
 func callbackFunc(v ssa.Value) *ssa.Function {
-	fn := funcValue(v)
+	fn := closureValue(v, 0)
 	if fn == nil || fn.Synthetic == "" {
 		return fn
 	}
@@ -759,7 +759,7 @@ func closureValue(v ssa.Value, depth int) *ssa.Function {
 	if depth > 4 {
 		return nil
 	}
-	switch x := v.(type) {
+	switch x := unwrap(v).(type) {
 	case *ssa.Function, *ssa.MakeClosure:
 		return funcValue(x)
 	case *ssa.UnOp:
@@ -778,18 +778,61 @@ func closureValue(v ssa.Value, depth int) *ssa.Function {
 	return nil
 }
 
-// storedOnce returns the value stored into alloc if it is stored exactly once.
+// storedOnce returns the value stored into alloc if it is stored exactly once
+// and its address goes nowhere else than to loads and to closures that only
+// load it: a variable assigned out of sight may hold another value.
 func storedOnce(alloc *ssa.Alloc) ssa.Value {
 	var val ssa.Value
 	for _, ref := range *alloc.Referrers() {
-		if st, ok := ref.(*ssa.Store); ok && st.Addr == alloc {
-			if val != nil {
+		switch r := ref.(type) {
+		case *ssa.Store:
+			if r.Addr != alloc || val != nil {
 				return nil
 			}
-			val = st.Val
+			val = r.Val
+		case *ssa.UnOp:
+			if r.Op != token.MUL {
+				return nil
+			}
+		case *ssa.MakeClosure:
+			if !onlyLoaded(r, alloc, 0) {
+				return nil
+			}
+		default:
+			return nil
 		}
 	}
 	return val
+}
+
+// onlyLoaded reports whether the closure mc makes, and the closures it makes
+// in turn, only load the captured variable addr.
+func onlyLoaded(mc *ssa.MakeClosure, addr ssa.Value, depth int) bool {
+	fn, ok := mc.Fn.(*ssa.Function)
+	if !ok || depth > 4 {
+		return false
+	}
+	for i, bound := range mc.Bindings {
+		if bound != addr || i >= len(fn.FreeVars) {
+			continue
+		}
+		fv := fn.FreeVars[i]
+		for _, ref := range *fv.Referrers() {
+			switch r := ref.(type) {
+			case *ssa.UnOp:
+				if r.Op != token.MUL {
+					return false
+				}
+			case *ssa.MakeClosure:
+				if !onlyLoaded(r, fv, depth+1) {
+					return false
+				}
+			default:
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // freeVarBinding returns the value bound to fv where its closure is made,

@@ -137,7 +137,7 @@ func (b *builder) factWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
 		return nil // a lock operation (Mutex.Unlock deletes its key): not a protected write
 	}
 	var wf WritesFact
-	if b.fact(obj, &wf) {
+	if b.callFact(call.Common(), obj, &wf) {
 		w := newWrite(fn, call, wf.System, shortName(obj))
 		w.Via, w.Dispatch, w.outsideOf, w.Append = wf.What, wf.Dispatch, wf.OutsideOf, wf.Append
 		if twin := b.fencedTwin(obj); twin != nil {
@@ -146,7 +146,7 @@ func (b *builder) factWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
 		return w
 	}
 	var fp FencedByParamFact
-	if b.fact(obj, &fp) {
+	if b.callFact(call.Common(), obj, &fp) {
 		w := newWrite(fn, call, fp.System, shortName(obj))
 		w.Via, w.Dispatch, w.TokenSource = fp.What, fp.Dispatch, fp.TokenSource
 		tok := arg(call.Common(), fp.Param)
@@ -159,14 +159,14 @@ func (b *builder) factWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
 		return w
 	}
 	var conv ConvergeFact
-	if b.fact(obj, &conv) {
+	if b.callFact(call.Common(), obj, &conv) {
 		w := newWrite(fn, call, conv.System, shortName(obj))
 		w.Via, w.Dispatch = conv.What, conv.Dispatch
 		b.convergeCall(w, fn, call, &conv)
 		return w
 	}
 	var cf SQLCondFact
-	if b.fact(obj, &cf) {
+	if b.callFact(call.Common(), obj, &cf) {
 		w := newWrite(fn, call, cf.System, shortName(obj))
 		w.Via = cf.What
 		return b.sqlTextWrite(w, call, b.condText(call, &cf), -1)
@@ -286,6 +286,16 @@ func structField(t types.Type, name string) *types.Var {
 		}
 	}
 	return nil
+}
+
+// callFact is fact for the function call c runs: a call through an
+// interface takes the facts of the implementations of the interface it is
+// called through (receiverTargets).
+func (b *builder) callFact(c *ssa.CallCommon, obj *types.Func, f analysis.Fact) bool {
+	if !c.IsInvoke() {
+		return b.fact(obj, f)
+	}
+	return b.ownFact(obj, f) || b.targetsFact(b.receiverTargets(c), f)
 }
 
 // fact reports whether fn has a fact of f's type, local or imported, and

@@ -80,3 +80,48 @@ func (c *controller) syncVolumeTypes(ctx context.Context, lock resourcelock.Inte
 		c.db.ExecContext(context.Background(), `UPDATE workers SET leading = false WHERE id = 1`)
 	})
 }
+
+// campaignForever hands its work to the helper from a goroutine that
+// campaigns again each time the lease is lost: start, captured by that
+// goroutine, still runs under the lease the helper's callback holds; stop,
+// captured the same way, runs after it is lost.
+func (c *controller) campaignForever(ctx context.Context, lock resourcelock.Interface) {
+	start := func(ctx context.Context) {
+		c.db.ExecContext(ctx, `UPDATE volume_types SET enable = true WHERE name = 'csi'`) // want `DB.ExecContext \(UPDATE volume_types\) writes to SQL database without a fencing token`
+	}
+	again := make(chan struct{}, 1)
+	stop := func() {
+		c.db.ExecContext(context.Background(), `UPDATE workers SET leading = false WHERE id = 2`)
+		again <- struct{}{}
+	}
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-again:
+				runAsLeader(ctx, lock, start, stop)
+			}
+		}
+	}()
+	again <- struct{}{}
+}
+
+// campaignOnce runs a cleanup captured the same way after the helper
+// returns, when the election is over: it holds no lease.
+func (c *controller) campaignOnce(ctx context.Context, lock resourcelock.Interface) {
+	work := func(ctx context.Context) {
+		var n int
+		_ = c.db.QueryRowContext(ctx, `SELECT count(*) FROM volume_types`).Scan(&n)
+	}
+	cleanup := func() {
+		c.db.ExecContext(context.Background(), `UPDATE workers SET leading = false WHERE id = 3`)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		runAsLeader(ctx, lock, work, func() {})
+		cleanup()
+	}()
+	<-done
+}
