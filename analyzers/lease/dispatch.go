@@ -289,8 +289,11 @@ func (b *builder) dispatchConverge(targets []dispatchTarget, d *ConvergeFact) bo
 // the events table's, never the backups table's.
 func (b *builder) receiverTargets(c *ssa.CallCommon) []dispatchTarget {
 	targets := b.dispatchTargets(c.Method)
+	if _, generic := types.Unalias(c.Value.Type()).(*types.TypeParam); generic || len(targets) == 0 {
+		return targets
+	}
 	recv, ok := c.Value.Type().Underlying().(*types.Interface)
-	if declared, _ := interfaceMethod(c.Method); !ok || recv == declared || len(targets) == 0 {
+	if declared, _ := interfaceMethod(c.Method); !ok || recv == declared || !recv.IsMethodSet() {
 		return targets
 	}
 	var out []dispatchTarget

@@ -37,8 +37,11 @@
 // A call through an interface does what the implementations of that
 // interface do: those declared in the package, in the packages of its
 // module it imports, and, in a standalone run over a whole program, in any
-// package of the user's modules. One implementation that writes makes the
-// call a write; test doubles declared in _test.go files and fakes that
+// package of the user's modules. Only implementations of the interface the
+// call is made through count, also for a method it embeds from a smaller
+// interface that other interfaces share (a DAO layer's Dao.UpdateModel
+// called on an EventDao runs an EventDao's). One implementation that writes
+// makes the call a write; test doubles declared in _test.go files and fakes that
 // write nothing do not count. A directive on the interface method says
 // what every implementation does.
 //
