@@ -40,7 +40,7 @@ type builder struct {
 	steps map[*ssa.Function]int
 	// regions holds the lease state of every block (regions.go).
 	regions *regions
-	// routes caches the package's gin route registrations (middleware.go).
+	// routes caches the package's route registrations (middleware.go).
 	routes *[]registration
 	// writeCalls marks the calls already recorded as writes.
 	writeCalls map[ssa.CallInstruction]bool

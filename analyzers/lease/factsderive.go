@@ -29,6 +29,9 @@ func (b *builder) deriveWriteFacts() {
 func (b *builder) updateWriteFacts() bool {
 	byFunc := make(map[*ssa.Function][]*Write)
 	for _, w := range b.model.Writes {
+		if w.continues && w.Fn.Parent() != nil {
+			continue
+		}
 		byFunc[outermost(w.Fn)] = append(byFunc[outermost(w.Fn)], w)
 	}
 	changed := false

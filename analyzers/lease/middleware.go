@@ -1,66 +1,166 @@
 package lease
 
 import (
+	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
 
 // An HTTP middleware that checks leadership and then continues the chain
-// runs the handlers registered after it under that check:
+// runs the handlers it wraps under that check. The continuation is gin's
+// c.Next(), or, for the decorator middlewares of net/http, chi, gorilla/mux
+// and echo, a call of the handler the middleware was given:
 //
 //	func RedirectIfNotLeader(c *gin.Context) {
 //		if !storage.IsLeader() { c.Redirect(...); c.Abort(); return }
 //		c.Next() // the route's handler writes
 //	}
 //	engine.Use(RedirectIfNotLeader)
-//	engine.Group("/api").POST("/clusters", cluster.Create)
 //
-// c.Next() is a call of those handlers: nextWrite makes it a write when one
-// of them writes, so a check that guards it guards their writes (and a lease
-// held around it covers them). The handlers are read from the package's
-// route registrations: the ones registered, after the middleware, on the
-// router it was added to or on a group made from that router. A middleware
-// registered in another package than its Next call is not followed.
+//	func (s *Server) leaderOnly(next http.Handler) http.Handler {
+//		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+//			if !s.le.IsLeader() { http.Error(w, "not leader", 503); return }
+//			next.ServeHTTP(w, r) // the route's handler writes
+//		})
+//	}
+//	r.Use(s.leaderOnly) // or r.With(s.leaderOnly).Post(...), or s.leaderOnly(h)
+//
+// The continuation is a call of the wrapped handlers: nextWrite makes it a
+// write when one of them writes, so a check that guards it guards their
+// writes (and a lease held around it covers them). The wrapped handlers
+// are read from the package: for a decorator, the handlers it is applied
+// to (leaderOnly(h), leaderOnly(mux)); for any middleware, those that
+// follow it in the call that registers it, and those registered after it
+// on the router it was added to or on a router made from that one
+// (Group, With, Route, Subrouter). A middleware registered in another
+// package than its continuation is not followed.
 
-// ginPkg is gin's import path; its router methods are listed in ginRoutes.
-const ginPkg = "github.com/gin-gonic/gin"
-
-// ginRoutes maps a router method to the index of its first handler
-// argument (receiver excluded): Use(handlers...), GET(path, handlers...),
-// Handle(method, path, handlers...), Group(path, handlers...).
-var ginRoutes = map[string]int{
-	"Use": 0, "Group": 1, "Handle": 2, "Match": 2, "Any": 1,
-	"GET": 1, "POST": 1, "PUT": 1, "DELETE": 1, "PATCH": 1, "OPTIONS": 1, "HEAD": 1,
+// A webFramework names a router package: its router types (whose methods
+// register handlers and middlewares) and the one whose Use wraps the
+// routes registered before it too (gorilla/mux and echo apply a router's
+// middlewares when a request is served, gin, chi and echo's groups when a
+// route is registered).
+type webFramework struct {
+	path        string
+	routers     []string
+	useWrapsAll string
 }
 
-// isGinRouter reports whether fn is a route-registering method of a gin
-// router (Engine, RouterGroup, or the IRouter/IRoutes interfaces).
-func isGinRouter(fn *types.Func) (first int, ok bool) {
-	if fn == nil || fn.Pkg() == nil || CanonicalPath(fn.Pkg().Path()) != ginPkg {
-		return 0, false
+// webFrameworks lists the routers whose registrations are read. net/http's
+// ServeMux has no middlewares; it is listed for the handlers registered on
+// a mux that a middleware wraps whole.
+func webFrameworks() []webFramework {
+	return []webFramework{
+		{path: "github.com/gin-gonic/gin", routers: []string{"Engine", "RouterGroup", "IRouter", "IRoutes"}},
+		{path: "github.com/labstack/echo", routers: []string{"Echo", "Group"}, useWrapsAll: "Echo"},
+		{path: "github.com/go-chi/chi", routers: []string{"Mux", "Router"}},
+		{path: "github.com/gorilla/mux", routers: []string{"Router", "Route"}, useWrapsAll: "Router"},
+		{path: "net/http", routers: []string{"ServeMux"}},
 	}
-	switch receiverName(fn) {
-	case "Engine", "RouterGroup", "IRouter", "IRoutes":
-		first, ok = ginRoutes[fn.Name()]
-		return first, ok
+}
+
+// routerType returns the framework whose router type t (or *t) is, and
+// the type's name.
+func routerType(t types.Type) (webFramework, string, bool) {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
 	}
-	return 0, false
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return webFramework{}, "", false
+	}
+	path, name := CanonicalPath(n.Obj().Pkg().Path()), n.Obj().Name()
+	for _, fw := range webFrameworks() {
+		if fw.path == path && slices.Contains(fw.routers, name) {
+			return fw, name, true
+		}
+	}
+	return webFramework{}, "", false
+}
+
+// routerMethod reports whether fn is a method of a router type.
+func routerMethod(fn *types.Func) (webFramework, string, bool) {
+	if fn == nil || fn.Signature().Recv() == nil {
+		return webFramework{}, "", false
+	}
+	sig := fn.Signature()
+	return routerType(sig.Recv().Type())
 }
 
 // isGinNext reports whether call is gin's (*Context).Next.
 func isGinNext(call *ssa.CallCommon) bool {
 	fn := calleeFunc(call)
-	return fn != nil && fn.Pkg() != nil && CanonicalPath(fn.Pkg().Path()) == ginPkg &&
+	return fn != nil && fn.Pkg() != nil && CanonicalPath(fn.Pkg().Path()) == "github.com/gin-gonic/gin" &&
 		receiverName(fn) == "Context" && fn.Name() == "Next"
 }
 
-// A registration is one call of a gin router method with handlers.
+// decoratorParam reports whether fn's parameter p has the type of fn's
+// only result: fn wraps what p is given (func(next http.Handler)
+// http.Handler, echo.MiddlewareFunc, func(store, next) http.HandlerFunc).
+func decoratorParam(fn *ssa.Function, p *ssa.Parameter) bool {
+	res := fn.Signature.Results()
+	return res.Len() == 1 && types.Identical(p.Type(), res.At(0).Type()) && isHandlerType(p.Type())
+}
+
+// isDecoratorType reports whether t is a middleware type: a func from a
+// handler type to the same type.
+func isDecoratorType(t types.Type) bool {
+	sig, ok := t.Underlying().(*types.Signature)
+	return ok && sig.Params().Len() == 1 && sig.Results().Len() == 1 &&
+		types.Identical(sig.Params().At(0).Type(), sig.Results().At(0).Type()) && isHandlerType(sig.Results().At(0).Type())
+}
+
+// isHandlerType reports whether t is a request handler: net/http's
+// Handler, or a func that takes a request (*http.Request, echo.Context,
+// *gin.Context).
+func isHandlerType(t types.Type) bool {
+	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil &&
+		n.Obj().Pkg().Path() == "net/http" && n.Obj().Name() == "Handler" {
+		return true
+	}
+	sig, ok := t.Underlying().(*types.Signature)
+	if !ok {
+		return false
+	}
+	for i := range sig.Params().Len() {
+		if isRequestType(sig.Params().At(i).Type()) {
+			return true
+		}
+	}
+	return false
+}
+
+// isRequestType reports whether t is the request a handler serves.
+func isRequestType(t types.Type) bool {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return false
+	}
+	switch CanonicalPath(n.Obj().Pkg().Path()) + "." + n.Obj().Name() {
+	case "net/http.Request", "github.com/labstack/echo.Context", "github.com/gin-gonic/gin.Context":
+		return true
+	}
+	return false
+}
+
+// A registration is one call of a router method with handlers or
+// middlewares.
 type registration struct {
-	call     ssa.CallInstruction
-	method   string
-	router   []routerKey // the router the call is made on, then the routers it was made from
-	handlers []*ssa.Function
+	call   ssa.CallInstruction
+	router []routerKey // the router the call is made on, then the routers it was made from
+	// scope is the router whose later routes the chain wraps: the receiver
+	// for Use, the router made for Group and With; nil for a route.
+	scope *routerKey
+	// wrapsAll is set for a Use that wraps the routes registered before it.
+	wrapsAll bool
+	// chain holds the middlewares and handlers in the order they run; a
+	// gin middleware is a handler that calls c.Next().
+	chain []ssa.Value
 }
 
 // A routerKey names a router value: a value, or a field a router is kept in
@@ -70,40 +170,76 @@ type routerKey struct {
 	field *types.Var
 }
 
-// ginRegistrations returns the package's gin route registrations, in
-// source order per function.
-func (b *builder) ginRegistrations() []registration {
+// registrations returns the package's route registrations, in source
+// order per function.
+func (b *builder) registrations() []registration {
 	if b.routes != nil {
 		return *b.routes
 	}
 	var regs []registration
-	b.calls(func(fn *ssa.Function, call ssa.CallInstruction) bool {
-		c := call.Common()
-		first, ok := isGinRouter(calleeFunc(c))
-		if !ok {
-			return true
+	b.calls(func(_ *ssa.Function, call ssa.CallInstruction) bool {
+		if reg, ok := newRegistration(call); ok {
+			regs = append(regs, reg)
 		}
-		args := callArgs(c)
-		if first >= len(args) {
-			return true
-		}
-		elems, ok := variadic(args[first])
-		if !ok {
-			return true
-		}
-		reg := registration{call: call, method: calleeFunc(c).Name(), router: routerChain(callRecv(c))}
-		for _, e := range elems {
-			reg.handlers = append(reg.handlers, funcValue(e)) // nil for a handler out of sight
-		}
-		regs = append(regs, reg)
 		return true
 	})
 	b.routes = &regs
 	return regs
 }
 
+// newRegistration reads a router method call: its middlewares (arguments
+// of a middleware type, which run first) and handlers, in order.
+func newRegistration(call ssa.CallInstruction) (registration, bool) {
+	c := call.Common()
+	method := calleeFunc(c)
+	fw, recvType, ok := routerMethod(method)
+	if !ok {
+		return registration{}, false
+	}
+	var mws, handlers []ssa.Value
+	for _, a := range callArgs(c) {
+		elems := []ssa.Value{a}
+		if _, isSlice := a.Type().Underlying().(*types.Slice); isSlice {
+			if elems, ok = variadic(a); !ok {
+				continue
+			}
+		}
+		for _, e := range elems {
+			switch t := e.Type(); {
+			case isDecoratorType(t):
+				mws = append(mws, e)
+			case isHandlerType(t):
+				handlers = append(handlers, e)
+			}
+		}
+	}
+	if len(mws)+len(handlers) == 0 {
+		return registration{}, false
+	}
+	reg := registration{call: call, router: routerChain(callRecv(c)), chain: append(mws, handlers...)}
+	if len(reg.router) == 0 {
+		return registration{}, false
+	}
+	switch method.Name() {
+	case "Use", "Pre":
+		reg.scope = &reg.router[0]
+		reg.wrapsAll = recvType == fw.useWrapsAll
+	case "Group", "With": // a router made with these middlewares
+		if v := call.Value(); v != nil {
+			reg.scope = &routerKey{v: v}
+		}
+	}
+	return reg, true
+}
+
+func isRouter(t types.Type) bool {
+	_, _, ok := routerType(t)
+	return ok
+}
+
 // routerChain returns the keys of the router v and of the routers it was
-// made from by Group, nearest first.
+// made from by a router method (Group, With, Route, Subrouter; gin's
+// routes return their group), nearest first.
 func routerChain(v ssa.Value) []routerKey {
 	var chain []routerKey
 	for depth := 0; v != nil && depth < 16; depth++ {
@@ -113,14 +249,17 @@ func routerChain(v ssa.Value) []routerKey {
 			continue
 		}
 		chain = append(chain, keyOf(v))
-		call, ok := v.(*ssa.Call)
-		if !ok {
+		var call ssa.CallInstruction
+		switch x := v.(type) {
+		case *ssa.Call: // r.Group("/api"), r.With(mw), r.PathPrefix(p).Subrouter()
+			call = x
+		case *ssa.Parameter: // chi's r.Route("/api", func(r chi.Router) { ... })
+			call = routerFuncCall(x.Parent())
+		}
+		if call == nil {
 			break
 		}
-		if fn := calleeFunc(call.Common()); fn == nil || fn.Name() != "Group" {
-			break
-		}
-		if _, ok := isGinRouter(calleeFunc(call.Common())); !ok {
+		if _, _, ok := routerMethod(calleeFunc(call.Common())); !ok {
 			break
 		}
 		v = callRecv(call.Common())
@@ -128,11 +267,51 @@ func routerChain(v ssa.Value) []routerKey {
 	return chain
 }
 
-// embeddedRouter reports whether fa selects the RouterGroup a gin Engine
-// embeds.
+// routerFuncCall returns the router method call that the func literal fn
+// is handed to, which calls it with a router made from its receiver
+// (chi's Group and Route), or nil.
+func routerFuncCall(fn *ssa.Function) ssa.CallInstruction {
+	if fn.Parent() == nil {
+		return nil
+	}
+	for _, ref := range *fn.Referrers() {
+		v := ssa.Value(fn)
+		if mc, ok := ref.(*ssa.MakeClosure); ok {
+			v = mc
+			if len(*mc.Referrers()) != 1 {
+				continue
+			}
+			ref = (*mc.Referrers())[0]
+		}
+		call, ok := ref.(ssa.CallInstruction)
+		if !ok || !slices.Contains(callArgs(call.Common()), v) {
+			continue
+		}
+		if _, _, ok := routerMethod(calleeFunc(call.Common())); ok {
+			return call
+		}
+	}
+	return nil
+}
+
+// liftedTo returns the call in fn that runs the registration reg: reg
+// itself, or the router method call that runs the func literal reg is
+// in (maybe nested); nil if none.
+func liftedTo(reg ssa.CallInstruction, fn *ssa.Function) ssa.CallInstruction {
+	for depth := 0; reg != nil && reg.Parent() != fn && depth < 8; depth++ {
+		reg = routerFuncCall(reg.Parent())
+	}
+	if reg == nil || reg.Parent() != fn {
+		return nil
+	}
+	return reg
+}
+
+// embeddedRouter reports whether fa selects a router its struct embeds
+// (the RouterGroup of a gin Engine).
 func embeddedRouter(fa *ssa.FieldAddr) bool {
 	f := fieldVar(fa.X.Type(), fa.Field)
-	return f != nil && f.Embedded() && f.Name() == "RouterGroup"
+	return f != nil && f.Embedded() && isRouter(f.Type())
 }
 
 // keyOf returns the key of a router value: the field it was loaded from,
@@ -148,37 +327,50 @@ func keyOf(v ssa.Value) routerKey {
 	return routerKey{v: v}
 }
 
-// chainedAfter returns the handlers gin runs after the middleware mw: those
-// that follow it in the call that registers it, and those registered later
-// on the router it was added to or on groups made from it.
-func (b *builder) chainedAfter(mw *ssa.Function) []*ssa.Function {
-	regs := b.ginRegistrations()
-	var out []*ssa.Function
+// chainedAfter returns the handlers the router runs after the middleware
+// mw: those that follow it in the call that registers it, and those
+// registered later (or, for a Use that wraps all, at all) on the router it
+// was added to or on routers made from it.
+func (b *builder) chainedAfter(mw *ssa.Function) []ssa.Value {
+	regs := b.registrations()
+	var out []ssa.Value
 	for _, use := range regs {
 		at := -1
-		for i, h := range use.handlers {
-			if runsFunc(h, mw) {
+		for i, h := range use.chain {
+			if runsFunc(middlewareFunc(h), mw) {
 				at = i
 			}
 		}
 		if at < 0 {
 			continue
 		}
-		out = append(out, use.handlers[at+1:]...)
-		if use.method != "Use" && use.method != "Group" {
+		out = append(out, use.chain[at+1:]...)
+		if use.scope == nil {
 			continue
 		}
-		scope := use.router[0] // Use adds to its router; Group(path, mw) to the group it makes
-		if use.method == "Group" {
-			scope = routerKey{v: use.call.Value()}
-		}
 		for _, reg := range regs {
-			if reg.call != use.call && registeredAfter(use.call, reg.call) && madeFrom(reg.router, scope) {
-				out = append(out, reg.handlers...)
+			lifted := liftedTo(reg.call, use.call.Parent())
+			if reg.call != use.call && lifted != nil && (use.wrapsAll || registeredAfter(use.call, lifted)) &&
+				madeFrom(reg.router, *use.scope) {
+				out = append(out, reg.chain...)
 			}
 		}
 	}
 	return out
+}
+
+// middlewareFunc returns the function a registered middleware or handler
+// value runs: a function, a method value, or the func a factory call
+// returns (LeaderOnly(store)).
+func middlewareFunc(v ssa.Value) *ssa.Function {
+	if fn := funcValue(v); fn != nil {
+		return fn
+	}
+	call, ok := unwrap(v).(*ssa.Call)
+	if !ok {
+		return nil
+	}
+	return alwaysReturned(call.Common().StaticCallee(), funcValue)
 }
 
 // runsFunc reports whether the handler h runs fn: fn itself, or the
@@ -225,31 +417,169 @@ func registeredAfter(a, b ssa.CallInstruction) bool {
 	return false
 }
 
-// nextWrite returns the write that gin's c.Next() makes in fn when a
-// handler chained after fn writes, or nil.
-func (b *builder) nextWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
-	if !isGinNext(call.Common()) {
+// wrappedBy returns the handlers the decorator mw wraps as its parameter
+// p: the arguments of its calls in the package, and the handlers chained
+// after it where it is registered.
+func (b *builder) wrappedBy(mw *ssa.Function, p int) []ssa.Value {
+	var out []ssa.Value
+	b.calls(func(_ *ssa.Function, call ssa.CallInstruction) bool {
+		c := call.Common()
+		if runsFunc(c.StaticCallee(), mw) {
+			if a := arg(c, p); a != nil {
+				out = append(out, a)
+			}
+		}
+		return true
+	})
+	return append(out, b.chainedAfter(mw)...)
+}
+
+// handlerFuncs returns the functions a wrapped handler value runs: a
+// function or method value, a type's ServeHTTP method, what another
+// decorator wraps (leaderOnly(logged(h))), the handler a factory makes,
+// or the handlers registered on a router wrapped whole (leaderOnly(mux)).
+func (b *builder) handlerFuncs(v ssa.Value, depth int) []*ssa.Function {
+	if depth > 4 || v == nil {
 		return nil
 	}
-	for _, h := range b.chainedAfter(fn) {
-		if h == nil {
-			continue
+	if fn := funcValue(v); fn != nil {
+		return []*ssa.Function{fn}
+	}
+	v = unwrap(v)
+	if isRouter(v.Type()) {
+		key := keyOf(v)
+		var out []*ssa.Function
+		for _, reg := range b.registrations() {
+			if madeFrom(reg.router, key) {
+				for _, h := range reg.chain {
+					out = append(out, b.handlerFuncs(h, depth+1)...)
+				}
+			}
 		}
-		obj, _ := h.Object().(*types.Func)
-		if obj == nil { // a func literal: its own writes
-			if inner := b.unfencedWriteIn(h); inner != nil {
-				w := newWrite(fn, call, inner.System, "Context.Next(func literal)")
-				w.Via = b.describeWrite(inner)
+		return out
+	}
+	if call, ok := v.(*ssa.Call); ok {
+		if i := wrappedArg(call.Common()); i >= 0 { // logged(h), http.StripPrefix("/api", h)
+			return b.handlerFuncs(call.Common().Args[i], depth+1)
+		}
+		if fn := alwaysReturned(call.Common().StaticCallee(), funcValue); fn != nil {
+			return []*ssa.Function{fn} // h.CreateHandler(): the handler a factory makes
+		}
+		return nil
+	}
+	if sel := types.NewMethodSet(v.Type()).Lookup(nil, "ServeHTTP"); sel != nil {
+		for _, fn := range b.funcs { // a handler type of the package's own
+			if fn.Object() == sel.Obj() {
+				return []*ssa.Function{fn}
+			}
+		}
+	}
+	return nil
+}
+
+// wrappedArg returns the index in call.Args of the handler a static call
+// of a decorator wraps: the argument of the handler type it returns; -1
+// if none.
+func wrappedArg(call *ssa.CallCommon) int {
+	if call.StaticCallee() == nil {
+		return -1
+	}
+	sig := call.Signature()
+	if sig.Results().Len() != 1 || !isHandlerType(sig.Results().At(0).Type()) {
+		return -1
+	}
+	skip := len(call.Args) - sig.Params().Len() // a method's receiver
+	for i := range sig.Params().Len() {
+		if types.Identical(sig.Params().At(i).Type(), sig.Results().At(0).Type()) {
+			return skip + i
+		}
+	}
+	return -1
+}
+
+// continued returns the handlers a middleware's continuation call runs,
+// and how to name the call: gin's c.Next(), or a call of the parameter a
+// decorator wraps, from the handler it returns.
+func (b *builder) continued(fn *ssa.Function, call ssa.CallInstruction) ([]ssa.Value, string) {
+	c := call.Common()
+	if isGinNext(c) {
+		return b.chainedAfter(fn), "Context.Next"
+	}
+	v, name := c.Value, ""
+	switch {
+	case c.IsInvoke():
+		name = "." + c.Method.Name()
+	case c.StaticCallee() != nil && c.StaticCallee().Signature.Recv() != nil && len(c.Args) > 0:
+		v, name = c.Args[0], "."+c.StaticCallee().Name() // http.HandlerFunc's ServeHTTP
+	}
+	p := boundParam(v)
+	if p == nil || p.Parent() == fn || !decoratorParam(p.Parent(), p) {
+		return nil, ""
+	}
+	mw := p.Parent()
+	return b.wrappedBy(mw, paramIndex(mw, p)), p.Name() + name
+}
+
+// boundParam returns the parameter that v holds: a parameter, or one of
+// an enclosing function that v reads through the free variables of
+// closures (maybe nested); nil if none. A captured parameter is spilled: the closure
+// loads it through a pointer to the cell its function stored it in.
+func boundParam(v ssa.Value) *ssa.Parameter {
+	for depth := 0; depth < 8 && v != nil; depth++ {
+		switch x := unwrap(v).(type) {
+		case *ssa.Parameter:
+			return x
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return nil
+			}
+			v = x.X
+		case *ssa.FreeVar:
+			v = freeVarBinding(x)
+		case *ssa.Alloc:
+			v = storedOnce(x)
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// nextWrite returns the write that a middleware's continuation makes in
+// fn when a handler it runs writes, or nil.
+func (b *builder) nextWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
+	wrapped, name := b.continued(fn, call)
+	for _, v := range wrapped {
+		for _, h := range b.handlerFuncs(v, 0) {
+			if w := b.handlerWrite(fn, call, name, h); w != nil {
+				w.continues = true
 				return w
 			}
-			continue
 		}
-		var wf WritesFact
-		if b.fact(obj, &wf) {
-			w := newWrite(fn, call, wf.System, "Context.Next("+shortName(obj)+")")
-			w.Via, w.Dispatch = wf.What, wf.Dispatch
+	}
+	return nil
+}
+
+// handlerWrite returns the write the continuation call makes when the
+// handler h writes, or nil.
+func (b *builder) handlerWrite(fn *ssa.Function, call ssa.CallInstruction, name string, h *ssa.Function) *Write {
+	if h == nil {
+		return nil
+	}
+	obj, _ := h.Object().(*types.Func)
+	if obj == nil { // a func literal: its own writes
+		if inner := b.unfencedWriteIn(h); inner != nil {
+			w := newWrite(fn, call, inner.System, name+"(func literal)")
+			w.Via = b.describeWrite(inner)
 			return w
 		}
+		return nil
+	}
+	var wf WritesFact
+	if b.fact(obj, &wf) {
+		w := newWrite(fn, call, wf.System, name+"("+shortName(obj)+")")
+		w.Via, w.Dispatch = wf.What, wf.Dispatch
+		return w
 	}
 	return nil
 }

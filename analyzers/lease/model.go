@@ -140,6 +140,10 @@ type Write struct {
 	// outsideOf names a lease the write is not made under even where it
 	// is held: the write is in a goroutine that takes that lease itself.
 	outsideOf string
+	// continues marks a middleware's call of the handlers it wraps
+	// (middleware.go): made when the handler a decorator returns runs,
+	// not when the decorator is called, so no write of its maker.
+	continues bool
 	// cond is what callers learn of an Unseen write whose open holes the
 	// function's parameters fill (sqlconds.go).
 	cond *SQLCondFact

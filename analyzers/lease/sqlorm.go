@@ -407,23 +407,7 @@ func returnedMap(v ssa.Value) *ssa.MakeMap {
 	if !ok {
 		return nil
 	}
-	fn := call.Call.StaticCallee()
-	if fn == nil || len(fn.Blocks) == 0 || fn.Signature.Results().Len() != 1 {
-		return nil
-	}
-	var mm *ssa.MakeMap
-	for _, blk := range fn.Blocks {
-		ret, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return)
-		if !ok {
-			continue
-		}
-		m := makeMapOf(ret.Results[0])
-		if m == nil || mm != nil && m != mm {
-			return nil
-		}
-		mm = m
-	}
-	return mm
+	return alwaysReturned(call.Call.StaticCallee(), makeMapOf)
 }
 
 // isStruct reports whether t is a struct or a pointer to one.

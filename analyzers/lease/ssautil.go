@@ -92,6 +92,28 @@ func unwrap(v ssa.Value) ssa.Value {
 	}
 }
 
+// alwaysReturned returns what of makes of the one result fn returns, when
+// every return of fn gives the same (the map literal a key helper makes,
+// the handler a middleware factory makes); the zero value otherwise.
+func alwaysReturned[T comparable](fn *ssa.Function, of func(ssa.Value) T) T {
+	var none, got T
+	if fn == nil || fn.Signature.Results().Len() != 1 {
+		return none
+	}
+	for _, blk := range fn.Blocks {
+		ret, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return)
+		if !ok {
+			continue
+		}
+		x := of(ret.Results[0])
+		if x == none || got != none && x != got {
+			return none
+		}
+		got = x
+	}
+	return got
+}
+
 // constString returns the value of a string constant.
 func constString(v ssa.Value) (string, bool) {
 	c, ok := unwrap(v).(*ssa.Const)
