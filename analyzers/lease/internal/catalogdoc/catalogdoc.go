@@ -1,5 +1,5 @@
 // Package catalogdoc writes the README's tables of supported lock libraries
-// and stores from lease.Catalog() and lease.Forks(), so that the README says
+// and stores from lease.Catalog(), lease.Spawners() and lease.Forks(), so that the README says
 // what the catalog knows and nothing else. Its test compares the README with
 // what Markdown returns, and rewrites it with -update:
 //
@@ -35,6 +35,8 @@ func Markdown() string {
 	neverTokens(&sb, rows)
 	sb.WriteString("\n")
 	messages(&sb, rows)
+	sb.WriteString("\n")
+	spawners(&sb)
 	sb.WriteString("\n")
 	forks(&sb)
 	sb.WriteString("\n" + End)
@@ -106,6 +108,49 @@ func messages(sb *strings.Builder, rows []lease.API) {
 			"subscribers apply messages as state, last message wins, declare the publishing function `//fencelint:write`.\n",
 			sys, namesAll(bySystem(rows, sys), lease.RoleMessage))
 	}
+}
+
+// spawners writes the table of the calls that run the work they are
+// handed: that work runs under the lease held where it is handed over.
+func spawners(sb *strings.Builder) {
+	sb.WriteString("Work handed to these runs under the lease region it is handed over in; a write it makes is reported at the call that hands it over.\n\n")
+	sb.WriteString("| package | calls | what runs |\n")
+	sb.WriteString("| --- | --- | --- |\n")
+	all := lease.Spawners()
+	for len(all) > 0 {
+		n := 1
+		for n < len(all) && all[n].Pkg == all[0].Pkg && spawnKind(all[n]) == spawnKind(all[0]) {
+			n++
+		}
+		var calls []string
+		for _, sp := range all[:n] {
+			name := sp.Name
+			if sp.Recv != "" {
+				name = sp.Recv + "." + name
+			}
+			if c := "`" + name + "`"; !slices.Contains(calls, c) {
+				calls = append(calls, c)
+			}
+		}
+		fmt.Fprintf(sb, "| `%s` | %s | %s |\n", all[0].Pkg, strings.Join(calls, ", "), spawnKind(all[0]))
+		all = all[n:]
+	}
+}
+
+// spawnKind says what a spawner runs, and where.
+func spawnKind(sp lease.Spawner) string {
+	switch {
+	case len(sp.Handler) > 0:
+		methods := make([]string, len(sp.Handler))
+		for i, m := range sp.Handler {
+			methods[i] = "`" + m + "`"
+		}
+		return "the handler's funcs (a struct literal's fields) or its " + strings.Join(methods, ", ") +
+			" methods, on the informer's goroutine, for every event"
+	case sp.Goroutine:
+		return "the function, on a goroutine of its own"
+	}
+	return "the function, in the caller's goroutine, until the call returns"
 }
 
 // forks writes the table of forks and older import paths.

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fencelint/fencelint/analyzers/lease"
 )
 
 var update = flag.Bool("update", false, "rewrite the README's catalog tables from lease.Catalog()")
@@ -53,9 +55,21 @@ func TestREADME(t *testing.T) {
 }
 
 // TestMarkdownNamesEveryRow checks that the generated tables mention every
-// catalogued system and fork, so a new library cannot be left out.
+// catalogued system, spawner and fork, so a new library cannot be left out.
 func TestMarkdownNamesEveryRow(t *testing.T) {
 	md := Markdown()
+	for _, sp := range lease.Spawners() {
+		name := sp.Name
+		if sp.Recv != "" {
+			name = sp.Recv + "." + name
+		}
+		if want := "| `" + sp.Pkg + "` | "; !strings.Contains(md, want) {
+			t.Errorf("generated tables lack the spawners of %s", sp.Pkg)
+		}
+		if !strings.Contains(md, "`"+name+"`") {
+			t.Errorf("generated tables lack the spawner %s.%s", sp.Pkg, name)
+		}
+	}
 	for _, want := range []string{"| etcd |", "| ZooKeeper |", "| Kubernetes leader election |", "`LeaderCallbacks.OnStoppedLeading`",
 		"| PostgreSQL |", "| S3 |", "`github.com/linkedin/go-zk`", "`uuid.New`"} {
 		if !strings.Contains(md, want) {
