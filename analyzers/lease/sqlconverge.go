@@ -131,17 +131,8 @@ func definitionValue(v ssa.Value, fn *ssa.Function, params []ParamField) ([]Para
 		switch x := unwrap(v).(type) {
 		case *ssa.Const:
 			return params, true
-		case *ssa.Convert:
-			v = x.X
-		case *ssa.BinOp:
-			switch {
-			case isConst(x.Y):
-				v = x.X
-			case isConst(x.X):
-				v = x.Y
-			default:
-				return nil, false
-			}
+		case *ssa.Convert, *ssa.BinOp:
+			v = throughConstStep(x) // nil, refused below, for a step between two variables
 		case *ssa.Parameter:
 			if i := paramIndex(fn, x); i >= 0 {
 				return appendParam(params, ParamField{Param: i}), true

@@ -229,17 +229,8 @@ func passedIn(v ssa.Value, fn *ssa.Function) bool {
 			v = x.X
 		case *ssa.UnOp:
 			v = x.X
-		case *ssa.Convert:
-			v = x.X
-		case *ssa.BinOp:
-			switch {
-			case isConst(x.Y):
-				v = x.X
-			case isConst(x.X):
-				v = x.Y
-			default:
-				return false
-			}
+		case *ssa.Convert, *ssa.BinOp:
+			v = throughConstStep(x) // nil, refused, for a step between two variables
 		case *ssa.Alloc:
 			v = storedWhole(x)
 		case *ssa.Call:

@@ -114,6 +114,24 @@ func alwaysReturned[T comparable](fn *ssa.Function, of func(ssa.Value) T) T {
 	return got
 }
 
+// throughConstStep returns what v converts, or steps from by a constant
+// (x + 1, 2 * x); nil for any other value, and for a step between two
+// variables.
+func throughConstStep(v ssa.Value) ssa.Value {
+	switch x := v.(type) {
+	case *ssa.Convert:
+		return x.X
+	case *ssa.BinOp:
+		switch {
+		case isConst(x.Y):
+			return x.X
+		case isConst(x.X):
+			return x.Y
+		}
+	}
+	return nil
+}
+
 // constString returns the value of a string constant.
 func constString(v ssa.Value) (string, bool) {
 	c, ok := unwrap(v).(*ssa.Const)

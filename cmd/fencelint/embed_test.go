@@ -1,7 +1,6 @@
 package main_test
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -88,16 +87,7 @@ func archive(ctx context.Context, db *sql.DB, conn *sql.Conn, job int64) error {
 // TestEmbeddedSQL checks that statements kept in embedded files are read:
 // the unfenced ones are reported, the fenced named query is not.
 func TestEmbeddedSQL(t *testing.T) {
-	dir := t.TempDir()
-	for name, text := range embedModule {
-		file := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(file), 0o777); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(file, []byte(text), 0o666); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := writeFiles(t, t.TempDir(), embedModule)
 	got := run(t, dir, fencelintBin, "-json", "./...")
 	findings, err := parseJSON(got.stdout)
 	if err != nil || got.code != 0 {

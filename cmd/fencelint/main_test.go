@@ -308,8 +308,14 @@ var (
 // writeModule writes testModule into a new temp dir.
 func writeModule(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	for name, text := range testModule {
+	return writeFiles(t, t.TempDir(), testModule)
+}
+
+// writeFiles writes files (slash-separated paths under dir, and their
+// text) into dir, and returns dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) string {
+	t.Helper()
+	for name, text := range files {
 		file := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(file), 0o777); err != nil {
 			t.Fatal(err)

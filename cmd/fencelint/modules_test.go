@@ -1,7 +1,6 @@
 package main_test
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -114,16 +113,7 @@ func (s *Store) Save(ctx context.Context, id, total int64) error {
 // directory is the user's own: its lock helper takes the lease in svc, and
 // a call through svc's interface resolves to its implementation there.
 func TestReplacedModule(t *testing.T) {
-	root := t.TempDir()
-	for name, text := range replacedModule {
-		file := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(file), 0o777); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(file, []byte(text), 0o666); err != nil {
-			t.Fatal(err)
-		}
-	}
+	root := writeFiles(t, t.TempDir(), replacedModule)
 	app := filepath.Join(root, "app")
 	svc := filepath.Join(app, "svc", "svc.go")
 	want := []finding{

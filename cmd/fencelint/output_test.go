@@ -23,13 +23,7 @@ func TestLoadErrorsOnce(t *testing.T) {
 		"typeerr/t.go":       "package typeerr\n\nfunc G() int { return \"x\" }\n",
 		"typeerr/t2_test.go": "package typeerr\n",
 	}
-	for name, text := range files {
-		file := filepath.Join(dir, name)
-		os.MkdirAll(filepath.Dir(file), 0o777)
-		if err := os.WriteFile(file, []byte(text), 0o666); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	got := run(t, dir, fencelintBin, "./...")
 	if got.code != 1 {
 		t.Errorf("exit code %d, want 1", got.code)
@@ -79,13 +73,7 @@ func (Totals) Save(ctx context.Context, id, total int64) error { return nil }
 		// Implements nothing svc calls.
 		"web/other/o.go": "package other\n\nimport _ \"example.com/vetme/web\"\n",
 	}
-	for name, text := range files {
-		file := filepath.Join(dir, filepath.FromSlash(name))
-		os.MkdirAll(filepath.Dir(file), 0o777)
-		if err := os.WriteFile(file, []byte(text), 0o666); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	for _, tt := range []struct {
 		pattern string
 		want    finding
