@@ -38,6 +38,7 @@ const (
 	RoleEventCallback                  // an option that hands every session event, the lost signal among them, to a callback
 	RoleObserve                        // returns a channel of the current leader's value (etcd Election.Observe): kept, a cached leader ID
 	RoleMessage                        // sends a message or appends an event (Redis PUBLISH, XADD): overwrites nothing, so not a write a fence protects
+	RoleFreshID                        // returns an identifier no other caller can know (a random UUID): a key built from it names a new object (freshkey.go)
 )
 
 // Has reports whether r includes every role in want.
@@ -454,11 +455,20 @@ func catalog() []API {
 
 	// Values that are never tokens, whatever library they come with.
 	const uuidNote = "a UUID is random or clock-based, not issued in lease order"
+	// Random UUIDs (version 4, and version 7's 74 random bits after the
+	// time) are also fresh identifiers; time-based ones (1, 6) are not
+	// counted as such.
+	fresh := func(name string) Role {
+		if name == "NewUUID" || name == "NewV1" || name == "NewV6" || name == "Must" {
+			return RoleNotToken
+		}
+		return RoleNotToken | RoleFreshID
+	}
 	for _, name := range []string{"New", "NewString", "NewRandom", "NewUUID", "Must", "NewV6", "NewV7"} {
-		add(API{Pkg: pkgUUID, Name: name, Role: RoleNotToken, Note: uuidNote})
+		add(API{Pkg: pkgUUID, Name: name, Role: fresh(name), Note: uuidNote})
 	}
 	for _, name := range []string{"NewV1", "NewV4", "NewV6", "NewV7"} {
-		add(API{Pkg: pkgGofrsUUID, Name: name, Role: RoleNotToken, Note: uuidNote})
+		add(API{Pkg: pkgGofrsUUID, Name: name, Role: fresh(name), Note: uuidNote})
 	}
 	for _, name := range []string{"Now", "Since", "Until"} {
 		add(API{Pkg: pkgTime, Name: name, Role: RoleNotToken,
@@ -472,7 +482,7 @@ func catalog() []API {
 	}
 	add(
 		API{Pkg: pkgCryptoRand, Name: "Int", Role: RoleNotToken, Note: "a random number is not ordered by lease"},
-		API{Pkg: pkgCryptoRand, Name: "Text", Role: RoleNotToken, Note: "a random string is not ordered by lease"},
+		API{Pkg: pkgCryptoRand, Name: "Text", Role: RoleNotToken | RoleFreshID, Note: "a random string is not ordered by lease"},
 		API{Pkg: pkgOS, Name: "Getpid", Role: RoleNotToken, Note: "a process ID is reused and unrelated to lease order"},
 		API{Pkg: pkgOS, Name: "Hostname", Role: RoleNotToken, Note: "a host name is not ordered"},
 	)

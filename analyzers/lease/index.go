@@ -46,7 +46,7 @@ func newIndex() *index {
 		default:
 			ix.funcs[key] = api
 		}
-		if api.Role != RoleNotToken {
+		if api.Role&^RoleFreshID != RoleNotToken {
 			// Packages that only supply values mistaken for tokens
 			// (time, os, uuid) do not make an importer relevant.
 			ix.paths[api.Pkg] = true

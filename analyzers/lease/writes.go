@@ -100,6 +100,9 @@ func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, calle
 	if api.System == Redis {
 		w.Fenced = w.Fenced || b.inWatch(fn)
 		w.LockImpl = b.touchesLockKey(fn, c)
+		if !w.Fenced && !w.LockImpl {
+			b.freshKeyWrite(w, fn, call, api.Name)
+		}
 	}
 	return w
 }

@@ -1,0 +1,375 @@
+package lease
+
+import (
+	"go/token"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// A Redis write to a key built from a fresh identifier needs no fence. A
+// worker that hands a job to the others under a redsync lock does this:
+//
+//	id := uuid.NewString()
+//	rdb.Set(ctx, "job:"+id, body, time.Hour)  // a new key: no fence needed
+//	rdb.LPush(ctx, "jobs:queue", id)          // the link into shared state: judged
+//
+// The key is new: no other holder, stale or current, can know it before
+// this holder tells someone, so a stale holder's write to it overwrites
+// nothing another holder wrote. Whatever harm the stale holder does, it
+// does with the write that links the new key into shared state (the
+// LPUSH), and that write is still judged, so the one finding lands where
+// the user fixes it. Precisely, a go-redis command on one key (SET, HSET,
+// EXPIRE, RPUSH, ...; not RENAME, SMOVE or MSET, which name a second key)
+// is fenced when its key is built from a fresh identifier:
+//
+//   - the identifier is drawn in the function that writes, by a
+//     catalogued generator (RoleFreshID: google/uuid's New, NewString,
+//     NewRandom, NewV7, gofrs' NewV4, NewV7, crypto/rand.Text);
+//   - it reaches the key through steps that keep all of it: its String
+//     method, uuid.Must, conversions, string concatenation, fmt.Sprintf
+//     without a precision (%.4s would cut it), and helpers of the same
+//     package that do only these (a key builder such as
+//     func streamKey(chat, id string) string). Mixing in other values keeps
+//     the whole key fresh (chat:<chatID>:stream:<fresh>);
+//   - nothing else sees the identifier before the write: every other use
+//     (a store into a struct, a call, a log line) comes after it on every
+//     path, and the write is not in a loop that reuses the identifier.
+//     Other writes to keys built from it are not such uses.
+//
+// A write in a helper whose key is a parameter (SaveJob(ctx, id, body)) is
+// judged as before, even where every caller passes a fresh identifier:
+// carrying "this parameter must be fresh" to callers would turn the
+// helper's WritesFact into a conditional fact that the goroutine, spawner
+// and interface paths do not read yet.
+//
+// Not counted: a part of the identifier (ChirpStack's downlink token, 16
+// bits of a UUID: two holders pick the same token with a chance of one in
+// 65536, which is a bug of the application with or without a lease, but
+// no longer "a key no one else can know"); an identifier read back from a
+// context, a struct field or the store (who else read it is unknown);
+// time-based UUIDs; and SQL. A row inserted under a fresh ID is still
+// found by its other columns (WHERE order_id = $1, count(*) per build): a
+// stale holder's INSERT after the next holder's check-then-insert is a
+// duplicate payment or a second volume for the same container, the very
+// check-then-act a lock exists for, whatever its primary key. Redis
+// readers that find keys by pattern (SCAN MATCH job:*) would see a fresh
+// key too; fencelint assumes keys are named, not scanned.
+
+// freshKeyCommands are the go-redis writes that touch only the key in
+// their first argument after ctx.
+func freshKeyCommand(name string) bool {
+	switch name {
+	case "MSet", "MSetNX", "Del", "Unlink", "Rename", "RenameNX", "SMove", "FlushDB", "FlushAll":
+		return false
+	}
+	return slices.Contains(redisWrites(), name)
+}
+
+// freshKeyWrite marks fenced a Redis write whose key is built from a
+// fresh identifier drawn in fn that nothing sees before the write.
+func (b *builder) freshKeyWrite(w *Write, fn *ssa.Function, call ssa.CallInstruction, name string) {
+	if !freshKeyCommand(name) {
+		return
+	}
+	if key := redisArg(call.Common(), 1); key != nil && b.freshValue(key, fn, call) {
+		w.Fenced, w.FencedBy = true, "a new key under a fresh ID"
+	}
+}
+
+// freshValue reports whether v, an argument of call in fn, is built from a
+// fresh identifier drawn in fn that nothing else sees before call.
+func (b *builder) freshValue(v ssa.Value, fn *ssa.Function, call ssa.CallInstruction) bool {
+	src := b.freshSource(v, 0)
+	if src == nil || src.Parent() != fn {
+		return false
+	}
+	uses, derived := b.freshUses(src, true)
+	if !derived[v] && !derived[unwrap(v)] {
+		return false
+	}
+	if reenters(call.Block(), src.Block()) {
+		return false // a loop writes the key again after it was shared
+	}
+	for _, u := range uses {
+		if u != call && !b.createsUnder(u, derived) && !after(u, call) {
+			return false
+		}
+	}
+	return true
+}
+
+// freshSource walks back from v through the steps that keep a value whole
+// to a generator's call.
+func (b *builder) freshSource(v ssa.Value, depth int) *ssa.Call {
+	if depth > 8 || v == nil {
+		return nil
+	}
+	switch x := unwrap(v).(type) {
+	case *ssa.Extract:
+		if c, ok := x.Tuple.(*ssa.Call); ok && x.Index == 0 && b.generator(c) {
+			return c
+		}
+	case *ssa.Convert:
+		return b.freshSource(x.X, depth+1)
+	case *ssa.BinOp:
+		if x.Op != token.ADD {
+			return nil
+		}
+		if s := b.freshSource(x.X, depth+1); s != nil {
+			return s
+		}
+		return b.freshSource(x.Y, depth+1)
+	case *ssa.Call:
+		if b.generator(x) {
+			return x
+		}
+		for _, a := range b.keptArgs(x, true) {
+			if s := b.freshSource(a, depth+1); s != nil {
+				return s
+			}
+		}
+	}
+	return nil
+}
+
+// generator reports whether call draws a fresh identifier.
+func (b *builder) generator(call *ssa.Call) bool {
+	api := b.ix.lookupFunc(calleeFunc(call.Common()))
+	return api != nil && api.Role.Has(RoleFreshID)
+}
+
+// keptArgs returns the arguments whose whole value call's result keeps:
+// the receiver of a String method of a catalogued package's type,
+// uuid.Must's UUID, fmt.Sprint's and (without a precision) fmt.Sprintf's
+// operands, and (with helpers) the parameters a key-building helper of the
+// package keeps.
+func (b *builder) keptArgs(call *ssa.Call, helpers bool) []ssa.Value {
+	c := call.Common()
+	f := calleeFunc(c)
+	if f == nil || c.IsInvoke() {
+		return nil
+	}
+	args := callArgs(c)
+	switch {
+	case f.Name() == "String" && len(c.Args) == 1 && f.Pkg() != nil && b.ix.known[b.ix.canonical(f.Pkg().Path())]:
+		return c.Args[:1]
+	case f.Name() == "Must" && len(args) == 2:
+		if api := b.ix.lookupFunc(f); api != nil && api.Role.Has(RoleNotToken) {
+			return args[:1]
+		}
+	case f.Pkg() != nil && f.Pkg().Path() == "fmt" && (f.Name() == "Sprint" || f.Name() == "Sprintf"):
+		var list ssa.Value
+		if f.Name() == "Sprintf" {
+			format, ok := constString(arg(c, 0))
+			if !ok || !wholeOperands(format) {
+				return nil
+			}
+			list = arg(c, 1)
+		} else {
+			list = arg(c, 0)
+		}
+		elems, _ := variadic(list)
+		return elems
+	}
+	if callee := c.StaticCallee(); helpers && callee != nil && callee.Pkg != nil && callee.Pkg.Pkg == b.pass.Pkg && callee.Blocks != nil {
+		var kept []ssa.Value
+		for i, p := range callee.Params {
+			if b.keepsParam(callee, p) && i < len(c.Args) {
+				kept = append(kept, c.Args[i])
+			}
+		}
+		return kept
+	}
+	return nil
+}
+
+// wholeOperands reports whether a Sprintf format prints each operand
+// whole: no verb has a precision.
+func wholeOperands(format string) bool {
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' {
+			continue
+		}
+		j := i + 1
+		for j < len(format) && strings.IndexByte("+-# 0123456789.[]*", format[j]) >= 0 {
+			if format[j] == '.' {
+				return false
+			}
+			j++
+		}
+		i = j
+	}
+	return true
+}
+
+// keepsParam reports whether fn, a helper of the package, returns p kept
+// whole (a key builder, built without other helpers) and does nothing
+// else with it.
+func (b *builder) keepsParam(fn *ssa.Function, p *ssa.Parameter) bool {
+	uses, derived := b.freshUses(p, false)
+	returned := false
+	for _, u := range uses {
+		ret, ok := u.(*ssa.Return)
+		if !ok {
+			return false
+		}
+		for _, r := range ret.Results {
+			returned = returned || derived[r]
+		}
+	}
+	return returned
+}
+
+// freshUses follows src forward through the steps that keep it whole and
+// returns the values built from it (derived) and every other instruction
+// that uses one of them; helpers says whether the package's key-building
+// helpers are steps.
+func (b *builder) freshUses(src ssa.Value, helpers bool) (uses []ssa.Instruction, derived map[ssa.Value]bool) {
+	derived = map[ssa.Value]bool{}
+	var visit func(v ssa.Value)
+	visit = func(v ssa.Value) {
+		if derived[v] || len(derived) > 64 {
+			return
+		}
+		derived[v] = true
+		for _, r := range referrers(v) {
+			if next := b.keptStep(r, v, helpers); next != nil {
+				visit(next)
+				continue
+			}
+			if e, ok := r.(*ssa.Extract); ok && e.Index != 0 {
+				continue // the generator's error
+			}
+			if _, ok := r.(*ssa.DebugRef); !ok && !slices.Contains(uses, r) {
+				uses = append(uses, r)
+			}
+		}
+	}
+	visit(src)
+	return uses, derived
+}
+
+// keptStep returns the value r makes from v keeping it whole, or nil when
+// r is a use of v. A fresh identifier boxed into fmt's operand list (the
+// MakeInterface, the Store into the list's array) steps to the Sprint.
+func (b *builder) keptStep(r ssa.Instruction, v ssa.Value, helpers bool) ssa.Value {
+	switch x := r.(type) {
+	case *ssa.Extract:
+		if x.Index == 0 {
+			return x
+		}
+		return nil
+	case *ssa.Convert, *ssa.ChangeType, *ssa.MakeInterface:
+		return r.(ssa.Value)
+	case *ssa.BinOp:
+		if x.Op == token.ADD {
+			return x
+		}
+	case *ssa.Call:
+		if slices.Contains(b.keptArgs(x, helpers), v) {
+			return x
+		}
+	case *ssa.Store:
+		if x.Val != v {
+			return nil
+		}
+		ia, ok := x.Addr.(*ssa.IndexAddr)
+		if !ok {
+			return nil
+		}
+		alloc, ok := ia.X.(*ssa.Alloc)
+		if !ok {
+			return nil
+		}
+		for _, ref := range referrers(alloc) {
+			if s, ok := ref.(*ssa.Slice); ok {
+				for _, u := range referrers(s) {
+					if call, ok := u.(*ssa.Call); ok && slices.Contains(b.keptArgs(call, helpers), unwrap(v)) {
+						return call
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// createsUnder reports whether u is itself a write to a key built from
+// the fresh identifier: a Redis command on such a key, or the key stored
+// as the Stream of the arguments of an XADD.
+func (b *builder) createsUnder(u ssa.Instruction, derived map[ssa.Value]bool) bool {
+	if st, ok := u.(*ssa.Store); ok {
+		return b.streamArg(st)
+	}
+	call, ok := u.(ssa.CallInstruction)
+	if !ok {
+		return false
+	}
+	c := call.Common()
+	if callee, ok := b.resolve(c); ok && callee.api != nil && callee.api.System == Redis && callee.role.Has(RoleWrite) {
+		key := redisArg(c, 1)
+		return key != nil && freshKeyCommand(callee.api.Name) && (derived[key] || derived[unwrap(key)])
+	}
+	return false
+}
+
+// streamArg reports whether st stores into the Stream field of a struct
+// that only Redis commands take (&redis.XAddArgs{Stream: key, ...}).
+func (b *builder) streamArg(st *ssa.Store) bool {
+	fa, ok := st.Addr.(*ssa.FieldAddr)
+	if !ok || fieldName(fa.X.Type(), fa.Field) != "Stream" {
+		return false
+	}
+	alloc, ok := fa.X.(*ssa.Alloc)
+	if !ok {
+		return false
+	}
+	for _, ref := range referrers(alloc) {
+		switch r := ref.(type) {
+		case *ssa.FieldAddr, *ssa.DebugRef:
+		case ssa.CallInstruction:
+			callee, ok := b.resolve(r.Common())
+			if !ok || callee.api == nil || callee.api.System != Redis {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// after reports whether u runs only after call: later in its block, or in
+// a block call's block dominates.
+func after(u ssa.Instruction, call ssa.CallInstruction) bool {
+	ub, cb := u.Block(), call.Block()
+	if ub == nil || cb == nil {
+		return false
+	}
+	if ub == cb {
+		return slices.Index(ub.Instrs, u) > slices.Index(cb.Instrs, ssa.Instruction(call))
+	}
+	return cb.Dominates(ub)
+}
+
+// reenters reports whether from can be reached again from itself without
+// passing through start (where the identifier is drawn).
+func reenters(from, start *ssa.BasicBlock) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	stack := slices.Clone(from.Succs)
+	for len(stack) > 0 {
+		bb := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if bb == from {
+			return true
+		}
+		if bb == start || seen[bb] {
+			continue
+		}
+		seen[bb] = true
+		stack = append(stack, bb.Succs...)
+	}
+	return false
+}
