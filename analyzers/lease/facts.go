@@ -25,6 +25,12 @@ type WritesFact struct {
 	OutsideOf string
 	// Append: every unfenced write of the function only adds rows.
 	Append bool
+	// FreshKeys: every unfenced write of the function is a Redis write to
+	// a key built from each of these parameters (bit i: parameter i,
+	// receiver excluded), kept whole and seen by nothing before it
+	// (freshkey.go); a call that passes a fresh identifier in any of them
+	// writes only new keys.
+	FreshKeys uint64
 }
 
 // A Dispatch names the implementation that a fact was learned from through

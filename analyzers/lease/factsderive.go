@@ -79,6 +79,7 @@ func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 			appends = false
 		}
 	}
+	freshKeys := freshParamsOf(writes)
 	if unfenced == nil && spawned != nil {
 		unfenced = spawned
 	} else {
@@ -87,7 +88,7 @@ func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 	switch {
 	case unfenced != nil:
 		var old WritesFact
-		f := &WritesFact{System: unfenced.System, What: b.describeWrite(unfenced), Dispatch: unfenced.Dispatch, OutsideOf: outsideOf, Append: appends}
+		f := &WritesFact{System: unfenced.System, What: b.describeWrite(unfenced), Dispatch: unfenced.Dispatch, OutsideOf: outsideOf, Append: appends, FreshKeys: freshKeys}
 		if b.fact(obj, &old) && old == *f {
 			return false
 		}

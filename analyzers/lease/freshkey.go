@@ -26,7 +26,13 @@ import (
 //
 //   - the identifier is drawn in the function that writes, by a
 //     catalogued generator (RoleFreshID: google/uuid's New, NewString,
-//     NewRandom, NewV7, gofrs' NewV4, NewV7, crypto/rand.Text);
+//     NewRandom, NewV7, gofrs' NewV4, NewV7, crypto/rand.Text), or is a
+//     parameter the caller fills with one: a function whose every
+//     unfenced write is to a key built from a parameter gets that
+//     parameter in WritesFact.FreshKeys, and a call of it is judged by
+//     the same rules with its argument (through helpers of helpers, and
+//     across packages; not through interfaces, whose implementations may
+//     differ);
 //   - it reaches the key through steps that keep all of it: its String
 //     method, uuid.Must, conversions, string concatenation, fmt.Sprintf
 //     without a precision (%.4s would cut it), and helpers of the same
@@ -38,18 +44,16 @@ import (
 //     path, and the write is not in a loop that reuses the identifier.
 //     Other writes to keys built from it are not such uses.
 //
-// A write in a helper whose key is a parameter (SaveJob(ctx, id, body)) is
-// judged as before, even where every caller passes a fresh identifier:
-// carrying "this parameter must be fresh" to callers would turn the
-// helper's WritesFact into a conditional fact that the goroutine, spawner
-// and interface paths do not read yet.
+// FreshKeys only narrows a WritesFact: the goroutine, spawner, chosen-func
+// and interface paths that do not read it still see a write.
 //
 // Not counted: a part of the identifier (ChirpStack's downlink token, 16
 // bits of a UUID: two holders pick the same token with a chance of one in
 // 65536, which is a bug of the application with or without a lease, but
 // no longer "a key no one else can know"); an identifier read back from a
-// context, a struct field or the store (who else read it is unknown);
-// time-based UUIDs; and SQL. A row inserted under a fresh ID is still
+// context, a struct field or the store (who else read it is unknown); a
+// key built by a helper of another package (no fact says it keeps its
+// parameters whole); time-based UUIDs; and SQL. A row inserted under a fresh ID is still
 // found by its other columns (WHERE order_id = $1, count(*) per build): a
 // stale holder's INSERT after the next holder's check-then-insert is a
 // duplicate payment or a second volume for the same container, the very
@@ -68,28 +72,105 @@ func freshKeyCommand(name string) bool {
 }
 
 // freshKeyWrite marks fenced a Redis write whose key is built from a
-// fresh identifier drawn in fn that nothing sees before the write.
+// fresh identifier drawn in fn that nothing sees before the write, and
+// notes the parameters it is built from when they are what the key keeps.
 func (b *builder) freshKeyWrite(w *Write, fn *ssa.Function, call ssa.CallInstruction, name string) {
 	if !freshKeyCommand(name) {
 		return
 	}
-	if key := redisArg(call.Common(), 1); key != nil && b.freshValue(key, fn, call) {
-		w.Fenced, w.FencedBy = true, "a new key under a fresh ID"
+	key := redisArg(call.Common(), 1)
+	if key == nil {
+		return
+	}
+	if params, ok := b.freshValue(key, fn, call); ok {
+		b.markFresh(w, params)
 	}
 }
 
-// freshValue reports whether v, an argument of call in fn, is built from a
-// fresh identifier drawn in fn that nothing else sees before call.
-func (b *builder) freshValue(v ssa.Value, fn *ssa.Function, call ssa.CallInstruction) bool {
-	src := b.freshSource(v, 0)
-	if src == nil || src.Parent() != fn {
-		return false
+// freshCall judges a call of a function whose every unfenced write is to
+// a key built from each parameter in mask: fenced when the call passes a
+// fresh identifier in one of them, or to be judged at fn's callers when
+// what it passes comes from fn's own parameters.
+func (b *builder) freshCall(w *Write, fn *ssa.Function, call ssa.CallInstruction, mask uint64) {
+	var params uint64
+	for i := range 64 {
+		if mask&(1<<i) == 0 {
+			continue
+		}
+		p, ok := b.freshValue(arg(call.Common(), i), fn, call)
+		if ok && p == 0 {
+			b.markFresh(w, 0)
+			return
+		}
+		params |= p
 	}
+	if params != 0 {
+		b.markFresh(w, params)
+	}
+}
+
+// markFresh fences w when its key is fresh here (params is 0), or notes
+// the parameters its callers must fill with fresh identifiers.
+func (b *builder) markFresh(w *Write, params uint64) {
+	if params == 0 {
+		w.Fenced, w.FencedBy = true, "a new key under a fresh ID"
+		return
+	}
+	w.freshParams = params
+}
+
+// freshParamsOf returns the parameters each of which, fresh, makes every
+// unfenced write (made while its function holds no lease) write a new key,
+// or 0 if there is none.
+func freshParamsOf(writes []*Write) uint64 {
+	mask := ^uint64(0)
+	for _, w := range writes {
+		if len(w.Held) > 0 || w.LockImpl || w.Fenced {
+			continue
+		}
+		mask &= w.freshParams
+	}
+	if mask == ^uint64(0) {
+		return 0
+	}
+	return mask
+}
+
+// freshValue reports whether v, an argument of call in fn, is built from a
+// fresh identifier that nothing else sees before call: one drawn in fn
+// (params is 0), or else any of the parameters of fn in params (bit i:
+// parameter i, receiver excluded), should fn's caller fill it with one.
+func (b *builder) freshValue(v ssa.Value, fn *ssa.Function, call ssa.CallInstruction) (params uint64, ok bool) {
+	var sources []ssa.Value
+	b.freshSources(v, 0, &sources)
+	for _, src := range sources {
+		if src.Parent() != fn || !b.freshBefore(src, v, fn, call) {
+			continue
+		}
+		p, isParam := src.(*ssa.Parameter)
+		if !isParam {
+			return 0, true
+		}
+		if i := paramIndex(fn, p); i >= 0 && i < 64 {
+			params |= 1 << i
+		}
+	}
+	return params, params != 0
+}
+
+// freshBefore reports whether v is built from src kept whole, and nothing
+// but v's write and other writes under keys built from src sees src
+// before call.
+func (b *builder) freshBefore(src, v ssa.Value, fn *ssa.Function, call ssa.CallInstruction) bool {
 	uses, derived := b.freshUses(src, true)
 	if !derived[v] && !derived[unwrap(v)] {
 		return false
 	}
-	if reenters(call.Block(), src.Block()) {
+	start := fn.Blocks[0]
+	if instr, ok := src.(ssa.Instruction); ok {
+		start = instr.Block()
+	}
+	if reenters(call.Block(), start) {
 		return false // a loop writes the key again after it was shared
 	}
 	for _, u := range uses {
@@ -100,38 +181,41 @@ func (b *builder) freshValue(v ssa.Value, fn *ssa.Function, call ssa.CallInstruc
 	return true
 }
 
-// freshSource walks back from v through the steps that keep a value whole
-// to a generator's call.
-func (b *builder) freshSource(v ssa.Value, depth int) *ssa.Call {
-	if depth > 8 || v == nil {
-		return nil
+// freshSources collects the fresh identifiers v may be built from,
+// walking back through the steps that keep a value whole: generators'
+// calls and parameters.
+func (b *builder) freshSources(v ssa.Value, depth int, sources *[]ssa.Value) {
+	if depth > 8 || v == nil || len(*sources) > 8 {
+		return
+	}
+	add := func(src ssa.Value) {
+		if !slices.Contains(*sources, src) {
+			*sources = append(*sources, src)
+		}
 	}
 	switch x := unwrap(v).(type) {
+	case *ssa.Parameter:
+		add(x)
 	case *ssa.Extract:
 		if c, ok := x.Tuple.(*ssa.Call); ok && x.Index == 0 && b.generator(c) {
-			return c
+			add(c)
 		}
 	case *ssa.Convert:
-		return b.freshSource(x.X, depth+1)
+		b.freshSources(x.X, depth+1, sources)
 	case *ssa.BinOp:
-		if x.Op != token.ADD {
-			return nil
+		if x.Op == token.ADD {
+			b.freshSources(x.X, depth+1, sources)
+			b.freshSources(x.Y, depth+1, sources)
 		}
-		if s := b.freshSource(x.X, depth+1); s != nil {
-			return s
-		}
-		return b.freshSource(x.Y, depth+1)
 	case *ssa.Call:
 		if b.generator(x) {
-			return x
+			add(x)
+			return
 		}
 		for _, a := range b.keptArgs(x, true) {
-			if s := b.freshSource(a, depth+1); s != nil {
-				return s
-			}
+			b.freshSources(a, depth+1, sources)
 		}
 	}
-	return nil
 }
 
 // generator reports whether call draws a fresh identifier.

@@ -137,6 +137,10 @@ type Write struct {
 	// makes the write Fenced.
 	FencedBy string
 
+	// freshParams marks an unfenced Redis write whose key is built from
+	// each of these parameters of Fn (as WritesFact.FreshKeys): it writes a
+	// new key where a caller passes a fresh identifier in any of them.
+	freshParams uint64
 	// outsideOf names a lease the write is not made under even where it
 	// is held: the write is in a goroutine that takes that lease itself.
 	outsideOf string

@@ -146,6 +146,9 @@ func (b *builder) factWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
 		if twin := b.fencedTwin(obj); twin != nil {
 			w.Advice = b.twinAdvice(twin)
 		}
+		if wf.FreshKeys != 0 && wf.Dispatch == (Dispatch{}) {
+			b.freshCall(w, fn, call, wf.FreshKeys)
+		}
 		return w
 	}
 	var fp FencedByParamFact

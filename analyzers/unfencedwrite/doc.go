@@ -215,19 +215,22 @@
 //     rdb.Set(ctx, "job:"+id, body, ttl) names a key no other holder can
 //     know, so a stale holder's write to it overwrites nothing; the write
 //     that links the new key into shared state (LPUSH jobs:queue id) is
-//     reported. The ID must be drawn in the writing function by a random
-//     generator (google/uuid's New, NewString, NewRandom, NewV7, gofrs'
-//     NewV4, NewV7, crypto/rand.Text) and reach the key whole (String,
-//     uuid.Must, +, fmt.Sprintf without a precision, a key-building helper
-//     of the package; other parts may be shared: chat:<id>:stream:<fresh>),
-//     the command must touch that one key (not RENAME, SMOVE, MSET), and
-//     nothing else may see the ID before the write (a store into a struct,
-//     another call, the previous round of a loop). A part of a UUID (16 bits
-//     of it), an ID read from a context, a field or the store, a
-//     time-based UUID, an ID passed in by a caller, and SQL rows are not
-//     counted: a row under a fresh ID is still found by its other columns
-//     (a stale holder's INSERT after the next holder's check-then-insert is
-//     a second payment, whatever the primary key).
+//     reported. The ID must be drawn by a random generator (google/uuid's
+//     New, NewString, NewRandom, NewV7, gofrs' NewV4, NewV7,
+//     crypto/rand.Text) in the writing function or in a caller that passes
+//     it to the writing helper (not through an interface), and reach the
+//     key whole (String, uuid.Must, +, fmt.Sprintf without a precision, a
+//     key-building helper of the package; other parts may be shared:
+//     chat:<id>:stream:<fresh>), the command must touch that one key (not
+//     RENAME, SMOVE, MSET), and nothing else may see the ID before the
+//     write (a store into a struct, another call, the previous round of a
+//     loop). A part of a UUID (16 bits of it), an ID read from a context, a
+//     field or the store, a key built by another package's helper, a
+//     time-based UUID, and SQL rows are not counted: a row under a fresh
+//     ID is still found by its other columns (a stale holder's INSERT after
+//     the next holder's check-then-insert is a second payment, whatever the
+//     primary key). Readers that find keys by pattern (SCAN MATCH job:*)
+//     are assumed not to exist.
 //   - Delete by age: a DELETE whose WHERE clause only selects rows older
 //     than a time (expires_at < now(), created_at < now() - interval '7
 //     days', finished_at < $1 with a time.Time) is idempotent: what expired
