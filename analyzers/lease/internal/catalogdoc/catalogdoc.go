@@ -34,6 +34,8 @@ func Markdown() string {
 	sb.WriteString("\n")
 	neverTokens(&sb, rows)
 	sb.WriteString("\n")
+	freshIDs(&sb, rows)
+	sb.WriteString("\n")
 	messages(&sb, rows)
 	sb.WriteString("\n")
 	spawners(&sb)
@@ -99,6 +101,13 @@ func neverTokens(sb *strings.Builder, rows []lease.API) {
 		}
 	}
 	fmt.Fprintf(sb, "Never fencing tokens, whatever the library: %s.\n", namesAll(none, lease.RoleNotToken))
+}
+
+// freshIDs lists the generators of identifiers no other holder can know.
+func freshIDs(sb *strings.Builder, rows []lease.API) {
+	fmt.Fprintf(sb, "Fresh identifiers: %s. A Redis key built whole from one, drawn where the key is written or "+
+		"passed in by its caller, names a new object: writing it needs no fence (the write that links it into shared "+
+		"state does). SQL rows under one are still judged: other columns find them.\n", namesAll(rows, lease.RoleFreshID))
 }
 
 // messages lists the calls that send a message rather than write state.
