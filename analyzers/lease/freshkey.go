@@ -151,6 +151,9 @@ func (b *builder) freshValue(v ssa.Value, fn *ssa.Function, call ssa.CallInstruc
 		if !isParam {
 			return 0, true
 		}
+		if fn.Parent() != nil {
+			continue // a closure's parameters are not its function's
+		}
 		if i := paramIndex(fn, p); i >= 0 && i < 64 {
 			params |= 1 << i
 		}
@@ -314,7 +317,7 @@ func (b *builder) freshUses(src ssa.Value, helpers bool) (uses []ssa.Instruction
 	derived = map[ssa.Value]bool{}
 	var visit func(v ssa.Value)
 	visit = func(v ssa.Value) {
-		if derived[v] || len(derived) > 64 {
+		if derived[v] {
 			return
 		}
 		derived[v] = true
