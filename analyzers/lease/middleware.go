@@ -38,10 +38,11 @@ import (
 // package than its continuation is not followed.
 
 // A webFramework names a router package: its router types (whose methods
-// register handlers and middlewares) and the one whose Use wraps the
-// routes registered before it too (gorilla/mux and echo apply a router's
-// middlewares when a request is served, gin, chi and echo's groups when a
-// route is registered).
+// register handlers and middlewares) and the one whose Use wraps every
+// route of the router, whenever registered: gorilla/mux and echo apply a
+// router's middlewares when a request is served, and chi's Mux refuses a
+// Use after a route; gin, chi's inline routers and echo's groups wrap
+// only the routes registered after it.
 type webFramework struct {
 	path        string
 	routers     []string
@@ -55,7 +56,7 @@ func webFrameworks() []webFramework {
 	return []webFramework{
 		{path: "github.com/gin-gonic/gin", routers: []string{"Engine", "RouterGroup", "IRouter", "IRoutes"}},
 		{path: "github.com/labstack/echo", routers: []string{"Echo", "Group"}, useWrapsAll: "Echo"},
-		{path: "github.com/go-chi/chi", routers: []string{"Mux", "Router"}},
+		{path: "github.com/go-chi/chi", routers: []string{"Mux", "Router"}, useWrapsAll: "Mux"},
 		{path: "github.com/gorilla/mux", routers: []string{"Router", "Route"}, useWrapsAll: "Router"},
 		{path: "net/http", routers: []string{"ServeMux"}},
 	}
@@ -156,7 +157,8 @@ type registration struct {
 	// scope is the router whose later routes the chain wraps: the receiver
 	// for Use, the router made for Group and With; nil for a route.
 	scope *routerKey
-	// wrapsAll is set for a Use that wraps the routes registered before it.
+	// wrapsAll is set for a Use that wraps every route of its router,
+	// whenever registered.
 	wrapsAll bool
 	// chain holds the middlewares and handlers in the order they run; a
 	// gin middleware is a handler that calls c.Next().
@@ -328,9 +330,8 @@ func keyOf(v ssa.Value) routerKey {
 }
 
 // chainedAfter returns the handlers the router runs after the middleware
-// mw: those that follow it in the call that registers it, and those
-// registered later (or, for a Use that wraps all, at all) on the router it
-// was added to or on routers made from it.
+// mw: those that follow it in the call that registers it, and those the
+// routers it is added to run after it (covers).
 func (b *builder) chainedAfter(mw *ssa.Function) []ssa.Value {
 	regs := b.registrations()
 	var out []ssa.Value
@@ -349,14 +350,31 @@ func (b *builder) chainedAfter(mw *ssa.Function) []ssa.Value {
 			continue
 		}
 		for _, reg := range regs {
-			lifted := liftedTo(reg.call, use.call.Parent())
-			if reg.call != use.call && lifted != nil && (use.wrapsAll || registeredAfter(use.call, lifted)) &&
-				madeFrom(reg.router, *use.scope) {
+			if covers(use, reg) {
 				out = append(out, reg.chain...)
 			}
 		}
 	}
 	return out
+}
+
+// covers reports whether the middlewares that use adds to a router wrap
+// the handlers reg registers: reg is made on that router or on one made
+// from it, after use or, for a Use that wraps all, anywhere in its
+// function, or, for a router kept in a field, anywhere in the package.
+func covers(use, reg registration) bool {
+	if reg.call == use.call {
+		return false
+	}
+	if use.wrapsAll && use.scope.field != nil &&
+		slices.ContainsFunc(reg.router, func(k routerKey) bool { return k.field == use.scope.field }) {
+		return true // s.router.Use(mw) in one method, s.router.HandleFunc(...) in another
+	}
+	if !madeFrom(reg.router, *use.scope) {
+		return false
+	}
+	lifted := liftedTo(reg.call, use.call.Parent())
+	return lifted != nil && (use.wrapsAll || registeredAfter(use.call, lifted))
 }
 
 // middlewareFunc returns the function a registered middleware or handler
