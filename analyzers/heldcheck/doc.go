@@ -39,12 +39,13 @@
 // before any pause; redislock's TTL returns 0 and no error once the lock is
 // lost; redsync's Until is an estimate on the local clock. A leader ID an
 // election's Observe loop caches in a field, compared with the node's own,
-// is as stale; so is a check in an HTTP middleware (gin) whose c.Next()
-// runs the writing handlers registered after it. Checking twice,
-// checking closer to the write, or a longer TTL only makes the window
-// smaller: pauses have no upper bound, so no check can make an unfenced
-// write safe. The store must reject the stale write itself, by comparing a
-// fencing token that increases with every lease:
+// is as stale; so is a check in an HTTP middleware whose continuation
+// (gin's c.Next(), next(c) or next.ServeHTTP(w, r) in an echo, chi,
+// gorilla/mux or net/http middleware) runs the writing handlers it wraps.
+// Checking twice, checking closer to the write, or a longer TTL only makes
+// the window smaller: pauses have no upper bound, so no check can make an
+// unfenced write safe. The store must reject the stale write itself, by
+// comparing a fencing token that increases with every lease:
 //
 //   - SQL (database/sql, pgx): UPDATE t SET ..., fence = $n WHERE id = $k
 //     AND fence < $n with the lease's token, then check RowsAffected.
