@@ -568,7 +568,7 @@ func (b *builder) declaredTableName(named *types.Named) (string, bool) {
 	for _, fn := range b.funcs {
 		if fn.Object() == m {
 			f := &folder{b: b, busy: make(map[any]bool)}
-			return f.returned(fn, 0)
+			return f.returned(fn, nil, 0)
 		}
 	}
 	return "", false

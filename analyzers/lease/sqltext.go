@@ -96,6 +96,9 @@ type folder struct {
 	// saveSelected writes GORM's Save out as if Select were chained
 	// (sqlorm.go: the UPDATE alone, without the upsert that follows it).
 	saveSelected bool
+	// bound maps the parameters of a helper being folded (returned) to the
+	// arguments of the call that is being read.
+	bound map[*ssa.Parameter]ssa.Value
 }
 
 // hole records v as a run-time value and returns its marker.
@@ -147,6 +150,10 @@ func (f *folder) fold(v ssa.Value, depth int) string {
 		}
 	case *ssa.Call:
 		return f.call(x, depth)
+	case *ssa.Parameter:
+		if a, ok := f.bound[x]; ok {
+			return f.fold(a, depth+1)
+		}
 	case *ssa.Phi:
 		return f.phi(x, depth)
 	case *ssa.UnOp:
@@ -221,16 +228,25 @@ func (f *folder) call(c *ssa.Call, depth int) string {
 		}
 	}
 	if callee := common.StaticCallee(); callee != nil && callee.Pkg != nil && callee.Pkg.Pkg == f.b.pass.Pkg {
-		if s, ok := f.returned(callee, depth); ok {
+		if s, ok := f.returned(callee, common, depth); ok {
 			return s
 		}
 	}
 	return f.hole(c)
 }
 
-// returned folds the text a function of the package returns, when every
-// return gives the same text.
-func (f *folder) returned(fn *ssa.Function, depth int) (string, bool) {
+// returned folds the text a function of the package returns: the text
+// every return gives alike, or, when the function returns from one place,
+// that text read with the function's parameters standing for the call's
+// arguments. The latter reads the helpers that format a statement from a
+// table name and column lists,
+//
+//	func prepareUpdate(table string, cols []string) string {
+//		return fmt.Sprintf("UPDATE %s SET %s WHERE id = :id", table, set(cols))
+//	}
+//
+// as the statement they make, with holes for what they compute.
+func (f *folder) returned(fn *ssa.Function, call *ssa.CallCommon, depth int) (string, bool) {
 	if f.busy[fn] || fn.Signature.Results().Len() == 0 {
 		return "", false
 	}
@@ -242,7 +258,26 @@ func (f *folder) returned(fn *ssa.Function, depth int) (string, bool) {
 			texts = append(texts, ret.Results[0])
 		}
 	}
-	return f.same(texts, depth)
+	if s, ok := f.same(texts, depth); ok || call == nil || len(texts) != 1 || len(fn.Params) != len(call.Args) {
+		return s, ok
+	}
+	return f.inlined(fn.Params, call.Args, texts[0], depth), true
+}
+
+// inlined folds v with params bound to args.
+func (f *folder) inlined(params []*ssa.Parameter, args []ssa.Value, v ssa.Value, depth int) string {
+	if f.bound == nil {
+		f.bound = make(map[*ssa.Parameter]ssa.Value)
+	}
+	for i, p := range params {
+		f.bound[p] = args[i]
+	}
+	defer func() {
+		for _, p := range params {
+			delete(f.bound, p)
+		}
+	}()
+	return f.fold(v, depth+1)
 }
 
 // same folds each of vs alone and returns their text if they all agree and

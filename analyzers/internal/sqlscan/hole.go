@@ -20,6 +20,20 @@ func HoleMarker(n int) string {
 	return string(rune(holeByte)) + "h" + strconv.Itoa(n) + string(rune(holeByte))
 }
 
+// holeNumber returns n if s is exactly HoleMarker(n).
+func holeNumber(s string) (int, bool) {
+	if len(s) < 4 || s[0] != holeByte || s[1] != 'h' || s[len(s)-1] != holeByte {
+		return 0, false
+	}
+	digits := s[2 : len(s)-1]
+	for i := 0; i < len(digits); i++ {
+		if !isDigit(digits[i]) {
+			return 0, false
+		}
+	}
+	return atoi(digits), true
+}
+
 // hole reads a hole marker at i, or fails on any other NUL byte.
 func (lx *lexer) hole(i int) int {
 	src := lx.src

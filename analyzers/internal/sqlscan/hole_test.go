@@ -20,6 +20,8 @@ func TestHoles(t *testing.T) {
 		{"table named at run time", "UPDATE %1 SET body = $1 WHERE id = $2",
 			"UPDATE ? W S[body=$1]", ""},
 		{"schema at run time", "DELETE FROM %1.jobs WHERE id = $1", "DELETE ?.jobs W", ""},
+		{"quoted table named at run time", `UPDATE "%1" SET body = $1 WHERE id = $2`, "UPDATE ? W S[body=$1]", ""},
+		{"backquoted table named at run time", "UPDATE `%1` SET body = $1 WHERE id = $2", "UPDATE ? W S[body=$1]", ""},
 		{"whole WHERE at run time", "UPDATE docs SET body = $1 WHERE %1", "UPDATE docs W S[body=$1]", "1"},
 		{"a condition ANDed at run time", "UPDATE docs SET body = $1 WHERE id = $2 AND %1",
 			"UPDATE docs W S[body=$1]", "1"},

@@ -264,6 +264,9 @@ func (lx *lexer) quoted(pos, open int, q byte, backslash bool, k tokKind) int {
 			}
 			t := token{kind: k, pos: pos, end: j + 1, text: src[pos : j+1]}
 			if k == tQIdent {
+				if n, ok := holeNumber(src[open+1 : j]); ok { // `<hole>`: a name given at run time
+					return lx.param(pos, j+1, Hole, n)
+				}
 				t.text = unquoteIdent(src[open+1:j], q)
 			}
 			lx.out.toks = append(lx.out.toks, t)
