@@ -145,26 +145,36 @@ func (b *builder) lockerCall(call *ssa.CallCommon, fn *types.Func) (callee, bool
 	return callee{fn: fn, role: role, system: api.System, what: "Locker." + fn.Name()}, true
 }
 
-// sqlMethods are the method names of database/sql and pgx that send SQL.
-var sqlMethods = map[string]bool{
-	"Exec": true, "ExecContext": true, "Query": true, "QueryContext": true,
-	"QueryRow": true, "QueryRowContext": true,
-}
+// sqlMethods are the method names of database/sql and pgx that send SQL;
+// namedSQLMethods those of sqlx that send SQL whose parameters a struct or
+// map binds by name.
+var (
+	sqlMethods = map[string]bool{
+		"Exec": true, "ExecContext": true, "Query": true, "QueryContext": true,
+		"QueryRow": true, "QueryRowContext": true,
+	}
+	namedSQLMethods = map[string]bool{"NamedExec": true, "NamedExecContext": true}
+)
 
 // sqlShaped returns a catalog row for a call through an interface of the
 // user's own that sends SQL the way database/sql and pgx do, such as
-// sqlc's DBTX: ExecContext(ctx context.Context, query string, args ...any).
+// sqlc's DBTX: ExecContext(ctx context.Context, query string, args ...any),
+// or the way sqlx's named statements do: NamedExec(query string, arg any).
 func (b *builder) sqlShaped(call *ssa.CallCommon, fn *types.Func) *API {
-	if !call.IsInvoke() || !sqlMethods[fn.Name()] {
+	named := namedSQLMethods[fn.Name()]
+	if !call.IsInvoke() || !sqlMethods[fn.Name()] && !named {
 		return nil
 	}
 	sig := fn.Type().(*types.Signature)
 	params := sig.Params()
-	if !sig.Variadic() || params.Len() < 2 {
+	if params.Len() < 2 || sig.Variadic() == named {
 		return nil
 	}
 	query := params.Len() - 2
 	if basic, ok := params.At(query).Type().(*types.Basic); !ok || basic.Kind() != types.String {
+		return nil
+	}
+	if named && !types.IsInterface(params.At(query+1).Type()) {
 		return nil
 	}
 	if api := b.shaped[fn]; api != nil {
