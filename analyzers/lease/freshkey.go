@@ -32,7 +32,8 @@ import (
 //     parameter in WritesFact.FreshKeys, and a call of it is judged by
 //     the same rules with its argument (through helpers of helpers, and
 //     across packages; not through interfaces, whose implementations may
-//     differ);
+//     differ), or is captured, assigned once before the call, by the
+//     closure go-redis's Pipelined or TxPipelined runs;
 //   - it reaches the key through steps that keep all of it: its String
 //     method, uuid.Must, conversions, string concatenation, fmt.Sprintf
 //     without a precision (%.4s would cut it), and helpers of the same
@@ -144,27 +145,128 @@ func (b *builder) freshValue(v ssa.Value, fn *ssa.Function, call ssa.CallInstruc
 	var sources []ssa.Value
 	b.freshSources(v, 0, &sources)
 	for _, src := range sources {
-		if src.Parent() != fn || !b.freshBefore(src, v, fn, call) {
+		if src.Parent() != fn || !b.freshBefore(src, v, fn, call, nil) {
 			continue
 		}
-		p, isParam := src.(*ssa.Parameter)
-		if !isParam {
+		switch x := src.(type) {
+		case *ssa.Parameter:
+			if fn.Parent() != nil {
+				continue // a closure's parameters are not its function's
+			}
+			if i := paramIndex(fn, x); i >= 0 && i < 64 {
+				params |= 1 << i
+			}
+		case *ssa.FreeVar:
+			if b.freshCaptured(x, fn) {
+				return 0, true
+			}
+		default:
 			return 0, true
-		}
-		if fn.Parent() != nil {
-			continue // a closure's parameters are not its function's
-		}
-		if i := paramIndex(fn, p); i >= 0 && i < 64 {
-			params |= 1 << i
 		}
 	}
 	return params, params != 0
 }
 
+// freshCaptured reports whether fv, a free variable of the closure fn,
+// holds a fresh identifier drawn by the function that creates fn and
+// hands it only to go-redis's Pipelined or TxPipelined, which run it once
+// there: rdb.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
+// pipe.Set(ctx, "job:"+id, ...) }). The captured variable is assigned
+// once, before that call, and nothing there may see the identifier before
+// the call but the closure.
+func (b *builder) freshCaptured(fv *ssa.FreeVar, fn *ssa.Function) bool {
+	parent := fn.Parent()
+	i := slices.Index(fn.FreeVars, fv)
+	if parent == nil || i < 0 {
+		return false
+	}
+	var mc *ssa.MakeClosure
+	for _, bb := range parent.Blocks {
+		for _, instr := range bb.Instrs {
+			if m, ok := instr.(*ssa.MakeClosure); ok && m.Fn == fn {
+				if mc != nil {
+					return false
+				}
+				mc = m
+			}
+		}
+	}
+	if mc == nil || i >= len(mc.Bindings) {
+		return false
+	}
+	refs := referrers(mc)
+	if len(refs) != 1 {
+		return false
+	}
+	run, ok := refs[0].(ssa.CallInstruction)
+	if !ok || !b.runsPipeline(run.Common(), mc) {
+		return false
+	}
+	bound, ok := mc.Bindings[i].(*ssa.Alloc)
+	if !ok {
+		return false
+	}
+	init := onlyStoreInto(bound)
+	if init == nil || !precedes(init, run) {
+		return false
+	}
+	var sources []ssa.Value
+	b.freshSources(init.Val, 0, &sources)
+	for _, src := range sources {
+		if _, isCall := src.(*ssa.Call); isCall && src.Parent() == parent && b.freshBefore(src, bound, parent, run, mc) {
+			return true
+		}
+	}
+	return false
+}
+
+func isAlloc(v ssa.Value) bool {
+	_, ok := v.(*ssa.Alloc)
+	return ok
+}
+
+// onlyStoreInto returns the one store into the variable alloc, or nil.
+func onlyStoreInto(alloc *ssa.Alloc) *ssa.Store {
+	var only *ssa.Store
+	for _, r := range referrers(alloc) {
+		if st, ok := r.(*ssa.Store); ok && st.Addr == alloc {
+			if only != nil {
+				return nil
+			}
+			only = st
+		}
+	}
+	return only
+}
+
+// precedes reports whether a runs before b on every path to b: earlier
+// in b's block, or in a block that dominates it.
+func precedes(a, b ssa.Instruction) bool {
+	ab, bb := a.Block(), b.Block()
+	if ab == bb {
+		return slices.Index(ab.Instrs, a) < slices.Index(bb.Instrs, b)
+	}
+	return ab.Dominates(bb)
+}
+
+// runsPipeline reports whether call is go-redis's Pipelined or
+// TxPipelined with f as the function it runs.
+func (b *builder) runsPipeline(call *ssa.CallCommon, f ssa.Value) bool {
+	fn := calleeFunc(call)
+	if fn == nil || fn.Pkg() == nil || b.ix.canonical(fn.Pkg().Path()) != pkgGoRedis {
+		return false
+	}
+	if fn.Name() != "Pipelined" && fn.Name() != "TxPipelined" {
+		return false
+	}
+	args := callArgs(call)
+	return len(args) == 2 && args[1] == f
+}
+
 // freshBefore reports whether v is built from src kept whole, and nothing
-// but v's write and other writes under keys built from src sees src
-// before call.
-func (b *builder) freshBefore(src, v ssa.Value, fn *ssa.Function, call ssa.CallInstruction) bool {
+// but v's write, other writes under keys built from src and the closure
+// closure (the one handed to call, if any) sees src before call.
+func (b *builder) freshBefore(src, v ssa.Value, fn *ssa.Function, call ssa.CallInstruction, closure *ssa.MakeClosure) bool {
 	uses, derived := b.freshUses(src, true)
 	if !derived[v] && !derived[unwrap(v)] {
 		return false
@@ -177,7 +279,7 @@ func (b *builder) freshBefore(src, v ssa.Value, fn *ssa.Function, call ssa.CallI
 		return false // a loop writes the key again after it was shared
 	}
 	for _, u := range uses {
-		if u != call && !b.createsUnder(u, derived) && !after(u, call) {
+		if u != call && (closure == nil || u != ssa.Instruction(closure)) && !b.createsUnder(u, derived) && !after(u, call) {
 			return false
 		}
 	}
@@ -186,7 +288,7 @@ func (b *builder) freshBefore(src, v ssa.Value, fn *ssa.Function, call ssa.CallI
 
 // freshSources collects the fresh identifiers v may be built from,
 // walking back through the steps that keep a value whole: generators'
-// calls and parameters.
+// calls, parameters and a closure's free variables.
 func (b *builder) freshSources(v ssa.Value, depth int, sources *[]ssa.Value) {
 	if depth > 8 || v == nil || len(*sources) > 8 {
 		return
@@ -199,6 +301,10 @@ func (b *builder) freshSources(v ssa.Value, depth int, sources *[]ssa.Value) {
 	switch x := unwrap(v).(type) {
 	case *ssa.Parameter:
 		add(x)
+	case *ssa.UnOp:
+		if fv, ok := x.X.(*ssa.FreeVar); ok && x.Op == token.MUL {
+			add(fv) // a captured variable, read when the closure runs
+		}
 	case *ssa.Extract:
 		if c, ok := x.Tuple.(*ssa.Call); ok && x.Index == 0 && b.generator(c) {
 			add(c)
@@ -329,6 +435,9 @@ func (b *builder) freshUses(src ssa.Value, helpers bool) (uses []ssa.Instruction
 			if e, ok := r.(*ssa.Extract); ok && e.Index != 0 {
 				continue // the generator's error
 			}
+			if st, ok := r.(*ssa.Store); ok && st.Addr == v && isAlloc(v) {
+				continue // the one store that made v, a variable, hold it
+			}
 			if _, ok := r.(*ssa.DebugRef); !ok && !slices.Contains(uses, r) {
 				uses = append(uses, r)
 			}
@@ -350,6 +459,10 @@ func (b *builder) keptStep(r ssa.Instruction, v ssa.Value, helpers bool) ssa.Val
 		return nil
 	case *ssa.Convert, *ssa.ChangeType, *ssa.MakeInterface:
 		return r.(ssa.Value)
+	case *ssa.UnOp:
+		if x.Op == token.MUL && x.X == v {
+			return x // read through a variable that holds it
+		}
 	case *ssa.BinOp:
 		if x.Op == token.ADD {
 			return x
@@ -361,6 +474,9 @@ func (b *builder) keptStep(r ssa.Instruction, v ssa.Value, helpers bool) ssa.Val
 	case *ssa.Store:
 		if x.Val != v {
 			return nil
+		}
+		if alloc, ok := x.Addr.(*ssa.Alloc); ok && onlyStoreInto(alloc) == x {
+			return alloc // the variable a closure captures
 		}
 		ia, ok := x.Addr.(*ssa.IndexAddr)
 		if !ok {

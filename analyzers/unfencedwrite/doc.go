@@ -217,8 +217,9 @@
 //     that links the new key into shared state (LPUSH jobs:queue id) is
 //     reported. The ID must be drawn by a random generator (google/uuid's
 //     New, NewString, NewRandom, NewV7, gofrs' NewV4, NewV7,
-//     crypto/rand.Text) in the writing function or in a caller that passes
-//     it to the writing helper (not through an interface), and reach the
+//     crypto/rand.Text) in the writing function, in a caller that passes
+//     it to the writing helper (not through an interface), or in the
+//     function whose TxPipelined/Pipelined closure writes, and reach the
 //     key whole (String, uuid.Must, +, fmt.Sprintf without a precision, a
 //     key-building helper of the package; other parts may be shared:
 //     chat:<id>:stream:<fresh>), the command must touch that one key (not

@@ -240,3 +240,58 @@ func (d *Dispatcher) Retry(ctx context.Context, jobs *store.Jobs, id string, bod
 	defer m.UnlockContext(ctx)
 	return d.save(ctx, jobs, id, body) // want `Dispatcher.save \(Set at store.go:\d+, via Jobs.Save\) writes to Redis without a fencing token`
 }
+
+// Stage writes a new key in a transaction pipeline run once by
+// TxPipelined, and then links it: only the link is reported.
+func (d *Dispatcher) Stage(ctx context.Context, body []byte) error {
+	m := d.rs.NewMutex("dispatch")
+	if err := m.LockContext(ctx); err != nil {
+		return err
+	}
+	defer m.UnlockContext(ctx)
+	id := uuid.NewString()
+	if _, err := d.rdb.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
+		pipe.Set(ctx, "stage:"+id, body, time.Minute)
+		pipe.Expire(ctx, "stage:"+id, time.Minute)
+		return nil
+	}); err != nil {
+		return err
+	}
+	return d.rdb.SAdd(ctx, "staged", id).Err() // want `SAdd writes to Redis without a fencing token`
+}
+
+// Restage links the ID first and writes under it in the pipeline after:
+// both are reported.
+func (d *Dispatcher) Restage(ctx context.Context, body []byte) error {
+	m := d.rs.NewMutex("dispatch")
+	if err := m.LockContext(ctx); err != nil {
+		return err
+	}
+	defer m.UnlockContext(ctx)
+	id := uuid.NewString()
+	if err := d.rdb.SAdd(ctx, "staged", id).Err(); err != nil { // want `SAdd writes to Redis without a fencing token`
+		return err
+	}
+	_, err := d.rdb.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
+		pipe.Set(ctx, "stage:"+id, body, time.Minute) // want `Set writes to Redis without a fencing token`
+		return nil
+	})
+	return err
+}
+
+// Reuse assigns the captured ID in the pipeline before it writes: the key
+// is not the fresh one.
+func (d *Dispatcher) Reuse(ctx context.Context, body []byte) error {
+	m := d.rs.NewMutex("dispatch")
+	if err := m.LockContext(ctx); err != nil {
+		return err
+	}
+	defer m.UnlockContext(ctx)
+	id := uuid.NewString()
+	_, err := d.rdb.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
+		id = "current"
+		pipe.Set(ctx, "stage:"+id, body, time.Minute) // want `Set writes to Redis without a fencing token`
+		return nil
+	})
+	return err
+}
