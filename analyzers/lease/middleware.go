@@ -234,6 +234,7 @@ func newRegistration(call ssa.CallInstruction) (registration, bool) {
 	return reg, true
 }
 
+// isRouter reports whether t is a router type of a listed framework.
 func isRouter(t types.Type) bool {
 	_, _, ok := routerType(t)
 	return ok
