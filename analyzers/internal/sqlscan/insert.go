@@ -96,13 +96,25 @@ func (s *stmt) source(i int, cols []string) int {
 // values reads the rows of a VALUES list in [lo, hi).
 func (s *stmt) values(lo, hi int, cols []string) {
 	first := true
+	s.st.Inserts = make([]InsertCol, len(cols))
+	for k, c := range cols {
+		s.st.Inserts[k] = InsertCol{Column: c, Plain: c != ""}
+	}
 	for i := lo; i < hi && s.toks[i].kind == tLParen; {
 		end := s.closeOf(i)
-		for k, part := range s.split(i+1, end) {
+		parts := s.split(i+1, end)
+		for k := len(parts); k < len(cols); k++ {
+			s.st.Inserts[k].Plain = false // a short row: not read
+		}
+		for k, part := range parts {
 			if k >= len(cols) || cols[k] == "" {
 				continue
 			}
 			v := s.valueAt(part[0], part[1])
+			s.st.Inserts[k].Values = append(s.st.Inserts[k].Values, v.param)
+			if v.param.IsZero() && (!v.literal || s.nullOrDefault(part[0], part[1])) {
+				s.st.Inserts[k].Plain = false
+			}
 			if first {
 				s.inserted[strings.ToLower(cols[k])] = v
 			}
@@ -116,6 +128,12 @@ func (s *stmt) values(lo, hi int, cols []string) {
 			i++
 		}
 	}
+}
+
+// nullOrDefault reports whether [lo, hi) is NULL or DEFAULT.
+func (s *stmt) nullOrDefault(lo, hi int) bool {
+	lo, hi = s.strip(lo, hi)
+	return hi-lo == 1 && (s.word(lo, "NULL") || s.word(lo, "DEFAULT"))
 }
 
 // valueAt classifies the expression in [lo, hi) as a placeholder, a

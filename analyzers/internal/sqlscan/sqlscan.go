@@ -85,6 +85,10 @@ type Statement struct {
 	Stored []Assign
 	// Calls lists calls to functions this package knows (see KnownFunc).
 	Calls []Call
+	// Inserts lists, for an INSERT ... VALUES with a column list, what
+	// the rows give each listed column; nil for other statements and for
+	// INSERT ... SELECT, DEFAULT VALUES or an INSERT without a column list.
+	Inserts []InsertCol
 	// Params holds every placeholder of the statement in order.
 	Params []Param
 	// Returning reports a RETURNING clause.
@@ -295,6 +299,18 @@ type Fence struct {
 type Assign struct {
 	Column string
 	Value  Param
+}
+
+// InsertCol is a column of an INSERT's column list and what its rows give it.
+type InsertCol struct {
+	Column string // as written, unquoted; "" for a part that is not a plain name
+	// Values holds the placeholder each row gives the column, or the zero
+	// Param where the row gives a literal.
+	Values []Param
+	// Plain reports that every row gives the column a placeholder or a
+	// literal other than NULL and DEFAULT, not an expression (now(),
+	// gen_random_uuid(), a subquery) the database computes.
+	Plain bool
 }
 
 // Call is a call of a function listed by KnownFunc.

@@ -1,0 +1,157 @@
+package sqlscan
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// keysOf renders the unique keys of each table the way the tests write
+// them: "table(a,b)" per usable key, sorted; an unknown table is
+// "table?".
+func keysOf(s *Schema, usable bool) []string {
+	var out []string
+	for _, t := range s.Tables() {
+		if t.Unknown != "" {
+			out = append(out, t.Name+"?")
+			continue
+		}
+		keys := t.Keys
+		if usable {
+			keys = s.UniqueKeys(t)
+		}
+		for _, k := range keys {
+			out = append(out, t.Name+"("+strings.Join(k.Columns, ",")+")")
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func TestSchemaKeys(t *testing.T) {
+	cases := []struct {
+		name  string
+		files []string
+		want  []string // usable keys (UniqueKeys)
+	}{
+		{"MySQL table-level primary key, auto-increment id", []string{`
+CREATE TABLE raw_blocks (
+	id bigint UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY,
+	chain_id varchar(5) NOT NULL,
+	hash varchar(100) NOT NULL
+);
+CREATE TABLE blocks (
+	chain_id varchar(5) NOT NULL,
+	period tinyint(1) UNSIGNED NOT NULL,
+	end_time datetime NOT NULL,
+	` + "`key`" + ` varchar(20) NOT NULL,
+	PRIMARY KEY (end_time, chain_id, period),
+	INDEX idx_blocks_chain_id_period (chain_id, period),
+	UNIQUE KEY uq_key (` + "`key`" + `)
+) ENGINE=InnoDB;`}, []string{"blocks(end_time,chain_id,period)", "blocks(key)"}},
+		{"PostgreSQL serial, identity, uuid default, constraints", []string{`
+CREATE TABLE runs (
+	id bigserial PRIMARY KEY,
+	ext uuid NOT NULL DEFAULT gen_random_uuid() UNIQUE,
+	job text NOT NULL,
+	day date NOT NULL,
+	note text UNIQUE,
+	CONSTRAINT runs_job_day UNIQUE (job, day)
+);
+CREATE TABLE steps (n integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY, run bigint NOT NULL);
+CREATE UNIQUE INDEX steps_run ON steps (run);
+CREATE UNIQUE INDEX steps_partial ON steps (n, run) WHERE run > 0;
+CREATE UNIQUE INDEX steps_expr ON steps (lower(run::text));`}, []string{"runs(job,day)", "steps(run)"}},
+		{"SQLite rowid alias, nullable primary key, ON CONFLICT REPLACE", []string{`
+CREATE TABLE a (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+CREATE TABLE b (k TEXT PRIMARY KEY, v TEXT);
+CREATE TABLE c (k TEXT NOT NULL PRIMARY KEY ON CONFLICT REPLACE, v TEXT);
+CREATE TABLE d (k TEXT PRIMARY KEY, v TEXT) WITHOUT ROWID;`}, []string{"a(name)", "d(k)"}},
+		{"ALTER TABLE adds and drops, migrations in order", []string{
+			`CREATE TABLE t (a int NOT NULL, b int NOT NULL, c int NOT NULL);`,
+			`ALTER TABLE t ADD CONSTRAINT t_ab UNIQUE (a, b), ADD PRIMARY KEY (c);`,
+			`ALTER TABLE t DROP CONSTRAINT t_ab; ALTER TABLE t ADD COLUMN d int NOT NULL UNIQUE;`,
+			`ALTER TABLE t DROP COLUMN c; CREATE UNIQUE INDEX t_a ON t (a);`,
+			`DROP INDEX t_a;`,
+		}, []string{"t(d)"}},
+		{"an unreadable ALTER makes the table unknown", []string{
+			`CREATE TABLE t (a int NOT NULL PRIMARY KEY); CREATE TABLE u (a int NOT NULL PRIMARY KEY);`,
+			`ALTER TABLE t SPLIT PARTITION p INTO (q);`,
+		}, []string{"t?", "u(a)"}},
+		{"DROP TABLE and re-create", []string{
+			`CREATE TABLE t (a int NOT NULL PRIMARY KEY);`,
+			`DROP TABLE IF EXISTS t; CREATE TABLE t (a int NOT NULL, b int NOT NULL, UNIQUE (b));`,
+		}, []string{"t(b)"}},
+		{"a DO block that runs DDL makes every table unknown", []string{
+			`CREATE TABLE t (a int NOT NULL PRIMARY KEY);`,
+			`DO $$ BEGIN EXECUTE 'ALTER TABLE t DROP CONSTRAINT t_pkey'; END $$;`,
+		}, nil},
+		{"a constraint dropped by a name fencelint does not know", []string{
+			`CREATE TABLE t (a int NOT NULL, UNIQUE (a));`,
+			`ALTER TABLE t DROP CONSTRAINT weird_name;`,
+		}, []string{"t?"}},
+		{"PostgreSQL default names are dropped", []string{
+			`CREATE TABLE t (a int NOT NULL UNIQUE, b int NOT NULL PRIMARY KEY);`,
+			`ALTER TABLE t DROP CONSTRAINT t_a_key; ALTER TABLE t DROP CONSTRAINT t_pkey;`,
+		}, nil},
+		{"goose down section and a trigger", []string{`
+-- +goose Up
+CREATE TABLE t (a int NOT NULL PRIMARY KEY);
+CREATE TABLE u (a int NOT NULL PRIMARY KEY);
+CREATE TRIGGER u_ins BEFORE INSERT ON u FOR EACH ROW EXECUTE FUNCTION f();
+-- +goose Down
+DROP TABLE t;`}, []string{"t(a)", "u?"}},
+		{"CREATE TABLE AS and LIKE are unknown", []string{
+			`CREATE TABLE t AS SELECT 1 AS a; CREATE TABLE u (LIKE t INCLUDING ALL);`,
+		}, []string{"t?", "u?"}},
+		{"unterminated text makes the schema unknown", []string{
+			`CREATE TABLE t (a int NOT NULL PRIMARY KEY);`, `CREATE TABLE u (a text DEFAULT 'x`,
+		}, nil},
+		{"garbage never panics", []string{`CREATE TABLE (((;ALTER TABLE;DROP INDEX;CREATE UNIQUE INDEX ON;ALTER TABLE t ADD`, `)))`}, []string{"t?"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := NewSchema()
+			for _, f := range c.files {
+				s.Apply(f)
+			}
+			if got := keysOf(s, true); !slices.Equal(got, c.want) {
+				t.Errorf("keys = %q, want %q (schema unknown: %q)", got, c.want, s.Unknown())
+			}
+		})
+	}
+}
+
+func TestMigrationOrder(t *testing.T) {
+	names := []string{"10_c.up.sql", "2_b.up.sql", "1_a.up.sql", "000_init.sql", "0003_x.sql"}
+	slices.SortFunc(names, func(a, b string) int {
+		if MigrationLess(a, b) {
+			return -1
+		}
+		if MigrationLess(b, a) {
+			return 1
+		}
+		return 0
+	})
+	want := []string{"000_init.sql", "1_a.up.sql", "2_b.up.sql", "0003_x.sql", "10_c.up.sql"}
+	if !slices.Equal(names, want) {
+		t.Errorf("order = %q, want %q", names, want)
+	}
+	for name, down := range map[string]bool{"1_a.down.sql": true, "000_init.down.sql": true, "000_init.sql": false, "down/1.sql": true, "x/1_up.sql": false} {
+		if IsDownMigration(name) != down {
+			t.Errorf("IsDownMigration(%q) = %v", name, !down)
+		}
+	}
+}
+
+func FuzzSchema(f *testing.F) {
+	f.Add("CREATE TABLE t (a int NOT NULL PRIMARY KEY, b text UNIQUE); ALTER TABLE t ADD UNIQUE (b); DROP INDEX x;")
+	f.Add("ALTER TABLE t RENAME TO u; RENAME TABLE u TO v, w TO x; CREATE UNIQUE INDEX ON v (a);")
+	f.Fuzz(func(t *testing.T, text string) {
+		s := NewSchema()
+		s.Apply(text)
+		for _, tb := range s.Tables() {
+			s.UniqueKeys(tb)
+		}
+	})
+}
