@@ -75,6 +75,11 @@ type builder struct {
 	assigns  *assignments
 	embeds   *embeds
 	grammars map[string]*builderGrammar
+	// schemas holds, on first use, the tables the package's and its
+	// dependencies' embedded migrations define (schema.go); keyed the
+	// calls whose INSERT a natural key makes a create-if-absent.
+	schemas map[string]*SchemaTable
+	keyed   map[ssa.CallInstruction]string
 }
 
 // build computes the model of pass's package.
@@ -108,9 +113,11 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program) (*Model, *builder) {
 		dispatch:     make(map[*types.Func][]dispatchTarget),
 		reachable:    make(map[string]reachableResult),
 		inProgress:   make(map[*ssa.Function]int),
+		keyed:        make(map[ssa.CallInstruction]string),
 	}
 	b.model.directives = b.dirs
 	b.tokens = &tokenFlow{b: b}
+	b.exportSchema() // for importers, even where this package has nothing to judge
 	if !b.relevant() {
 		b.model.Problems = b.dirs.problems
 		return b.model, b

@@ -138,6 +138,9 @@ func (b *builder) casCall(call *ssa.Call, sqlOnly bool) string {
 	if !lastResultError(c.Signature()) {
 		return ""
 	}
+	if b.keyed[call] != "" {
+		return b.keyedCAS(call)
+	}
 	name := ""
 	if fn := calleeFunc(c); fn != nil {
 		name = shortName(fn)
@@ -308,6 +311,18 @@ func (b *builder) casSuccessEdges(fn *ssa.Function, sqlOnly bool) (map[edge]bool
 		}
 	}
 	return cut, first
+}
+
+// keyedCAS names a create-if-absent INSERT as the CAS it is: its nil
+// error says it created the row, and the key stays locked until its
+// transaction ends (schema.go).
+func (b *builder) keyedCAS(call ssa.CallInstruction) string {
+	for _, w := range b.model.Writes {
+		if w.Call == call && w.Via == "" {
+			return "the create-if-absent " + b.describeWrite(w)
+		}
+	}
+	return "the create-if-absent INSERT"
 }
 
 // rowsCASWrites returns fn's SQL compare-and-sets (RowsCAS writes).

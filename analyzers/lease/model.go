@@ -151,6 +151,9 @@ type Write struct {
 	// cond is what callers learn of an Unseen write whose open holes the
 	// function's parameters fill (sqlconds.go).
 	cond *SQLCondFact
+	// keyed says how the write is an INSERT a natural key of its table
+	// makes a create-if-absent (schema.go), or "".
+	keyed string
 }
 
 // A Check is a lease-validity check: a call whose result says the lease is

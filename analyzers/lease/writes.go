@@ -382,6 +382,7 @@ func (b *builder) sqlWrite(w *Write, call ssa.CallInstruction, query ssa.Value, 
 		return nil
 	}
 	var worst *Write
+	keyed := true
 	for _, text := range texts {
 		alt := *w
 		r := b.sqlTextWrite(&alt, call, text, argsAt)
@@ -391,8 +392,18 @@ func (b *builder) sqlWrite(w *Write, call ssa.CallInstruction, query ssa.Value, 
 		if worst == nil || weaker(r, worst) {
 			worst = r
 		}
+		keyed = keyed && r.keyed != ""
 	}
 	*w = *worst
+	if !keyed {
+		w.keyed = ""
+		if strings.HasPrefix(w.FencedBy, "a create-if-absent: ") {
+			w.FencedBy = ""
+		}
+	}
+	if w.keyed != "" {
+		b.keyed[call] = w.keyed
+	}
 	return w
 }
 
@@ -438,6 +449,12 @@ func (b *builder) sqlTextWrite(w *Write, call ssa.CallInstruction, text sqlText,
 	check := false // some statement relies on the rows-affected count
 	for _, st := range writes {
 		w.Append = w.Append && appendsOnly(st)
+		if len(writes) == 1 {
+			if w.keyed = b.keyedInsert(st, text, args, argsKnown, call); w.keyed != "" {
+				w.FencedBy = "a create-if-absent: " + w.keyed
+				continue
+			}
+		}
 		if rule, needsCheck := b.unfencedOK(st, text, args, argsKnown, call); rule != "" {
 			check = check || needsCheck
 			continue

@@ -37,3 +37,9 @@ func TestTestWritesFlag(t *testing.T) {
 	defer lease.Analyzer.Flags.Set("testwrites", "false")
 	fencetest.Run(t, unfencedwrite.Analyzer, "testwrites")
 }
+
+// TestEmbeddedSchema runs the fixtures that embed SQL migrations, loaded
+// as the standalone driver loads them (with their embedded files).
+func TestEmbeddedSchema(t *testing.T) {
+	fencetest.RunWithEmbeds(t, unfencedwrite.Analyzer, "schemakeys/...")
+}

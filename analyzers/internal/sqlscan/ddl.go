@@ -1034,3 +1034,34 @@ func (r *ddl) dropIndex(i int) {
 		}
 	}
 }
+
+// MayHoldFreshID reports whether column c's type can hold a freshly drawn
+// identifier: a UUID, ULID, xid, KSUID or random string (any text, uuid,
+// or binary type of 12 bytes or more, or of no stated length), or a
+// 64-bit integer (Snowflake IDs, random ints). A key with such a column
+// may be given a new value by every writer, so it does not stop a second
+// row for the same thing. Booleans, dates and times, enums, floats and
+// integers of 32 bits or less cannot (SQLite's INT and INTEGER are 64-bit;
+// a schema that does not show PostgreSQL or MySQL is read as SQLite's).
+func (s *Schema) MayHoldFreshID(c *Column) bool {
+	switch c.Type {
+	case "bool", "boolean", "enum", "set", "real", "float", "float4", "float8", "double", "bit", "year", "interval", "money":
+		return false
+	case "tinyint", "smallint", "mediumint", "int1", "int2", "int3", "int4", "serial", "serial2", "serial4", "smallserial":
+		return false
+	case "int", "integer":
+		return s.sqlite || !s.other
+	case "char", "varchar", "character", "nchar", "nvarchar", "binary", "varbinary", "varchar2", "nvarchar2", "bpchar":
+		return c.Len == 0 || c.Len >= 12
+	}
+	return !IsTimeType(c.Type)
+}
+
+// IsTimeType reports whether a column type holds a date or time.
+func IsTimeType(typ string) bool {
+	switch typ {
+	case "date", "time", "timetz", "datetime", "datetime2", "timestamp", "timestamptz", "smalldatetime":
+		return true
+	}
+	return false
+}

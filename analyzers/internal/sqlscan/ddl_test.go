@@ -155,3 +155,23 @@ func FuzzSchema(f *testing.F) {
 		}
 	})
 }
+
+func TestMayHoldFreshID(t *testing.T) {
+	my := NewSchema()
+	my.Apply("CREATE TABLE t (a int UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY, b varchar(5), c varchar(36), d datetime, e bigint, f tinyint(1), g char(26), h binary(16), i text, j custom_type);")
+	lite := NewSchema()
+	lite.Apply("CREATE TABLE t (a INTEGER, b INT, c TEXT, d REAL);")
+	for _, c := range []struct {
+		s    *Schema
+		col  string
+		want bool
+	}{
+		{my, "a", false}, {my, "b", false}, {my, "c", true}, {my, "d", false}, {my, "e", true}, {my, "f", false},
+		{my, "g", true}, {my, "h", true}, {my, "i", true}, {my, "j", true},
+		{lite, "a", true}, {lite, "b", true}, {lite, "c", true}, {lite, "d", false},
+	} {
+		if got := c.s.MayHoldFreshID(c.s.Table("t").Column(c.col)); got != c.want {
+			t.Errorf("MayHoldFreshID(%s) = %v, want %v", c.col, got, c.want)
+		}
+	}
+}

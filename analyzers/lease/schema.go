@@ -1,0 +1,358 @@
+package lease
+
+import (
+	"fmt"
+	"go/token"
+	"path"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/fencelint/fencelint/analyzers/internal/sqlscan"
+)
+
+// An INSERT that supplies a whole natural key is a create-if-absent. A
+// rollup job under a lease does this:
+//
+//	tx, _ := db.Begin()
+//	_, err := tx.Exec(`INSERT INTO rollups (end_time, chain_id, period, total) VALUES (?, ?, ?, ?)`, ...)
+//	if err != nil {
+//		return err                                   // a duplicate: roll back
+//	}
+//	tx.Exec(`UPDATE totals SET n = n + ? WHERE chain_id = ?`, ...)
+//
+// and its migrations (embedded with //go:embed) say
+//
+//	CREATE TABLE rollups (..., PRIMARY KEY (end_time, chain_id, period));
+//
+// The next holder that already rolled this interval up inserted the same
+// key, so a stale holder's INSERT fails and its transaction rolls back;
+// while the next holder's transaction is open the stale one waits on the
+// key and fails after it commits. The INSERT creates the one row with that
+// key or fails, exactly like INSERT ... ON CONFLICT DO NOTHING whose
+// conflict is an error, and it acts as a compare-and-swap for what commits
+// with it (casfence.go). Precisely, a plain INSERT (no ON CONFLICT, ON
+// DUPLICATE KEY UPDATE, IGNORE or REPLACE) whose error is returned or
+// compared with nil is fenced when the schema the package or a dependency
+// embeds gives its table a primary key or unique constraint or index
+// (not partial) such that:
+//
+//   - the INSERT's column list names every column of the key, and every
+//     row gives each a placeholder or a literal, not an expression the
+//     database computes (now(), gen_random_uuid()), NULL or DEFAULT;
+//   - every column of the key is NOT NULL (a NULL is distinct from every
+//     other NULL in a unique key) and none is filled by the database
+//     (AUTO_INCREMENT, SERIAL, an identity, a generated column, a DEFAULT
+//     that draws a UUID or a sequence value, SQLite's INTEGER PRIMARY KEY);
+//   - no column of the key can hold a freshly drawn identifier: its type is
+//     not text, uuid, binary of 12 bytes or more, or a 64-bit integer
+//     (sqlscan.Schema.MayHoldFreshID). A key a writer fills with uuid.New()
+//     or a Snowflake ID is new for every writer, so a stale holder's
+//     INSERT adds a second row for the same thing; that a caller in another
+//     function does not is not something fencelint can see, so such keys
+//     are not trusted at all;
+//   - no key value the write's function binds is drawn there: a fresh
+//     identifier (freshkey.go's generators) or the current time
+//     (time.Now(), also as UTC or a Unix time).
+//
+// The schema is read from the .sql files a package embeds: each directory
+// is one migration sequence, applied in file-name order (numbers compared
+// as numbers), down migrations left out; several sequences, or several
+// packages' schemas, that define one table keep only the keys they all
+// give it. A table a migration changes in a way the reader cannot follow
+// is unknown and has no key. Under go vet, which lists no embedded files
+// to analyzers, no schema is read and such INSERTs are reported.
+
+// SchemaFact: the package embeds SQL migrations that define these tables,
+// with their natural keys (schema.go). Tables are in name order.
+type SchemaFact struct {
+	Tables []SchemaTable
+}
+
+// A SchemaTable is a table of a SchemaFact.
+type SchemaTable struct {
+	Name string // lower case, unqualified
+	// Unknown: a migration changes the table in a way fencelint cannot
+	// read; its INSERTs are judged as if it had no key.
+	Unknown bool
+	// Keys lists the natural keys: each a list of columns (lower case)
+	// that are NOT NULL, not filled by the database and unable to hold a
+	// freshly drawn identifier.
+	Keys []SchemaKey
+}
+
+// A SchemaKey is a natural key of a SchemaTable.
+type SchemaKey struct {
+	Columns []string
+}
+
+func (*SchemaFact) AFact() {}
+func (f *SchemaFact) String() string {
+	var parts []string
+	for _, t := range f.Tables {
+		if t.Unknown {
+			parts = append(parts, t.Name+"?")
+			continue
+		}
+		for _, k := range t.Keys {
+			parts = append(parts, t.Name+"("+strings.Join(k.Columns, ",")+")")
+		}
+	}
+	return "schema " + strings.Join(parts, " ")
+}
+
+// exportSchema exports the schema of the SQL migrations the package
+// embeds, if any.
+func (b *builder) exportSchema() {
+	if f := b.embeddedSchema(); f != nil {
+		b.pass.ExportPackageFact(f)
+	}
+}
+
+// embeddedSchema reads the package's embedded .sql files as migrations,
+// one sequence per directory, or returns nil when they define no table.
+func (b *builder) embeddedSchema() *SchemaFact {
+	byDir := make(map[string][]embedded)
+	seen := make(map[string]bool)
+	for _, files := range b.embedded().byVar {
+		for _, f := range files {
+			if !strings.EqualFold(path.Ext(f.name), ".sql") || sqlscan.IsDownMigration(f.name) || seen[f.name] {
+				continue
+			}
+			seen[f.name] = true
+			dir := path.Dir(f.name)
+			byDir[dir] = append(byDir[dir], f)
+		}
+	}
+	var merged map[string]*SchemaTable
+	for _, files := range byDir {
+		slices.SortFunc(files, func(x, y embedded) int {
+			switch {
+			case sqlscan.MigrationLess(x.name, y.name):
+				return -1
+			case sqlscan.MigrationLess(y.name, x.name):
+				return 1
+			}
+			return 0
+		})
+		s := sqlscan.NewSchema()
+		for _, f := range files {
+			s.Apply(f.text)
+		}
+		merged = mergeTables(merged, schemaTables(s))
+	}
+	if len(merged) == 0 {
+		return nil
+	}
+	f := &SchemaFact{}
+	for _, t := range merged {
+		f.Tables = append(f.Tables, *t)
+	}
+	slices.SortFunc(f.Tables, func(x, y SchemaTable) int { return strings.Compare(x.Name, y.Name) })
+	return f
+}
+
+// schemaTables returns what a migration sequence says of each table.
+func schemaTables(s *sqlscan.Schema) []SchemaTable {
+	var out []SchemaTable
+	for _, t := range s.Tables() {
+		st := SchemaTable{Name: t.Name, Unknown: t.Unknown != "" || s.Unknown() != ""}
+		for _, k := range s.UniqueKeys(t) {
+			natural := true
+			for _, c := range k.Columns {
+				natural = natural && !s.MayHoldFreshID(t.Column(c))
+			}
+			if natural {
+				st.Keys = append(st.Keys, SchemaKey{Columns: slices.Clone(k.Columns)})
+			}
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// mergeTables adds tables to m: a table defined more than once keeps only
+// the keys every definition gives it, and is unknown if any says so.
+func mergeTables(m map[string]*SchemaTable, tables []SchemaTable) map[string]*SchemaTable {
+	if m == nil {
+		m = make(map[string]*SchemaTable)
+	}
+	for _, t := range tables {
+		old := m[t.Name]
+		if old == nil {
+			c := t
+			c.Keys = slices.Clone(t.Keys)
+			m[t.Name] = &c
+			continue
+		}
+		old.Unknown = old.Unknown || t.Unknown
+		old.Keys = slices.DeleteFunc(old.Keys, func(k SchemaKey) bool {
+			return !slices.ContainsFunc(t.Keys, func(o SchemaKey) bool { return slices.Equal(o.Columns, k.Columns) })
+		})
+	}
+	return m
+}
+
+// schemaTable returns what the schemas the package and its dependencies
+// embed say of a table, or nil when none defines it.
+func (b *builder) schemaTable(name string) *SchemaTable {
+	if b.schemas == nil {
+		var m map[string]*SchemaTable
+		for _, pf := range b.pass.AllPackageFacts() {
+			if f, ok := pf.Fact.(*SchemaFact); ok {
+				m = mergeTables(m, f.Tables)
+			}
+		}
+		if m == nil {
+			m = make(map[string]*SchemaTable)
+		}
+		b.schemas = m
+	}
+	name = strings.ToLower(name)
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		name = name[i+1:]
+	}
+	return b.schemas[name]
+}
+
+// keyedInsert returns how st, the one write of the SQL that call sends,
+// is a create-if-absent by a natural key of its table (see above), or "".
+func (b *builder) keyedInsert(st *sqlscan.Statement, text sqlText, args []ssa.Value, argsKnown bool, call ssa.CallInstruction) string {
+	if st.Verb != "INSERT" || st.Conflict != "" || len(st.With) > 0 || st.Unknown || len(st.Inserts) == 0 || strings.Contains(st.Table, "?") {
+		return ""
+	}
+	t := b.schemaTable(st.Table)
+	if t == nil || t.Unknown || len(t.Keys) == 0 || !errorHeeded(call) {
+		return ""
+	}
+	for _, k := range t.Keys {
+		if b.keySupplied(k, st, text, args, argsKnown) {
+			return fmt.Sprintf("an INSERT that supplies the whole key (%s) of %s: a duplicate fails", strings.Join(k.Columns, ", "), t.Name)
+		}
+	}
+	return ""
+}
+
+// keySupplied reports whether every row of the INSERT gives each column of
+// k a value that is neither computed by the database nor drawn fresh here.
+func (b *builder) keySupplied(k SchemaKey, st *sqlscan.Statement, text sqlText, args []ssa.Value, argsKnown bool) bool {
+	for _, col := range k.Columns {
+		i := slices.IndexFunc(st.Inserts, func(c sqlscan.InsertCol) bool { return strings.EqualFold(c.Column, col) })
+		if i < 0 || !st.Inserts[i].Plain {
+			return false
+		}
+		for _, p := range st.Inserts[i].Values {
+			if p.IsZero() {
+				continue // a literal
+			}
+			if v := boundValue(p, text, args, argsKnown); v != nil && b.drawnFresh(v) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// drawnFresh reports whether v is built from a fresh identifier drawn by a
+// generator in its function or from the current time.
+func (b *builder) drawnFresh(v ssa.Value) bool {
+	if currentTime(v, 0) {
+		return true
+	}
+	var sources []ssa.Value
+	b.freshSources(v, 0, &sources)
+	for _, src := range sources {
+		if _, ok := src.(*ssa.Call); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// currentTime reports whether v is time.Now(), also through UTC, Local, In,
+// a Unix time or its text.
+func currentTime(v ssa.Value, depth int) bool {
+	if depth > 6 || v == nil {
+		return false
+	}
+	switch x := unwrap(v).(type) {
+	case *ssa.Convert:
+		return currentTime(x.X, depth+1)
+	case *ssa.UnOp:
+		if x.Op == token.MUL { // a variable of its own block: t := time.Now(); &t
+			if alloc, ok := x.X.(*ssa.Alloc); ok {
+				if st := onlyStoreInto(alloc); st != nil {
+					return currentTime(st.Val, depth+1)
+				}
+			}
+		}
+	case *ssa.Call:
+		f := calleeFunc(x.Common())
+		if f == nil || f.Pkg() == nil || f.Pkg().Path() != "time" {
+			return false
+		}
+		if f.Name() == "Now" {
+			return true
+		}
+		switch f.Name() {
+		case "UTC", "Local", "In", "Unix", "UnixMilli", "UnixMicro", "UnixNano", "Format", "String":
+			if len(x.Call.Args) > 0 {
+				return currentTime(x.Call.Args[0], depth+1)
+			}
+		}
+	}
+	return false
+}
+
+// errorHeeded reports whether the error of a write call is returned or
+// compared with nil, so that a failed INSERT does not carry on as if it
+// had created the row.
+func errorHeeded(call ssa.CallInstruction) bool {
+	c, ok := call.(*ssa.Call)
+	if !ok || !lastResultError(c.Common().Signature()) {
+		return false
+	}
+	if len(nilErrorEdges(c)) > 0 {
+		return true
+	}
+	last := c.Common().Signature().Results().Len() - 1
+	if returnedAt(c.Parent(), c, last) >= 0 {
+		return true
+	}
+	errv := errorResult(c)
+	if errv == nil {
+		return false
+	}
+	for _, ref := range referrers(errv) {
+		if st, ok := ref.(*ssa.Store); ok && st.Val == errv && returnedFromSlot(st) {
+			return true
+		}
+	}
+	return false
+}
+
+// returnedFromSlot reports whether the value st stores is returned: a
+// function with deferred calls stores its results in slots and returns
+// what it loads from them after running the defers.
+func returnedFromSlot(st *ssa.Store) bool {
+	blk := st.Block()
+	for _, instr := range blk.Instrs[instrIndex(blk, st)+1:] {
+		switch x := instr.(type) {
+		case *ssa.Store:
+			if x.Addr == st.Addr {
+				return false
+			}
+		case *ssa.UnOp:
+			if x.Op != token.MUL || x.X != st.Addr {
+				continue
+			}
+			for _, r := range referrers(x) {
+				if _, ok := r.(*ssa.Return); ok {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
