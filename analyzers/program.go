@@ -56,6 +56,9 @@ func SummarizeProgram(pkgs []*packages.Package, opts *checker.Options) (*lease.P
 	for i, act := range acts {
 		units[i] = lease.ProgramPackage{Types: act.Package.Types, Fset: act.Package.Fset, Fact: act.ObjectFact,
 			Files: act.Package.Syntax, Info: act.Package.TypesInfo}
+		if schema := new(lease.SchemaFact); act.PackageFact(act.Package.Types, schema) {
+			units[i].Schema = schema
+		}
 	}
 	return lease.NewProgram(units), nil
 }

@@ -38,6 +38,10 @@ type Program struct {
 	// with its syntax, so that called is complete for the program.
 	called       map[string]bool
 	callersKnown bool
+	// schema merges the schemas the program's packages embed (SchemaFact):
+	// an application's migrations often sit in a package only its main
+	// imports.
+	schema map[string]*SchemaTable
 }
 
 // A programType is a named type of the program whose method set has a
@@ -77,6 +81,8 @@ type ProgramPackage struct {
 	// summary of the methods that code outside tests calls.
 	Files []*ast.File
 	Info  *types.Info
+	// Schema is the schema the package embeds, or nil.
+	Schema *SchemaFact
 }
 
 // NewProgram summarizes the named types of pkgs whose methods have lease
@@ -90,6 +96,9 @@ func NewProgram(pkgs []ProgramPackage) *Program {
 	seen := make(map[string]bool)
 	for _, pkg := range pkgs {
 		p.pkgs[pkg.Types.Path()] = true
+		if pkg.Schema != nil {
+			p.schema = mergeTables(p.schema, pkg.Schema.Tables)
+		}
 		if pkg.Info == nil {
 			p.callersKnown = false
 		} else {
@@ -119,9 +128,9 @@ func NewProgram(pkgs []ProgramPackage) *Program {
 	return p
 }
 
-// Empty reports whether the program has no method with lease facts, so
-// that a second pass would learn nothing from it.
-func (p *Program) Empty() bool { return p == nil || len(p.methods) == 0 }
+// Empty reports whether the program has no method with lease facts and no
+// schema, so that a second pass would learn nothing from it.
+func (p *Program) Empty() bool { return p == nil || len(p.methods) == 0 && len(p.schema) == 0 }
 
 // summarizeType returns the methods of *tn that have lease facts.
 func summarizeType(pkg ProgramPackage, tn *types.TypeName) []*implMethod {
@@ -214,7 +223,7 @@ func (t *programType) implements(iface *types.Interface) bool {
 // it imports has a method that one of the program's methods with facts
 // could implement: only then can the program change pkg's model.
 func (p *Program) relevantTo(pkg *types.Package) bool {
-	if p.Empty() {
+	if p == nil || len(p.methods) == 0 {
 		return false
 	}
 	for _, q := range append([]*types.Package{pkg}, pkg.Imports()...) {

@@ -194,14 +194,30 @@ func mergeTables(m map[string]*SchemaTable, tables []SchemaTable) map[string]*Sc
 	return m
 }
 
+// schemaTables returns the program's tables in name order.
+func (p *Program) schemaTables() []SchemaTable {
+	out := make([]SchemaTable, 0, len(p.schema))
+	for _, t := range p.schema {
+		out = append(out, *t)
+	}
+	slices.SortFunc(out, func(x, y SchemaTable) int { return strings.Compare(x.Name, y.Name) })
+	return out
+}
+
 // schemaTable returns what the schemas the package and its dependencies
-// embed say of a table, or nil when none defines it.
+// embed (and, in a standalone run, every package of the program) say of
+// a table, or nil when none defines it.
 func (b *builder) schemaTable(name string) *SchemaTable {
 	if b.schemas == nil {
 		var m map[string]*SchemaTable
 		for _, pf := range b.pass.AllPackageFacts() {
 			if f, ok := pf.Fact.(*SchemaFact); ok {
 				m = mergeTables(m, f.Tables)
+			}
+		}
+		if b.prog != nil {
+			for _, t := range b.prog.schemaTables() {
+				m = mergeTables(m, []SchemaTable{t})
 			}
 		}
 		if m == nil {

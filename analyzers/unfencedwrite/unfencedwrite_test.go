@@ -43,3 +43,9 @@ func TestTestWritesFlag(t *testing.T) {
 func TestEmbeddedSchema(t *testing.T) {
 	fencetest.RunWithEmbeds(t, unfencedwrite.Analyzer, "schemakeys/...")
 }
+
+// TestEmbeddedSchemaProgram: the migrations sit in a package only main
+// imports; a standalone run reads every package's schema.
+func TestEmbeddedSchemaProgram(t *testing.T) {
+	programtest.RunWithEmbeds(t, unfencedwrite.Analyzer, "schemaprog/...")
+}

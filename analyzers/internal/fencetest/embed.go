@@ -18,11 +18,17 @@ import (
 
 // RunWithEmbeds is Run for fixtures whose packages embed files the
 // analyzers read (//go:embed SQL migrations and queries): it loads the
-// packages as fencelint's standalone driver does, listing each package's
-// embedded files among its OtherFiles (analysistest lists none), runs a,
-// and compares a's findings on the packages matched by patterns with their
-// `// want "regexp"` comments, as analysistest does.
+// packages as fencelint's standalone driver does (LoadWithEmbeds) and
+// checks a's findings with Check.
 func RunWithEmbeds(t *testing.T, a *analysis.Analyzer, patterns ...string) {
+	t.Helper()
+	Check(t, a, LoadWithEmbeds(t, patterns...))
+}
+
+// LoadWithEmbeds loads the fixture packages matched by patterns with their
+// dependencies from a fresh GOPATH tree, listing each package's embedded
+// files among its OtherFiles (analysistest lists none).
+func LoadWithEmbeds(t *testing.T, patterns ...string) []*packages.Package {
 	t.Helper()
 	root := Tree(t)
 	cfg := &packages.Config{
@@ -44,6 +50,14 @@ func RunWithEmbeds(t *testing.T, a *analysis.Analyzer, patterns ...string) {
 			}
 		}
 	})
+	return pkgs
+}
+
+// Check runs a on pkgs and compares its findings on them with their
+// `// want "regexp"` comments, as analysistest does; an analyzer that
+// fails fails the test.
+func Check(t *testing.T, a *analysis.Analyzer, pkgs []*packages.Package) {
+	t.Helper()
 	graph, err := checker.Analyze([]*analysis.Analyzer{a}, pkgs, nil)
 	if err != nil {
 		t.Fatalf("fencetest: %v", err)

@@ -45,3 +45,19 @@ func Run(t *testing.T, a *analysis.Analyzer, patterns ...string) []*analysistest
 	}
 	return analysistest.Run(t, root, lease.WithProgram([]*analysis.Analyzer{a}, prog)[0], patterns...)
 }
+
+// RunWithEmbeds is Run for fixtures whose packages embed files (SQL
+// migrations): they are loaded with their embedded files listed, as the
+// standalone driver loads them (fencetest.LoadWithEmbeds).
+func RunWithEmbeds(t *testing.T, a *analysis.Analyzer, patterns ...string) {
+	t.Helper()
+	pkgs := fencetest.LoadWithEmbeds(t, patterns...)
+	prog, err := analyzers.SummarizeProgram(pkgs, nil)
+	if err != nil {
+		t.Fatalf("programtest: %v", err)
+	}
+	if prog.Empty() {
+		t.Fatalf("programtest: the program %v has nothing whole-program: the fixture tests nothing", patterns)
+	}
+	fencetest.Check(t, lease.WithProgram([]*analysis.Analyzer{a}, prog)[0], pkgs)
+}
