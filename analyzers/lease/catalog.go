@@ -60,6 +60,7 @@ const (
 	ZKCreate                        // create-only unless the flags at API.Arg are sequential: ZooKeeper refuses an existing node
 	RedisScript                     // fenced if the Lua script at API.Arg compares a stored fence
 	RedisWatched                    // fenced: inside WATCH/MULTI the EXEC aborts on conflict
+	RedisCommand                    // the command is named by the call's first string argument (redigo's Do): a write only if it names one
 	SQLBuilder                      // a query builder's Exec: the SQL is written out from the builder chain (sqlbuilders.go)
 	SQLORM                          // an ORM's write: the SQL is written out from the call chain ending at the call (sqlorm.go)
 	SQLNamed                        // a query run by the name at API.Arg, from a file of named queries (sqldotsql.go)
@@ -167,6 +168,7 @@ const (
 	pkgPgx        = "github.com/jackc/pgx"
 	pkgPgxpool    = "github.com/jackc/pgx/pgxpool"
 	pkgGoRedis    = "github.com/redis/go-redis"
+	pkgRedigo     = "github.com/gomodule/redigo/redis"
 	pkgS3         = "github.com/aws/aws-sdk-go-v2/service/s3"
 	pkgS3Manager  = "github.com/aws/aws-sdk-go-v2/feature/s3/manager"
 	pkgGCS        = "cloud.google.com/go/storage"
@@ -435,6 +437,16 @@ func catalog() []API {
 		API{Pkg: pkgGoRedis, Recv: "*", Name: "TTL", Role: RoleCheck, System: Redis, Held: LockKeyAt, Arg: 1},
 	)
 
+	// redigo: one method runs every command, named by its first string
+	// argument (redigoRole in roles.go reads it), on the Conn interface and
+	// its implementations; the package funcs take the Conn first.
+	for _, name := range []string{"Do", "Send", "DoContext", "DoWithTimeout"} {
+		add(API{Pkg: pkgRedigo, Recv: "*", Name: name, Role: RoleWrite, System: Redis, Fence: RedisCommand})
+	}
+	for _, name := range []string{"DoContext", "DoWithTimeout"} {
+		add(API{Pkg: pkgRedigo, Name: name, Role: RoleWrite, System: Redis, Fence: RedisCommand})
+	}
+
 	// S3 and its upload manager.
 	for _, name := range []string{"PutObject", "DeleteObject", "CopyObject", "CompleteMultipartUpload"} {
 		add(API{Pkg: pkgS3, Recv: "Client", Name: name, Role: RoleWrite, System: S3, Fence: S3Conditional, Arg: 1})
@@ -500,6 +512,23 @@ func redisWrites() []string {
 		"LPush", "RPush", "LPop", "RPop", "LSet", "LRem", "LTrim", "SAdd", "SRem", "SPop", "SMove",
 		"ZAdd", "ZAddArgs", "ZRem", "ZIncrBy", "ZRemRangeByScore", "ZRemRangeByRank", "XDel",
 		"XTrimMaxLen", "XTrimMinID", "SetBit", "PFAdd", "FlushDB", "FlushAll", "SetEx", "SetEX",
+	}
+}
+
+// redisWriteCommands lists the Redis commands that change data, as a
+// client that names the command (redigo's Do) spells them: redisWrites'
+// commands and the rest of their families.
+func redisWriteCommands() []string {
+	return []string{
+		"SET", "SETEX", "PSETEX", "SETRANGE", "MSET", "MSETNX", "GETSET", "GETDEL", "GETEX", "APPEND",
+		"INCR", "INCRBY", "INCRBYFLOAT", "DECR", "DECRBY", "DEL", "UNLINK", "EXPIRE", "PEXPIRE",
+		"EXPIREAT", "PEXPIREAT", "PERSIST", "RENAME", "RENAMENX", "COPY", "RESTORE", "HSET", "HMSET",
+		"HSETNX", "HDEL", "HINCRBY", "HINCRBYFLOAT", "LPUSH", "RPUSH", "LPUSHX", "RPUSHX", "LPOP",
+		"RPOP", "LSET", "LREM", "LTRIM", "LINSERT", "RPOPLPUSH", "LMOVE", "SADD", "SREM", "SPOP",
+		"SMOVE", "SINTERSTORE", "SUNIONSTORE", "SDIFFSTORE", "ZADD", "ZREM", "ZINCRBY",
+		"ZREMRANGEBYSCORE", "ZREMRANGEBYRANK", "ZREMRANGEBYLEX", "ZPOPMIN", "ZPOPMAX", "ZUNIONSTORE",
+		"ZINTERSTORE", "XDEL", "XTRIM", "SETBIT", "BITOP", "PFADD", "PFMERGE", "GEOADD", "FLUSHDB",
+		"FLUSHALL",
 	}
 }
 

@@ -92,12 +92,85 @@ func (b *builder) catalogCallee(call *ssa.CallCommon, fn, lib *types.Func, api *
 		// counter's start): a create-only write, not a lock.
 		c.role = RoleFenced
 	}
+	if api.Fence == RedisCommand {
+		cmd, role := redigoRole(call)
+		c.role = role
+		if cmd != "" {
+			c.what += " " + cmd
+		}
+	}
 	if api.Fence == RedisScript {
 		if role := b.scriptRole(call, api); role != 0 {
 			c.role = role // a compare-and-delete of the lock key is the lock's release
 		}
 	}
 	return c
+}
+
+// redigoRole returns the command a redigo call runs (its first string
+// argument, upper-cased) and what that command is for leases: a write for
+// a command that changes data, the hand-rolled lock of a SET with NX and an
+// expiry, a create-only write for a SET NX or SETNX with none (it seeds a
+// value once, like go-redis's SetNX with no expiry), a message for PUBLISH
+// and XADD. A read, a script (EVAL: its text is not read here) and a
+// command not named by a constant play no role, so they are never
+// reported.
+func redigoRole(call *ssa.CallCommon) (string, Role) {
+	args, cmdAt := redigoArgs(call)
+	if cmdAt < 0 {
+		return "", 0
+	}
+	name, ok := constString(arg(call, cmdAt))
+	if !ok {
+		return "", 0
+	}
+	cmd := strings.ToUpper(name)
+	switch {
+	case cmd == "SET" && slices.ContainsFunc(args, isConstWord("NX")):
+		if slices.ContainsFunc(args, isConstWord("EX", "PX", "EXAT", "PXAT")) {
+			return cmd, RoleTryAcquire
+		}
+		return cmd, RoleFenced
+	case cmd == "SETNX":
+		return cmd, RoleFenced
+	case cmd == "PUBLISH" || cmd == "SPUBLISH" || cmd == "XADD":
+		return cmd, RoleMessage
+	case cmd == "INCR" || cmd == "INCRBY":
+		return cmd, RoleWrite | RoleCounter
+	case slices.Contains(redisWriteCommands(), cmd):
+		return cmd, RoleWrite
+	}
+	return cmd, 0
+}
+
+// redigoArgs returns the arguments after a redigo call's command (the
+// elements of its ...interface{} list, when the call spells them out) and
+// the index of the command argument, the first string parameter; -1 if the
+// call has none (redis.Script's Do takes the script's keys and arguments,
+// not a command).
+func redigoArgs(call *ssa.CallCommon) ([]ssa.Value, int) {
+	sig := call.Signature()
+	at := -1
+	for i := range sig.Params().Len() {
+		if t, ok := sig.Params().At(i).Type().(*types.Basic); ok && t.Kind() == types.String {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		return nil, -1
+	}
+	elems, _ := variadic(arg(call, at+1))
+	return elems, at
+}
+
+// isConstWord returns a func that reports whether v is a string constant
+// equal, ignoring case, to one of words.
+func isConstWord(words ...string) func(ssa.Value) bool {
+	return func(v ssa.Value) bool {
+		s, ok := constString(v)
+		return ok && slices.ContainsFunc(words, func(w string) bool { return strings.EqualFold(s, w) })
+	}
 }
 
 // ephemeralSequential reports whether v, ZooKeeper Create's flags, is a

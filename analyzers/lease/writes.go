@@ -846,6 +846,9 @@ func (b *builder) isLockKey(v ssa.Value) bool {
 // redisKeyArgs returns the key arguments of a go-redis command: the second
 // argument (after ctx), or all of a Del/Unlink/Exists ...string list.
 func redisKeyArgs(c *ssa.CallCommon) []ssa.Value {
+	if isRedigo(c) {
+		return redigoKeys(c)
+	}
 	k := redisArg(c, 1)
 	if k == nil {
 		return nil
@@ -854,6 +857,26 @@ func redisKeyArgs(c *ssa.CallCommon) []ssa.Value {
 		return elems
 	}
 	return []ssa.Value{k}
+}
+
+// isRedigo reports whether c calls into redigo, whose commands are named
+// by a string argument and take their key as the first of the rest.
+func isRedigo(c *ssa.CallCommon) bool {
+	f := calleeFunc(c)
+	return f != nil && f.Pkg() != nil && CanonicalPath(f.Pkg().Path()) == pkgRedigo
+}
+
+// redigoKeys returns the key arguments of a redigo command: the first
+// argument after the command, or all of a DEL's or UNLINK's.
+func redigoKeys(c *ssa.CallCommon) []ssa.Value {
+	args, at := redigoArgs(c)
+	if at < 0 || len(args) == 0 || args[0] == nil {
+		return nil
+	}
+	if cmd, _ := constString(arg(c, at)); strings.EqualFold(cmd, "DEL") || strings.EqualFold(cmd, "UNLINK") {
+		return args
+	}
+	return args[:1]
 }
 
 // lockKeys returns the keys of every SET NX in the package, once.
@@ -878,6 +901,12 @@ func (b *builder) lockKeys() []ssa.Value {
 // (tests fake a lost lock that way), not a write the lock protects.
 func (b *builder) redisLockKey(c *ssa.CallCommon) ssa.Value {
 	if callee, ok := b.resolve(c); ok && callee.api != nil && callee.api.System == Redis && callee.role.Has(RoleTryAcquire) {
+		if isRedigo(c) {
+			if keys := redigoKeys(c); len(keys) > 0 {
+				return keys[0]
+			}
+			return nil
+		}
 		return redisArg(c, 1)
 	}
 	f := calleeFunc(c)
