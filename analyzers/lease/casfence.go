@@ -110,6 +110,10 @@ type CASFact struct {
 	// SQL: every CAS it relies on is an SQL compare-and-set, whose row
 	// stays locked until the transaction it runs in ends.
 	SQL bool
+	// Keyed: the function returns no nil error before a create-if-absent
+	// INSERT created its row (schema.go), which gates only appends and
+	// accumulating writes after it, not overwrites.
+	Keyed bool
 }
 
 func (*CASFact) AFact()           {}
@@ -138,14 +142,11 @@ func (b *builder) casCall(call *ssa.Call, sqlOnly bool) string {
 	if !lastResultError(c.Signature()) {
 		return ""
 	}
-	if b.keyed[call] != "" {
-		return b.keyedCAS(call)
-	}
 	name := ""
 	if fn := calleeFunc(c); fn != nil {
 		name = shortName(fn)
 		var f CASFact
-		if b.fact(fn, &f) && (f.SQL || !sqlOnly) {
+		if b.fact(fn, &f) && !f.Keyed && (f.SQL || !sqlOnly) {
 			return name
 		}
 		if txRunnerName(fn.Name()) {
@@ -243,17 +244,22 @@ func (b *builder) returnedCAS(fn *ssa.Function, sqlOnly bool) string {
 // takes the success edge of a checked CAS, and names it.
 func (b *builder) reachedOnlyAfterCAS(fn *ssa.Function, instr ssa.Instruction, sqlOnly bool) (string, bool) {
 	cut, what := b.casSuccessEdges(fn, sqlOnly)
-	if what == "" || len(fn.Blocks) == 0 {
+	if what == "" || len(fn.Blocks) == 0 || reachesAvoiding(fn, instr.Block(), cut) {
 		return "", false
 	}
-	target := instr.Block()
+	return what, true
+}
+
+// reachesAvoiding reports whether a path from fn's entry reaches target
+// without taking an edge of cut.
+func reachesAvoiding(fn *ssa.Function, target *ssa.BasicBlock, cut map[edge]bool) bool {
 	seen := map[*ssa.BasicBlock]bool{fn.Blocks[0]: true}
 	work := []*ssa.BasicBlock{fn.Blocks[0]}
 	for len(work) > 0 {
 		blk := work[len(work)-1]
 		work = work[:len(work)-1]
 		if blk == target {
-			return "", false
+			return true
 		}
 		for i, succ := range blk.Succs {
 			if !cut[edge{blk, i}] && !seen[succ] {
@@ -262,7 +268,7 @@ func (b *builder) reachedOnlyAfterCAS(fn *ssa.Function, instr ssa.Instruction, s
 			}
 		}
 	}
-	return what, true
+	return false
 }
 
 // An edge is successor Succs[i] of a block.
@@ -311,18 +317,6 @@ func (b *builder) casSuccessEdges(fn *ssa.Function, sqlOnly bool) (map[edge]bool
 		}
 	}
 	return cut, first
-}
-
-// keyedCAS names a create-if-absent INSERT as the CAS it is: its nil
-// error says it created the row, and the key stays locked until its
-// transaction ends (schema.go).
-func (b *builder) keyedCAS(call ssa.CallInstruction) string {
-	for _, w := range b.model.Writes {
-		if w.Call == call && w.Via == "" {
-			return "the create-if-absent " + b.describeWrite(w)
-		}
-	}
-	return "the create-if-absent INSERT"
 }
 
 // rowsCASWrites returns fn's SQL compare-and-sets (RowsCAS writes).

@@ -245,6 +245,7 @@ func (b *builder) dispatchCAS(targets []dispatchTarget, d *CASFact) bool {
 			found = true
 		}
 		d.SQL = d.SQL && cas.SQL
+		d.Keyed = d.Keyed || cas.Keyed // a create-if-absent gates less than a CAS
 	}
 	return found
 }

@@ -25,6 +25,9 @@ type WritesFact struct {
 	OutsideOf string
 	// Append: every unfenced write of the function only adds rows.
 	Append bool
+	// Accumulates: every unfenced write of the function adds rows or adds
+	// to a column's own value (SET n = n + $1), replacing no value.
+	Accumulates bool
 	// FreshKeys: every unfenced write of the function is a Redis write to
 	// a key built from each of these parameters (bit i: parameter i,
 	// receiver excluded), kept whole and seen by nothing before it

@@ -17,6 +17,7 @@ func (b *builder) deriveWriteFacts() {
 		b.exportCASFacts()
 		b.fenceByCAS()
 		b.fenceByConflict()
+		b.fenceByKeyedInsert()
 		if !b.updateWriteFacts() {
 			return
 		}
@@ -73,10 +74,13 @@ func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 			fenced = w
 		}
 	}
-	appends := true
+	appends, accumulates := true, true
 	for _, w := range writes {
 		if len(w.Held) == 0 && !w.LockImpl && !w.Fenced && !w.Append {
 			appends = false
+		}
+		if len(w.Held) == 0 && !w.LockImpl && !w.Fenced && !w.accumulates {
+			accumulates = false
 		}
 	}
 	freshKeys := freshParamsOf(writes)
@@ -88,7 +92,7 @@ func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 	switch {
 	case unfenced != nil:
 		var old WritesFact
-		f := &WritesFact{System: unfenced.System, What: b.describeWrite(unfenced), Dispatch: unfenced.Dispatch, OutsideOf: outsideOf, Append: appends, FreshKeys: freshKeys}
+		f := &WritesFact{System: unfenced.System, What: b.describeWrite(unfenced), Dispatch: unfenced.Dispatch, OutsideOf: outsideOf, Append: appends, Accumulates: accumulates, FreshKeys: freshKeys}
 		if b.fact(obj, &old) && old == *f {
 			return false
 		}

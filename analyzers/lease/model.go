@@ -154,6 +154,11 @@ type Write struct {
 	// keyed says how the write is an INSERT a natural key of its table
 	// makes a create-if-absent (schema.go), or "".
 	keyed string
+	// accumulates marks a write that replaces no value: every statement
+	// appends rows or adds to a column's own value (sqlscan's
+	// Accumulates), or a call of a function whose every unfenced write
+	// does (WritesFact.Accumulates).
+	accumulates bool
 }
 
 // A Check is a lease-validity check: a call whose result says the lease is

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -371,4 +372,143 @@ func returnedFromSlot(st *ssa.Store) bool {
 		}
 	}
 	return false
+}
+
+// A create-if-absent INSERT also gates what follows it: the holder whose
+// INSERT created the row is the only one that gets past it for that key,
+// so a write that replaces no value (an append, or an update that adds to
+// a column's own value: SET n = n + $1, ON DUPLICATE KEY UPDATE n = n +
+// VALUES(n)) reached only after the INSERT succeeded happens once per key,
+// whichever holder makes it. An overwrite after it is still reported: the
+// next holder, past its own INSERT of another key, may overwrite the same
+// row first. A function that returns no nil error before such an INSERT
+// succeeded gets a CASFact marked Keyed, so that its callers' writes after
+// it are judged alike.
+
+// fenceByKeyedInsert marks fenced the unfenced writes that replace no value
+// and are reached only after a create-if-absent INSERT succeeded.
+func (b *builder) fenceByKeyedInsert() {
+	b.exportKeyedFacts()
+	for _, w := range b.model.Writes {
+		if w.Fenced || w.LockImpl || w.Unseen != "" || w.Call == nil || !w.accumulates || len(w.Fn.Blocks) == 0 {
+			continue
+		}
+		cut, what := b.keyedEdges(w.Fn)
+		if what != "" && !reachesAvoiding(w.Fn, w.Call.Block(), cut) {
+			w.Fenced, w.FencedBy = true, what+", which this write follows and only its creator gets past"
+		}
+	}
+}
+
+// exportKeyedFacts records a Keyed CASFact for each declared function of
+// the package that returns no nil error before a create-if-absent INSERT
+// (or a call of such a function) succeeded.
+func (b *builder) exportKeyedFacts() {
+	for _, fn := range b.funcs {
+		obj := declaredFunc(fn)
+		if obj == nil || len(fn.Blocks) == 0 || !lastResultError(fn.Signature) {
+			continue
+		}
+		if old := new(CASFact); b.fact(obj, old) && !old.Keyed {
+			continue // a compare-and-swap: it says more
+		}
+		cut, what := b.keyedEdges(fn)
+		for _, blk := range fn.Blocks {
+			ret, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return)
+			if !ok || len(ret.Results) == 0 {
+				continue
+			}
+			if k := b.keyedErrorReturned(ret); k != "" {
+				if what == "" {
+					what = k
+				}
+				continue
+			}
+			if !b.errNotNil(ret) && reachesAvoiding(fn, blk, cut) {
+				what = ""
+				break
+			}
+		}
+		if what != "" {
+			b.setLocal(obj, &CASFact{What: what, SQL: true, Keyed: true})
+		}
+	}
+}
+
+// keyedErrorReturned names the create-if-absent call whose error ret
+// returns as its own, or "".
+func (b *builder) keyedErrorReturned(ret *ssa.Return) string {
+	v := ret.Results[len(ret.Results)-1]
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL { // a result slot, with defers
+		if alloc, ok := load.X.(*ssa.Alloc); ok {
+			if st := lastStoreBefore(load, alloc); st != nil {
+				v = st.Val
+			}
+		}
+	}
+	switch x := v.(type) {
+	case *ssa.Call:
+		return b.keyedCall(x)
+	case *ssa.Extract:
+		if call, ok := x.Tuple.(*ssa.Call); ok && errorResult(call) == x {
+			return b.keyedCall(call)
+		}
+	}
+	return ""
+}
+
+// lastStoreBefore returns the store to alloc made in load's block before
+// it, or nil.
+func lastStoreBefore(load ssa.Instruction, alloc *ssa.Alloc) *ssa.Store {
+	blk := load.Block()
+	for i := instrIndex(blk, load) - 1; i >= 0; i-- {
+		if st, ok := blk.Instrs[i].(*ssa.Store); ok && st.Addr == alloc {
+			return st
+		}
+	}
+	return nil
+}
+
+// keyedEdges returns the edges of fn taken when a create-if-absent INSERT,
+// or a call of a function with a Keyed CASFact, returned a nil error, and
+// names the first.
+func (b *builder) keyedEdges(fn *ssa.Function) (map[edge]bool, string) {
+	cut := make(map[edge]bool)
+	first := ""
+	for _, blk := range fn.Blocks {
+		for _, instr := range blk.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			what := b.keyedCall(call)
+			if what == "" {
+				continue
+			}
+			edges := nilErrorEdges(call)
+			if len(edges) > 0 && first == "" {
+				first = what
+			}
+			for _, e := range edges {
+				cut[e] = true
+			}
+		}
+	}
+	return cut, first
+}
+
+// keyedCall names call when it is a create-if-absent INSERT or a call of a
+// function that succeeds only after one, or returns "".
+func (b *builder) keyedCall(call *ssa.Call) string {
+	if b.keyed[call] != "" {
+		p := b.pass.Fset.Position(call.Pos())
+		return fmt.Sprintf("the create-if-absent INSERT at %s:%d", filepath.Base(p.Filename), p.Line)
+	}
+	if fn := calleeFunc(call.Common()); fn != nil {
+		var f CASFact
+		if b.fact(fn, &f) && f.Keyed {
+			return shortName(fn) + " (" + f.What + ")"
+		}
+	}
+	return ""
 }

@@ -142,7 +142,7 @@ func (b *builder) factWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
 	var wf WritesFact
 	if b.callFact(call.Common(), obj, &wf) {
 		w := newWrite(fn, call, wf.System, shortName(obj))
-		w.Via, w.Dispatch, w.outsideOf, w.Append = wf.What, wf.Dispatch, wf.OutsideOf, wf.Append
+		w.Via, w.Dispatch, w.outsideOf, w.Append, w.accumulates = wf.What, wf.Dispatch, wf.OutsideOf, wf.Append, wf.Append || wf.Accumulates
 		if twin := b.fencedTwin(obj); twin != nil {
 			w.Advice = b.twinAdvice(twin)
 		}
@@ -195,7 +195,7 @@ func (b *builder) chosenWrite(fn *ssa.Function, call ssa.CallInstruction) *Write
 		var wf WritesFact
 		if b.fact(obj, &wf) {
 			w := newWrite(fn, call, wf.System, shortName(obj))
-			w.Via, w.Dispatch, w.outsideOf, w.Append = wf.What, wf.Dispatch, wf.OutsideOf, wf.Append
+			w.Via, w.Dispatch, w.outsideOf, w.Append, w.accumulates = wf.What, wf.Dispatch, wf.OutsideOf, wf.Append, wf.Append || wf.Accumulates
 			return w
 		}
 	}
@@ -382,7 +382,7 @@ func (b *builder) sqlWrite(w *Write, call ssa.CallInstruction, query ssa.Value, 
 		return nil
 	}
 	var worst *Write
-	keyed := true
+	keyed, accumulates := true, true
 	for _, text := range texts {
 		alt := *w
 		r := b.sqlTextWrite(&alt, call, text, argsAt)
@@ -393,8 +393,10 @@ func (b *builder) sqlWrite(w *Write, call ssa.CallInstruction, query ssa.Value, 
 			worst = r
 		}
 		keyed = keyed && r.keyed != ""
+		accumulates = accumulates && r.accumulates
 	}
 	*w = *worst
+	w.accumulates = accumulates
 	if !keyed {
 		w.keyed = ""
 		if strings.HasPrefix(w.FencedBy, "a create-if-absent: ") {
@@ -445,10 +447,11 @@ func (b *builder) sqlTextWrite(w *Write, call ssa.CallInstruction, text sqlText,
 	if argsAt >= 0 {
 		args, argsKnown = variadic(arg(call.Common(), argsAt))
 	}
-	w.Fenced, w.Append = true, true
+	w.Fenced, w.Append, w.accumulates = true, true, true
 	check := false // some statement relies on the rows-affected count
 	for _, st := range writes {
 		w.Append = w.Append && appendsOnly(st)
+		w.accumulates = w.accumulates && (appendsOnly(st) || st.Accumulates)
 		if len(writes) == 1 {
 			if w.keyed = b.keyedInsert(st, text, args, argsKnown, call); w.keyed != "" {
 				w.FencedBy = "a create-if-absent: " + w.keyed

@@ -298,6 +298,27 @@
 //     key to refuse a second row: it creates the one row with that key or
 //     fails, as INSERT ... ON CONFLICT DO NOTHING does. A conflict handled
 //     for an upsert, or another error tested, is no such rule.
+//   - Create if absent, read from the schema: a plain INSERT (no ON
+//     CONFLICT, ON DUPLICATE KEY UPDATE, IGNORE or REPLACE) whose error is
+//     returned or compared with nil, into a table that the SQL migrations
+//     embedded (//go:embed *.sql) by the package, a dependency or, in a
+//     standalone run, any package of the program give a natural key: a
+//     primary key or unique constraint or index (not partial) whose columns
+//     the INSERT's column list names and gives a placeholder or literal in
+//     every row, all NOT NULL, none filled by the database
+//     (AUTO_INCREMENT, SERIAL, identity, generated, a gen_random_uuid() or
+//     nextval() default, SQLite's INTEGER PRIMARY KEY), none of a type
+//     that can hold a freshly drawn ID (text, uuid, binary or varchar of 12
+//     or more, 64-bit integers), and none bound to time.Now() or a fresh
+//     UUID drawn in the function. A stale holder's duplicate fails on the
+//     key, so the INSERT creates the one row or fails; it is also a CAS for
+//     the writes that commit with it in the same transaction. Migrations
+//     are applied per directory in file-name order (numbers as numbers,
+//     down migrations and goose/sql-migrate/dbmate down sections left
+//     out); a table a migration changes in a way fencelint cannot read
+//     (or a schema with a DO block running DDL, CALL or EXECUTE) has no
+//     key, and definitions that disagree keep only the keys they share.
+//     go vet lists no embedded files to analyzers: there no schema is read.
 //
 // Writes that only implement a hand-rolled lock (the DEL or PEXPIRE of the
 // SET NX key) are not protected writes and are not reported. A write that is

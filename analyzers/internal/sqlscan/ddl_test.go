@@ -175,3 +175,23 @@ func TestMayHoldFreshID(t *testing.T) {
 		}
 	}
 }
+
+func TestAccumulates(t *testing.T) {
+	for q, want := range map[string]bool{
+		`UPDATE totals SET n = n + $1 WHERE chain_id = $2`:                                                                true,
+		`UPDATE totals SET n = totals.n - ?, m = m + 1 WHERE id = ?`:                                                      true,
+		`INSERT INTO totals (chain_id, n) VALUES (?, ?) ON DUPLICATE KEY UPDATE n = n + VALUES(n)`:                        true,
+		`INSERT INTO totals (chain_id, n) VALUES ($1, $2) ON CONFLICT (chain_id) DO UPDATE SET n = totals.n + EXCLUDED.n`: true,
+		`UPDATE totals SET n = $1 WHERE chain_id = $2`:                                                                    false,
+		`UPDATE totals SET n = n + 1, last = $1 WHERE chain_id = $2`:                                                      false,
+		`UPDATE totals SET n = n + 1 * 2 WHERE id = 1`:                                                                    false,
+		`UPDATE totals SET n = m + 1 WHERE id = 1`:                                                                        false,
+		`INSERT INTO totals (chain_id, n) VALUES (?, ?) ON DUPLICATE KEY UPDATE n = VALUES(n)`:                            false,
+		`INSERT INTO totals (chain_id, n) VALUES (?, ?)`:                                                                  false,
+	} {
+		s := Parse(q)
+		if got := len(s.Statements) == 1 && s.Statements[0].Accumulates; got != want {
+			t.Errorf("Accumulates(%s) = %v, want %v", q, got, want)
+		}
+	}
+}

@@ -168,6 +168,7 @@ func (s *stmt) conflicts(i int) {
 		case s.word(on+1, "DUPLICATE") && s.word(on+2, "KEY") && s.word(on+3, "UPDATE"):
 			s.st.Conflict = "DUPLICATE KEY UPDATE"
 			s.duplicateKeyUpdate(on+4, s.find(on+4, s.hi, "RETURNING"))
+			s.st.Accumulates = s.accumulates(on+4, s.find(on+4, s.hi, "RETURNING"))
 		}
 	}
 }
@@ -191,6 +192,7 @@ func (s *stmt) onConflict(i int) {
 	s.st.Conflict = "DO UPDATE"
 	end := s.find(do+3, s.hi, "WHERE", "RETURNING", "ON")
 	s.st.Stored = append(s.st.Stored, s.assignments(do+3, end)...)
+	s.st.Accumulates = s.accumulates(do+3, end)
 	if s.word(end, "WHERE") {
 		stop := s.find(end+1, s.hi, "RETURNING", "ON")
 		s.st.Fences = append(s.st.Fences, s.fences(end+1, stop, "ON CONFLICT WHERE")...)
@@ -276,6 +278,30 @@ func (s *stmt) assignments(lo, hi int) []Assign {
 		}
 	}
 	return out
+}
+
+// accumulates reports whether every assignment in [lo, hi) is
+// "col = col + expr" or "col = col - expr" (col possibly qualified on
+// the right), with no other top-level operator after the sign.
+func (s *stmt) accumulates(lo, hi int) bool {
+	parts := s.split(lo, hi)
+	for _, part := range parts {
+		eq := s.equals(part[0], part[1])
+		_, col, j, ok := s.name(part[0])
+		if !ok || j != eq || eq >= part[1] {
+			return false
+		}
+		_, self, k, ok := s.name(eq + 1)
+		if !ok || !strings.EqualFold(self, col) || k >= part[1] || !s.toks[k].isOp("+") && !s.toks[k].isOp("-") {
+			return false
+		}
+		for i := k + 1; i < part[1]; i = s.skip(i) {
+			if t := &s.toks[i]; t.kind == tOp || t.kind == tWord && (t.is("OR") || t.is("AND") || t.is("IS") || t.is("COLLATE")) {
+				return false
+			}
+		}
+	}
+	return len(parts) > 0
 }
 
 // equals returns the index of the first top-level "=" in [lo, hi), or hi.

@@ -85,6 +85,12 @@ type Statement struct {
 	Stored []Assign
 	// Calls lists calls to functions this package knows (see KnownFunc).
 	Calls []Call
+	// Accumulates reports an UPDATE, or the update of an upsert, whose
+	// every assignment adds to or subtracts from the column's own value
+	// (SET n = n + $1; ON DUPLICATE KEY UPDATE n = n + VALUES(n); DO
+	// UPDATE SET n = t.n - EXCLUDED.n): it replaces no value, so two such
+	// writes commute.
+	Accumulates bool
 	// Inserts lists, for an INSERT ... VALUES with a column list, what
 	// the rows give each listed column; nil for other statements and for
 	// INSERT ... SELECT, DEFAULT VALUES or an INSERT without a column list.

@@ -451,6 +451,7 @@ func (s *stmt) update(i int) {
 	end := s.find(set+1, s.hi, "FROM", "WHERE", "RETURNING", "ORDER", "LIMIT")
 	s.joined = s.word(end, "FROM") || s.find(i, set, "JOIN") < set || s.hasComma(i, set)
 	s.st.Stored = append(s.st.Stored, s.assignments(set+1, end)...)
+	s.st.Accumulates = s.accumulates(set+1, end)
 	if !s.where(end) {
 		s.openClauses(set+1, s.hi)
 	}
