@@ -118,7 +118,7 @@ func (b *builder) embeddedSchema() *SchemaFact {
 	seen := make(map[string]bool)
 	for _, files := range b.embedded().byVar {
 		for _, f := range files {
-			if !strings.EqualFold(path.Ext(f.name), ".sql") || sqlscan.IsDownMigration(f.name) || seen[f.name] {
+			if !migrationStep(f.name) || sqlscan.IsDownMigration(f.name) || seen[f.name] {
 				continue
 			}
 			seen[f.name] = true
@@ -139,7 +139,11 @@ func (b *builder) embeddedSchema() *SchemaFact {
 		})
 		s := sqlscan.NewSchema()
 		for _, f := range files {
-			s.Apply(f.text)
+			if strings.EqualFold(path.Ext(f.name), ".sql") {
+				s.Apply(f.text)
+			} else {
+				s.Opaque("a migration fencelint cannot read (" + path.Base(f.name) + ") runs after its definition")
+			}
 		}
 		merged = mergeTables(merged, schemaTables(s))
 	}
@@ -152,6 +156,18 @@ func (b *builder) embeddedSchema() *SchemaFact {
 	}
 	slices.SortFunc(f.Tables, func(x, y SchemaTable) int { return strings.Compare(x.Name, y.Name) })
 	return f
+}
+
+// migrationStep reports whether an embedded file is a step of a migration
+// sequence: an .sql file, or another file whose name starts with its
+// number (a Go migration, 1522178770_add_job_tags.up.go, embedded with the
+// SQL ones), whose effect on the schema cannot be read.
+func migrationStep(name string) bool {
+	base := path.Base(name)
+	if strings.EqualFold(path.Ext(base), ".sql") {
+		return true
+	}
+	return base != "" && base[0] >= '0' && base[0] <= '9'
 }
 
 // schemaTables returns what a migration sequence says of each table.

@@ -204,6 +204,16 @@ func leadingNumber(name string) (*number, string) {
 	return &n, name[j:]
 }
 
+// Opaque records a migration step the reader cannot see into (a
+// migration written in Go): every table defined so far is unknown.
+func (s *Schema) Opaque(why string) {
+	for _, t := range s.tables {
+		if t.Unknown == "" {
+			t.Unknown = why
+		}
+	}
+}
+
 // Apply applies the up section of one migration file to the schema.
 func (s *Schema) Apply(text string) {
 	text = UpSection(text)

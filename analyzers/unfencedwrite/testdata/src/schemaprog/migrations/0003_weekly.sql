@@ -1,0 +1,6 @@
+CREATE TABLE weekly_reports (
+	week       date NOT NULL,
+	kind       smallint NOT NULL,
+	body       text NOT NULL,
+	PRIMARY KEY (week, kind)
+);
