@@ -99,6 +99,8 @@ func (r FenceRule) When() string {
 		return "the Lua script compares a stored fence with the token"
 	case RedisWatched:
 		return "it runs in `WATCH`/`MULTI`/`EXEC`"
+	case RedisCommand:
+		return "redigo's command is queued after a `WATCH` in `MULTI`/`EXEC`"
 	}
 	return ""
 }

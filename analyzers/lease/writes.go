@@ -98,7 +98,7 @@ func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, calle
 		return b.scriptWrite(w, c, api)
 	}
 	if api.System == Redis {
-		w.Fenced = w.Fenced || b.inWatch(fn)
+		w.Fenced = w.Fenced || b.inWatch(fn) || api.Fence == RedisCommand && redigoWatches(fn)
 		w.LockImpl = b.touchesLockKey(fn, c)
 		if !w.Fenced && !w.LockImpl {
 			b.freshKeyWrite(w, fn, call, api.Name)
@@ -867,6 +867,26 @@ func redisKeyArgs(c *ssa.CallCommon) []ssa.Value {
 func isRedigo(c *ssa.CallCommon) bool {
 	f := calleeFunc(c)
 	return f != nil && f.Pkg() != nil && CanonicalPath(f.Pkg().Path()) == pkgRedigo
+}
+
+// redigoWatches reports whether fn sends a redigo WATCH: its writes are
+// then queued in the MULTI/EXEC that the watched keys' change aborts, the
+// optimistic transaction go-redis's Watch callback is.
+func redigoWatches(fn *ssa.Function) bool {
+	for _, blk := range fn.Blocks {
+		for _, instr := range blk.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok || !isRedigo(call.Common()) {
+				continue
+			}
+			if _, at := redigoArgs(call.Common()); at >= 0 {
+				if cmd, ok := constString(arg(call.Common(), at)); ok && strings.EqualFold(cmd, "WATCH") {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // redigoKeys returns the key arguments of a redigo command: the first

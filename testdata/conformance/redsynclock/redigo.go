@@ -64,3 +64,35 @@ func (s *Scheduler) Announce(source string) error {
 	_, err = conn.Do("PUBLISH", "tasks", id)
 	return err
 }
+
+// Requeue moves a task back to the queue in WATCH/MULTI/EXEC on the task's
+// version: EXEC fails when another scheduler moved the task meanwhile.
+func (s *Scheduler) Requeue(id string) error {
+	m := s.rs.NewMutex("tasks:" + id)
+	if err := m.Lock(); err != nil {
+		return err
+	}
+	defer m.Unlock()
+	conn := s.pool.Get()
+	defer conn.Close()
+	if _, err := conn.Do("WATCH", "tasks:version:"+id); err != nil {
+		return err
+	}
+	if err := conn.Send("MULTI"); err != nil {
+		return err
+	}
+	if err := conn.Send("ZADD", "tasks:queue", time.Now().Unix(), id); err != nil {
+		return err
+	}
+	if err := conn.Send("INCR", "tasks:version:"+id); err != nil {
+		return err
+	}
+	reply, err := conn.Do("EXEC")
+	if err != nil {
+		return err
+	}
+	if reply == nil {
+		return fmt.Errorf("task %s moved meanwhile", id)
+	}
+	return nil
+}
