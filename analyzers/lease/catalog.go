@@ -64,6 +64,7 @@ const (
 	SQLBuilder                      // a query builder's Exec: the SQL is written out from the builder chain (sqlbuilders.go)
 	SQLORM                          // an ORM's write: the SQL is written out from the call chain ending at the call (sqlorm.go)
 	SQLNamed                        // a query run by the name at API.Arg, from a file of named queries (sqldotsql.go)
+	EntGraph                        // an ent client's write (sqlgraph), read at the application's call of the generated builder (sqlent.go)
 )
 
 // When says, for documentation, when a write under the rule is fenced;
@@ -81,6 +82,9 @@ func (r FenceRule) When() string {
 		return "as for SQL text, written out from the ORM's call chain (`Where(\"fence < ?\", tok)`; GORM's `Save` only with `Select`, and its `RowsAffected` field read)"
 	case SQLNamed:
 		return "as for SQL text, read from the named query in an embedded file"
+	case EntGraph:
+		return "the builder's `Where` compares a fence column with the token (`doc.FenceLT(tok)`) and the caller reads the outcome " +
+			"(`UpdateOne`'s not-found error, `Update`'s count), or a create is `OnConflict(...).DoNothing()`"
 	case EtcdTxn:
 		return "the `Txn`'s `If` compares ownership (`IsOwner()`, `CreateRevision(key) = rev`)"
 	case S3Conditional:

@@ -89,6 +89,9 @@ type Write struct {
 	// Unchecked marks a SQL write that has a fence but whose rows-affected
 	// count is never read: the holder cannot learn that it lost.
 	Unchecked bool
+	// Outcome names, for an Unchecked write, the result that says it
+	// matched no row, when it is not the rows-affected count ("error").
+	Outcome string
 	// RowsCAS marks a fenced SQL write whose rows-affected count says
 	// whether it won (a token, version or state compared in its WHERE
 	// clause): a compare-and-set, once the count is checked (casfence.go).

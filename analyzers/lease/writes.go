@@ -68,6 +68,8 @@ func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, calle
 		return b.ormWrite(w, call)
 	case SQLNamed:
 		return b.namedWrite(w, call, api)
+	case EntGraph:
+		return b.entWrite(w, call, api)
 	case EtcdTxn:
 		w.Fenced = etcdTxnFenced(callRecv(c))
 	case S3Conditional:
@@ -149,6 +151,9 @@ func (b *builder) factWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
 		if wf.FreshKeys != 0 && wf.Dispatch == (Dispatch{}) {
 			b.freshCall(w, fn, call, wf.FreshKeys)
 		}
+		if kind, entity := entBuilder(obj); kind != entNone && obj.Pkg() != b.pass.Pkg {
+			return b.entCall(w, call, obj, kind, entity)
+		}
 		return w
 	}
 	var fp FencedByParamFact
@@ -177,7 +182,7 @@ func (b *builder) factWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
 		w.Via = cf.What
 		return b.sqlTextWrite(w, call, b.condText(call, &cf), -1)
 	}
-	return nil
+	return b.passedWrite(fn, call)
 }
 
 // chosenWrite is a call of a func value chosen among declared functions or

@@ -65,9 +65,13 @@ func heldOnlyByChecks(w *lease.Write) bool {
 func message(pass *analysis.Pass, w *lease.Write) string {
 	l := w.Held[0]
 	if w.Unchecked {
-		return fmt.Sprintf("%s is fenced but its rows-affected count is never read, while %s (line %d) is held: "+
-			"a stale holder's write is rejected silently and it carries on as if it had written; check RowsAffected() and abort on 0",
-			w.What, l.What, pass.Fset.Position(l.Pos).Line)
+		outcome, fix := "rows-affected count", "check RowsAffected() and abort on 0"
+		if w.Outcome != "" {
+			outcome, fix = w.Outcome, "read it and abort when it says no row matched"
+		}
+		return fmt.Sprintf("%s is fenced but its %s is never read, while %s (line %d) is held: "+
+			"a stale holder's write is rejected silently and it carries on as if it had written; %s",
+			w.What, outcome, l.What, pass.Fset.Position(l.Pos).Line, fix)
 	}
 	what := w.What
 	if w.Via != "" {

@@ -4,6 +4,7 @@ go 1.26.7
 
 require (
 	cloud.google.com/go/storage v1.70.0
+	entgo.io/ent v0.14.5
 	github.com/Masterminds/squirrel v1.5.4
 	github.com/aws/aws-sdk-go-v2 v1.48.0
 	github.com/aws/aws-sdk-go-v2/feature/s3/manager v1.23.24
