@@ -5,7 +5,7 @@ package sql
 type Selector struct{ where *Predicate }
 
 func (s *Selector) Where(p *Predicate) *Selector { s.where = p; return s }
-func (s *Selector) C(column string) string      { return column }
+func (s *Selector) C(column string) string       { return column }
 
 type Predicate struct{}
 
