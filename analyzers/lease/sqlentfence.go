@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/constant"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -48,25 +49,55 @@ const (
 )
 
 // entBuilder returns the kind of the generated ent builder fn is a method
-// of, and the entity's name ("Doc"), or entNone.
-func entBuilder(fn *types.Func) (entKind, string) {
+// of, and the entity's name ("Doc"), or entNone. via is what fn's write
+// fact says it writes with: a package loaded from export data (go vet)
+// may not list all its imports, but its fact names the sqlgraph call.
+func entBuilder(fn *types.Func, via string) (entKind, string) {
 	named, ok := types.Unalias(derefType(recvType(fn))).(*types.Named)
-	if !ok || named.Obj().Pkg() == nil || !importsPath(named.Obj().Pkg(), pkgSqlgraph) {
+	if !ok || named.Obj().Pkg() == nil {
 		return entNone, ""
 	}
-	name := named.Obj().Name()
-	for _, k := range []struct {
+	if !importsPath(named.Obj().Pkg(), pkgSqlgraph) && !strings.HasPrefix(via, "sqlgraph.") {
+		return entNone, ""
+	}
+	entity := entEntity(named.Obj().Name())
+	return entKindOf(named.Obj().Name(), entity), entity
+}
+
+// entSuffixes returns the generated builders' type name suffixes and
+// kinds, longest first.
+func entSuffixes() []struct {
+	suffix string
+	kind   entKind
+} {
+	return []struct {
 		suffix string
 		kind   entKind
 	}{
 		{"UpsertOne", entUpsert}, {"UpsertBulk", entUpsert}, {"CreateBulk", entCreateBulk}, {"Create", entCreate},
 		{"UpdateOne", entUpdateOne}, {"Update", entUpdate}, {"DeleteOne", entDeleteOne}, {"Delete", entDelete},
-	} {
+	}
+}
+
+// entEntity returns the entity a builder type's name is for (DocUpdateOne:
+// Doc), or "".
+func entEntity(name string) string {
+	for _, k := range entSuffixes() {
 		if entity, ok := strings.CutSuffix(name, k.suffix); ok && entity != "" {
-			return k.kind, entity
+			return entity
 		}
 	}
-	return entNone, ""
+	return ""
+}
+
+// entKindOf returns the kind of the builder type named name for entity.
+func entKindOf(name, entity string) entKind {
+	for _, k := range entSuffixes() {
+		if name == entity+k.suffix {
+			return k.kind
+		}
+	}
+	return entNone
 }
 
 func derefType(t types.Type) types.Type {
@@ -114,17 +145,18 @@ func (b *builder) entCall(w *Write, call ssa.CallInstruction, fn *types.Func, ki
 	}
 	// Named as the application calls it, with the statement: the generated
 	// methods between it and sqlgraph mean nothing to a reader.
-	if fields := entFieldsPkg(fn, entity); fields != nil {
-		if table, ok := constOf(fields, "Table"); ok {
-			w.What = fmt.Sprintf("%s.%s (%s %s)", fn.Pkg().Name(), shortName(fn), entVerb(kind), table)
-			w.Via = ""
-		}
+	fields := b.entFieldsPkg(fn, entity, nil)
+	table, ok := entTable(fields, w.Via, kind)
+	if !ok {
+		return w
 	}
+	w.What = fmt.Sprintf("%s.%s (%s %s)", fn.Pkg().Name(), shortName(fn), entVerb(kind), table)
+	w.Via = ""
 	c, ok := call.(*ssa.Call)
 	if !ok {
 		return w
 	}
-	ch, ok := b.entChain(c, fn, kind, entity)
+	ch, ok := b.entChain(c, fn, kind, entity, table)
 	if !ok {
 		if kind == entUpdate || kind == entUpdateOne || kind == entDelete || kind == entDeleteOne {
 			w.Unseen = "Where predicates (the ent builder is made out of sight)"
@@ -204,61 +236,115 @@ func valueRead(v ssa.Value) bool {
 
 // An entChain is an ent builder chain as far as its SSA shows it.
 type entChain struct {
-	kind    entKind
-	table   string
-	cols    []string // the columns set, in order
-	vals    []string // their values: "<hole>", "NULL", "fence + <hole>"
-	conds   []string // ANDed
-	holes   []hole
-	upsert  string // "", "DO NOTHING", "DO UPDATE"
-	unknown bool   // a predicate fencelint cannot read
+	kind   entKind
+	table  string
+	cols   []string // the columns set, in order
+	vals   []string // their values: "<hole>", "NULL", "fence + <hole>"
+	conds  []string // ANDed
+	holes  []hole
+	entity string
+	// The conflict clause: OnConflict or OnConflictColumns chained, and
+	// options that leave the stored row alone (DoNothing, Ignore) or update
+	// it. Any update makes an upsert, whatever the order.
+	conflict, doNothing, doUpdate bool
+	unknown                       bool // a predicate fencelint cannot read
 }
 
 // entChain reads the builder chain that ends in the call c of fn: back
 // through the builder's own methods to the client method that made it.
-func (b *builder) entChain(c *ssa.Call, fn *types.Func, kind entKind, entity string) (*entChain, bool) {
-	fields := entFieldsPkg(fn, entity)
-	if fields == nil {
-		return nil, false
-	}
-	table, ok := constOf(fields, "Table")
-	if !ok {
-		return nil, false
-	}
-	ch := &entChain{kind: kind, table: table}
-	for v, n := callRecv(c.Common()), 0; n < 64; n++ {
+func (b *builder) entChain(c *ssa.Call, fn *types.Func, kind entKind, entity, table string) (*entChain, bool) {
+	var steps []*ssa.CallCommon // last first
+	var start *ssa.CallCommon
+	for v := callRecv(c.Common()); start == nil; {
+		if len(steps) == 64 {
+			return nil, false
+		}
 		p := producer(v)
 		if p == nil {
 			return nil, false // a parameter, a field, a phi: made out of sight
 		}
 		m := calleeFunc(p.Common())
-		if m == nil {
+		if m == nil || m.Pkg() != fn.Pkg() {
 			return nil, false
 		}
-		mk, me := entBuilder(m)
-		switch {
-		case me == entity && mk != entNone:
-			ch.step(fields, m, p.Common())
+		switch recv := receiverName(m); {
+		case recv == entity+"Client":
+			start = p.Common()
+		case entKindOf(recv, entity) != entNone:
+			steps = append(steps, p.Common())
 			v = callRecv(p.Common())
-			continue
-		case me == "" && strings.HasSuffix(receiverName(m), entity+"Client"):
-			return ch, ch.start(m, p.Common())
+		default:
+			return nil, false
 		}
+	}
+	fields := b.entFieldsPkg(fn, entity, steps)
+	ch := &entChain{kind: kind, table: table, entity: entity}
+	if !ch.start(calleeFunc(start), start) {
 		return nil, false
 	}
-	return nil, false
+	for i := len(steps) - 1; i >= 0; i-- {
+		ch.step(fields, calleeFunc(steps[i]), steps[i])
+	}
+	if fields == nil && (kind == entUpdate || kind == entUpdateOne) {
+		// The columns set are unknown (a package loaded from export data
+		// without the entity's constants): an UPDATE all the same.
+		ch.cols, ch.vals = []string{"ent_fields"}, []string{ch.hole(nil)}
+	}
+	return ch, true
 }
 
-// entFieldsPkg returns the generated package of the entity's constants
-// (entity Doc: package doc, with Table and FieldBody), among the imports
-// of the builder's package.
-func entFieldsPkg(fn *types.Func, entity string) *types.Package {
-	for _, imp := range fn.Pkg().Imports() {
-		if imp.Name() == strings.ToLower(entity) && imp.Scope().Lookup("Table") != nil {
-			return imp
+// entFieldsPath is the import path of the generated package of an
+// entity's constants: entity Doc of package .../ent is .../ent/doc, with
+// Table, FieldBody and the predicates (doc.FenceLT).
+func entFieldsPath(fn *types.Func, entity string) string {
+	return fn.Pkg().Path() + "/" + strings.ToLower(entity)
+}
+
+// entFieldsPkg finds the entity's constants package, complete with its
+// Table constant: among the package's imports (complete, when the
+// application uses the predicates), the builder package's, or the
+// packages of the predicates in steps; nil if none is.
+func (b *builder) entFieldsPkg(fn *types.Func, entity string, steps []*ssa.CallCommon) *types.Package {
+	path := entFieldsPath(fn, entity)
+	candidates := slices.Concat(b.pass.Pkg.Imports(), fn.Pkg().Imports())
+	for _, c := range steps {
+		if calleeFunc(c).Name() != "Where" {
+			continue
+		}
+		elems, _ := variadic(arg(c, 0))
+		for _, e := range elems {
+			if p := producer(e); p != nil {
+				if f := calleeFunc(p.Common()); f != nil && f.Pkg() != nil {
+					candidates = append(candidates, f.Pkg())
+				}
+			}
+		}
+	}
+	for _, imp := range candidates {
+		if imp.Path() == path {
+			if _, ok := constOf(imp, "Table"); ok {
+				return imp
+			}
 		}
 	}
 	return nil
+}
+
+// entTable returns the table an ent write names: the entity's Table
+// constant, or else the statement its write fact describes ("sqlgraph.
+// UpdateNode (UPDATE docs) at ...").
+func entTable(fields *types.Package, via string, kind entKind) (string, bool) {
+	if fields != nil {
+		if t, ok := constOf(fields, "Table"); ok {
+			return t, true
+		}
+	}
+	_, rest, ok := strings.Cut(via, "("+entVerb(kind)+" ")
+	if !ok {
+		return "", false
+	}
+	t, _, ok := strings.Cut(rest, ")")
+	return t, ok && t != "" && !strings.ContainsAny(t, " <")
 }
 
 // constOf returns the string constant name of pkg.
@@ -283,15 +369,17 @@ func (ch *entChain) step(fields *types.Package, m *types.Func, c *ssa.CallCommon
 			ch.pred(fields, e)
 		}
 	case name == "DoNothing" || name == "Ignore":
-		if ch.upsert == "" {
-			ch.upsert = "DO NOTHING"
-		}
+		ch.doNothing = true // Ignore sets each column to itself: the row stays
+	case entKindOf(receiverName(m), ch.entity) == entUpsert:
+		ch.doUpdate = true // UpdateNewValues, Update(func), SetBody on the conflict
 	case name == "OnConflict" || name == "OnConflictColumns":
-		if ch.upsert == "" {
-			ch.upsert = "DO UPDATE"
-		}
-		if elems, _ := variadic(arg(c, 0)); name == "OnConflict" && len(elems) > 0 && onlyDoNothing(elems) {
-			ch.upsert = "DO NOTHING"
+		ch.conflict = true
+		if elems, _ := variadic(arg(c, 0)); name == "OnConflict" && len(elems) > 0 {
+			if onlyDoNothing(elems) {
+				ch.doNothing = true
+			} else {
+				ch.doUpdate = true
+			}
 		}
 	case strings.HasPrefix(name, "SetNillable"):
 		ch.set(fields, strings.TrimPrefix(name, "SetNillable"), "%s", arg(c, 0))
@@ -325,6 +413,9 @@ func onlyDoNothing(opts []ssa.Value) bool {
 // the value, "+": added to it, "NULL": cleared), when the package has the
 // field's column.
 func (ch *entChain) set(fields *types.Package, field, form string, v ssa.Value) {
+	if fields == nil {
+		return
+	}
 	col, ok := constOf(fields, "Field"+field)
 	if !ok {
 		return // an edge (AddTagIDs) or an unknown setter
@@ -356,7 +447,7 @@ func (ch *entChain) pred(fields *types.Package, v ssa.Value) {
 	if p != nil {
 		f = calleeFunc(p.Common())
 	}
-	if f == nil || f.Pkg() != fields || recvType(f) != nil {
+	if f == nil || fields == nil || f.Pkg() == nil || f.Pkg().Path() != fields.Path() || recvType(f) != nil {
 		ch.unknown = true
 		return
 	}
@@ -411,11 +502,11 @@ func (ch *entChain) sqlText() (sqlText, bool) {
 		} else {
 			s.WriteString(" (" + strings.Join(ch.cols, ", ") + ") VALUES (" + strings.Join(ch.vals, ", ") + ")")
 		}
-		switch ch.upsert {
-		case "DO NOTHING":
-			s.WriteString(" ON CONFLICT DO NOTHING")
-		case "DO UPDATE":
+		switch {
+		case ch.doUpdate || ch.conflict && !ch.doNothing:
 			return sqlText{}, false // an upsert: the plain write the generated code makes
+		case ch.doNothing:
+			s.WriteString(" ON CONFLICT DO NOTHING")
 		}
 		return sqlText{text: s.String(), holes: ch.holes}, true
 	case entUpdate, entUpdateOne:

@@ -126,7 +126,7 @@
 // (-- fencegen:unfenced <reason>) is taken at your word.
 //
 // Query builders and ORMs are read as the SQL they send: squirrel, sqlx,
-// goqu, bun and GORM chains are written out (Model, Table, Set, Where, Or,
+// goqu, bun, GORM and ent chains are written out (Model, Table, Set, Where, Or,
 // conflict clauses) and judged like text, so Where("fence < ?", tok),
 // sq.LtOrEq{"fence": tok} or goqu.C("fence").Lt(tok) fences, and the
 // result's rows-affected count must be read (GORM: the RowsAffected field;
@@ -151,6 +151,19 @@
 //     first result.
 //   - Conditions added out of sight (GORM Scopes and clause expressions,
 //     bun Apply and WhereGroup) make the WHERE clause unseen.
+//   - ent's generated client (entgo.io/ent) ends every write in sqlgraph
+//     (CreateNode, BatchCreate, UpdateNode, UpdateNodes, DeleteNodes),
+//     called from the generated builders; the write facts carry it to the
+//     application's call (client.Doc.UpdateOneID(id).SetBody(b).Save(ctx),
+//     reported as "ent.DocUpdateOne.Save (UPDATE docs)"), where the chain is
+//     written out: Where(doc.FenceLT(tok)) fences when the holder reads the
+//     outcome (UpdateOne's and DeleteOne's error, a *NotFoundError when no
+//     row matches; Update's and Delete's count; Update's Exec drops it), a
+//     keyed state predicate is a state transition, OnConflict(...).
+//     DoNothing() or Ignore() makes a Create insert-if-absent, and any other
+//     OnConflict an upsert. A predicate fencelint cannot read (And, Or, a
+//     custom one) or a builder handed in from elsewhere leaves the WHERE
+//     clause unseen.
 //   - dotsql runs a named query from a file: the query is read from the
 //     package's embedded files; when the file is read from disk at run time
 //     (LoadFromFile), an Exec under a lease is reported as a write whose

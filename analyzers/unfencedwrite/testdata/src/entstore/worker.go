@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 
+	"entgo.io/ent/dialect/sql"
 	"github.com/go-redsync/redsync/v4"
 
 	"entstore/ent"
@@ -210,4 +211,18 @@ func (w *Worker) Apply(ctx context.Context, u *ent.DocUpdateOne) error {
 	}
 	defer m.Unlock()
 	return u.Exec(ctx) // want `could not see its Where predicates`
+}
+
+// DoNothing given as OnConflict's option is insert-if-absent too; an
+// update anywhere in the conflict clause makes an upsert.
+func (w *Worker) CreateIfAbsentOpt(ctx context.Context, id int, body string) error {
+	m := w.rs.NewMutex("doc")
+	if err := m.LockContext(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock()
+	if err := w.client.Doc.Create().SetID(id).SetBody(body).OnConflict(sql.DoNothing()).Exec(ctx); err != nil {
+		return err
+	}
+	return w.client.Doc.Create().SetID(id).SetBody(body).OnConflict().DoNothing().UpdateNewValues().Exec(ctx) // want `ent.DocUpsertOne.Exec \(INSERT INTO docs\)`
 }
