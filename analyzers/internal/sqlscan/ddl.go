@@ -548,12 +548,17 @@ func (r *ddl) keyColumns(lo, hi int) ([]string, bool) {
 	return cols, len(cols) > 0
 }
 
-// resolvesConflicts reports an SQLite conflict clause in [i, hi) that
-// replaces or ignores a duplicate instead of failing the INSERT.
+// resolvesConflicts reports a clause in [i, hi) that keeps a duplicate
+// INSERT from failing at once: SQLite's ON CONFLICT REPLACE or IGNORE, or
+// PostgreSQL's DEFERRABLE (checked at commit, or deferred by SET
+// CONSTRAINTS).
 func (r *ddl) resolvesConflicts(i, hi int) bool {
 	s := r.st
-	for ; i+2 < hi; i++ {
-		if s.word(i, "ON") && s.word(i+1, "CONFLICT") && (s.word(i+2, "REPLACE") || s.word(i+2, "IGNORE")) {
+	for ; i < hi; i++ {
+		if i+2 < hi && s.word(i, "ON") && s.word(i+1, "CONFLICT") && (s.word(i+2, "REPLACE") || s.word(i+2, "IGNORE")) {
+			return true
+		}
+		if s.word(i, "DEFERRABLE") && !s.word(i-1, "NOT") {
 			return true
 		}
 	}

@@ -90,6 +90,9 @@ CREATE TABLE d (k TEXT PRIMARY KEY, v TEXT) WITHOUT ROWID;`}, []string{"a(name)"
 			`CREATE TABLE t (a int NOT NULL, UNIQUE (a));`,
 			`ALTER TABLE t DROP CONSTRAINT weird_name;`,
 		}, []string{"t?"}},
+		{"a deferrable key fails only at commit", []string{
+			`CREATE TABLE t (a int NOT NULL UNIQUE DEFERRABLE INITIALLY DEFERRED, b int NOT NULL, c int NOT NULL, UNIQUE (b) DEFERRABLE, UNIQUE (c) NOT DEFERRABLE);`,
+		}, []string{"t(c)"}},
 		{"PostgreSQL default names are dropped", []string{
 			`CREATE TABLE t (a int NOT NULL UNIQUE, b int NOT NULL PRIMARY KEY);`,
 			`ALTER TABLE t DROP CONSTRAINT t_a_key; ALTER TABLE t DROP CONSTRAINT t_pkey;`,
