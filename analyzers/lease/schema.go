@@ -32,8 +32,9 @@ import (
 // while the next holder's transaction is open the stale one waits on the
 // key and fails after it commits. The INSERT creates the one row with that
 // key or fails, exactly like INSERT ... ON CONFLICT DO NOTHING whose
-// conflict is an error, and it acts as a compare-and-swap for what commits
-// with it (casfence.go). Precisely, a plain INSERT (no ON CONFLICT, ON
+// conflict is an error, and only the holder that created the row gets
+// past it, so the accumulating update after it (below) happens once per
+// key. Precisely, a plain INSERT (no ON CONFLICT, ON
 // DUPLICATE KEY UPDATE, IGNORE or REPLACE) whose error is returned or
 // compared with nil is fenced when the schema the package or a dependency
 // embeds gives its table a primary key or unique constraint or index

@@ -324,8 +324,13 @@
 //     that can hold a freshly drawn ID (text, uuid, binary or varchar of 12
 //     or more, 64-bit integers), and none bound to time.Now() or a fresh
 //     UUID drawn in the function. A stale holder's duplicate fails on the
-//     key, so the INSERT creates the one row or fails; it is also a CAS for
-//     the writes that commit with it in the same transaction. Migrations
+//     key, so the INSERT creates the one row or fails, and only its creator
+//     gets past it: the writes that replace no value (appends, updates that
+//     add to a column's own value, n = n + $1) reached only after it
+//     succeeded (in its function, or after a call of a function that
+//     returns no nil error before one did) are fenced too; an overwrite
+//     after it is still reported, since the next holder, past its own
+//     INSERT of another key, may write that row first. Migrations
 //     are applied per directory in file-name order (numbers as numbers,
 //     down migrations and goose/sql-migrate/dbmate down sections left
 //     out); a table a migration changes in a way fencelint cannot read
