@@ -392,21 +392,29 @@ func (ch *entChain) step(fields *types.Package, m *types.Func, c *ssa.CallCommon
 	}
 }
 
-// onlyDoNothing reports whether every conflict option is sql.DoNothing()
-// or sql.ResolveWithIgnore().
+// onlyDoNothing reports whether the conflict options leave the stored row
+// alone: sql.DoNothing() or sql.ResolveWithIgnore(), beside any conflict
+// target (sql.ConflictColumns).
 func onlyDoNothing(opts []ssa.Value) bool {
+	nothing := false
 	for _, o := range opts {
 		p := producer(o)
 		if p == nil {
 			return false
 		}
 		f := calleeFunc(p.Common())
-		if f == nil || f.Pkg() == nil || f.Pkg().Path() != "entgo.io/ent/dialect/sql" ||
-			f.Name() != "DoNothing" && f.Name() != "ResolveWithIgnore" && f.Name() != "ConflictColumns" {
+		if f == nil || f.Pkg() == nil || f.Pkg().Path() != "entgo.io/ent/dialect/sql" {
+			return false
+		}
+		switch f.Name() {
+		case "DoNothing", "ResolveWithIgnore":
+			nothing = true
+		case "ConflictColumns":
+		default:
 			return false
 		}
 	}
-	return true
+	return nothing
 }
 
 // set records the column the field a setter names is given (form "%s":

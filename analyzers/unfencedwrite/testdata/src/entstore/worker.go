@@ -224,5 +224,11 @@ func (w *Worker) CreateIfAbsentOpt(ctx context.Context, id int, body string) err
 	if err := w.client.Doc.Create().SetID(id).SetBody(body).OnConflict(sql.DoNothing()).Exec(ctx); err != nil {
 		return err
 	}
+	if err := w.client.Doc.Create().SetID(id).SetBody(body).OnConflict(sql.ConflictColumns(doc.FieldID), sql.DoNothing()).Exec(ctx); err != nil {
+		return err
+	}
+	if err := w.client.Doc.Create().SetID(id).SetBody(body).OnConflict(sql.ConflictColumns(doc.FieldID), sql.ResolveWithNewValues()).Exec(ctx); err != nil { // want `ent.DocUpsertOne.Exec \(INSERT INTO docs\)`
+		return err
+	}
 	return w.client.Doc.Create().SetID(id).SetBody(body).OnConflict().DoNothing().UpdateNewValues().Exec(ctx) // want `ent.DocUpsertOne.Exec \(INSERT INTO docs\)`
 }
