@@ -16,11 +16,9 @@ import (
 func checkCatalog(t *testing.T, mods ...*module) {
 	byPath := make(map[string][]*types.Package)
 	for _, m := range mods {
-		for _, p := range m.all {
-			if p.Types != nil {
-				np := lease.CanonicalPath(p.PkgPath)
-				byPath[np] = append(byPath[np], p.Types)
-			}
+		for _, p := range m.types {
+			np := lease.CanonicalPath(p.Path())
+			byPath[np] = append(byPath[np], p)
 		}
 	}
 	rows := lease.Catalog()
@@ -46,11 +44,9 @@ func checkCatalog(t *testing.T, mods ...*module) {
 func checkSpawners(t *testing.T, mods ...*module) {
 	byPath := make(map[string][]*types.Package)
 	for _, m := range mods {
-		for _, p := range m.all {
-			if p.Types != nil {
-				np := lease.CanonicalPath(p.PkgPath)
-				byPath[np] = append(byPath[np], p.Types)
-			}
+		for _, p := range m.types {
+			np := lease.CanonicalPath(p.Path())
+			byPath[np] = append(byPath[np], p)
 		}
 	}
 	for _, sp := range lease.Spawners() {
@@ -262,10 +258,8 @@ var unserved = map[string]string{
 func checkForks(t *testing.T, mods ...*module) {
 	imported := make(map[string]*types.Package)
 	for _, m := range mods {
-		for _, p := range m.all {
-			if p.Types != nil {
-				imported[normalizePath(p.PkgPath)] = p.Types
-			}
+		for _, p := range m.types {
+			imported[normalizePath(p.Path())] = p
 		}
 	}
 	rows := lease.Catalog()

@@ -28,10 +28,8 @@ const stubsDir = "../stubs/testdata"
 func checkStubs(t *testing.T, m, legacy *module) {
 	real := make(map[string]*types.Package)
 	for _, mod := range []*module{legacy, m} {
-		for _, p := range mod.all {
-			if p.Types != nil {
-				real[p.PkgPath] = p.Types
-			}
+		for _, p := range mod.types {
+			real[p.Path()] = p
 		}
 	}
 	stubPkgs := loadStubs(t)
@@ -58,11 +56,9 @@ func checkStubsCoverCatalog(t *testing.T, stubPkgs []*types.Package, m *module) 
 		stubsByPath[np] = append(stubsByPath[np], p)
 	}
 	realByPath := make(map[string][]*types.Package)
-	for _, p := range m.all {
-		if p.Types != nil {
-			np := normalizePath(p.PkgPath)
-			realByPath[np] = append(realByPath[np], p.Types)
-		}
+	for _, p := range m.types {
+		np := normalizePath(p.Path())
+		realByPath[np] = append(realByPath[np], p)
 	}
 	for _, row := range lease.Catalog() {
 		stubbed := stubsByPath[row.Pkg]
