@@ -39,6 +39,7 @@ const (
 	RoleObserve                        // returns a channel of the current leader's value (etcd Election.Observe): kept, a cached leader ID
 	RoleMessage                        // sends a message or appends an event (Redis PUBLISH, XADD): overwrites nothing, so not a write a fence protects
 	RoleFreshID                        // returns an identifier no other caller can know (a random UUID): a key built from it names a new object (freshkey.go)
+	RoleEntropy                        // a source of random bytes no other process repeats (crypto/rand.Reader), for a Seeded generator
 )
 
 // Has reports whether r includes every role in want.
@@ -142,6 +143,10 @@ type API struct {
 	Note   string   // NotToken: why it is not monotonic; Token: what it is
 	Held   HeldRule // RoleCheck: which uses of the result say the lease is held
 	Loop   bool     // RoleRenew: repeats by itself until it fails or is stopped (RenewPeriodic)
+	Var    bool     // Name is a package-level variable (crypto/rand.Reader)
+	// Seeded, on a RoleFreshID or RoleEntropy row: only when the argument
+	// at Arg is a RoleEntropy source (ulid.New's entropy, ulid.Monotonic's).
+	Seeded bool
 }
 
 // A HeldRule says, for a RoleCheck row, which uses of the result say that the
@@ -180,6 +185,9 @@ const (
 	pkgGCS        = "cloud.google.com/go/storage"
 	pkgUUID       = "github.com/google/uuid"
 	pkgGofrsUUID  = "github.com/gofrs/uuid"
+	pkgXID        = "github.com/rs/xid"
+	pkgKSUID      = "github.com/segmentio/ksuid"
+	pkgULID       = "github.com/oklog/ulid"
 	pkgTime       = "time"
 	pkgMathRand   = "math/rand"
 	pkgCryptoRand = "crypto/rand"
@@ -485,9 +493,33 @@ func catalog() []API {
 	for _, name := range []string{"New", "NewString", "NewRandom", "NewUUID", "Must", "NewV6", "NewV7"} {
 		add(API{Pkg: pkgUUID, Name: name, Role: fresh(name), Note: uuidNote})
 	}
-	for _, name := range []string{"NewV1", "NewV4", "NewV6", "NewV7"} {
+	for _, name := range []string{"NewV1", "NewV4", "NewV6", "NewV7", "Must"} {
 		add(API{Pkg: pkgGofrsUUID, Name: name, Role: fresh(name), Note: uuidNote})
 	}
+	// Other unique IDs. An xid is a second, the host, the process and a
+	// counter that starts at random: unique, not random, and ordered only
+	// within one process. A KSUID is a second and 128 random bits (unless
+	// ksuid.SetRand swapped the source). A ULID is a millisecond and 80 bits
+	// of its entropy source: Make reads a per-process source seeded from the
+	// clock and incremented within a millisecond, New and MustNew the one
+	// they are given, which must be random for the ULID to be fresh (nil
+	// gives none; a math/rand seeded with a constant repeats in every
+	// process). Monotonic increments within a millisecond the random value
+	// it first drew, so two processes still draw apart.
+	add(API{Pkg: pkgXID, Name: "New", Role: RoleNotToken | RoleFreshID,
+		Note: "an xid is unique (time, host, process, counter), not issued in lease order"})
+	for _, name := range []string{"New", "NewRandom", "NewRandomWithTime"} {
+		add(API{Pkg: pkgKSUID, Name: name, Role: RoleNotToken | RoleFreshID, Note: "a KSUID is random, not issued in lease order"})
+	}
+	const ulidNote = "a ULID is a clock reading and random bits, not issued in lease order"
+	add(
+		API{Pkg: pkgULID, Name: "Make", Role: RoleNotToken | RoleFreshID, Note: ulidNote},
+		API{Pkg: pkgULID, Name: "New", Role: RoleNotToken | RoleFreshID, Seeded: true, Arg: 1, Note: ulidNote},
+		API{Pkg: pkgULID, Name: "MustNew", Role: RoleNotToken | RoleFreshID, Seeded: true, Arg: 1, Note: ulidNote},
+		API{Pkg: pkgULID, Name: "DefaultEntropy", Role: RoleEntropy},
+		API{Pkg: pkgULID, Name: "Monotonic", Role: RoleEntropy, Seeded: true, Arg: 0},
+		API{Pkg: pkgCryptoRand, Name: "Reader", Var: true, Role: RoleEntropy},
+	)
 	for _, name := range []string{"Now", "Since", "Until"} {
 		add(API{Pkg: pkgTime, Name: name, Role: RoleNotToken,
 			Note: "clocks of different holders disagree and a paused holder stamps its write with the time it read before the pause"})
@@ -716,6 +748,7 @@ func forks() []Fork {
 		{"gopkg.in/redis.v6", pkgGoRedis, "go-redis v6 (gopkg.in)"},
 		{"gopkg.in/redsync.v1", pkgRedsync, "redsync v1 (gopkg.in)"},
 		{"github.com/jinzhu/gorm", pkgGorm, "GORM v1, before the move to gorm.io"},
+		{"github.com/satori/go.uuid", pkgGofrsUUID, "satori/go.uuid, the original of gofrs/uuid"},
 	}
 }
 

@@ -2,6 +2,7 @@ package lease
 
 import (
 	"go/token"
+	"go/types"
 	"slices"
 	"strings"
 
@@ -26,7 +27,10 @@ import (
 //
 //   - the identifier is drawn in the function that writes, by a
 //     catalogued generator (RoleFreshID: google/uuid's New, NewString,
-//     NewRandom, NewV7, gofrs' NewV4, NewV7, crypto/rand.Text), or is a
+//     NewRandom, NewV7, gofrs' NewV4, NewV7, crypto/rand.Text, xid.New,
+//     ksuid.New, ulid.Make; ulid.New and MustNew only from a RoleEntropy
+//     source: crypto/rand.Reader, ulid.DefaultEntropy(), ulid.Monotonic
+//     over one), or is a
 //     parameter the caller fills with one: a function whose every
 //     unfenced write is to a key built from a parameter gets that
 //     parameter in WritesFact.FreshKeys, and a call of it is judged by
@@ -327,10 +331,32 @@ func (b *builder) freshSources(v ssa.Value, depth int, sources *[]ssa.Value) {
 	}
 }
 
-// generator reports whether call draws a fresh identifier.
+// generator reports whether call draws a fresh identifier: a seeded
+// generator (ulid.New) only from a source of entropy.
 func (b *builder) generator(call *ssa.Call) bool {
 	api := b.ix.lookupFunc(calleeFunc(call.Common()))
-	return api != nil && api.Role.Has(RoleFreshID)
+	return api != nil && api.Role.Has(RoleFreshID) && (!api.Seeded || b.entropy(arg(call.Common(), api.Arg), 0))
+}
+
+// entropy reports whether v is a source of random bytes no other process
+// repeats: a catalogued variable (crypto/rand.Reader) or the result of a
+// catalogued call (ulid.DefaultEntropy, ulid.Monotonic over a source).
+func (b *builder) entropy(v ssa.Value, depth int) bool {
+	if depth > 4 || v == nil {
+		return false
+	}
+	switch x := unwrap(v).(type) {
+	case *ssa.UnOp:
+		if g, ok := x.X.(*ssa.Global); ok && x.Op == token.MUL {
+			gv, _ := g.Object().(*types.Var)
+			api := b.ix.lookupVar(gv)
+			return api != nil && api.Role.Has(RoleEntropy)
+		}
+	case *ssa.Call:
+		api := b.ix.lookupFunc(calleeFunc(x.Common()))
+		return api != nil && api.Role.Has(RoleEntropy) && (!api.Seeded || b.entropy(arg(x.Common(), api.Arg), depth+1))
+	}
+	return false
 }
 
 // keptArgs returns the arguments whose whole value call's result keeps:

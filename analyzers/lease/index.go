@@ -46,9 +46,10 @@ func newIndex() *index {
 		default:
 			ix.funcs[key] = api
 		}
-		if api.Role&^RoleFreshID != RoleNotToken {
-			// Packages that only supply values mistaken for tokens
-			// (time, os, uuid) do not make an importer relevant.
+		if api.Role&^(RoleNotToken|RoleFreshID|RoleEntropy) != 0 {
+			// Packages that only supply values mistaken for tokens,
+			// fresh IDs or entropy (time, os, uuid, crypto/rand) do not
+			// make an importer relevant.
 			ix.paths[api.Pkg] = true
 		}
 		ix.known[api.Pkg] = true
@@ -84,6 +85,21 @@ func (ix *index) lookupSpawner(fn *types.Func) *Spawner {
 	}
 	fn = fn.Origin()
 	return ix.spawn[symbolKey{ix.canonical(fn.Pkg().Path()), receiverName(fn), fn.Name()}]
+}
+
+// lookupVar returns the catalog row for a package-level variable.
+func (ix *index) lookupVar(v *types.Var) *API {
+	if v == nil || v.Pkg() == nil || v.IsField() {
+		return nil
+	}
+	pkg := ix.canonical(v.Pkg().Path())
+	if !ix.known[pkg] {
+		return nil
+	}
+	if api := ix.funcs[symbolKey{pkg, "", v.Name()}]; api != nil && api.Var {
+		return api
+	}
+	return nil
 }
 
 // lookupField returns the catalog row for a struct field of a named type.

@@ -109,6 +109,8 @@ func rowString(row lease.API) string {
 	switch {
 	case row.Field:
 		what = "field"
+	case row.Var:
+		what = "var"
 	case row.Recv != "":
 		what = "method"
 	}
@@ -128,6 +130,8 @@ func findSymbol(pkgs []*types.Package, row lease.API) error {
 		switch {
 		case row.Field:
 			err = findField(pkg, row.Recv, row.Name)
+		case row.Var:
+			err = findVar(pkg, row.Name)
 		case row.Recv == "":
 			err = findFunc(pkg, row.Name)
 		case row.Recv == "*":
@@ -146,6 +150,13 @@ func findSymbol(pkgs []*types.Package, row lease.API) error {
 func findFunc(pkg *types.Package, name string) error {
 	if _, ok := pkg.Scope().Lookup(name).(*types.Func); !ok {
 		return fmt.Errorf("no func %s", name)
+	}
+	return nil
+}
+
+func findVar(pkg *types.Package, name string) error {
+	if _, ok := pkg.Scope().Lookup(name).(*types.Var); !ok {
+		return fmt.Errorf("no package-level var %s", name)
 	}
 	return nil
 }

@@ -107,7 +107,21 @@ func neverTokens(sb *strings.Builder, rows []lease.API) {
 func freshIDs(sb *strings.Builder, rows []lease.API) {
 	fmt.Fprintf(sb, "Fresh identifiers: %s. A Redis key built whole from one, drawn where the key is written or "+
 		"passed in by its caller, names a new object: writing it needs no fence (the write that links it into shared "+
-		"state does). SQL rows under one are still judged: other columns find them.\n", namesAll(rows, lease.RoleFreshID))
+		"state does). SQL rows under one are still judged: other columns find them. A seeded generator (%s) is fresh only "+
+		"with a source of entropy: %s, or %s over one.\n", namesAll(rows, lease.RoleFreshID),
+		namesAll(seeded(rows, true), lease.RoleFreshID),
+		namesAll(seeded(rows, false), lease.RoleEntropy), namesAll(seeded(rows, true), lease.RoleEntropy))
+}
+
+// seeded returns the rows that are (or are not) Seeded.
+func seeded(rows []lease.API, want bool) []lease.API {
+	var out []lease.API
+	for _, r := range rows {
+		if r.Seeded == want {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // messages lists the calls that send a message rather than write state.
