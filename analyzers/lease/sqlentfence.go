@@ -375,9 +375,10 @@ func (ch *entChain) step(fields *types.Package, m *types.Func, c *ssa.CallCommon
 	case name == "OnConflict" || name == "OnConflictColumns":
 		ch.conflict = true
 		if elems, _ := variadic(arg(c, 0)); name == "OnConflict" && len(elems) > 0 {
-			if onlyDoNothing(elems) {
+			switch conflictActionOf(elems) {
+			case conflictKeeps:
 				ch.doNothing = true
-			} else {
+			case conflictUpdates:
 				ch.doUpdate = true
 			}
 		}
@@ -392,29 +393,39 @@ func (ch *entChain) step(fields *types.Package, m *types.Func, c *ssa.CallCommon
 	}
 }
 
-// onlyDoNothing reports whether the conflict options leave the stored row
-// alone: sql.DoNothing() or sql.ResolveWithIgnore(), beside any conflict
-// target (sql.ConflictColumns).
-func onlyDoNothing(opts []ssa.Value) bool {
-	nothing := false
+// What the options given to OnConflict make of a conflict.
+type conflictAction int
+
+const (
+	conflictTargetOnly conflictAction = iota // no action yet: a later call (Ignore, UpdateNewValues) gives it
+	conflictKeeps                            // the stored row stays: sql.DoNothing(), sql.ResolveWithIgnore()
+	conflictUpdates                          // an update, or an option fencelint cannot read
+)
+
+// conflictActionOf reads the options of OnConflict(opts...). A conflict
+// target alone (sql.ConflictColumns, ConflictConstraint, ConflictWhere)
+// sets no action: ent refuses to run it unless a chained call such as
+// Ignore() or UpdateNewValues() adds one.
+func conflictActionOf(opts []ssa.Value) conflictAction {
+	action := conflictTargetOnly
 	for _, o := range opts {
 		p := producer(o)
 		if p == nil {
-			return false
+			return conflictUpdates
 		}
 		f := calleeFunc(p.Common())
 		if f == nil || f.Pkg() == nil || f.Pkg().Path() != "entgo.io/ent/dialect/sql" {
-			return false
+			return conflictUpdates
 		}
 		switch f.Name() {
 		case "DoNothing", "ResolveWithIgnore":
-			nothing = true
-		case "ConflictColumns":
+			action = conflictKeeps
+		case "ConflictColumns", "ConflictConstraint", "ConflictWhere":
 		default:
-			return false
+			return conflictUpdates
 		}
 	}
-	return nothing
+	return action
 }
 
 // set records the column the field a setter names is given (form "%s":

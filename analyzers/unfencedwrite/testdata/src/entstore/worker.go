@@ -232,3 +232,18 @@ func (w *Worker) CreateIfAbsentOpt(ctx context.Context, id int, body string) err
 	}
 	return w.client.Doc.Create().SetID(id).SetBody(body).OnConflict().DoNothing().UpdateNewValues().Exec(ctx) // want `ent.DocUpsertOne.Exec \(INSERT INTO docs\)`
 }
+
+// A conflict target alone sets no action; the call chained after it does:
+// Ignore keeps the stored row (insert-if-absent), UpdateNewValues
+// overwrites it (an upsert).
+func (w *Worker) CreateIfAbsentTarget(ctx context.Context, id int, body string) error {
+	m := w.rs.NewMutex("doc")
+	if err := m.LockContext(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock()
+	if err := w.client.Doc.Create().SetID(id).SetBody(body).OnConflict(sql.ConflictColumns(doc.FieldID)).Ignore().Exec(ctx); err != nil {
+		return err
+	}
+	return w.client.Doc.Create().SetID(id).SetBody(body).OnConflict(sql.ConflictColumns(doc.FieldID)).UpdateNewValues().Exec(ctx) // want `ent.DocUpsertOne.Exec \(INSERT INTO docs\)`
+}

@@ -38,7 +38,8 @@ type conflict struct {
 func ConflictColumns(columns ...string) ConflictOption {
 	return func(c *conflict) { c.columns = columns }
 }
-func DoNothing() ConflictOption { return func(c *conflict) { c.doNothing = true } }
+func DoNothing() ConflictOption         { return func(c *conflict) { c.doNothing = true } }
+func ResolveWithIgnore() ConflictOption { return func(c *conflict) {} }
 func ResolveWithNewValues() ConflictOption {
 	return func(c *conflict) {}
 }
