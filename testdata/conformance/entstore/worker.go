@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 
+	"entgo.io/ent/dialect/sql"
 	"github.com/go-redsync/redsync/v4"
 
 	"github.com/fencelint/fencelint/testdata/conformance/entstore/ent"
@@ -116,6 +117,27 @@ func (p *Publisher) Claim(ctx context.Context, id int, body string) error {
 	}
 	defer m.UnlockContext(ctx)
 	return p.client.Doc.Create().SetID(id).SetBody(body).OnConflict().DoNothing().Exec(ctx)
+}
+
+// ClaimByID names the conflict target and then what a conflict does:
+// Ignore keeps the stored row, so the create is insert-if-absent.
+func (p *Publisher) ClaimByID(ctx context.Context, id int, body string) error {
+	m := p.rs.NewMutex("doc")
+	if err := m.LockContext(ctx); err != nil {
+		return err
+	}
+	defer m.UnlockContext(ctx)
+	return p.client.Doc.Create().SetID(id).SetBody(body).OnConflict(sql.ConflictColumns(doc.FieldID)).Ignore().Exec(ctx)
+}
+
+// UpsertByID names the conflict target and overwrites the row on conflict.
+func (p *Publisher) UpsertByID(ctx context.Context, id int, body string) error {
+	m := p.rs.NewMutex("doc")
+	if err := m.LockContext(ctx); err != nil {
+		return err
+	}
+	defer m.UnlockContext(ctx)
+	return p.client.Doc.Create().SetID(id).SetBody(body).OnConflict(sql.ConflictColumns(doc.FieldID)).UpdateNewValues().Exec(ctx) // want unfencedwrite:"ent.DocUpsertOne.Exec \\(INSERT INTO docs\\)"
 }
 
 // Upsert overwrites the row on conflict.

@@ -94,6 +94,12 @@ func (u *DocUpsertOne) UpdateNewValues() *DocUpsertOne {
 	return u
 }
 
+// Ignore sets each column to itself in case of conflict.
+func (u *DocUpsertOne) Ignore() *DocUpsertOne {
+	u.create.conflict = append(u.create.conflict, sql.ResolveWithIgnore())
+	return u
+}
+
 // DoNothing configures the conflict_action to `DO NOTHING`.
 func (u *DocUpsertOne) DoNothing() *DocUpsertOne {
 	u.create.conflict = append(u.create.conflict, sql.DoNothing())
