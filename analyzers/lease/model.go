@@ -162,6 +162,10 @@ type Write struct {
 	// Accumulates), or a call of a function whose every unfenced write
 	// does (WritesFact.Accumulates).
 	accumulates bool
+	// countFences marks a RowsCAS write that is fenced only when its
+	// rows-affected count is read (a token or version compared); a state
+	// transition alone is safe whether or not it is (sqlidem.go).
+	countFences bool
 }
 
 // A Check is a lease-validity check: a call whose result says the lease is

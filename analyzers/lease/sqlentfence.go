@@ -176,8 +176,9 @@ func (b *builder) entCall(w *Write, call ssa.CallInstruction, fn *types.Func, ki
 	w.What = what
 	// A fence relies on the outcome (RowsCAS; Unchecked where the call is
 	// named Exec and its result dropped, as database/sql's would be): ent
-	// reports it as an error or a count, not as RowsAffected.
-	if w.Fenced && w.RowsCAS || w.Unchecked {
+	// reports it as an error or a count, not as RowsAffected. A state
+	// transition needs no outcome read.
+	if w.Fenced && w.RowsCAS && w.countFences || w.Unchecked {
 		w.Fenced, w.Unchecked = true, false
 		if !entOutcomeRead(c, fn, kind) {
 			w.Fenced, w.Unchecked, w.Outcome = false, true, "error (a *NotFoundError when no row matches)"

@@ -26,14 +26,30 @@ import (
 //     stale holder's version no longer matches once another holder wrote;
 //   - an UPDATE that moves a state column of the rows a key pins only from
 //     the values its WHERE clause requires (SET state = 'created' WHERE id
-//     = $1 AND state IN ('creating', 'created')) is a compare-and-set on the
-//     row's state when the rows-affected count is checked and either the
-//     state is the only
-//     column it sets (setting the state a row already holds changes
-//     nothing) or the state set is a constant none of the required ones
-//     equals (a row another holder moved on fails the condition, so the
-//     other columns land nowhere). It assumes rows move forward: a state
-//     once left is not entered again;
+//     = $1 AND state IN ('creating', 'created')) is a compare-and-set on
+//     the row's state when the state is the only column it sets (setting
+//     the state a row already holds changes nothing), or the state set is
+//     a constant none of the required ones equals (a row another holder
+//     moved on fails the condition, so the other columns land nowhere),
+//     or the state set is a constant and every other column it sets is
+//     stamped with the store's clock (updated_at = now()), whatever state
+//     it requires (a value the holder read: a row still in the state set
+//     gets only a newer stamp). A one-table DELETE whose WHERE clause
+//     only holds columns to values, one to constant string states and
+//     another to values the holder binds (WHERE id = $1 AND status =
+//     'PENDING_DELETE'), is the transition out of every state. These
+//     assume rows move forward: a state once left is not
+//     entered again. The write is safe by itself whether or not its
+//     rows-affected count is read (a 0-row no-op means another holder
+//     already moved the row); only a checked count makes it a
+//     compare-and-set that fences the writes after it (casfence.go);
+//   - a set-based UPDATE over other tables that binds no value, writes
+//     only literals, the other tables' columns or the store's clock (never
+//     a column's own value: no n = n + 1), and filters the other tables'
+//     rows by their own columns (sqlscan's Derived) carries nothing from
+//     the holder's memory: what it changes follows from the rows as they
+//     are when it runs, so a stale holder's copy does what the next
+//     holder's would;
 //   - a DELETE of rows selected only by age or expiry is idempotent:
 //     what expired stays expired;
 //   - an upsert whose DO UPDATE applies only where the row differs from
@@ -43,28 +59,40 @@ import (
 //     performance_schema, mysql and sys; PostgreSQL's pg_catalog) sets up
 //     the server, not data a lease guards.
 
+// A countUse says what a rule needs of a write's rows-affected count.
+type countUse uint8
+
+const (
+	countIgnored  countUse = iota // safe whatever the count says
+	countGates                    // safe by itself; a checked count also fences what follows
+	countRequired                 // safe only when the count is checked
+)
+
 // unfencedOK says why a writing statement is safe without a fence: its
-// rule, and whether the write must still check its rows-affected count.
-// rule is "" when no rule applies.
-func (b *builder) unfencedOK(st *sqlscan.Statement, text sqlText, args []ssa.Value, argsKnown bool, call ssa.CallInstruction) (rule string, check bool) {
+// rule, and what it needs of its rows-affected count. rule is "" when no
+// rule applies.
+func (b *builder) unfencedOK(st *sqlscan.Statement, text sqlText, args []ssa.Value, argsKnown bool, call ssa.CallInstruction) (rule string, count countUse) {
 	if writesInWith(st) {
-		return "", false
+		return "", countIgnored
 	}
 	switch {
 	case st.Conflict == "DO NOTHING" || st.Conflict == "IGNORE" || st.Conflict == "NOT EXISTS":
-		return "insert-if-absent", false
+		return "insert-if-absent", countIgnored
 	case len(st.Versions) > 0 && b.versionHeld(st.Versions, text, args, argsKnown, call):
-		return "optimistic concurrency", true
-	case st.Transition != nil && transitionFences(st.Transition, text, args, argsKnown):
-		return "state transition", true
+		return "optimistic concurrency", countRequired
+	case st.Transition != nil && transitionFences(st.Transition, text, args, argsKnown),
+		len(st.Pins) > 0 && pinnedToState(st.Pins, text, args, argsKnown):
+		return "state transition", countGates
 	case st.Expiry && agesAreTimes(st.AgeParams, text, args, argsKnown):
-		return "delete by age", false
+		return "delete by age", countIgnored
+	case st.Derived:
+		return "derived from other rows", countIgnored
 	case serverSchema(st.Table):
-		return "server configuration", false
+		return "server configuration", countIgnored
 	case st.Conflict == "DO UPDATE" && st.Converges && b.constantDefinition(st, text, args, argsKnown, call):
-		return "definition upsert", false
+		return "definition upsert", countIgnored
 	}
-	return "", false
+	return "", countIgnored
 }
 
 // transitionFences reports whether a state transition is a compare-and-set
@@ -81,11 +109,55 @@ func transitionFences(tr *sqlscan.Transition, text sqlText, args []ssa.Value, ar
 		return false
 	}
 	for _, f := range tr.From {
-		if from, ok := operandConst(f, text, args, argsKnown); !ok || from == to {
-			return false
+		from, ok := operandConst(f, text, args, argsKnown)
+		switch {
+		case ok && from == to:
+			return false // the other columns land on rows already moved
+		case !ok && !tr.Stamps:
+			return false // a state the holder read may be the one set
 		}
 	}
 	return true
+}
+
+// pinnedToState reports whether a DELETE's pins hold one column to
+// constant string states and another to values the holder binds that are
+// not constants (its key: the rows it saw).
+func pinnedToState(pins []sqlscan.Pin, text sqlText, args []ssa.Value, argsKnown bool) bool {
+	state, key := false, false
+	for _, p := range pins {
+		switch {
+		case !slices.ContainsFunc(p.Values, func(o sqlscan.Operand) bool { return !stringConst(o, text, args, argsKnown) }):
+			state = true
+		case !slices.ContainsFunc(p.Values, func(o sqlscan.Operand) bool { return !boundVariable(o, text, args, argsKnown) }):
+			key = true
+		}
+	}
+	return state && key
+}
+
+// boundVariable reports whether an operand is a placeholder bound to a Go
+// value that is not a constant.
+func boundVariable(op sqlscan.Operand, text sqlText, args []ssa.Value, argsKnown bool) bool {
+	if op.Param.IsZero() {
+		return false
+	}
+	v := boundValue(op.Param, text, args, argsKnown)
+	return v != nil && !isConst(v)
+}
+
+// stringConst reports whether an operand is a string constant: a SQL
+// string literal, or a Go string constant bound to a placeholder.
+func stringConst(op sqlscan.Operand, text sqlText, args []ssa.Value, argsKnown bool) bool {
+	if op.Literal != "" {
+		return strings.HasPrefix(op.Literal, "'")
+	}
+	v := boundValue(op.Param, text, args, argsKnown)
+	if v == nil {
+		return false
+	}
+	_, ok := constString(v)
+	return ok
 }
 
 // operandConst returns the constant an operand of a statement stands for,

@@ -454,6 +454,7 @@ func (b *builder) sqlTextWrite(w *Write, call ssa.CallInstruction, text sqlText,
 	}
 	w.Fenced, w.Append, w.accumulates = true, true, true
 	check := false // some statement relies on the rows-affected count
+	cas := false   // some statement's rows-affected count says whether it won
 	for _, st := range writes {
 		w.Append = w.Append && appendsOnly(st)
 		w.accumulates = w.accumulates && (appendsOnly(st) || st.Accumulates)
@@ -463,8 +464,9 @@ func (b *builder) sqlTextWrite(w *Write, call ssa.CallInstruction, text sqlText,
 				continue
 			}
 		}
-		if rule, needsCheck := b.unfencedOK(st, text, args, argsKnown, call); rule != "" {
-			check = check || needsCheck
+		if rule, count := b.unfencedOK(st, text, args, argsKnown, call); rule != "" {
+			check = check || count == countRequired
+			cas = cas || count == countGates
 			continue
 		}
 		if st.Conflict == "DO UPDATE" && st.Converges && len(st.Fences) == 0 {
@@ -490,7 +492,8 @@ func (b *builder) sqlTextWrite(w *Write, call ssa.CallInstruction, text sqlText,
 	if check && b.uncheckedResult(call) {
 		w.Fenced, w.Unchecked = false, true
 	}
-	w.RowsCAS = w.Fenced && check
+	w.RowsCAS = w.Fenced && (check || cas)
+	w.countFences = check
 	return w
 }
 

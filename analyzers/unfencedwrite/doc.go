@@ -196,19 +196,45 @@
 //     state = $3, as query builders write) moves the row only from the
 //     states the holder saw: once another holder moved it on, a stale
 //     holder's transition matches nothing. It counts as a compare-and-set
-//     when a key pins the rows the holder saw (id = $1), RowsAffected is
-//     checked, and either the state is the only column set (setting the
-//     state a row already holds changes nothing) or the state set is a
-//     constant that none of the required states equals (SET state =
-//     'running', worker = $2 WHERE id = $1 AND state = 'pending'). It
-//     assumes rows move forward, never back into a state they left. Without
-//     a key (UPDATE payouts SET state = 'sent' WHERE state = 'approved') it
-//     also moves the rows that entered the state after a stale holder
-//     looked, and is reported, as is a transition that also overwrites other
-//     columns of a row already in the target state (WHERE state IN
-//     ('pending', 'running')), an open condition (state <> 'done', NOT IN),
-//     a condition on a column the UPDATE does not set, or an unchecked
-//     result.
+//     when a key pins the rows the holder saw (id = $1) and either the
+//     state is the only column set (setting the state a row already holds
+//     changes nothing), or the state set is a constant that none of the
+//     required states equals (SET state = 'running', worker = $2 WHERE id =
+//     $1 AND state = 'pending'), or the state set is a constant and every
+//     other column set is stamped with the store's clock, whatever state
+//     is required (SET status = 'AVAILABLE', updated_at = now() WHERE id =
+//     $1 AND status = $2, with the status the holder read: a row still in
+//     the state set gets only a newer stamp). A DELETE of one table whose
+//     WHERE clause only holds a key to values the holder binds and a
+//     column to constant string states (DELETE FROM service WHERE id = $1
+//     AND status = 'PENDING_DELETE') is the transition out of every state.
+//     These assume rows move forward, never back into a state they left.
+//     The transition is safe by itself whether or not RowsAffected is read:
+//     a 0-row no-op means the row was moved on, which is what the holder
+//     wanted or later. Only a checked count fences the writes after it
+//     (see "Committed with a compare-and-swap"); an unchecked one leaves them
+//     to be judged on their own. Without a key (UPDATE payouts SET state =
+//     'sent' WHERE state = 'approved', DELETE ... WHERE status =
+//     'PENDING_DELETE') it also moves the rows that entered the state after
+//     a stale holder looked, and is reported, as is a transition that also
+//     overwrites other columns of a row already in the target state (WHERE
+//     state IN ('pending', 'running'), or a state the holder read with
+//     other values than the clock), a state set that is not a constant, an
+//     open condition (state <> 'done', NOT IN), a condition on a column the
+//     UPDATE does not set, or a DELETE pinned to a state the holder read.
+//   - Derived from other rows: a set-based UPDATE over other tables (JOIN,
+//     FROM) that binds no value, sets only literals, the other tables'
+//     columns or the store's clock, and filters the other tables' rows by
+//     their own columns (UPDATE workers JOIN ip_addresses ON workers.id =
+//     ip_addresses.worker_id SET workers.active = TRUE WHERE
+//     ip_addresses.active = TRUE AND workers.active = FALSE) carries nothing
+//     from the holder's memory: the rows it changes and what it writes
+//     follow from the rows as they are when it runs, so a stale holder's
+//     copy does what the next holder's would. A value bound from Go, a
+//     relative SET (n = n + x), a filter on the target's own columns only
+//     (every row in a state, also those that entered it after the holder
+//     looked), a condition on a column it does not qualify, and INSERT ...
+//     SELECT are reported.
 //   - Create only: a ZooKeeper Create whose mode is not sequential
 //     (persistent, ephemeral, container, TTL) fails with ErrNodeExists when
 //     the node is there, so it creates what is absent and nothing more. A

@@ -2,6 +2,7 @@ package sqlscan_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/fencelint/fencelint/analyzers/internal/sqlscan"
@@ -116,6 +117,10 @@ func TestTransitions(t *testing.T) {
 		{"top-level OR", "UPDATE jobs SET state = 'running' WHERE id = $1 OR state = 'pending'", "-"},
 		{"subquery", "UPDATE jobs SET state = 'running' WHERE id = $1 AND state IN (SELECT s FROM runnable)", "-"},
 		{"expression set", "UPDATE jobs SET state = lower($2) WHERE id = $1 AND state = 'pending'", "-"},
+		{"stamped", "UPDATE service SET status = 'AVAILABLE', updated_at = NOW() WHERE id = $1 AND status = $2", "status:'AVAILABLE'<-$2:keyed:stamps"},
+		{"stamped by a bare clock", "UPDATE service SET updated_at = CURRENT_TIMESTAMP, status = 'AVAILABLE' WHERE id = $1 AND status = $2", "status:'AVAILABLE'<-$2:keyed:stamps"},
+		{"stamped with a time passed in", "UPDATE service SET status = 'AVAILABLE', updated_at = $3 WHERE id = $1 AND status = $2", "status:'AVAILABLE'<-$2:keyed"},
+		{"stamped and more", "UPDATE service SET status = 'AVAILABLE', updated_at = now(), note = 'ok' WHERE id = $1 AND status = $2", "status:'AVAILABLE'<-$2:keyed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := sqlscan.Parse(tc.query)
@@ -152,6 +157,9 @@ func transitionSummary(tr *sqlscan.Transition) string {
 	if tr.Keyed {
 		s += ":keyed"
 	}
+	if tr.Stamps {
+		s += ":stamps"
+	}
 	return s
 }
 
@@ -178,6 +186,80 @@ func TestConvergingUpserts(t *testing.T) {
 				ps = append(ps, p.String())
 			}
 			if got := fmt.Sprintf("%v %v", st.Converges, ps); got != tc.want {
+				t.Errorf("got %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestDerived checks the set-based UPDATEs that derive their rows and
+// values from other tables, each with twins that carry the writer's values
+// or select rows by the target's state alone.
+func TestDerived(t *testing.T) {
+	for _, tc := range []struct {
+		name, query string
+		want        bool
+	}{
+		{"MySQL join", `UPDATE workers JOIN ip_addresses ON workers.id = ip_addresses.worker_id
+			SET workers.active = TRUE, workers.notified = FALSE
+			WHERE ip_addresses.active = TRUE AND workers.active = FALSE;`, true},
+		{"PostgreSQL FROM", "UPDATE jobs j SET status = 'orphaned', updated_at = now() FROM workers w WHERE j.worker_id = w.id AND w.dead AND j.status = 'running'", true},
+		{"another table's column set", "UPDATE jobs SET jobs.owner = w.name FROM workers w WHERE jobs.worker_id = w.id AND w.renamed = 1", true},
+		{"a bound value", "UPDATE workers JOIN ip_addresses ON workers.id = ip_addresses.worker_id SET workers.active = ? WHERE ip_addresses.active = TRUE", false},
+		{"a bound filter", "UPDATE workers JOIN ip_addresses ON workers.id = ip_addresses.worker_id SET workers.active = TRUE WHERE ip_addresses.miner_id = ?", false},
+		{"relative", "UPDATE balances JOIN credits ON balances.id = credits.balance_id SET balances.value = balances.value + credits.value WHERE credits.applied = FALSE", false},
+		{"own column unqualified", "UPDATE jobs SET status = status FROM workers w WHERE jobs.worker_id = w.id AND w.dead", false},
+		{"joined but filtered by the target only", "UPDATE jobs j JOIN batches b ON j.batch_id = b.id SET j.status = 'queued' WHERE j.status = 'running'", false},
+		{"join condition alone", "UPDATE jobs SET status = 'orphaned' FROM workers w WHERE jobs.worker_id = w.id", false},
+		{"unqualified filter", "UPDATE jobs SET status = 'orphaned' FROM workers w WHERE jobs.worker_id = w.id AND dead", false},
+		{"one table", "UPDATE payouts SET state = 'sent' WHERE state = 'approved'", false},
+		{"top-level OR", "UPDATE jobs SET status = 'orphaned' FROM workers w WHERE w.dead OR jobs.worker_id = w.id", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := sqlscan.Parse(tc.query)
+			if s.Unknown || len(s.Statements) != 1 {
+				t.Fatalf("unknown or not one statement: %s", scriptSummary(s))
+			}
+			if got := s.Statements[0].Derived; got != tc.want {
+				t.Errorf("Derived = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestPins checks the conditions read from one-table DELETEs that only
+// hold columns to values.
+func TestPins(t *testing.T) {
+	for _, tc := range []struct {
+		name, query string
+		want        string // column:values;..., or "-"
+	}{
+		{"key and state", "DELETE FROM service WHERE id = $1 AND status = 'PENDING_DELETE'", "id:$1;status:'PENDING_DELETE'"},
+		{"state first, IN", "DELETE FROM service WHERE status IN ('PENDING_DELETE', 'DELETED') AND id = $1", "status:'PENDING_DELETE','DELETED';id:$1"},
+		{"placeholders", "DELETE FROM service WHERE id = ? AND status = ?", "id:?#1;status:?#2"},
+		{"one condition", "DELETE FROM service WHERE status = 'PENDING_DELETE'", "-"},
+		{"another kind of condition", "DELETE FROM service WHERE id = $1 AND status = 'PENDING_DELETE' AND updated_at < $2", "-"},
+		{"one column twice", "DELETE FROM service WHERE id = $1 AND id = $2", "-"},
+		{"top-level OR", "DELETE FROM service WHERE id = $1 AND status = 'PENDING_DELETE' OR id = $2", "-"},
+		{"another table", "DELETE FROM service USING hosts WHERE service.id = $1 AND status = 'PENDING_DELETE'", "-"},
+		{"MySQL join", "DELETE service FROM service JOIN hosts ON service.host = hosts.id WHERE service.id = ? AND status = 'PENDING_DELETE'", "-"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := sqlscan.Parse(tc.query)
+			if s.Unknown || len(s.Statements) != 1 {
+				t.Fatalf("unknown or not one statement: %s", scriptSummary(s))
+			}
+			got := "-"
+			for i, p := range s.Statements[0].Pins {
+				if i == 0 {
+					got = ""
+				} else {
+					got += ";"
+				}
+				_, values, _ := strings.Cut(transitionSummary(&sqlscan.Transition{From: p.Values}), "<-")
+				got += p.Column + ":" + values
+			}
+			if got != tc.want {
 				t.Errorf("got %s, want %s", got, tc.want)
 			}
 		})

@@ -140,6 +140,20 @@ type Statement struct {
 	// values (SET state = 'created' WHERE id = $1 AND state IN ('creating',
 	// 'created')), or nil.
 	Transition *Transition
+	// Pins lists the conditions of a one-table DELETE whose WHERE clause
+	// only holds two or more columns each to one of some values (DELETE
+	// FROM service WHERE id = $1 AND status = 'PENDING_DELETE'), or nil.
+	Pins []Pin
+	// Derived reports a set-based UPDATE over other tables (JOIN, FROM)
+	// that binds no value, sets each column to a literal, another table's
+	// column or the store's clock (never from its own value), and whose
+	// WHERE clause, ANDed, filters the other tables' rows by their own
+	// columns alone (UPDATE workers JOIN ip_addresses ON workers.id =
+	// ip_addresses.worker_id SET workers.active = TRUE WHERE
+	// ip_addresses.active = TRUE AND workers.active = FALSE): the rows it
+	// changes and what it writes follow from the rows as they are when it
+	// runs, not from anything its writer holds.
+	Derived bool
 	// Open lists the holes (Hole placeholders) that stand where a condition
 	// or a clause may be, rather than a value: WHERE <hole>, AND <hole>, or
 	// an UPDATE or DELETE with no visible WHERE followed by a hole, or the

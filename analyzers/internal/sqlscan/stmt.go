@@ -461,6 +461,9 @@ func (s *stmt) update(i int) {
 			s.softDelete(set+1, end, s.whereLo, s.whereHi)
 		}
 		s.transition(set+1, end, s.whereLo, s.whereHi)
+		if s.joined {
+			s.derived(set+1, end, s.whereLo, s.whereHi)
+		}
 	}
 	s.st.Returning = s.find(end, s.hi, "RETURNING") < s.hi
 }
@@ -502,6 +505,9 @@ func (s *stmt) delete(i int) {
 	}
 	if s.whereHi > s.whereLo && !s.joined {
 		s.expiry(s.whereLo, s.whereHi)
+		if w := s.whereLo - 1; s.find(i, w, "USING", "JOIN") == w && !s.hasComma(i, w) {
+			s.pins(s.whereLo, s.whereHi) // one table: every column is the target's
+		}
 	}
 	s.st.Returning = s.find(i, s.hi, "RETURNING") < s.hi
 }

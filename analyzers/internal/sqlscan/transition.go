@@ -1,6 +1,9 @@
 package sqlscan
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // A Transition is an UPDATE that moves a column from one of the values its
 // WHERE clause requires to the value it sets: a compare-and-set on the
@@ -15,6 +18,10 @@ type Transition struct {
 	From []Operand
 	// Alone reports that Column is the only column the UPDATE sets.
 	Alone bool
+	// Stamps reports that the UPDATE sets other columns, each stamped
+	// with the store's clock (updated_at = now()): no value of the
+	// writer's goes into the row but the state.
+	Stamps bool
 	// Keyed reports that another ANDed condition pins the rows by a
 	// column other than Column (id = $1, id IN ($1, $2)): the rows the
 	// writer saw, not whichever rows hold the state when it writes.
@@ -56,7 +63,7 @@ func (s *stmt) transition(set, end, wlo, whi int) {
 		if !set {
 			continue
 		}
-		tr := &Transition{Column: col, To: op, From: from, Alone: len(sets) == 1}
+		tr := &Transition{Column: col, To: op, From: from, Alone: len(sets) == 1, Stamps: len(sets) > 1 && s.stampsOnly(sets, col)}
 		for j, other := range parts {
 			if key, _, ok := s.oneOf(other[0], other[1]); ok && j != i && !strings.EqualFold(key, col) {
 				tr.Keyed = true
@@ -146,4 +153,111 @@ func (s *stmt) operand(lo, hi int) (Operand, bool) {
 		return Operand{Literal: t.text}, true
 	}
 	return Operand{}, false
+}
+
+// stampsOnly reports whether every assignment of sets but the one to col
+// stamps its column with the store's clock and binds nothing.
+func (s *stmt) stampsOnly(sets [][2]int, col string) bool {
+	for _, part := range sets {
+		eq := s.equals(part[0], part[1])
+		if c, _, ok := s.column(part[0], eq); ok && strings.EqualFold(c, col) {
+			continue
+		}
+		if eq >= part[1] {
+			return false
+		}
+		if p, clock := s.timeOperand(eq+1, part[1]); !clock || !p.IsZero() {
+			return false
+		}
+	}
+	return true
+}
+
+// A Pin is a condition of a DELETE that holds one column to one of some
+// values (id = $1, status IN ('PENDING_DELETE', 'DELETED')).
+type Pin struct {
+	Column string // unquoted and unqualified
+	Values []Operand
+}
+
+// pins records the Pins of a one-table DELETE whose WHERE clause [wlo,
+// whi) is two or more of them ANDed, on distinct columns, and nothing else.
+func (s *stmt) pins(wlo, whi int) {
+	var pins []Pin
+	for _, part := range s.conjuncts(wlo, whi, 0) {
+		col, values, ok := s.oneOf(part[0], part[1])
+		if !ok || slices.ContainsFunc(pins, func(p Pin) bool { return strings.EqualFold(p.Column, col) }) {
+			return
+		}
+		pins = append(pins, Pin{col, values})
+	}
+	if len(pins) >= 2 {
+		s.st.Pins = pins
+	}
+}
+
+// derived records whether a joined UPDATE with SET list [set, end) and
+// WHERE clause [wlo, whi) is Derived.
+func (s *stmt) derived(set, end, wlo, whi int) {
+	if len(s.st.Params) > 0 {
+		return
+	}
+	for _, part := range s.split(set, end) {
+		eq := s.equals(part[0], part[1])
+		if eq >= part[1] || !s.storeValue(eq+1, part[1]) {
+			return
+		}
+	}
+	filtered := false
+	for _, part := range s.conjuncts(wlo, whi, 0) {
+		filtered = filtered || s.othersOnly(part[0], part[1])
+	}
+	s.st.Derived = filtered
+}
+
+// storeValue reports whether [lo, hi) is a value the store has without the
+// writer: a literal, a column of another table, or a reading of the clock.
+func (s *stmt) storeValue(lo, hi int) bool {
+	lo, hi = s.strip(lo, hi)
+	if hi-lo == 1 {
+		t := &s.toks[lo]
+		return t.kind == tString || t.kind == tNumber || t.kind == tWord && literalWord(t)
+	}
+	if s.isOtherColumn(lo, hi) {
+		return true
+	}
+	p, clock := s.timeOperand(lo, hi)
+	return clock && p.IsZero()
+}
+
+// othersOnly reports whether the condition [lo, hi) names columns of other
+// tables than the target, qualified, and no column of the target nor one
+// it does not qualify.
+func (s *stmt) othersOnly(lo, hi int) bool {
+	other := false
+	for i := lo; i < hi; i++ {
+		t := &s.toks[i]
+		switch {
+		case !t.isName() || t.kind == tWord && (literalWord(t) || condWord(t.text) || bareFunc(t.text)):
+		case i+1 < hi && s.toks[i+1].kind == tLParen: // a function
+		case i+2 < hi && s.toks[i+1].kind == tDot && s.toks[i+2].isName():
+			if s.isTarget(t.text) {
+				return false
+			}
+			other = true
+			i += 2
+		default:
+			return false // unqualified: it may be the target's
+		}
+	}
+	return other
+}
+
+// condWord reports the keywords a simple condition is written with.
+func condWord(w string) bool {
+	switch strings.ToUpper(w) {
+	case "AND", "OR", "NOT", "IS", "IN", "LIKE", "ILIKE", "BETWEEN", "INTERVAL":
+		return true
+	}
+	return false
 }

@@ -96,6 +96,6 @@ func confirmUnchecked(ctx context.Context, locker *redislock.Client, q Querier, 
 		return err
 	}
 	defer lock.Release(ctx)
-	_, err = q.NamedExec(namedConfirm("payouts"), p) // want `Querier.NamedExec \(UPDATE payouts\) is fenced but its rows-affected count is never read`
+	_, err = q.NamedExec(namedFenced("payouts"), p) // want `Querier.NamedExec \(UPDATE payouts\) is fenced but its rows-affected count is never read`
 	return err
 }

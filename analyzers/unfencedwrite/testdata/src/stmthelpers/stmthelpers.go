@@ -21,6 +21,7 @@ type Payout struct {
 	ID      uint64 `db:"id"`
 	Pending bool   `db:"pending"`
 	Height  uint64 `db:"height"`
+	Fence   int64  `db:"fence"`
 }
 
 // namedUpdate makes an UPDATE of cols of the row with the object's id.
@@ -36,6 +37,12 @@ func namedUpdate(table string, cols []string) string {
 // run confirmed already matches nothing.
 func namedConfirm(table string) string {
 	return fmt.Sprintf("UPDATE `%s` SET state = 'confirmed', height = :height WHERE id = :id AND state = 'pending'", table)
+}
+
+// namedFenced sets the height of the row with the caller's fencing token:
+// a stale holder's matches nothing, which only its count says.
+func namedFenced(table string) string {
+	return fmt.Sprintf("UPDATE `%s` SET height = :height, fence = :fence WHERE id = :id AND fence < :fence", table)
 }
 
 // namedSelect makes a read by id.
@@ -56,7 +63,7 @@ func finalize(ctx context.Context, locker *redislock.Client, db *sqlx.DB, p *Pay
 	defer lock.Release(ctx)
 
 	p.Pending = false
-	if err := execUpdate(db, "payouts", []string{"pending"}, p); err != nil { // want `stmthelpers.execUpdate \(DB.NamedExec \(UPDATE <run-time name>\) at stmthelpers.go:\d+\) writes to SQL database without a fencing token while the bsm/redislock lock taken by Client.Obtain \(line 52\) is held`
+	if err := execUpdate(db, "payouts", []string{"pending"}, p); err != nil { // want `stmthelpers.execUpdate \(DB.NamedExec \(UPDATE <run-time name>\) at stmthelpers.go:\d+\) writes to SQL database without a fencing token while the bsm/redislock lock taken by Client.Obtain \(line 59\) is held`
 		return err
 	}
 	if _, err := db.NamedExec(namedUpdate("payouts", []string{"height"}), p); err != nil { // want `NamedExec \(UPDATE payouts\) writes to SQL database without a fencing token`
@@ -75,13 +82,18 @@ func finalize(ctx context.Context, locker *redislock.Client, db *sqlx.DB, p *Pay
 	return nil
 }
 
-// confirmBlindly moves the payout too, but never learns that it lost.
+// confirmBlindly moves the payout too, which is safe by itself, then sets
+// its height with its token and never learns that it lost.
 func confirmBlindly(ctx context.Context, locker *redislock.Client, db *sqlx.DB, p *Payout) error {
 	lock, err := locker.Obtain(ctx, "cron:confirm", time.Minute, nil)
 	if err != nil {
 		return err
 	}
 	defer lock.Release(ctx)
-	_, err = db.NamedExec(namedConfirm("payouts"), p) // want `NamedExec \(UPDATE payouts\) is fenced but its rows-affected count is never read`
+	_, err = db.NamedExec(namedConfirm("payouts"), p) // the transition is safe by itself: a run that lost matches nothing
+	if err != nil {
+		return err
+	}
+	_, err = db.NamedExec(namedFenced("payouts"), p) // want `NamedExec \(UPDATE payouts\) is fenced but its rows-affected count is never read`
 	return err
 }

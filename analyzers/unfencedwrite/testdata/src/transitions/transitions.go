@@ -89,8 +89,10 @@ func (w *Worker) CreateVolume(ctx context.Context, id int) error {
 }
 
 // Near misses: no state condition, a re-claim that overwrites the owner of
-// a row already in the target state, an open-ended condition, a condition
-// on a column that is not set, and an unchecked result.
+// a row already in the target state, an open-ended condition and a
+// condition on a column that is not set. A transition whose result is not
+// read is safe by itself (a holder that lost matches nothing), but it
+// fences nothing after it.
 func (w *Worker) Reclaim(ctx context.Context, id int, owner string) error {
 	if err := w.lock(ctx, 1); err != nil {
 		return err
@@ -119,7 +121,27 @@ func (w *Worker) Reclaim(ctx context.Context, id int, owner string) error {
 	if _, err := res.RowsAffected(); err != nil {
 		return err
 	}
-	_, err = w.db.ExecContext(ctx, "UPDATE containers SET state = 'failed' WHERE id = $1 AND state = 'creating'", id) // want `ExecContext \(UPDATE containers\) is fenced but its rows-affected count is never read`
+	if _, err := w.db.ExecContext(ctx, "UPDATE containers SET state = 'failed' WHERE id = $1 AND state = 'creating'", id); err != nil {
+		return err
+	}
+	_, err = w.db.ExecContext(ctx, "INSERT INTO container_events (container_id, state) VALUES ($1, 'failed')", id) // want `ExecContext \(INSERT container_events\) writes to SQL database without a fencing token`
+	return err
+}
+
+// FailContainer records the failure only after its transition won: the
+// event is appended once, by the holder whose transition matched.
+func (w *Worker) FailContainer(ctx context.Context, id int) error {
+	if err := w.lock(ctx, 1); err != nil {
+		return err
+	}
+	res, err := w.db.ExecContext(ctx, "UPDATE containers SET state = 'failed' WHERE id = $1 AND state = 'creating'", id)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return errTransition
+	}
+	_, err = w.db.ExecContext(ctx, "INSERT INTO container_events (container_id, state) VALUES ($1, 'failed')", id)
 	return err
 }
 
