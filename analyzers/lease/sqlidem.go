@@ -38,11 +38,11 @@ import (
 //     only holds columns to values, one to constant string states and
 //     another to values the holder binds (WHERE id = $1 AND status =
 //     'PENDING_DELETE'), is the transition out of every state. These
-//     assume rows move forward: a state once left is not
-//     entered again. The write is safe by itself whether or not its
-//     rows-affected count is read (a 0-row no-op means another holder
-//     already moved the row); only a checked count makes it a
-//     compare-and-set that fences the writes after it (casfence.go);
+//     assume rows move forward: a state once left is not entered again.
+//     The write is safe by itself whether or not its rows-affected count
+//     is read (a 0-row no-op means another holder already moved the row);
+//     only a checked count makes it a compare-and-set that fences the
+//     writes after it (casfence.go);
 //   - a set-based UPDATE over other tables that binds no value, writes
 //     only literals, the other tables' columns or the store's clock (never
 //     a column's own value: no n = n + 1), and filters the other tables'

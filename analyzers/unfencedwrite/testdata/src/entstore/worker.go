@@ -192,6 +192,18 @@ func (w *Worker) WrongWay(ctx context.Context, id int, tok int64, body string) e
 	return w.client.Doc.UpdateOneID(id).Where(doc.BodyEQ("draft")).SetBody(body).Exec(ctx)
 }
 
+// Publish moves a draft and drops the outcome: a transition is safe by
+// itself (a holder that lost matches nothing), unlike a token-fenced
+// write whose refusal nobody reads (FencedDropped, above).
+func (w *Worker) Publish(ctx context.Context, id int, body string) {
+	m := w.rs.NewMutex("doc")
+	if err := m.LockContext(ctx); err != nil {
+		return
+	}
+	defer m.Unlock()
+	w.client.Doc.UpdateOneID(id).Where(doc.BodyEQ("draft")).SetBody(body).Exec(ctx)
+}
+
 // Insert-if-absent: OnConflict with DoNothing adds the row only if it is
 // not there; a stale holder's insert changes nothing.
 func (w *Worker) CreateIfAbsent(ctx context.Context, id int, body string) error {
