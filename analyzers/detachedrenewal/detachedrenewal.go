@@ -118,9 +118,9 @@ func (c *checker) goroutine(g *lease.Goroutine) {
 		if c.lockHearsSession(r) {
 			continue
 		}
-		msg := c.detachedMessage(r)
+		msg := c.detachedMessage(g, r)
 		if c.regionFenced(g.Go.Parent(), r.System) {
-			msg = c.wastedMessage(r)
+			msg = c.wastedMessage(g, r)
 		}
 		c.m.Reportf(c.pass, c.rangeAt(g.Pos), "%s", msg)
 		return
@@ -200,8 +200,8 @@ func (c *checker) startedLoop(g *lease.Goroutine) {
 	if c.regionFenced(g.Go.Parent(), f.System) {
 		consequence = "the work never hears when renewal fails; its writes are fenced, so no data is lost, but it keeps working after the lease is gone and every write it makes is refused"
 	}
-	c.m.Reportf(c.pass, c.rangeAt(g.Pos), "this goroutine runs %s, which renews %s in a loop (%s) and tells nobody when renewal fails, so %s; "+
-		"have it cancel the work's context or close a channel the work selects on when renewal fails", funcName(obj), lockName(f.System), f.What, consequence)
+	c.m.Reportf(c.pass, c.rangeAt(g.Pos), "%s runs %s, which renews %s in a loop (%s) and tells nobody when renewal fails, so %s; "+
+		"have it cancel the work's context or close a channel the work selects on when renewal fails", c.goroutineName(g), funcName(obj), lockName(f.System), f.What, consequence)
 }
 
 // heard reports whether a failure of r, a renewal the goroutine g runs,
@@ -259,24 +259,47 @@ func renewalAt(g *lease.Goroutine, call ssa.CallInstruction) *lease.Renewal {
 	return nil
 }
 
+// goroutineName is how a message names g: "this goroutine" at a go
+// statement, "the goroutine safego.RunWithRestart starts here" at the call
+// of a goroutine helper.
+func (c *checker) goroutineName(g *lease.Goroutine) string {
+	switch {
+	case g.Helper == nil:
+		return "this goroutine"
+	case g.Helper.Pkg() == c.pass.Pkg && g.Helper.Signature().Recv() == nil:
+		return "the goroutine " + g.Helper.Name() + " starts here"
+	}
+	return "the goroutine " + funcName(g.Helper) + " starts here"
+}
+
 // detachedMessage explains a renewal goroutine whose failure stays inside.
-func (c *checker) detachedMessage(r *lease.Renewal) string {
+func (c *checker) detachedMessage(g *lease.Goroutine, r *lease.Renewal) string {
 	line := c.pass.Fset.Position(r.Pos).Line
 	if r.Periodic && !r.ErrorUsed {
 		return fmt.Sprintf("the error of %s (line %d) is dropped, so the work never hears when the %s session expires and keeps writing as if it held the lock; "+
 			"run it in a goroutine that cancels the work's context when it returns, or fence the writes", r.What, line, r.System)
 	}
-	return fmt.Sprintf("this goroutine renews %s with %s (line %d), but the work never hears when renewal fails and keeps writing after the lease expires; "+
-		"when renewal fails, cancel the work's context or close a channel it selects on", lockName(r.System), r.What, line)
+	return fmt.Sprintf("%s renews %s with %s (%s), but the work never hears when renewal fails and keeps writing after the lease expires; "+
+		"when renewal fails, cancel the work's context or close a channel it selects on", c.goroutineName(g), lockName(r.System), r.What, c.at(r.Pos, g.Pos))
 }
 
 // wastedMessage explains a renewal goroutine whose failure stays inside
 // while the work's writes are all fenced: nothing is lost, but the work goes
 // on without the lease and each write it makes is refused.
-func (c *checker) wastedMessage(r *lease.Renewal) string {
-	return fmt.Sprintf("this goroutine renews %s with %s (line %d), but the work never hears when renewal fails; "+
+func (c *checker) wastedMessage(g *lease.Goroutine, r *lease.Renewal) string {
+	return fmt.Sprintf("%s renews %s with %s (%s), but the work never hears when renewal fails; "+
 		"its writes are fenced, so no data is lost, but it keeps working after the lease is gone and every write it makes is refused; "+
-		"when renewal fails, cancel the work's context or close a channel it selects on", lockName(r.System), r.What, c.pass.Fset.Position(r.Pos).Line)
+		"when renewal fails, cancel the work's context or close a channel it selects on", c.goroutineName(g), lockName(r.System), r.What, c.at(r.Pos, g.Pos))
+}
+
+// at names pos for a message reported at from: "line 41" in the same file,
+// "store.go:41" in another.
+func (c *checker) at(pos, from token.Pos) string {
+	p, at := c.pass.Fset.Position(pos), c.pass.Fset.Position(from)
+	if p.Filename == at.Filename {
+		return fmt.Sprintf("line %d", p.Line)
+	}
+	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
 }
 
 // lockName names the lease of a system in a message.
@@ -409,11 +432,7 @@ func (c *checker) writesFrom(carrier types.Object) []*lease.Write {
 // where names the position of w for a message reported at pos: "line 41"
 // in the same file, "store.go:41" in another.
 func (c *checker) where(w *lease.Write, pos token.Pos) string {
-	p, at := c.pass.Fset.Position(w.Pos), c.pass.Fset.Position(pos)
-	if p.Filename == at.Filename {
-		return fmt.Sprintf("line %d", p.Line)
-	}
-	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
+	return c.at(w.Pos, pos)
 }
 
 // zkSignal reports a ZooKeeper connection whose session events nothing

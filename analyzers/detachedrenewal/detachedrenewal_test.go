@@ -9,7 +9,7 @@ import (
 
 func Test(t *testing.T) {
 	fencetest.Run(t, detachedrenewal.Analyzer,
-		"redsyncrenew/...", "redislockrenew", "etcdrenew", "consulrenew", "renewdirective/...", "repeated", "sessionfield/...", "stopsonloss", "leaderexit/...")
+		"redsyncrenew/...", "redislockrenew", "etcdrenew", "consulrenew", "renewdirective/...", "repeated", "sessionfield/...", "stopsonloss", "leaderexit/...", "helperrenew/...")
 }
 
 func TestSuggestedFixes(t *testing.T) {

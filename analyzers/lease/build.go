@@ -118,6 +118,7 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program) (*Model, *builder) {
 	b.model.directives = b.dirs
 	b.tokens = &tokenFlow{b: b}
 	b.exportSchema() // for importers, even where this package has nothing to judge
+	b.exportGoParams()
 	if !b.relevant() {
 		b.model.Problems = b.dirs.problems
 		return b.model, b

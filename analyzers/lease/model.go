@@ -267,9 +267,15 @@ type Signal struct {
 
 // A Goroutine is a go statement and what its body does.
 type Goroutine struct {
-	Go  *ssa.Go
+	// Go is the go statement, or the call of a goroutine helper of the
+	// application's (GoParamFact: safego.RunWithRestart(func() {...}))
+	// that starts Fn.
+	Go  ssa.CallInstruction
 	Pos token.Pos
 	Fn  *ssa.Function // the function the go statement calls, when static
+	// Helper is the goroutine helper that starts Fn, nil for a go
+	// statement.
+	Helper *types.Func
 	// Funcs lists the package's functions the goroutine runs: Fn, the
 	// functions and closures it calls, and the closures they create. It,
 	// Loops and Works are computed only in packages that renew a lease.

@@ -564,19 +564,32 @@ func (b *builder) findGoroutines() {
 				gr.Loops = append(gr.Loops, r)
 			}
 		}
-		if len(b.model.Renewals) > 0 {
-			w := &goroutineWalk{b: b, g: gr, byFn: byFn, seen: make(map[*ssa.Function]bool)}
-			if gr.Fn != nil && b.inPackage(gr.Fn) {
-				w.visit(gr.Fn, false)
-			}
-			w.repeatedArgs(g) // go wait.Until(func() {...}, period, stop)
-			gr.Works = b.works(gr, byCall)
-		}
+		b.walkGoroutine(gr, byFn, byCall)
+		b.model.Goroutines = append(b.model.Goroutines, gr)
+	}
+	for _, gr := range b.helperStarts() {
+		b.walkGoroutine(gr, byFn, byCall)
 		b.model.Goroutines = append(b.model.Goroutines, gr)
 	}
 	if len(b.model.Renewals) > 0 {
 		b.findLoopers(byFn, byCall)
 	}
+}
+
+// walkGoroutine fills g's Funcs, Renewals, Loops and Works, in a package
+// that renews a lease.
+func (b *builder) walkGoroutine(g *Goroutine, byFn map[*ssa.Function][]*Renewal, byCall map[ssa.CallInstruction]*Renewal) {
+	if len(b.model.Renewals) == 0 {
+		return
+	}
+	w := &goroutineWalk{b: b, g: g, byFn: byFn, seen: make(map[*ssa.Function]bool)}
+	if g.Fn != nil && b.inPackage(g.Fn) {
+		w.visit(g.Fn, false)
+	}
+	if g.Helper == nil {
+		w.repeatedArgs(g.Go) // go wait.Until(func() {...}, period, stop)
+	}
+	g.Works = b.works(g, byCall)
 }
 
 // findLoopers fills Model.Loopers: the package's exported functions that
@@ -589,6 +602,11 @@ func (b *builder) findLoopers(byFn map[*ssa.Function][]*Renewal, byCall map[ssa.
 		}
 		gr := &Goroutine{Pos: fn.Pos(), Fn: fn}
 		w := &goroutineWalk{b: b, g: gr, byFn: byFn, seen: make(map[*ssa.Function]bool)}
+		for _, g := range b.model.Goroutines {
+			if g.Helper != nil && g.Fn != fn {
+				w.seen[g.Fn] = true // a goroutine of its own, judged where the helper starts it
+			}
+		}
 		w.visit(fn, false)
 		if len(gr.Loops) > 0 {
 			gr.Works = b.works(gr, byCall)
