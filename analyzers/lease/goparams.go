@@ -91,12 +91,14 @@ func (b *builder) exportGoParams() {
 }
 
 // funcParams returns fn's parameters (receiver excluded), nil where a
-// parameter is not a func.
+// parameter is not a func that returns nothing. A func that returns
+// something (errgroup's func() error) may hand its failure to whoever
+// waits for the goroutine, which this fact cannot tell.
 func funcParams(fn *types.Func) []*types.Var {
 	params := fn.Signature().Params()
 	out := make([]*types.Var, params.Len())
 	for i := range params.Len() {
-		if _, ok := params.At(i).Type().Underlying().(*types.Signature); ok {
+		if sig, ok := params.At(i).Type().Underlying().(*types.Signature); ok && sig.Results().Len() == 0 {
 			out[i] = params.At(i)
 		}
 	}
