@@ -45,6 +45,21 @@
 //     is a function handed to wait.Until or wait.Forever that returns on
 //     failure: they call it again. A renewal is reported once, at the go
 //     statement that starts it, not again at goroutines that reach it.
+//     A goroutine helper of the application's counts as a go statement:
+//     a function that runs a func parameter (one that returns nothing) in
+//     a goroutine it does not wait for, by go f(), by a goroutine's
+//     closure that calls f, by keeping f in a struct field that a
+//     goroutine it starts calls (safego.RunWithRestart(f), whose
+//     Execution.run starts go func() { defer recover...; exec.f() }()),
+//     or by handing f on to such a helper, in this package or another
+//     (the lease model exports a GoParamFact). Such a renewal is reported
+//     at the helper's call ("the goroutine safego.RunWithRestart starts
+//     here renews ..."). A helper that calls f in the caller's goroutine
+//     is not one. The renewal may be a call through an interface of the
+//     application's (LockExtender.Extend) whose implementations renew: in
+//     the package, or in a standalone run anywhere in the program; under
+//     go vet, implementations in packages the renewing package does not
+//     import are not seen.
 //   - an etcd concurrency.Session whose Done() nothing waits on and whose
 //     Ctx() nothing uses, or an etcd KeepAlive channel that is discarded
 //     (if _, err := cli.KeepAlive(ctx, id); err != nil) or only drained,
@@ -135,7 +150,11 @@
 //
 // The check does not follow a lost-signal channel stored in a struct and
 // read in another function, or renewal started through a func value it
-// cannot resolve; it assumes those reach the work. ZooKeeper ephemeral nodes used
+// cannot resolve, or through a helper whose func returns something
+// (errgroup's func() error: what waits for the goroutine may hear the
+// error); it assumes those reach the work. Under go vet, goroutine helpers
+// of the standard library and other modules are read as the
+// application's are; a standalone run reads only your own modules'. ZooKeeper ephemeral nodes used
 // as hand-made locks are not lock regions, so their connection's events
 // are not judged.
 package detachedrenewal
