@@ -3,6 +3,7 @@ package lease
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"slices"
 
@@ -53,6 +54,10 @@ type goSpawns struct {
 	// passes lists, per function, the calls that hand one of its func
 	// parameters to another function.
 	passes map[*types.Func][]paramPass
+	// waits marks the functions that wait outside their goroutines
+	// (receive, select, range over a channel, a Wait method): a helper
+	// that waits for the goroutine it starts is a plain call.
+	waits map[*types.Func]bool
 }
 
 // A goBody is what one go statement's goroutine calls: variables (a
@@ -107,7 +112,7 @@ func funcParams(fn *types.Func) []*types.Var {
 
 // spawns reports whether fn runs its func parameter p in a goroutine.
 func (s *goSpawns) spawns(fn *types.Func, decl *ast.FuncDecl, p *types.Var, found map[*types.Func][]int, b *builder) bool {
-	if p == nil {
+	if p == nil || slices.ContainsFunc(s.reach(fn), func(f *types.Func) bool { return s.waits[f] }) {
 		return false
 	}
 	for _, g := range s.goes[fn] {
@@ -168,6 +173,7 @@ func (b *builder) readGoSpawns() *goSpawns {
 		goes:   make(map[*types.Func][]*goBody),
 		stores: make(map[*types.Var][]*types.Var),
 		passes: make(map[*types.Func][]paramPass),
+		waits:  make(map[*types.Func]bool),
 	}
 	for _, file := range b.pass.Files {
 		for _, d := range file.Decls {
@@ -210,7 +216,23 @@ func (s *goSpawns) readDecl(fn *types.Func, decl *ast.FuncDecl) {
 				}
 			}
 			s.goes[fn] = append(s.goes[fn], g)
+			return false // the goroutine's calls are g's, not fn's
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW {
+				s.waits[fn] = true
+			}
+		case *ast.SelectStmt:
+			s.waits[fn] = true
+		case *ast.RangeStmt:
+			if t := s.info.TypeOf(n.X); t != nil {
+				if _, ok := t.Underlying().(*types.Chan); ok {
+					s.waits[fn] = true
+				}
+			}
 		case *ast.CallExpr:
+			if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Wait" {
+				s.waits[fn] = true
+			}
 			callee := s.staticCallee(n)
 			if callee == nil {
 				return true

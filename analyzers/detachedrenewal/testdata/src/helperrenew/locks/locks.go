@@ -147,6 +147,19 @@ func (c *LockController) ExtendInline() {
 	})
 }
 
+// ExtendWaiting renews in a goroutine that RunAndWait waits for: the
+// caller does not go on beside it.
+func (c *LockController) ExtendWaiting() {
+	safego.RunAndWait(func() {
+		for range time.Tick(c.period) {
+			if _, err := c.extender.Extend(); err != nil {
+				log.Print(err)
+				return
+			}
+		}
+	})
+}
+
 // Sync writes under the lock.
 func Sync(ctx context.Context, l *Lock, db *sql.DB) error {
 	if ok, err := l.TryLock(ctx); !ok || err != nil {

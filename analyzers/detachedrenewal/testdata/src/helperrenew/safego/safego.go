@@ -72,3 +72,14 @@ func Inline(f func()) {
 }
 
 func (exec *Execution) call() { exec.f() }
+
+// RunAndWait runs f in a new goroutine and waits for it to return: the
+// caller's flow does not go on beside f.
+func RunAndWait(f func()) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	<-done
+}
