@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"slices"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -80,9 +81,9 @@ func (b *builder) exportGoParams() {
 	found := make(map[*types.Func][]int)
 	for changed := true; changed; { // helpers handing the func on to helpers
 		changed = false
-		for fn, decl := range s.decls {
+		for fn := range s.decls {
 			for i, p := range funcParams(fn) {
-				if !slices.Contains(found[fn], i) && s.spawns(fn, decl, p, found, b) {
+				if !slices.Contains(found[fn], i) && s.spawns(fn, p, found, b.pass.ImportObjectFact) {
 					found[fn] = append(found[fn], i)
 					changed = true
 				}
@@ -111,7 +112,9 @@ func funcParams(fn *types.Func) []*types.Var {
 }
 
 // spawns reports whether fn runs its func parameter p in a goroutine.
-func (s *goSpawns) spawns(fn *types.Func, decl *ast.FuncDecl, p *types.Var, found map[*types.Func][]int, b *builder) bool {
+// found holds what is known so far of the package's functions, and
+// imported reads another package's facts.
+func (s *goSpawns) spawns(fn *types.Func, p *types.Var, found map[*types.Func][]int, imported func(types.Object, analysis.Fact) bool) bool {
 	if p == nil || slices.ContainsFunc(s.reach(fn), func(f *types.Func) bool { return s.waits[f] }) {
 		return false
 	}
@@ -142,7 +145,7 @@ func (s *goSpawns) spawns(fn *types.Func, decl *ast.FuncDecl, p *types.Var, foun
 			continue
 		}
 		var f GoParamFact
-		if pass.callee.Pkg() != nil && b.pass.ImportObjectFact(pass.callee, &f) && slices.Contains(f.Params, pass.i) {
+		if pass.callee.Pkg() != nil && imported(pass.callee, &f) && slices.Contains(f.Params, pass.i) {
 			return true
 		}
 	}
