@@ -210,15 +210,7 @@ func (s *goSpawns) readDecl(fn *types.Func, decl *ast.FuncDecl) {
 	ast.Inspect(decl.Body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.GoStmt:
-			g := s.goroutine(n.Call)
-			if callee := s.staticCallee(n.Call); callee != nil {
-				for i, a := range n.Call.Args {
-					if p := isParam(a); p != nil && s.callsParam(callee, i) {
-						g.vars[p] = true // go Guarded(f), where Guarded calls f
-					}
-				}
-			}
-			s.goes[fn] = append(s.goes[fn], g)
+			s.goes[fn] = append(s.goes[fn], s.goroutine(n.Call))
 			return false // the goroutine's calls are g's, not fn's
 		case *ast.UnaryExpr:
 			if n.Op == token.ARROW {
@@ -311,6 +303,7 @@ func (s *goSpawns) goroutine(call *ast.CallExpr) *goBody {
 		s.calledValue(call.Fun, g)
 		if fn := s.staticCallee(call); fn != nil {
 			addFunc(fn)
+			s.calledArgs(call, fn, g) // go Guarded(f)
 		}
 	}
 	for i := 0; i < len(bodies); i++ {
@@ -322,11 +315,25 @@ func (s *goSpawns) goroutine(call *ast.CallExpr) *goBody {
 			s.calledValue(c.Fun, g)
 			if fn := s.staticCallee(c); fn != nil {
 				addFunc(fn)
+				s.calledArgs(c, fn, g)
 			}
 			return true
 		})
 	}
 	return g
+}
+
+// calledArgs records the variables call hands to fn, a function of the
+// package that calls that parameter itself (Guarded(f), where Guarded
+// recovers and calls f).
+func (s *goSpawns) calledArgs(call *ast.CallExpr, fn *types.Func, g *goBody) {
+	for i, a := range call.Args {
+		if id, ok := ast.Unparen(a).(*ast.Ident); ok {
+			if v, ok := s.info.Uses[id].(*types.Var); ok && s.callsParam(fn, i) {
+				g.vars[v] = true
+			}
+		}
+	}
 }
 
 // calledValue records the variable or field of func type that fun, a

@@ -81,6 +81,12 @@ func (c *LockController) StartNamedHeartbeat() {
 	})
 }
 
+// StartLoggedHeartbeat starts the loop through a goroutine's closure that
+// hands it to Guarded.
+func (c *LockController) StartLoggedHeartbeat() {
+	safego.GoLogged(c.beat) // want `the goroutine safego.GoLogged starts here renews the redsync lock with LockExtender.Extend \(via \*locks.Lock.Extend\) \(line 97\)`
+}
+
 // StartLocalHeartbeat starts the loop through a helper of this package.
 func (c *LockController) StartLocalHeartbeat() {
 	goSafely(c.beat) // want `the goroutine goSafely starts here renews the redsync lock with LockExtender.Extend`

@@ -83,3 +83,11 @@ func RunAndWait(f func()) {
 	}()
 	<-done
 }
+
+// GoLogged runs f in a new goroutine through Guarded, logging its start.
+func GoLogged(f func()) {
+	go func() {
+		log.Print("starting")
+		Guarded(f)
+	}()
+}
