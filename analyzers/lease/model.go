@@ -348,20 +348,38 @@ func (m *Model) DrawsToken(w *Write) bool {
 	return m != nil && m.answers.draws[w]
 }
 
+// Guarding returns the leases of w.Held, one of m.Writes, that guard it:
+// all of them, except a lease its function also writes the same object
+// without, for a write through an object the function built itself
+// (ownobject.go): the program writes that object's data unlocked too.
+func (m *Model) Guarding(w *Write) []*Lease {
+	if m == nil || w == nil {
+		return nil
+	}
+	if kept, ok := m.answers.guarding[w]; ok {
+		return kept
+	}
+	return w.Held
+}
+
 // answers holds the token-flow answers for a package's writes.
 type answers struct {
-	origins map[*Write]Origin
-	around  map[*Write]*Lease
-	draws   map[*Write]bool
+	origins  map[*Write]Origin
+	around   map[*Write]*Lease
+	draws    map[*Write]bool
+	guarding map[*Write][]*Lease // only where it differs from Write.Held
 }
 
 // answer computes, for every write, what the checks ask: its token's
-// origin, the lease around it, whether it draws a token.
+// origin, the lease around it, whether it draws a token, the leases that
+// guard it.
 func (b *builder) answer() answers {
 	a := answers{
 		origins: make(map[*Write]Origin),
 		around:  make(map[*Write]*Lease),
 		draws:   make(map[*Write]bool),
+
+		guarding: b.ownObjectLeases(),
 	}
 	for _, w := range b.model.Writes {
 		switch {

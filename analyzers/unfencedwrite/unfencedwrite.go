@@ -27,7 +27,8 @@ func run(pass *analysis.Pass) (any, error) {
 	m := lease.ModelOf(pass)
 	var idx calls // built on the first finding: most packages have none
 	for _, w := range m.Writes {
-		if !isUnfencedUnderLease(w) || m.DrawsToken(w) {
+		held := m.Guarding(w)
+		if !isUnfencedUnderLease(w, held) || m.DrawsToken(w) {
 			continue // a drawn counter is a token (weaktoken's), not protected data
 		}
 		if idx == nil {
@@ -35,24 +36,25 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		m.Report(pass, analysis.Diagnostic{
 			Pos:            w.Pos,
-			Message:        message(pass, w),
+			Message:        message(pass, w, held[0]),
 			SuggestedFixes: suggestFixes(pass, idx, w),
 		})
 	}
 	return nil, nil
 }
 
-// isUnfencedUnderLease reports whether w is made while a lease is held and
-// nothing makes the store reject it from a stale holder. A write guarded
-// by a validity check is heldcheck's to report, so it is left alone here.
-func isUnfencedUnderLease(w *lease.Write) bool {
-	return len(w.Held) > 0 && !w.Fenced && !w.LockImpl && !heldOnlyByChecks(w)
+// isUnfencedUnderLease reports whether w is made while held, the leases
+// that guard it, are held and nothing makes the store reject it from a
+// stale holder. A write guarded by a validity check is heldcheck's to
+// report, so it is left alone here.
+func isUnfencedUnderLease(w *lease.Write, held []*lease.Lease) bool {
+	return len(held) > 0 && !w.Fenced && !w.LockImpl && !heldOnlyByChecks(held)
 }
 
-// heldOnlyByChecks reports whether every lease held at w is a region opened
+// heldOnlyByChecks reports whether every lease of held is a region opened
 // by a positive validity check (heldcheck reports those at the check).
-func heldOnlyByChecks(w *lease.Write) bool {
-	for _, l := range w.Held {
+func heldOnlyByChecks(held []*lease.Lease) bool {
+	for _, l := range held {
 		if l.Kind != lease.Checked {
 			return false
 		}
@@ -60,10 +62,9 @@ func heldOnlyByChecks(w *lease.Write) bool {
 	return true
 }
 
-// message says what is written, under which lease, why it can be lost and
-// how to fence it.
-func message(pass *analysis.Pass, w *lease.Write) string {
-	l := w.Held[0]
+// message says what is written, under which lease l, why it can be lost
+// and how to fence it.
+func message(pass *analysis.Pass, w *lease.Write, l *lease.Lease) string {
 	if w.Unchecked {
 		outcome, fix := "rows-affected count", "check RowsAffected() and abort on 0"
 		if w.Outcome != "" {
