@@ -17,7 +17,8 @@ import (
 // not the lease region. Only objects the function made count: a store
 // handle it was given (a parameter, a receiver's field, a global, anything
 // loaded from shared state) written outside the lease says nothing about
-// the writes under it.
+// the writes under it. Nor does a write after the lease is released: any
+// store is written unlocked once the work is done.
 
 // ownObjectLeases returns, for each write made through an object its
 // function built and also writes through where a lease it holds is not
@@ -33,13 +34,28 @@ func (b *builder) ownObjectLeases() map[*Write][]*Lease {
 		}
 	}
 	var guarding map[*Write][]*Lease
+	type fnLease struct {
+		fn *ssa.Function
+		l  *Lease
+	}
+	releases := make(map[fnLease][]ssa.Instruction)
 	for obj, writes := range byObject {
 		for _, w := range writes {
 			if w.Via == "" || len(w.Held) == 0 {
 				continue // a store API called directly is a store handle's write
 			}
 			kept := slices.DeleteFunc(slices.Clone(w.Held), func(l *Lease) bool {
-				return b.ownObject(w.Fn, l.Holder) != obj && writtenWithout(writes, l)
+				if b.ownObject(w.Fn, l.Holder) == obj {
+					return false // the lock object's own writes
+				}
+				rel, ok := releases[fnLease{w.Fn, l}]
+				if !ok {
+					rel = b.releasesOf(w.Fn, l)
+					releases[fnLease{w.Fn, l}] = rel
+				}
+				return slices.ContainsFunc(writes, func(o *Write) bool {
+					return !slices.Contains(o.Held, l) && !reachedFrom(rel, o.Call)
+				})
 			})
 			if len(kept) == len(w.Held) {
 				continue
@@ -53,9 +69,47 @@ func (b *builder) ownObjectLeases() map[*Write][]*Lease {
 	return guarding
 }
 
-// writtenWithout reports whether one of writes is made where l is not held.
-func writtenWithout(writes []*Write, l *Lease) bool {
-	return slices.ContainsFunc(writes, func(w *Write) bool { return !slices.Contains(w.Held, l) })
+// releasesOf returns the instructions of fn that release l.
+func (b *builder) releasesOf(fn *ssa.Function, l *Lease) []ssa.Instruction {
+	var rel []ssa.Instruction
+	for _, blk := range fn.Blocks {
+		state := b.regions.in[blk].union(b.regions.checked[blk])
+		for _, instr := range blk.Instrs {
+			next := b.transfer(instr, state)
+			if slices.Contains(state, l) && !slices.Contains(next, l) {
+				rel = append(rel, instr)
+			}
+			state = next
+		}
+	}
+	return rel
+}
+
+// reachedFrom reports whether instr may run after one of from, in the
+// same function.
+func reachedFrom(from []ssa.Instruction, instr ssa.Instruction) bool {
+	seen := make(map[*ssa.BasicBlock]bool)
+	var work []*ssa.BasicBlock
+	for _, f := range from {
+		blk := f.Block()
+		if blk == instr.Block() && slices.Index(blk.Instrs, f) < slices.Index(blk.Instrs, instr) {
+			return true
+		}
+		work = append(work, blk.Succs...)
+	}
+	for len(work) > 0 {
+		blk := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[blk] {
+			continue
+		}
+		if blk == instr.Block() {
+			return true
+		}
+		seen[blk] = true
+		work = append(work, blk.Succs...)
+	}
+	return false
 }
 
 // ownObject returns what identifies the object v is, when fn built it: the
@@ -69,8 +123,12 @@ func (b *builder) ownObject(fn *ssa.Function, v ssa.Value) ssa.Value {
 	}
 	v = unwrap(v)
 	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
-		if vr, ok := load.X.(*ssa.Alloc); ok && vr.Parent() == fn && b.holdsOnlyOwn(fn, vr) {
-			return vr
+		vr, ok := load.X.(*ssa.Alloc)
+		if !ok || vr.Parent() != fn {
+			return nil
+		}
+		if isStructVar(vr) && b.built(fn, vr) || b.holdsOnlyOwn(fn, vr) {
+			return vr // a struct kept by value, or the one object a variable holds
 		}
 		return nil
 	}
@@ -81,12 +139,16 @@ func (b *builder) ownObject(fn *ssa.Function, v ssa.Value) ssa.Value {
 }
 
 // built reports whether v is an object fn makes: a composite literal, a
-// new, or the result of a package-level function of a package the catalog
-// does not know (a constructor of the application's, not a store client's).
+// new, a local struct variable assigned nothing but literals, or the
+// result of a package-level function of a package the catalog does not
+// know (a constructor of the application's, not a store client's).
 func (b *builder) built(fn *ssa.Function, v ssa.Value) bool {
 	switch x := v.(type) {
 	case *ssa.Alloc:
-		return x.Parent() == fn && (x.Comment == "complit" || x.Comment == "new")
+		if x.Parent() != fn {
+			return false
+		}
+		return x.Comment == "complit" || x.Comment == "new" || isStructVar(x) && assignedLiterals(fn, x)
 	case *ssa.Call:
 		if x.Parent() != fn {
 			return false
@@ -99,6 +161,39 @@ func (b *builder) built(fn *ssa.Function, v ssa.Value) bool {
 		return ok && obj.Pkg() != nil && !b.ix.knowsPath(obj.Pkg().Path())
 	}
 	return false
+}
+
+// isStructVar reports whether the local variable vr holds a struct value.
+func isStructVar(vr *ssa.Alloc) bool {
+	ptr, ok := vr.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return false
+	}
+	_, ok = ptr.Elem().Underlying().(*types.Struct)
+	return ok
+}
+
+// assignedLiterals reports whether the struct variable vr is assigned, as
+// a whole, only constants (its zero value) and composite literals of fn:
+// its fields are filled in place, not copied from shared state.
+func assignedLiterals(fn *ssa.Function, vr *ssa.Alloc) bool {
+	for _, ref := range *vr.Referrers() {
+		st, ok := ref.(*ssa.Store)
+		if !ok || st.Addr != vr {
+			continue
+		}
+		switch val := st.Val.(type) {
+		case *ssa.Const:
+		case *ssa.UnOp:
+			lit, ok := val.X.(*ssa.Alloc)
+			if val.Op != token.MUL || !ok || lit.Parent() != fn || lit.Comment != "complit" {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // holdsOnlyOwn reports whether the local variable vr (an Alloc of a
