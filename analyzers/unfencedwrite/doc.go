@@ -75,7 +75,23 @@
 // started in a goroutine the scheduler's loop does not wait for, which
 // locks again for its completion write) was written to run outside its
 // creator's hold of that lock; one that takes no lock, or another lock, runs
-// under its creator's lease.
+// under its creator's lease. A call of a method of an object the function
+// built itself (a constructor's result such as NewTaskLogger(task.ID, ...),
+// a composite literal such as &TaskCloser{Task: task}, or a local variable
+// that only ever holds that one object) is not judged under a lease when
+// the same function also writes through that same object where the lease
+// is not held: before taking it, or on the path where taking it failed.
+// The program writes that object's data unlocked by design (a task's own
+// log, its status record), so the lease is not what guards it, and a fence
+// would belong to every one of those writes, not to the region. Writes
+// after the lease is released do not count (any store is written unlocked
+// once the work is done), nor do writes through a store handle the
+// function was given (a parameter, a field, a global), a different object
+// of the same type, or an object made by a method call (a transaction, a
+// connection) or by a catalogued library's constructor. A store wrapper the
+// function builds from a handle (NewRepo(db)) and writes both before and
+// under the lock counts as its own object: its writes under the lock are
+// not reported.
 //
 // How to fence, per store:
 //
