@@ -80,6 +80,9 @@ type builder struct {
 	// calls whose INSERT a natural key makes a create-if-absent.
 	schemas map[string]*SchemaTable
 	keyed   map[ssa.CallInstruction]string
+	// flags caches, on first use, how the package writes each flag a
+	// once-guard tests (oncestart.go).
+	flags map[types.Object]flagWriteSet
 }
 
 // build computes the model of pass's package.
@@ -133,6 +136,7 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program) (*Model, *builder) {
 	b.findCallbackFields()
 	b.findLeases()
 	b.dropUnleasedChecks()
+	b.exportLookupFacts()
 	b.findWrites()
 	b.markHeld()
 	b.deriveWriteFacts()

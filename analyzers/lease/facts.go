@@ -34,6 +34,14 @@ type WritesFact struct {
 	// (freshkey.go); a call that passes a fresh identifier in any of them
 	// writes only new keys.
 	FreshKeys uint64
+	// Spawned: every unfenced write of the function is made in a
+	// goroutine it starts (oncestart.go).
+	Spawned bool
+	// OnceRecv: the function's unfenced writes are made in a goroutine it
+	// starts at most once per receiver (a flag or sync.Once of the
+	// receiver's guards the start): a call on an object the caller did not
+	// make starts nothing new (oncestart.go).
+	OnceRecv bool
 }
 
 // A Dispatch names the implementation that a fact was learned from through
@@ -130,7 +138,12 @@ func (*FencedByParamFact) AFact() {}
 func (*RoleFact) AFact()          {}
 func (*TokenFact) AFact()         {}
 
-func (f *WritesFact) String() string { return "writes " + f.What }
+func (f *WritesFact) String() string {
+	if f.OnceRecv {
+		return "writes once per receiver " + f.What
+	}
+	return "writes " + f.What
+}
 func (f *FencedByParamFact) String() string {
 	if f.Field != "" {
 		return fmt.Sprintf("fenced by param %d field %s: %s", f.Param, f.Field, f.What)
@@ -146,7 +159,7 @@ func (f *TokenFact) String() string {
 }
 
 func factTypes() []analysis.Fact {
-	return []analysis.Fact{new(WritesFact), new(FencedByParamFact), new(RoleFact), new(TokenFact), new(PackageFact), new(CallbackParamFact), new(LostSignalFact), new(SQLParamFact), new(SQLCondFact), new(CheckParamFact), new(TokenConvFact), new(CallbackFieldFact), new(CASFact), new(FailsFact), new(ConvergeFact), new(SchemaFact), new(GoParamFact)}
+	return []analysis.Fact{new(WritesFact), new(FencedByParamFact), new(RoleFact), new(TokenFact), new(PackageFact), new(CallbackParamFact), new(LostSignalFact), new(SQLParamFact), new(SQLCondFact), new(CheckParamFact), new(TokenConvFact), new(CallbackFieldFact), new(CASFact), new(FailsFact), new(ConvergeFact), new(SchemaFact), new(GoParamFact), new(LookupFact)}
 }
 
 var roleNames = []string{"acquire", "try-acquire", "release", "renew", "auto-renew", "check", "lost",

@@ -52,11 +52,20 @@ func (b *builder) updateWriteFacts() bool {
 // its own) mean for its callers, and reports whether it changed.
 func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 	obj := declaredFunc(fn)
-	var unfenced, spawned, fenced, cond *Write
+	var unfenced, spawned, fenced, cond, onceRecv *Write
 	var converge []*Write
 	outsideOf := ""
+	allSpawned := true
 	for _, w := range writes {
+		if len(w.Held) == 0 && !w.LockImpl && !w.Fenced && w.once == oncePerCall && !w.spawned {
+			allSpawned = false
+		}
 		switch {
+		case w.once == oncePerProcess:
+		case w.once == oncePerRecv:
+			if onceRecv == nil && !w.Fenced {
+				onceRecv = w
+			}
 		case len(w.Held) > 0 || w.LockImpl:
 		case !w.Fenced && w.Unseen == "" && len(w.Converge) > 0 && b.goroutineLock(w.Fn) == "":
 			converge = append(converge, w)
@@ -89,10 +98,15 @@ func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 	} else {
 		outsideOf = ""
 	}
+	once := unfenced == nil && onceRecv != nil && fenced == nil && cond == nil && len(converge) == 0
+	if once {
+		unfenced = onceRecv
+	}
 	switch {
 	case unfenced != nil:
 		var old WritesFact
-		f := &WritesFact{System: unfenced.System, What: b.describeWrite(unfenced), Dispatch: unfenced.Dispatch, OutsideOf: outsideOf, Append: appends, Accumulates: accumulates, FreshKeys: freshKeys}
+		f := &WritesFact{System: unfenced.System, What: b.describeWrite(unfenced), Dispatch: unfenced.Dispatch, OutsideOf: outsideOf, Append: appends, Accumulates: accumulates, FreshKeys: freshKeys,
+			Spawned: allSpawned && !once, OnceRecv: once}
 		if b.fact(obj, &old) && old == *f {
 			return false
 		}

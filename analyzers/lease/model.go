@@ -166,6 +166,11 @@ type Write struct {
 	// rows-affected count is read (a token or version compared); a state
 	// transition alone is safe whether or not it is (sqlidem.go).
 	countFences bool
+	// spawned marks a write made in a goroutine Fn starts (a go statement,
+	// a Spawner's goroutine, a call whose WritesFact is Spawned); once says
+	// how often that goroutine is started (oncestart.go).
+	spawned bool
+	once    onceKind
 }
 
 // A Check is a lease-validity check: a call whose result says the lease is

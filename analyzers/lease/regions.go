@@ -598,6 +598,11 @@ func (b *builder) markHeld() {
 }
 
 func (b *builder) markWrite(w *Write) {
+	b.markOnce(w)
+	if w.once != oncePerCall {
+		w.Held = nil // a goroutine started once is not work handed over under the lease
+		return
+	}
 	held := b.heldBefore(w.Call).without(func(l *Lease) bool {
 		return l.OwnStore && lockStore(l.System) != w.System || w.outsideOf != "" && l.What == w.outsideOf
 	})

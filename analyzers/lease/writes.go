@@ -145,6 +145,10 @@ func (b *builder) factWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
 	if b.callFact(call.Common(), obj, &wf) {
 		w := newWrite(fn, call, wf.System, shortName(obj))
 		w.Via, w.Dispatch, w.outsideOf, w.Append, w.accumulates = wf.What, wf.Dispatch, wf.OutsideOf, wf.Append, wf.Append || wf.Accumulates
+		w.spawned = wf.Spawned || wf.OnceRecv
+		if wf.OnceRecv {
+			w.once = b.onceCall(call)
+		}
 		if twin := b.fencedTwin(obj); twin != nil {
 			w.Advice = b.twinAdvice(twin)
 		}

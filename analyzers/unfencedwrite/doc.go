@@ -93,6 +93,20 @@
 // under the lock counts as its own object: its writes under the lock are
 // not reported.
 //
+// A goroutine started at most once is not work handed over under the lease that happens to be held when it starts (a
+// getter that lazily starts a destination's streaming workers, which write
+// for the life of the process): one started inside sync.Once.Do, or behind
+// a flag the code tests and sets (if !started { started = true; go ... },
+// atomic.Bool or go.uber.org/atomic's Bool Load, CompareAndSwap(false,
+// true), atomic.CompareAndSwapInt32(&n, 0, 1)) that is unexported and never
+// reset (no Store(false), no started = false on stop). The flag must be the
+// package's or the object's whose method starts it, and that object one
+// the region did not make (&worker{}, a constructor's result) and that no
+// code replaces after it is made (a field assigned outside a constructor):
+// otherwise the start happens again per lease and stays reported. A write
+// made once but synchronously (sync.Once.Do(func() { db.Exec(...) })) is
+// made under the lease and stays reported.
+//
 // How to fence, per store:
 //
 //   - SQL: UPDATE docs SET body = $1, fence = $2 WHERE id = $3 AND fence < $2,
