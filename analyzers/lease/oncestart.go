@@ -484,15 +484,16 @@ func (*LookupFact) String() string { return "lookup" }
 // exportLookupFacts learns which of the package's functions are lookups.
 func (b *builder) exportLookupFacts() {
 	for _, fn := range b.funcs {
-		if obj := declaredFunc(fn); obj != nil && returnsStored(fn) {
+		if obj := declaredFunc(fn); obj != nil && b.returnsStored(fn) {
 			b.setLocal(obj, &LookupFact{})
 		}
 	}
 }
 
 // returnsStored reports whether every return of fn gives, as its first
-// result (a pointer or an interface), nil or a value loaded from memory.
-func returnsStored(fn *ssa.Function) bool {
+// result (a pointer or an interface), nil or a value loaded from memory:
+// a map's, or a field's that nothing replaces after its owner is made.
+func (b *builder) returnsStored(fn *ssa.Function) bool {
 	results := fn.Signature.Results()
 	if results.Len() == 0 || !isReference(results.At(0).Type()) {
 		return false
@@ -512,8 +513,11 @@ func returnsStored(fn *ssa.Function) bool {
 			if v.Op != token.MUL {
 				return false
 			}
+			if fa, ok := unwrap(v.X).(*ssa.FieldAddr); ok && b.replaced(fa) {
+				return false
+			}
 			stored = true
-		case *ssa.Field, *ssa.Lookup:
+		case *ssa.Lookup:
 			stored = true
 		case *ssa.Extract:
 			if _, ok := v.Tuple.(*ssa.Lookup); !ok || v.Index != 0 {
@@ -527,8 +531,12 @@ func returnsStored(fn *ssa.Function) bool {
 	return stored
 }
 
-// isReference reports whether t is a pointer or an interface.
+// isReference reports whether t is a pointer or an interface (not a type
+// parameter).
 func isReference(t types.Type) bool {
+	if _, ok := types.Unalias(t).(*types.TypeParam); ok {
+		return false
+	}
 	switch t.Underlying().(type) {
 	case *types.Pointer, *types.Interface:
 		return true
