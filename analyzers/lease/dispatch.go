@@ -191,17 +191,26 @@ func (b *builder) targetsFact(targets []dispatchTarget, f analysis.Fact) bool {
 	}
 	var fenced *FencedByParamFact
 	fencedVia, fencedImpl := "", Dispatch{}
+	var once *WritesFact // an implementation that starts its writer once per receiver
 	for _, t := range targets {
 		role, wf, fp := b.targetFacts(t)
 		if role != nil {
 			continue // a lock operation's own writes are the lock's business
 		}
 		if wf != nil {
-			if d, ok := f.(*WritesFact); ok {
-				*d = WritesFact{System: wf.System, What: wf.What + ", via " + t.name, Dispatch: t.impl, OutsideOf: wf.OutsideOf, Append: wf.Append}
-				return true
+			d, ok := f.(*WritesFact)
+			if !ok {
+				return false
 			}
-			return false
+			dispatched := WritesFact{System: wf.System, What: wf.What + ", via " + t.name, Dispatch: t.impl, OutsideOf: wf.OutsideOf, Append: wf.Append, Spawned: wf.Spawned, OnceRecv: wf.OnceRecv}
+			if wf.OnceRecv { // another implementation may write on every call
+				if once == nil {
+					once = &dispatched
+				}
+				continue
+			}
+			*d = dispatched
+			return true
 		}
 		if _, asksFenced := f.(*FencedByParamFact); asksFenced && b.targetConverges(t) {
 			return false // judged by its definition (dispatchConverge), not by a token
@@ -209,6 +218,10 @@ func (b *builder) targetsFact(targets []dispatchTarget, f analysis.Fact) bool {
 		if fp != nil && fenced == nil {
 			fenced, fencedVia, fencedImpl = fp, t.name, t.impl
 		}
+	}
+	if d, ok := f.(*WritesFact); ok && once != nil {
+		*d = *once
+		return true
 	}
 	d, ok := f.(*FencedByParamFact)
 	if !ok || fenced == nil {

@@ -557,11 +557,39 @@ func (b *builder) markOnce(w *Write) {
 }
 
 // inGoroutine reports whether the closure fn, or one it is nested in, is
-// started in a goroutine of its own.
+// started in a goroutine of its own: by a go statement, a Spawner, or a
+// goroutine helper of the application (safego.RunWithRestart(func() {...})).
 func (b *builder) inGoroutine(fn *ssa.Function) bool {
 	for ; fn != nil && fn.Parent() != nil; fn = fn.Parent() {
-		if b.startedByGo(fn) {
+		if b.startedByGo(fn) || b.startedByHelper(fn) {
 			return true
+		}
+	}
+	return false
+}
+
+// startedByHelper reports whether the closure fn is handed, by its parent,
+// to a function that runs it in a goroutine (GoParamFact).
+func (b *builder) startedByHelper(fn *ssa.Function) bool {
+	for _, blk := range fn.Parent().Blocks {
+		for _, instr := range blk.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			helper := calleeFunc(call.Common())
+			if helper == nil || isAbstract(helper) {
+				continue
+			}
+			var f GoParamFact
+			if !b.pass.ImportObjectFact(helper.Origin(), &f) {
+				continue
+			}
+			for _, i := range f.Params {
+				if funcValue(arg(call.Common(), i)) == fn {
+					return true
+				}
+			}
 		}
 	}
 	return false

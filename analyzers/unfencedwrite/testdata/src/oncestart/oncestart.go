@@ -181,3 +181,18 @@ func (s *Session) Run() {
 	defer mu.Unlock()
 	s.proxy.Get() // want `Proxy.Get \(DB.Exec \(UPDATE events\) at dest.go:\d+, via Proxy.stream, via Proxy.start\) writes`
 }
+
+// Catalogued reaches the lazy start through the application's interfaces:
+// every Destination starts its stream once; a Source may be a Direct one,
+// which writes on every Open.
+func (s *Syncer) Catalogued(c *dest.Catalog, id string) {
+	mu := s.rs.NewMutex("collection")
+	if err := mu.Lock(); err != nil {
+		return
+	}
+	defer mu.Unlock()
+	if d, ok := c.Destination(id); ok {
+		d.Get()
+	}
+	c.Source(id).Open() // want `Source.Open \(DB.Exec \(UPDATE sources\) at dest.go:\d+, via \*dest.Direct.Open\) writes to SQL database without a fencing token`
+}

@@ -82,3 +82,54 @@ func (p *Pump) Stop() {
 	p.running = false
 	p.mu.Unlock()
 }
+
+// Destination is what the application's registries hand out.
+type Destination interface {
+	Get() (*sql.DB, bool)
+}
+
+// Source opens a database: a lazy proxy, or a direct one that marks
+// itself opened on each call.
+type Source interface {
+	Open() *sql.DB
+}
+
+// Open is Get for a Source.
+func (p *Proxy) Open() *sql.DB {
+	db, _ := p.Get()
+	return db
+}
+
+// Direct writes on every Open.
+type Direct struct{ db *sql.DB }
+
+func (d *Direct) Open() *sql.DB {
+	d.db.Exec(`UPDATE sources SET opened = now()`)
+	return d.db
+}
+
+// Catalog keeps the process's destinations and sources.
+type Catalog struct {
+	dests   map[string]Destination
+	sources map[string]Source
+}
+
+// NewCatalog registers the proxies and a direct source.
+func NewCatalog(db *sql.DB, ids []string) *Catalog {
+	c := &Catalog{dests: make(map[string]Destination), sources: make(map[string]Source)}
+	for _, id := range ids {
+		c.dests[id] = New(db)
+		c.sources[id] = New(db)
+	}
+	c.sources["direct"] = &Direct{db: db}
+	return c
+}
+
+// Destination looks a destination up.
+func (c *Catalog) Destination(id string) (Destination, bool) {
+	d, ok := c.dests[id]
+	return d, ok
+}
+
+// Source looks a source up.
+func (c *Catalog) Source(id string) Source { return c.sources[id] }
