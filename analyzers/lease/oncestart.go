@@ -103,7 +103,7 @@ func (b *builder) guardedOnce(fn *ssa.Function, instr ssa.Instruction) onceKind 
 			continue
 		}
 		obj := flagObject(addr)
-		if obj == nil || !b.onceFlag(obj, true) || !b.setsNear(fn, obj) {
+		if obj == nil || !b.onceFlag(obj, true) || !b.setsOnWayIn(fn, blk, succ, obj) {
 			continue
 		}
 		kind = max(kind, b.ownerOf(addr))
@@ -314,7 +314,15 @@ type flagWriteSet struct{ set, reset bool }
 
 // flagWritesIn is flagWrites for one function.
 func flagWritesIn(fn *ssa.Function, obj types.Object) (set, reset bool) {
+	return flagWritesInBlocks(fn, obj, func(*ssa.BasicBlock) bool { return true })
+}
+
+// flagWritesInBlocks is flagWrites for the blocks of fn that keep says.
+func flagWritesInBlocks(fn *ssa.Function, obj types.Object, keep func(*ssa.BasicBlock) bool) (set, reset bool) {
 	for _, blk := range fn.Blocks {
+		if !keep(blk) {
+			continue
+		}
 		for _, instr := range blk.Instrs {
 			if fa, ok := instr.(*ssa.FieldAddr); ok && fieldVar(fa.X.Type(), fa.Field) == obj {
 				for _, ref := range *fa.Referrers() {
@@ -418,14 +426,21 @@ func setsTo(v ssa.Value) bool {
 	return ok && n != 0
 }
 
-// setsNear reports whether fn, or a function of the package it calls,
-// sets the flag obj: the code that tests the flag is the code that sets
-// it (if !started { start() } with start setting started).
-func (b *builder) setsNear(fn *ssa.Function, obj types.Object) bool {
-	if set, _ := flagWritesIn(fn, obj); set {
+// setsOnWayIn reports whether the code that runs because the flag obj was
+// found unset sets it: the test itself (a CompareAndSwap in test, the
+// block that ends in it), the blocks the unset branch unset dominates, or
+// a function of the package called there (if !started { start() } with
+// start setting started). A flag only set elsewhere (closed, set by Close)
+// guards nothing once.
+func (b *builder) setsOnWayIn(fn *ssa.Function, test, unset *ssa.BasicBlock, obj types.Object) bool {
+	onWay := func(blk *ssa.BasicBlock) bool { return blk == test || unset.Dominates(blk) }
+	if set, _ := flagWritesInBlocks(fn, obj, onWay); set {
 		return true
 	}
 	for _, blk := range fn.Blocks {
+		if !onWay(blk) {
+			continue
+		}
 		for _, instr := range blk.Instrs {
 			call, ok := instr.(ssa.CallInstruction)
 			if !ok {

@@ -29,6 +29,7 @@ type Syncer struct {
 	compacter atomic.Bool
 	Exported  bool
 	announced bool
+	closed    bool
 }
 
 // copyIntervals is the sync's own write under the lock.
@@ -142,7 +143,8 @@ func (s *Syncer) Loops() {
 }
 
 // PerLease starts the loop behind flags that do not make it once: one
-// exported (another package may reset it), one never set.
+// exported (another package may reset it), one never set, one that only
+// Close sets (every call before it starts a loop).
 func (s *Syncer) PerLease() {
 	mu := s.rs.NewMutex("collection")
 	if err := mu.Lock(); err != nil {
@@ -156,7 +158,13 @@ func (s *Syncer) PerLease() {
 	if !s.announced {
 		go s.loop() // want `Syncer.loop \(DB.Exec \(UPDATE heartbeats\) at oncestart.go:\d+\) writes to SQL database without a fencing token`
 	}
+	if !s.closed {
+		go s.loop() // want `Syncer.loop \(DB.Exec \(UPDATE heartbeats\) at oncestart.go:\d+\) writes to SQL database without a fencing token`
+	}
 }
+
+// Close stops new loops.
+func (s *Syncer) Close() { s.closed = true }
 
 // StopAuditing lets Loops start another auditor.
 func (s *Syncer) StopAuditing() { s.auditing.Store(false) }
