@@ -10,8 +10,11 @@ import (
 
 // A write through an object its function built itself (the result of a
 // constructor, a composite literal, new) is not guarded by a lease that the
-// same function also writes through that object without: before taking it,
-// or on the path where taking it failed. The program itself writes that
+// same function also makes that write through that object without (the
+// same inner write, Write.Via): before taking it, or on the path where
+// taking it failed. Another write through the object says nothing: a
+// store wrapper built in the function (q := db.New(conn)) writes many
+// things. The program itself writes that
 // object's data unlocked (a task's own log, its status record), so the
 // lease is not what guards it and the place to fence it, if anywhere, is
 // not the lease region. Only objects the function made count: a store
@@ -54,7 +57,7 @@ func (b *builder) ownObjectLeases() map[*Write][]*Lease {
 					releases[fnLease{w.Fn, l}] = rel
 				}
 				return slices.ContainsFunc(writes, func(o *Write) bool {
-					return !slices.Contains(o.Held, l) && !reachedFrom(rel, o.Call)
+					return o.Via == w.Via && !slices.Contains(o.Held, l) && !reachedFrom(rel, o.Call)
 				})
 			})
 			if len(kept) == len(w.Held) {

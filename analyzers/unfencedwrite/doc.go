@@ -79,8 +79,9 @@
 // built itself (a constructor's result such as NewTaskLogger(task.ID, ...),
 // a composite literal such as &TaskCloser{Task: task}, or a local variable
 // that only ever holds that one object) is not judged under a lease when
-// the same function also writes through that same object where the lease
-// is not held: before taking it, or on the path where taking it failed.
+// the same function also makes that same write (one reaching the same
+// inner write) through that same object where the lease is not held:
+// before taking it, or on the path where taking it failed.
 // The program writes that object's data unlocked by design (a task's own
 // log, its status record), so the lease is not what guards it, and a fence
 // would belong to every one of those writes, not to the region. Writes
@@ -88,10 +89,10 @@
 // once the work is done), nor do writes through a store handle the
 // function was given (a parameter, a field, a global), a different object
 // of the same type, or an object made by a method call (a transaction, a
-// connection) or by a catalogued library's constructor. A store wrapper the
-// function builds from a handle (NewRepo(db)) and writes both before and
-// under the lock counts as its own object: its writes under the lock are
-// not reported.
+// connection) or by a catalogued library's constructor. Other writes
+// through that object stay judged: a store wrapper the function builds
+// from a handle (q := db.New(conn)) that appends an audit row before the
+// lock says nothing about the row it updates under it.
 //
 // A goroutine started at most once is not work handed over under the lease that happens to be held when it starts (a
 // getter that lazily starts a destination's streaming workers, which write

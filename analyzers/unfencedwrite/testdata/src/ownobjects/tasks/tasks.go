@@ -8,8 +8,10 @@ import (
 	"fmt"
 
 	"github.com/go-redsync/redsync/v4"
+	"github.com/gomodule/redigo/redis"
 
 	"ownobjects/meta"
+	"ownobjects/redismeta"
 )
 
 type Task struct{ ID, Collection string }
@@ -160,4 +162,19 @@ func (e *Executor) reassigned(task *Task) error {
 	logger = NewTaskLogger(task.Collection, e.store)
 	logger.Info("running") // want `TaskLogger.Info \(.*\) writes to Redis without a fencing token while the redsync lock`
 	return nil
+}
+
+// ownStore builds its store handle itself and writes the task's log
+// through it before the lock; the signature it saves under the lock is
+// another write, which the unlocked one says nothing about (sqlc's
+// q := db.New(conn) is this shape).
+func (e *Executor) ownStore(pool *redis.Pool, task *Task) error {
+	store := redismeta.New(pool)
+	store.AppendTaskLog(task.ID, "locking")
+	m := e.rs.NewMutex("sync:" + task.Collection)
+	if err := m.Lock(); err != nil {
+		return err
+	}
+	defer m.Unlock()
+	return store.SaveSignature(task.Collection, "sig") // want `SaveSignature \(.*\) writes to Redis without a fencing token while the redsync lock`
 }
