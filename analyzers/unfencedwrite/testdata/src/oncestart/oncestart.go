@@ -204,3 +204,32 @@ func (s *Syncer) Catalogued(c *dest.Catalog, id string) {
 	}
 	c.Source(id).Open() // want `Source.Open \(DB.Exec \(UPDATE sources\) at dest.go:\d+, via \*dest.Direct.Open\) writes to SQL database without a fencing token`
 }
+
+// startLoop starts the heartbeat loop.
+func (s *Syncer) startLoop() { go s.loop() }
+
+// WarmValue starts it once through a method value.
+func (s *Syncer) WarmValue() {
+	mu := s.rs.NewMutex("collection")
+	if err := mu.Lock(); err != nil {
+		return
+	}
+	defer mu.Unlock()
+	s.once.Do(s.startLoop)
+}
+
+// reaperStarted is the process's: the reaper starts once.
+var reaperStarted bool
+
+// Reap starts the process's reaper on the first lease.
+func (s *Syncer) Reap() {
+	mu := s.rs.NewMutex("collection")
+	if err := mu.Lock(); err != nil {
+		return
+	}
+	defer mu.Unlock()
+	if !reaperStarted {
+		reaperStarted = true
+		go s.loop()
+	}
+}
