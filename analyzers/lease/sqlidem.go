@@ -35,8 +35,8 @@ import (
 //     stamped with the store's clock (updated_at = now()), whatever state
 //     it requires (a value the holder read: a row still in the state set
 //     gets only a newer stamp). A one-table DELETE whose WHERE clause
-//     only holds columns to values, one to constant string states and
-//     another to values the holder binds (WHERE id = $1 AND status =
+//     only holds columns to values, one to constant states that end a
+//     row's life (terminalState) and another to values the holder binds (WHERE id = $1 AND status =
 //     'PENDING_DELETE'), is the transition out of every state. These
 //     assume rows move forward: a state once left is not entered again.
 //     The write is safe by itself whether or not its rows-affected count
@@ -121,19 +121,45 @@ func transitionFences(tr *sqlscan.Transition, text sqlText, args []ssa.Value, ar
 }
 
 // pinnedToState reports whether a DELETE's pins hold one column to
-// constant string states and another to values the holder binds that are
-// not constants (its key: the rows it saw).
+// constant string states that end a row's life (terminalState) and another
+// to values the holder binds that are not constants (its key: the rows it
+// saw). A row in such a state is one every holder deletes and none
+// changes, so a stale holder's delete is the next holder's; a row pinned
+// to a live state ('ACTIVE') or a category (kind = 'x') is deleted on the
+// holder's own, possibly stale, judgement.
 func pinnedToState(pins []sqlscan.Pin, text sqlText, args []ssa.Value, argsKnown bool) bool {
 	state, key := false, false
 	for _, p := range pins {
 		switch {
-		case !slices.ContainsFunc(p.Values, func(o sqlscan.Operand) bool { return !stringConst(o, text, args, argsKnown) }):
+		case !slices.ContainsFunc(p.Values, func(o sqlscan.Operand) bool { return !terminalConst(o, text, args, argsKnown) }):
 			state = true
 		case !slices.ContainsFunc(p.Values, func(o sqlscan.Operand) bool { return !boundVariable(o, text, args, argsKnown) }):
 			key = true
 		}
 	}
 	return state && key
+}
+
+// terminalConst reports whether an operand is a string constant naming a
+// state that ends a row's life.
+func terminalConst(op sqlscan.Operand, text sqlText, args []ssa.Value, argsKnown bool) bool {
+	if !stringConst(op, text, args, argsKnown) {
+		return false
+	}
+	s, ok := operandConst(op, text, args, argsKnown)
+	return ok && terminalState(s)
+}
+
+// terminalState reports whether a state's name says the row is done with:
+// marked for deletion, expired, cancelled, finished.
+func terminalState(s string) bool {
+	s = strings.ToLower(s)
+	for _, stem := range [...]string{"delet", "remov", "purg", "expir", "cancel", "abort", "terminat", "finish", "complet", "done", "succe", "fail", "dead", "archiv", "obsolet", "tombston", "revok", "closed"} {
+		if strings.Contains(s, stem) {
+			return true
+		}
+	}
+	return false
 }
 
 // boundVariable reports whether an operand is a placeholder bound to a Go

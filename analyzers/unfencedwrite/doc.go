@@ -237,8 +237,12 @@
 //     $1 AND status = $2, with the status the holder read: a row still in
 //     the state set gets only a newer stamp). A DELETE of one table whose
 //     WHERE clause only holds a key to values the holder binds and a
-//     column to constant string states (DELETE FROM service WHERE id = $1
-//     AND status = 'PENDING_DELETE') is the transition out of every state.
+//     column to constant states whose names end a row's life (DELETE FROM
+//     service WHERE id = $1 AND status = 'PENDING_DELETE'; names with
+//     delete, remove, purge, expired, cancel, abort, terminated, finished,
+//     completed, done, succeeded, failed, dead, archived, obsolete,
+//     tombstone, revoked, closed) is the transition out of every state:
+//     every holder deletes such a row and none changes it.
 //     These assume rows move forward, never back into a state they left.
 //     The transition is safe by itself whether or not RowsAffected is read:
 //     a 0-row no-op means the row was moved on, which is what the holder
@@ -252,7 +256,9 @@
 //     state IN ('pending', 'running'), or a state the holder read with
 //     other values than the clock), a state set that is not a constant, an
 //     open condition (state <> 'done', NOT IN), a condition on a column the
-//     UPDATE does not set, or a DELETE pinned to a state the holder read.
+//     UPDATE does not set, or a DELETE pinned to a state the holder read,
+//     to a live state (status = 'ACTIVE') or to a category (kind = 'x'):
+//     those delete on the holder's own, possibly stale, judgement.
 //   - Derived from other rows: a set-based UPDATE over other tables (JOIN,
 //     FROM) that binds no value, sets only literals, the other tables'
 //     columns or the store's clock, and filters the other tables' rows by

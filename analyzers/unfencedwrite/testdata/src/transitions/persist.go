@@ -85,6 +85,14 @@ func (w *Worker) PersistStale(ctx context.Context, s *Service, status ServiceSta
 	if _, err := w.db.ExecContext(ctx, "DELETE FROM service WHERE id = $1 AND status = $2", s.ID, s.Status); err != nil { // want `ExecContext \(DELETE service\) writes to SQL database without a fencing token`
 		return err
 	}
+	// A live state or a category is the holder's own judgement, not a row
+	// every holder deletes.
+	if _, err := w.db.ExecContext(ctx, "DELETE FROM service WHERE id = $1 AND status = 'ACTIVE'", s.ID); err != nil { // want `ExecContext \(DELETE service\) writes to SQL database without a fencing token`
+		return err
+	}
+	if _, err := w.db.ExecContext(ctx, "DELETE FROM service WHERE id = $1 AND kind = 'loadbalancer'", s.ID); err != nil { // want `ExecContext \(DELETE service\) writes to SQL database without a fencing token`
+		return err
+	}
 	_, err := w.db.ExecContext(ctx, "DELETE FROM service WHERE id = $1 AND status = 'PENDING_DELETE' AND owner = 'agent-1' OR id = $1", s.ID) // want `ExecContext \(DELETE service\) writes to SQL database without a fencing token`
 	return err
 }
