@@ -343,7 +343,13 @@ func (b *builder) targetConverges(t dispatchTarget) bool {
 // wraps a type of its own in that interface (a GCS backend calling
 // remote.NewState(&gcsClient{...})) knows better: its calls reach its own
 // implementation, so there the fact is replaced by what that
-// implementation does, which may be nothing.
+// implementation does, which may be nothing. It knows better only when
+// those are all it has: a package that also gets implementations from
+// elsewhere (an interface value another package's function returns, a
+// conversion of another package's type) reaches them too. Atlas's cmdapi
+// wraps the revision store another package opens for it in a dry-run type
+// of its own that records nothing; its executor still records through the
+// store it was given.
 
 // reachableImpls returns, for a fact learned through dispatch to d, the
 // package's own methods that stand for d instead: the methods d.Method,
@@ -363,10 +369,124 @@ func (b *builder) reachableImpls(d Dispatch) (impls []*types.Func, ok bool) {
 		if typePath(named) == d.Type {
 			return nil, false
 		}
-		obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(named), true, b.pass.Pkg, d.Method)
-		if m, isFunc := obj.(*types.Func); isFunc && !isAbstract(m) && signatureKey(m) == d.Sig {
+		if m := concreteMethod(named, b.pass.Pkg, d); m != nil {
 			impls = append(impls, m)
 		}
+	}
+	if len(impls) == 0 || b.getsForeignImpls(d) {
+		return nil, false
+	}
+	return impls, true
+}
+
+// concreteMethod returns the method d.Method of *named, if it has d's
+// signature and is no interface method promoted from an embedded field.
+func concreteMethod(named *types.Named, from *types.Package, d Dispatch) *types.Func {
+	obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(named), true, from, d.Method)
+	if m, isFunc := obj.(*types.Func); isFunc && !isAbstract(m) && signatureKey(m) == d.Sig {
+		return m
+	}
+	return nil
+}
+
+// getsForeignImpls reports whether the package's code (outside _test.go
+// files) gets a value that may run an implementation of d's method other
+// than its own: it converts another package's type that has the method to
+// an interface, or a function of another package (or a dynamic call)
+// returns an interface that has it.
+func (b *builder) getsForeignImpls(d Dispatch) bool {
+	for _, fn := range b.funcs {
+		if inTestFile(b.pass.Fset, fn.Pos()) {
+			continue
+		}
+		for _, blk := range fn.Blocks {
+			for _, instr := range blk.Instrs {
+				switch v := instr.(type) {
+				case *ssa.MakeInterface:
+					if named := namedOf(v.X.Type()); named != nil && named.Obj().Pkg() != b.pass.Pkg && concreteMethod(named, b.pass.Pkg, d) != nil {
+						return true
+					}
+				case *ssa.Call:
+					if callee := v.Common().StaticCallee(); callee != nil && callee.Pkg != nil && callee.Pkg.Pkg == b.pass.Pkg {
+						continue
+					}
+					if b.resultsHaveMethod(v.Type(), d) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// resultsHaveMethod reports whether t, a call's result or tuple of
+// results, holds an interface with d's method.
+func (b *builder) resultsHaveMethod(t types.Type, d Dispatch) bool {
+	if tuple, ok := t.(*types.Tuple); ok {
+		for v := range tuple.Variables() {
+			if b.resultsHaveMethod(v.Type(), d) {
+				return true
+			}
+		}
+		return false
+	}
+	if !types.IsInterface(t) {
+		return false
+	}
+	obj, _, _ := types.LookupFieldOrMethod(t, false, b.pass.Pkg, d.Method)
+	m, ok := obj.(*types.Func)
+	return ok && signatureKey(m) == d.Sig
+}
+
+// namedOf returns the named type t is, or points to.
+func namedOf(t types.Type) *types.Named {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	named, _ := types.Unalias(t).(*types.Named)
+	return named
+}
+
+// builtWith returns, for a fact learned through dispatch to d that the
+// method call c has, the implementations its receiver was built with
+// instead: the receiver is what a call in the same function returned
+// (migrate.NewExecutor(drv, dir, migrate.NopRevisionReadWriter{})), and
+// every argument of that call that may carry an implementation of d's
+// method converts a type other than d's to the interface. ok is false
+// when the fact stands as it is. The object carries what it was built
+// with: Atlas's planner replays migrations on an executor that records
+// nothing, whatever its other executors record through.
+func (b *builder) builtWith(c *ssa.CallCommon, d Dispatch) (impls []*types.Func, ok bool) {
+	callee := c.StaticCallee()
+	if d.Type == "" || callee == nil || callee.Signature.Recv() == nil || len(c.Args) == 0 {
+		return nil, false
+	}
+	recv := c.Args[0]
+	if x, isExtract := recv.(*ssa.Extract); isExtract {
+		recv = x.Tuple
+	}
+	ctor, isCall := recv.(*ssa.Call)
+	if !isCall || ctor.Common().IsInvoke() {
+		return nil, false
+	}
+	for _, arg := range ctor.Common().Args {
+		if !b.resultsHaveMethod(arg.Type(), d) {
+			continue
+		}
+		mi, isMake := arg.(*ssa.MakeInterface)
+		if !isMake {
+			return nil, false
+		}
+		named := namedOf(mi.X.Type())
+		if named == nil || typePath(named) == d.Type {
+			return nil, false
+		}
+		m := concreteMethod(named, b.pass.Pkg, d)
+		if m == nil {
+			return nil, false
+		}
+		impls = append(impls, m)
 	}
 	return impls, len(impls) > 0
 }

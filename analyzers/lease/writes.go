@@ -308,7 +308,13 @@ func structField(t types.Type, name string) *types.Var {
 // called through (receiverTargets).
 func (b *builder) callFact(c *ssa.CallCommon, obj *types.Func, f analysis.Fact) bool {
 	if !c.IsInvoke() {
-		return b.fact(obj, f)
+		if !b.fact(obj, f) {
+			return false
+		}
+		if impls, ok := b.builtWith(c, factDispatch(f)); ok {
+			return b.implFact(impls, f)
+		}
+		return true
 	}
 	return b.ownFact(obj, f) || b.targetsFact(b.receiverTargets(c), f)
 }
