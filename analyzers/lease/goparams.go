@@ -400,21 +400,28 @@ func (b *builder) helperStarts() []*Goroutine {
 		if !ok {
 			continue
 		}
-		helper := calleeFunc(plain.Common())
-		if helper == nil || isAbstract(helper) {
-			continue
-		}
-		var f GoParamFact
-		if !b.pass.ImportObjectFact(helper.Origin(), &f) {
-			continue
-		}
-		for _, i := range f.Params {
+		helper, params := b.goParams(plain)
+		for _, i := range params {
 			if fn := startedValue(arg(plain.Common(), i)); fn != nil {
 				out = append(out, &Goroutine{Go: plain, Pos: plain.Pos(), Fn: fn, Helper: helper})
 			}
 		}
 	}
 	return out
+}
+
+// goParams returns the function call calls and the indexes of the
+// parameters whose funcs it runs in goroutines (its GoParamFact), if any.
+func (b *builder) goParams(call *ssa.Call) (*types.Func, []int) {
+	helper := calleeFunc(call.Common())
+	if helper == nil || isAbstract(helper) {
+		return nil, nil
+	}
+	var f GoParamFact
+	if !b.pass.ImportObjectFact(helper.Origin(), &f) {
+		return nil, nil
+	}
+	return helper, f.Params
 }
 
 // startedValue returns the function a func value handed to a goroutine

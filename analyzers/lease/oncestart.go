@@ -592,15 +592,8 @@ func (b *builder) startedByHelper(fn *ssa.Function) bool {
 			if !ok {
 				continue
 			}
-			helper := calleeFunc(call.Common())
-			if helper == nil || isAbstract(helper) {
-				continue
-			}
-			var f GoParamFact
-			if !b.pass.ImportObjectFact(helper.Origin(), &f) {
-				continue
-			}
-			for _, i := range f.Params {
+			_, params := b.goParams(call)
+			for _, i := range params {
 				if funcValue(arg(call.Common(), i)) == fn {
 					return true
 				}
