@@ -3,16 +3,13 @@ package conformance
 import (
 	"flag"
 	"fmt"
-	"go/scanner"
 	"go/token"
 	"go/types"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"runtime/debug"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -21,6 +18,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/fencelint/fencelint/analyzers"
+	"github.com/fencelint/fencelint/analyzers/internal/fencetest"
 	"github.com/fencelint/fencelint/analyzers/lease"
 )
 
@@ -174,11 +172,7 @@ func loadBatch(t *testing.T, dir string, b *batch) *loadedBatch {
 	// As the standalone driver does, list //go:embed files among each
 	// package's other files, so the analyzers may read embedded SQL.
 	for _, p := range roots {
-		for _, f := range p.EmbedFiles {
-			if !slices.Contains(p.OtherFiles, f) {
-				p.OtherFiles = append(p.OtherFiles, f)
-			}
-		}
+		fencetest.ListEmbedFiles(p)
 	}
 	lb := &loadedBatch{dir: dir, roots: roots}
 	var errs []string
@@ -217,8 +211,8 @@ func checkExpectations(t *testing.T, m *loadedBatch) int {
 		}
 		return counts[name]
 	}
-	for _, e := range want.all() {
-		count(e.analyzer).expected++
+	for _, e := range want.All() {
+		count(e.Analyzer).expected++
 	}
 	var problems []string
 	for _, act := range graph.Roots {
@@ -228,7 +222,7 @@ func checkExpectations(t *testing.T, m *loadedBatch) int {
 			if *printAll {
 				t.Logf("%s: %s: %s", m.rel(pos), name, d.Message)
 			}
-			if e := want.match(pos, name, d.Message); e != nil {
+			if want.Match(pos, name, d.Message) {
 				count(name).matched++
 				continue
 			}
@@ -236,8 +230,8 @@ func checkExpectations(t *testing.T, m *loadedBatch) int {
 			problems = append(problems, fmt.Sprintf("%s: unexpected %s diagnostic: %s", m.rel(pos), name, d.Message))
 		}
 	}
-	for _, e := range want.unmatched() {
-		problems = append(problems, fmt.Sprintf("%s: missing %s diagnostic matching %q", m.rel(e.pos), e.analyzer, e.re))
+	for _, e := range want.Unmatched() {
+		problems = append(problems, fmt.Sprintf("%s: missing %s diagnostic matching %q", m.rel(e.Pos), e.Analyzer, e.Re))
 	}
 	slices.Sort(problems)
 	for _, p := range problems {
@@ -247,152 +241,30 @@ func checkExpectations(t *testing.T, m *loadedBatch) int {
 		c := counts[name]
 		t.Logf("%-16s expected %3d, matched %3d, unexpected %3d", name, c.expected, c.matched, c.unexpected)
 	}
-	return len(want.all())
+	return len(want.All())
 }
 
 type tally struct{ expected, matched, unexpected int }
 
-// An expectation is one ANALYZER:"REGEXP" item of a // want comment.
-type expectation struct {
-	pos      token.Position
-	analyzer string
-	re       *regexp.Regexp
-	matched  bool
-}
-
-// expectationSet indexes expectations by file and line.
-type expectationSet map[lineKey][]*expectation
-
-type lineKey struct {
-	file string
-	line int
-}
-
-func (s expectationSet) add(e *expectation) {
-	k := lineKey{e.pos.Filename, e.pos.Line}
-	s[k] = append(s[k], e)
-}
-
-// match consumes the first unmatched expectation for analyzer on pos's line
-// whose pattern matches message.
-func (s expectationSet) match(pos token.Position, analyzer, message string) *expectation {
-	for _, e := range s[lineKey{pos.Filename, pos.Line}] {
-		if !e.matched && e.analyzer == analyzer && e.re.MatchString(message) {
-			e.matched = true
-			return e
-		}
-	}
-	return nil
-}
-
-func (s expectationSet) all() []*expectation {
-	var all []*expectation
-	for _, es := range s {
-		all = append(all, es...)
-	}
-	return all
-}
-
-func (s expectationSet) unmatched() []*expectation {
-	var out []*expectation
-	for _, e := range s.all() {
-		if !e.matched {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
-// expectations parses the // want comments of the batch's packages.
-func expectations(t *testing.T, m *loadedBatch) expectationSet {
-	set := make(expectationSet)
+// expectations reads the // want comments of the batch's packages, which
+// must all be ANALYZER:"REGEXP" items naming one of analyzers.All().
+func expectations(t *testing.T, m *loadedBatch) *fencetest.Wants {
 	known := make(map[string]bool)
 	for _, a := range analyzers.All() {
 		known[a.Name] = true
 	}
-	for _, p := range m.roots {
-		for _, f := range p.Syntax {
-			for _, cg := range f.Comments {
-				for _, c := range cg.List {
-					text, ok := wantText(c.Text)
-					if !ok {
-						continue
-					}
-					pos := p.Fset.Position(c.Pos())
-					es, err := parseWant(pos, text)
-					if err != nil {
-						t.Errorf("%s: malformed want comment: %v", m.rel(pos), err)
-						continue
-					}
-					for _, e := range es {
-						if !known[e.analyzer] {
-							t.Errorf("%s: want names %q, which is not one of analyzers.All()", m.rel(pos), e.analyzer)
-						}
-						set.add(e)
-					}
-				}
-			}
+	want := fencetest.ReadWants(m.roots, func(pos token.Position, err error) {
+		t.Errorf("%s: malformed want comment: %v", m.rel(pos), err)
+	})
+	for _, e := range want.All() {
+		switch {
+		case e.Analyzer == "":
+			t.Errorf("%s: want %q names no analyzer; write ANALYZER:\"REGEXP\"", m.rel(e.Pos), e.Re)
+		case !known[e.Analyzer]:
+			t.Errorf("%s: want names %q, which is not one of analyzers.All()", m.rel(e.Pos), e.Analyzer)
 		}
 	}
-	return set
-}
-
-// wantText returns what follows "want" in a // want or /* want */ comment.
-func wantText(comment string) (string, bool) {
-	if rest, ok := strings.CutPrefix(comment, "// want "); ok {
-		return rest, true
-	}
-	if rest, ok := strings.CutPrefix(comment, "/* want "); ok {
-		return strings.TrimSuffix(rest, "*/"), true
-	}
-	return "", false
-}
-
-// parseWant parses a list of ANALYZER:"REGEXP" items.
-func parseWant(pos token.Position, text string) ([]*expectation, error) {
-	var s scanner.Scanner
-	fset := token.NewFileSet()
-	src := []byte(text)
-	var firstErr error
-	s.Init(fset.AddFile("want", -1, len(src)), src, func(_ token.Position, msg string) {
-		if firstErr == nil {
-			firstErr = fmt.Errorf("%s", msg)
-		}
-	}, 0)
-	var out []*expectation
-	for {
-		_, tok, lit := s.Scan()
-		if tok == token.EOF || (tok == token.SEMICOLON && lit == "\n") {
-			break
-		}
-		if tok != token.IDENT {
-			return nil, fmt.Errorf("want ANALYZER:\"REGEXP\", found %s %q", tok, lit)
-		}
-		name := lit
-		if _, tok, _ = s.Scan(); tok != token.COLON {
-			return nil, fmt.Errorf("want ':' after %s", name)
-		}
-		_, tok, lit = s.Scan()
-		if tok != token.STRING {
-			return nil, fmt.Errorf("want a string literal after %s:", name)
-		}
-		pattern, err := strconv.Unquote(lit)
-		if err != nil {
-			return nil, err
-		}
-		re, err := regexp.Compile(pattern)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, &expectation{pos: pos, analyzer: name, re: re})
-	}
-	if firstErr != nil {
-		return nil, firstErr
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("no ANALYZER:\"REGEXP\" items")
-	}
-	return out, nil
+	return want
 }
 
 // rel prints pos relative to the module directory.

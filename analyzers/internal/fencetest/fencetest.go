@@ -19,6 +19,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
+	"golang.org/x/tools/go/packages"
 
 	"github.com/fencelint/fencelint/analyzers/internal/stubs"
 )
@@ -89,6 +90,28 @@ func copyTree(dst string, src fs.FS, from string) error {
 		}
 		return os.WriteFile(target, data, 0o644)
 	})
+}
+
+// Load loads the packages patterns match, with their dependencies, syntax
+// and embedded files' names, from the GOPATH tree root (see Tree), as
+// analysistest loads fixtures; with tests, their test variants too. Any
+// load, parse or type error fails the test.
+func Load(t testing.TB, root string, tests bool, patterns ...string) []*packages.Package {
+	t.Helper()
+	cfg := &packages.Config{
+		Mode:  packages.LoadAllSyntax | packages.NeedEmbedFiles,
+		Dir:   root,
+		Tests: tests,
+		Env:   append(os.Environ(), "GOPATH="+root, "GO111MODULE=off", "GOWORK=off"),
+	}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		t.Fatalf("fencetest: loading %v: %v", patterns, err)
+	}
+	if n := packages.PrintErrors(pkgs); n > 0 {
+		t.Fatalf("fencetest: %d errors loading %v", n, patterns)
+	}
+	return pkgs
 }
 
 // Tree builds the calling test's temporary GOPATH (the stubs plus a copy of

@@ -4,12 +4,10 @@
 package programtest
 
 import (
-	"os"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
-	"golang.org/x/tools/go/packages"
 
 	"github.com/fencelint/fencelint/analyzers"
 	"github.com/fencelint/fencelint/analyzers/internal/fencetest"
@@ -23,19 +21,9 @@ import (
 func Run(t *testing.T, a *analysis.Analyzer, patterns ...string) []*analysistest.Result {
 	t.Helper()
 	root := fencetest.Tree(t)
-	cfg := &packages.Config{
-		Mode:  packages.LoadAllSyntax,
-		Dir:   root,
-		Tests: true,
-		Env:   append(os.Environ(), "GOPATH="+root, "GO111MODULE=off", "GOWORK=off"),
-	}
-	pkgs, err := packages.Load(cfg, patterns...)
-	if err != nil {
-		t.Fatalf("programtest: loading %v: %v", patterns, err)
-	}
-	if n := packages.PrintErrors(pkgs); n > 0 {
-		t.Fatalf("programtest: %d errors loading %v", n, patterns)
-	}
+	// Tests, as analysistest loads them, so that the summary covers the
+	// packages analysistest.Run analyzes.
+	pkgs := fencetest.Load(t, root, true, patterns...)
 	prog, err := analyzers.SummarizeProgram(pkgs, nil)
 	if err != nil {
 		t.Fatalf("programtest: %v", err)
