@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# realworld_test.sh checks realworld.sh's handling of broken=PKG,... in
+# apps.tsv's flags, without the network or the real applications: it lays
+# out a tiny module whose package broken does not type-check and whose
+# package user imports it, runs the real fencelint over it through
+# realworld.sh, and checks that
+#   - with broken and user listed, the run passes (their analysis errors are
+#     expected);
+#   - with no broken= entry, the run fails on analysis errors;
+#   - with only broken listed, the run fails, and the error it prints is
+#     user's, not broken's.
+#
+# Usage: scripts/realworld_test.sh [-fencelint BINARY]
+# Exits 0 when every case behaves, 1 otherwise.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$PWD
+
+binary=
+if [[ ${1:-} == -fencelint ]]; then
+	binary=$(realpath "${2:?-fencelint needs a path}")
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/realworld-test.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+if [[ -z $binary ]]; then
+	binary=$work/fencelint
+	go build -o "$binary" ./cmd/fencelint
+fi
+
+# The application, laid out as layout() leaves one: its commit stamp
+# matches apps.tsv's, so no mirror is asked for.
+readonly commit=0123456789abcdef0123456789abcdef01234567
+app=$work/apps/app
+mkdir -p "$app/broken" "$app/ok" "$app/user"
+printf 'module example.com/app\n\ngo 1.22\n' >"$app/go.mod"
+printf 'package broken\n\nfunc F() int { return "not an int" }\n' >"$app/broken/broken.go"
+printf 'package ok\n\nfunc G() int { return 1 }\n' >"$app/ok/ok.go"
+printf 'package user\n\nimport "example.com/app/broken"\n\nfunc H() int { return broken.F() }\n' >"$app/user/user.go"
+echo "$commit" >"$app/.realworld-commit"
+
+failures=0
+
+# check runs realworld.sh over the application with the flags column FLAGS
+# and checks its exit status (WANT_STATUS) and that its output holds each
+# line of MUST and none of MUST_NOT (grep -E patterns, one a line).
+check() {
+	local name=$1 flags=$2 want_status=$3 must=$4 must_not=$5
+	local root=$work/root-$name
+	mkdir -p "$root/testdata/realworld"
+	printf '# test\napp\texample/app\t%s\t.\t./...\tnone\t%s\n' "$commit" "$flags" >"$root/testdata/realworld/apps.tsv"
+	echo '# none' >"$root/testdata/realworld/triage.tsv"
+	echo '# none' >"$root/testdata/realworld/targets.tsv"
+	local status=0
+	REALWORLD_ROOT=$root REALWORLD_DIR=$work/apps REALWORLD_MIRRORS=$work/no-mirrors \
+		bash "$repo/scripts/realworld.sh" -fencelint "$binary" >"$work/$name.out" 2>&1 || status=$?
+	local bad=
+	[[ $status == "$want_status" ]] || bad+="exit status $status, want $want_status; "
+	local p
+	while read -r p; do
+		[[ -z $p ]] || grep -qE -- "$p" "$work/$name.out" || bad+="no line matching '$p'; "
+	done <<<"$must"
+	while read -r p; do
+		[[ -z $p ]] || ! grep -qE -- "$p" "$work/$name.out" || bad+="a line matches '$p'; "
+	done <<<"$must_not"
+	if [[ -n $bad ]]; then
+		echo "FAIL: $name: ${bad%; }; output:"
+		sed 's/^/    /' "$work/$name.out"
+		failures=$((failures + 1))
+	else
+		echo "ok: $name"
+	fi
+}
+
+check listed 'broken=example.com/app/broken,example.com/app/user' 0 \
+	'^realworld.sh: ok$' \
+	'FAIL'
+check unlisted - 1 \
+	$'FAIL: .*analysis errors\n^  example.com/app/broken: \n^  example.com/app/user: ' \
+	'^realworld.sh: ok$'
+check importer-unlisted 'broken=example.com/app/broken' 1 \
+	$'FAIL: .*analysis errors\n^  example.com/app/user: ' \
+	$'^  example.com/app/broken: \n^realworld.sh: ok$'
+
+if ((failures)); then
+	echo "realworld_test.sh: $failures of 3 cases failed"
+	exit 1
+fi
+echo "realworld_test.sh: ok"
