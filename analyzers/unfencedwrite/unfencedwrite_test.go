@@ -14,7 +14,15 @@ func Test(t *testing.T) {
 		"sqladvisory", "billing", "etcdlock", "redislocks", "consullock", "zklock",
 		"k8sleader", "cbconfig/...", "cloudstores", "crosspkg", "pgxworker", "gocronjobs", "raftleader", "usewithlock",
 		"ifacevet/worker", "k8sworkers", "falsepositives", "sqlforms", "sqlbuilders", "goroutines", "oncestart/...", "fencegen/...", "gormstore", "bunstore", "goqustore", "roomlock", "gccollector",
-		"pipelines", "lockobjects", "messages", "optimistic", "transitions", "releasefuncs/...", "casfence/...", "ownlease", "findorcreate", "upsertdefs/...", "freshkeys", "stmthelpers", "redigostore", "entstore/...", "ownobjectvet")
+		"pipelines", "lockobjects", "messages", "optimistic", "transitions", "releasefuncs/...", "casfence/...", "ownlease", "findorcreate", "upsertdefs/...", "freshkeys", "stmthelpers", "redigostore", "ownobjectvet")
+}
+
+// TestEntClient: the fixture's ent client is the conformance case's, one
+// source compiled here against the ent stubs and there against real ent.
+func TestEntClient(t *testing.T) {
+	fencetest.RunWithPackages(t, unfencedwrite.Analyzer, map[string]string{
+		"github.com/fencelint/fencelint/testdata/conformance/entstore/ent": "../../testdata/conformance/entstore/ent",
+	}, "entstore")
 }
 
 func TestSuggestedFixes(t *testing.T) {

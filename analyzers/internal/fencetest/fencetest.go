@@ -39,6 +39,22 @@ func RunWithSuggestedFixes(t testing.TB, a *analysis.Analyzer, patterns ...strin
 	return analysistest.RunWithSuggestedFixes(t, gopath(t), a, patterns...)
 }
 
+// RunWithPackages is Run with more packages importable: each entry of
+// dirs copies a directory (relative to the calling test's directory), with
+// its subdirectories, to the import path it is keyed by. A fixture can so
+// import a conformance case's package, one source compiled here against
+// the stubs and there against the real libraries.
+func RunWithPackages(t testing.TB, a *analysis.Analyzer, dirs map[string]string, patterns ...string) []*analysistest.Result {
+	t.Helper()
+	root := gopath(t)
+	for path, dir := range dirs {
+		if err := copyTree(filepath.Join(root, "src", filepath.FromSlash(path)), os.DirFS(dir), dir); err != nil {
+			t.Fatalf("fencetest: %v", err)
+		}
+	}
+	return analysistest.Run(t, root, a, patterns...)
+}
+
 // gopath builds the temporary GOPATH for the calling test (the stubs plus
 // a copy of ./testdata/src) and returns its root. The test fails at once if
 // the tree cannot be built.

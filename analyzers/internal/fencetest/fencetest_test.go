@@ -51,6 +51,13 @@ func TestRunWithSuggestedFixesFindsGoldenFiles(t *testing.T) {
 	RunWithSuggestedFixes(t, acquires, "fencetestcase")
 }
 
+func TestRunWithPackagesCopiesThem(t *testing.T) {
+	results := RunWithPackages(t, acquires, map[string]string{"example.com/leases": "testdata/shared/leases"}, "sharedcase")
+	if len(results) != 1 || len(results[0].Diagnostics) != 1 {
+		t.Fatalf("got %d results, want 1 with 1 diagnostic", len(results))
+	}
+}
+
 func TestAssemble(t *testing.T) {
 	tests := []struct {
 		name    string

@@ -1,7 +1,8 @@
-// Package entstore writes through an ent client (ent/, generated) under a
-// redsync lock: every write of the client ends in a sqlgraph call in the
-// generated code, and reaches the worker through the builders' Save and
-// Exec.
+// Package entstore writes through an ent client (generated; the
+// conformance case's, testdata/conformance/entstore/ent, here compiled
+// against the stubs) under a redsync lock: every write of the client ends
+// in a sqlgraph call in the generated code, and reaches the worker through
+// the builders' Save and Exec.
 package entstore
 
 import (
@@ -11,8 +12,8 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"github.com/go-redsync/redsync/v4"
 
-	"entstore/ent"
-	"entstore/ent/doc"
+	"github.com/fencelint/fencelint/testdata/conformance/entstore/ent"
+	"github.com/fencelint/fencelint/testdata/conformance/entstore/ent/doc"
 )
 
 var errStale = errors.New("stale fence")
