@@ -114,7 +114,8 @@ func TestTableTextMatchesJennifer(t *testing.T) {
 	var cases []testCase
 	for _, cfgPath := range configs {
 		dir := filepath.Dir(cfgPath)
-		cases = append(cases, testCase{filepath.Base(dir), caseOptions(t, dir)})
+		opts, _ := caseOptions(t, dir)
+		cases = append(cases, testCase{filepath.Base(dir), opts})
 	}
 	for _, engine := range []Engine{PostgreSQL, MySQL, SQLite} {
 		schema := []Source{{Path: "schema.sql", Data: []byte(benchSchema(engine, 3))}}
@@ -169,8 +170,10 @@ func TestTableTextMatchesJennifer(t *testing.T) {
 	}
 }
 
-// caseOptions are the options of the golden case in dir.
-func caseOptions(t *testing.T, dir string) Options {
+// caseOptions are the options of the golden case in dir (its
+// fencegen.yaml, with the schema and query files it names read relative to
+// dir) and the output directory the config names.
+func caseOptions(t *testing.T, dir string) (Options, string) {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(dir, "fencegen.yaml"))
 	if err != nil {
@@ -196,5 +199,5 @@ func caseOptions(t *testing.T, dir string) Options {
 		}
 		opts.Queries = append(opts.Queries, Source{Path: path, Data: data})
 	}
-	return opts
+	return opts, cfg.Out
 }

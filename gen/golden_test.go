@@ -72,35 +72,12 @@ func checkDeterministicAndFormatted(t *testing.T, a, b *Result) {
 // a //go:generate line in that directory would.
 func generateCase(t *testing.T, dir string) (*Result, string) {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dir, "fencegen.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := ParseConfig("fencegen.yaml", data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sources []Source
-	for _, path := range cfg.Schema {
-		data, err := os.ReadFile(filepath.Join(dir, path))
-		if err != nil {
-			t.Fatal(err)
-		}
-		sources = append(sources, Source{Path: path, Data: data})
-	}
-	opts := cfg.Options(sources, "")
-	for _, path := range cfg.Queries {
-		data, err := os.ReadFile(filepath.Join(dir, path))
-		if err != nil {
-			t.Fatal(err)
-		}
-		opts.Queries = append(opts.Queries, Source{Path: path, Data: data})
-	}
+	opts, out := caseOptions(t, dir)
 	res, err := Generate(opts)
 	if err != nil {
 		t.Fatalf("Generate: %v", err)
 	}
-	return res, cfg.Out
+	return res, out
 }
 
 func warningsText(ws []Diagnostic) string {
