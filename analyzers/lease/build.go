@@ -124,10 +124,12 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program) (*Model, *builder) {
 	b.exportGoParams()
 	if !b.relevant() {
 		b.model.Problems = b.dirs.problems
+		b.exportFormatters()
 		return b.model, b
 	}
 	b.funcs = buildSSA(pass)
 	b.fencegenFacts() // first: the package's own callers see the API's roles
+	b.deriveFormatters()
 	b.deriveSQLHelpers()
 	b.findLeaderFields()
 	b.findLockNodes()

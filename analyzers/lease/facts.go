@@ -159,7 +159,7 @@ func (f *TokenFact) String() string {
 }
 
 func factTypes() []analysis.Fact {
-	return []analysis.Fact{new(WritesFact), new(FencedByParamFact), new(RoleFact), new(TokenFact), new(PackageFact), new(CallbackParamFact), new(LostSignalFact), new(SQLParamFact), new(SQLCondFact), new(CheckParamFact), new(TokenConvFact), new(CallbackFieldFact), new(CASFact), new(FailsFact), new(ConvergeFact), new(SchemaFact), new(GoParamFact), new(LookupFact)}
+	return []analysis.Fact{new(WritesFact), new(FencedByParamFact), new(RoleFact), new(TokenFact), new(PackageFact), new(CallbackParamFact), new(LostSignalFact), new(SQLParamFact), new(FormatFact), new(SQLCondFact), new(CheckParamFact), new(TokenConvFact), new(CallbackFieldFact), new(CASFact), new(FailsFact), new(ConvergeFact), new(SchemaFact), new(GoParamFact), new(LookupFact)}
 }
 
 var roleNames = []string{"acquire", "try-acquire", "release", "renew", "auto-renew", "check", "lost",

@@ -26,6 +26,10 @@ type SQLParamFact struct {
 	System System
 	Query  int // the parameter holding the SQL text
 	Args   int // the parameter holding the statement's arguments (args ...any), or -1
+	// Format, when not 0, says the function formats the text of Query with
+	// a printf-like formatter (sqlformat.go) whose verbs the values of
+	// parameter Format-1 fill; no argument is bound then (Args is -1).
+	Format int
 	// Exec says the statement's result carries a rows-affected count
 	// (Exec, ExecContext). Result is the helper's result that returns it
 	// to the caller (-1 if none); Checked says the helper reads it itself.
@@ -37,7 +41,7 @@ type SQLParamFact struct {
 
 func (*SQLParamFact) AFact() {}
 func (f *SQLParamFact) String() string {
-	return fmt.Sprintf("sql param %d args %d exec %v result %d checked %v: %s", f.Query, f.Args, f.Exec, f.Result, f.Checked, f.What)
+	return fmt.Sprintf("sql param %d args %d format %d exec %v result %d checked %v: %s", f.Query, f.Args, f.Format, f.Exec, f.Result, f.Checked, f.What)
 }
 
 // sqlHelper returns the catalog row standing for a call to fn when fn is
@@ -119,15 +123,26 @@ func (b *builder) helperOf(fn *ssa.Function) (SQLParamFact, bool) {
 			if !ok || c.api == nil || c.api.Fence != SQLQuery {
 				continue
 			}
-			q := paramIndex(fn, arg(call.Common(), c.api.Arg))
+			query := arg(call.Common(), c.api.Arg)
+			q, format := paramIndex(fn, query), -1
 			if q < 0 {
-				continue
+				var ok bool
+				if q, format, ok = b.formattedParam(fn, query); !ok {
+					continue
+				}
 			}
 			f := SQLParamFact{System: c.api.System, Query: q, Args: -1, Result: -1, What: b.describeCall(call, c)}
-			if at := b.sqlArgsAt(call.Common(), c.api); at >= 0 {
+			inner, isHelper := b.helperFact(call.Common())
+			if isHelper && inner.Format > 0 { // a formatting helper's: its arguments must be fn's
+				if format = paramIndex(fn, arg(call.Common(), inner.Format-1)); format < 0 {
+					continue
+				}
+			}
+			if format >= 0 {
+				f.Format = format + 1
+			} else if at := b.sqlArgsAt(call.Common(), c.api); at >= 0 {
 				f.Args = paramIndex(fn, arg(call.Common(), at))
 			}
-			inner, isHelper := b.helperFact(call.Common())
 			resultAt := 0
 			switch {
 			case isHelper:

@@ -81,8 +81,11 @@ func (b *builder) callTexts(c *ssa.CallCommon, api *API) ([]sqlText, bool) {
 		return []sqlText{{text: text}}, ok
 	}
 	q := sqlQueryValue(c, api)
-	if texts, ok := b.sqlTexts(q); ok {
+	if texts, ok := b.queryTexts(c, q); ok {
 		return texts, true
+	}
+	if f, ok := b.helperFact(c); ok && f.Format > 0 {
+		return nil, false
 	}
 	text, ok := b.sqlText(q) // too many paths: one text, with holes where they differ
 	return []sqlText{text}, ok

@@ -214,9 +214,10 @@ func (f *folder) call(c *ssa.Call, depth int) string {
 	if i := sqlxQueryArg(fn); i >= 0 {
 		return f.fold(arg(common, i), depth+1)
 	}
+	if ff, ok := f.b.formatterFact(common); ok { // fmt.Sprintf, sqlescape.MustEscapeSQL (sqlformat.go)
+		return f.printf(arg(common, ff.Format), arg(common, ff.Args), depth)
+	}
 	switch path, name := fn.Pkg().Path(), fn.Name(); {
-	case path == "fmt" && name == "Sprintf":
-		return f.sprintf(common, depth)
 	case path == "strconv" && (name == "Itoa" || name == "FormatInt" || name == "FormatUint"):
 		return f.hole(arg(common, 0)) // a number: the hole carries it (a token formatted into the text)
 	case path == "strings" && (name == "TrimSpace" || name == "ToUpper" || name == "ToLower"):
@@ -365,11 +366,29 @@ func (b *builder) sqlTexts(v ssa.Value) ([]sqlText, bool) {
 	if s, ok := constString(v); ok {
 		return []sqlText{{text: s}}, true
 	}
+	return b.foldTexts(func(f *folder) string { return f.fold(v, 0) })
+}
+
+// queryTexts returns the SQL texts a call to a SQL API sends with query:
+// for a helper that formats its query (SQLParamFact.Format), the query
+// formatted with the call's arguments.
+func (b *builder) queryTexts(c *ssa.CallCommon, query ssa.Value) ([]sqlText, bool) {
+	if h, ok := b.helperFact(c); ok && h.Format > 0 {
+		if query == nil || query != arg(c, h.Query) {
+			return nil, false
+		}
+		return b.foldTexts(func(f *folder) string { return f.printf(query, arg(c, h.Format-1), 0) })
+	}
+	return b.sqlTexts(query)
+}
+
+// foldTexts folds a text along each path, as sqlTexts says.
+func (b *builder) foldTexts(root func(*folder) string) ([]sqlText, bool) {
 	var texts []sqlText
 	var choices []int
 	for {
 		f := &folder{b: b, busy: make(map[any]bool), enumerate: true, choices: choices}
-		text := f.fold(v, 0)
+		text := root(f)
 		if !f.seen || len(text) > maxFoldText {
 			return nil, false
 		}
@@ -397,15 +416,16 @@ func nextChoice(choices, arity []int) []int {
 	return nil
 }
 
-// sprintf folds fmt.Sprintf with a constant format: each verb becomes its
-// argument's text, or a hole that carries the argument.
-func (f *folder) sprintf(c *ssa.CallCommon, depth int) string {
-	format, ok := constString(arg(c, 0))
+// printf folds a printf-like formatter's text (fmt.Sprintf, sqlformat.go)
+// with a constant format: each verb becomes its argument's text, or a hole
+// that carries the argument.
+func (f *folder) printf(formatArg, argsArg ssa.Value, depth int) string {
+	format, ok := constString(formatArg)
 	if !ok {
 		return f.hole(nil)
 	}
 	f.seen = true
-	args, known := variadic(arg(c, 1))
+	args, known := variadic(argsArg)
 	var out strings.Builder
 	next := 0
 	for i := 0; i < len(format); i++ {
@@ -451,6 +471,9 @@ func (f *folder) sprintf(c *ssa.CallCommon, depth int) string {
 func (f *folder) verb(verb byte, a ssa.Value, depth int) string {
 	if a == nil {
 		return f.hole(nil)
+	}
+	if verb == '?' { // sqlescape's value, written out quoted: a value, whatever its constant
+		return f.hole(unwrap(a))
 	}
 	if c, ok := unwrap(a).(*ssa.Const); ok && verb != 'q' && verb != 'x' && verb != 'X' {
 		if s, ok := constText(c); ok {

@@ -370,6 +370,8 @@ func copyFact(dst, src analysis.Fact) {
 		*d = *src.(*CallbackParamFact)
 	case *SQLParamFact:
 		*d = *src.(*SQLParamFact)
+	case *FormatFact:
+		*d = *src.(*FormatFact)
 	case *SQLCondFact:
 		*d = *src.(*SQLCondFact)
 	case *CheckParamFact:
@@ -392,7 +394,7 @@ func copyFact(dst, src analysis.Fact) {
 // A query read along several paths (sqlTexts) is a write only if it writes
 // on every path, and fenced only if it is fenced on every path.
 func (b *builder) sqlWrite(w *Write, call ssa.CallInstruction, query ssa.Value, argsAt int) *Write {
-	texts, ok := b.sqlTexts(query)
+	texts, ok := b.queryTexts(call.Common(), query)
 	if !ok {
 		return nil
 	}
