@@ -170,6 +170,9 @@ Flags:
   -diff        print the suggested fixes as a unified diff; change nothing
   -test=false  skip test files
   -v           print where the time went
+  -cpuprofile=FILE, -memprofile=FILE
+               write a CPU profile of the run, or a heap profile taken when
+               the analysis is done (its results still held)
 
 Exit codes: 0 no findings, 1 load or analysis error or no package matched,
 2 bad command line, 3 findings (with -fix: findings remain).

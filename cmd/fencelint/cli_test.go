@@ -145,6 +145,7 @@ func TestParseStandalone(t *testing.T) {
 		context  int
 		fix      bool
 		diff     bool
+		cpu, mem string // profiles
 	}{
 		{args: []string{"./..."}, ok: true, checks: []string{"alpha", "beta"}, patterns: []string{"./..."}, format: "text", tests: true, context: -1},
 		{args: []string{"-json", "-test=false", "-c=2", "a", "b"}, ok: true, checks: []string{"alpha", "beta"},
@@ -155,12 +156,13 @@ func TestParseStandalone(t *testing.T) {
 		{args: []string{"-alpha", "-beta=false", "./..."}, ok: true, checks: []string{"alpha"}, patterns: []string{"./..."}, format: "text", tests: true, context: -1},
 		{args: []string{"-fix", "./..."}, ok: true, checks: []string{"alpha", "beta"}, patterns: []string{"./..."}, format: "text", tests: true, context: -1, fix: true},
 		{args: []string{"-diff", "./..."}, ok: true, checks: []string{"alpha", "beta"}, patterns: []string{"./..."}, format: "text", tests: true, context: -1, diff: true},
+		{args: []string{"-cpuprofile=c.out", "-memprofile=m.out", "./..."}, ok: true, checks: []string{"alpha", "beta"}, patterns: []string{"./..."},
+			format: "text", tests: true, context: -1, cpu: "c.out", mem: "m.out"},
 		// left to multichecker: go vet's protocol, debugging
 		{args: []string{"-flags"}},
 		{args: []string{"-V=full"}},
 		{args: []string{"-json", "/tmp/vet.cfg"}},
 		{args: []string{"-debug=v", "./..."}},
-		{args: []string{"-cpuprofile=x", "./..."}},
 		// bad command lines
 		{args: []string{}, ok: true, wantErr: "no packages to analyze"},
 		{args: []string{"-json"}, ok: true, wantErr: "no packages to analyze"},
@@ -183,10 +185,10 @@ func TestParseStandalone(t *testing.T) {
 		if !ok || err != nil {
 			continue
 		}
-		got := []any{checkNames(run.checks), run.patterns, run.format, run.tests, run.context, run.fix, run.diff}
-		want := []any{tt.checks, tt.patterns, tt.format, tt.tests, tt.context, tt.fix, tt.diff}
+		got := []any{checkNames(run.checks), run.patterns, run.format, run.tests, run.context, run.fix, run.diff, run.profiles.cpu, run.profiles.mem}
+		want := []any{tt.checks, tt.patterns, tt.format, tt.tests, tt.context, tt.fix, tt.diff, tt.cpu, tt.mem}
 		if fmt.Sprint(got) != fmt.Sprint(want) {
-			t.Errorf("parseStandalone(%q) = checks, patterns, format, tests, context, fix, diff %v; want %v", tt.args, got, want)
+			t.Errorf("parseStandalone(%q) = checks, patterns, format, tests, context, fix, diff, profiles %q; want %q", tt.args, got, want)
 		}
 	}
 }

@@ -337,6 +337,29 @@ func TestGoVetVettool(t *testing.T) {
 		"vetme.go:13:", "worker.go:15:", "without a fencing token", "pg_advisory_lock", "store.SaveTotal"})
 }
 
+// TestProfiles checks that -cpuprofile and -memprofile profile fencelint's
+// own standalone run (which alone knows -v), not multichecker's, and write
+// gzipped profiles as pprof reads them.
+func TestProfiles(t *testing.T) {
+	dir := writeModule(t)
+	cpu, mem := filepath.Join(t.TempDir(), "cpu.pprof"), filepath.Join(t.TempDir(), "mem.pprof")
+	got := run(t, dir, fencelintBin, "-v", "-cpuprofile="+cpu, "-memprofile="+mem, "./...")
+	if got.code != 3 {
+		t.Errorf("exit code %d, want 3 (findings)\nstderr:\n%s", got.code, got.stderr)
+	}
+	checkContains(t, "stderr", got.stderr, []string{"packages analyzed", "without a fencing token"})
+	for _, file := range []string{cpu, mem} {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		if !bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
+			t.Errorf("%s is not a gzipped profile: it starts %q", filepath.Base(file), data[:min(len(data), 8)])
+		}
+	}
+}
+
 // TestJSON checks -json output, and that facts flow between the packages
 // of the analyzed module whether or not they are named on the command line:
 // worker's call to store.SaveTotal is reported with ./worker alone.

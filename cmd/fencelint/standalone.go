@@ -36,11 +36,12 @@ type standaloneRun struct {
 	diff     bool // print the suggested fixes as a diff, change nothing
 	verbose  bool // say where the time went
 	progress bool // show progress on stderr (a terminal)
+	profiles profiles
 }
 
 // delegated lists the flags fencelint's own driver leaves to multichecker:
-// go vet's protocol (-flags, -V), and debugging and profiling.
-var delegated = []string{"flags", "V", "debug", "cpuprofile", "memprofile", "trace"}
+// go vet's protocol (-flags, -V), and debugging and tracing.
+var delegated = []string{"flags", "V", "debug", "trace"}
 
 // formats are the values of -format.
 var formats = []string{"text", "json", "sarif"}
@@ -73,6 +74,8 @@ func parseStandalone(args []string, checks []*analysis.Analyzer, stderr io.Write
 	fs.BoolVar(&run.fix, "fix", false, "apply the suggested fixes, then print the findings that remain")
 	fs.BoolVar(&run.diff, "diff", false, "print the suggested fixes as a unified diff instead of applying them")
 	fs.BoolVar(&run.verbose, "v", false, "print where the time went")
+	fs.StringVar(&run.profiles.cpu, "cpuprofile", "", "write a CPU profile of the run to `file`")
+	fs.StringVar(&run.profiles.mem, "memprofile", "", "write a heap profile to `file` when the analysis is done")
 	for _, name := range delegated {
 		fs.Var(new(presence), name, "handled by multichecker")
 	}
@@ -173,6 +176,15 @@ func standaloneCommand(args []string, checks []*analysis.Analyzer, stdout, stder
 // wires them in.
 func runStandalone(run standaloneRun, stdout, stderr io.Writer) int {
 	times := &timings{start: time.Now()}
+	if err := run.profiles.start(); err != nil {
+		fmt.Fprintf(stderr, "fencelint: -cpuprofile: %v\n", err)
+		return exitErrors
+	}
+	defer func() {
+		if err := run.profiles.stop(); err != nil {
+			fmt.Fprintf(stderr, "fencelint: -cpuprofile: %v\n", err)
+		}
+	}()
 	prog := startProgress(stderr, run.progress, times.start)
 	defer prog.stop()
 
@@ -227,6 +239,10 @@ func runStandalone(run standaloneRun, stdout, stderr io.Writer) int {
 		return exitErrors
 	}
 	times.analyzed = time.Now()
+	if err := run.profiles.writeHeap(); err != nil {
+		fmt.Fprintf(stderr, "fencelint: -memprofile: %v\n", err)
+		code = exitErrors
+	}
 	if printAnalysisErrors(stderr, graph) > 0 {
 		code = exitErrors
 	}
