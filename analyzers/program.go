@@ -34,16 +34,18 @@ func AnalyzeProgram(checks []*analysis.Analyzer, program, roots []*packages.Pack
 }
 
 // SummarizeProgram runs the lease analyzer alone on pkgs and summarizes the facts
-// it exported. The first pass's results are dropped before the second
-// pass starts, so the two never add up in memory.
+// it exported. It keeps no package's model (lease.FactAnalyzer), and the
+// first pass's results are dropped before the second pass starts, so the
+// two never add up in memory.
 func SummarizeProgram(pkgs []*packages.Package, opts *checker.Options) (*lease.Program, error) {
-	graph, err := checker.Analyze([]*analysis.Analyzer{lease.Analyzer}, alone(pkgs), opts)
+	facts := lease.FactAnalyzer()
+	graph, err := checker.Analyze([]*analysis.Analyzer{facts}, alone(pkgs), opts)
 	if err != nil {
 		return nil, err
 	}
 	var acts []*checker.Action
 	for act := range graph.All() {
-		if act.Analyzer == lease.Analyzer && act.IsRoot && act.Err == nil && act.Package.Types != nil {
+		if act.Analyzer == facts && act.IsRoot && act.Err == nil && act.Package.Types != nil {
 			acts = append(acts, act)
 		}
 	}

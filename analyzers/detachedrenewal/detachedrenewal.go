@@ -10,8 +10,6 @@ import (
 	"slices"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/inspect"
-	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/fencelint/fencelint/analyzers/internal/analysisdoc"
@@ -29,7 +27,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:       analysisdoc.Extract(doc, "detachedrenewal"),
 	URL:       "https://pkg.go.dev/github.com/fencelint/fencelint/analyzers/detachedrenewal",
 	Run:       run,
-	Requires:  []*analysis.Analyzer{lease.Analyzer, inspect.Analyzer},
+	Requires:  []*analysis.Analyzer{lease.Analyzer},
 	FactTypes: []analysis.Fact{new(DetachedLoopFact)},
 }
 
@@ -59,7 +57,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if len(m.Goroutines) == 0 && len(m.Signals) == 0 && len(m.Loopers) == 0 {
 		return nil, nil
 	}
-	c := &checker{pass: pass, m: m, nodes: nodesByPos(pass.ResultOf[inspect.Analyzer].(*inspector.Inspector))}
+	c := &checker{pass: pass, m: m, nodes: nodesByPos(pass.Files)}
 	for _, g := range m.Loopers {
 		c.exportLoop(g)
 	}
@@ -73,18 +71,22 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 // nodesByPos indexes the nodes diagnostics are reported at by the position
-// SSA gives them.
-func nodesByPos(insp *inspector.Inspector) map[token.Pos]ast.Node {
+// SSA gives them. It walks the files itself rather than require the inspect
+// analyzer: few packages get here, and a driver keeps every pass's result
+// (an inspector per package) until its run ends.
+func nodesByPos(files []*ast.File) map[token.Pos]ast.Node {
 	nodes := make(map[token.Pos]ast.Node)
-	filter := []ast.Node{(*ast.GoStmt)(nil), (*ast.CallExpr)(nil), (*ast.FuncLit)(nil)}
-	insp.Preorder(filter, func(n ast.Node) {
-		switch n := n.(type) {
-		case *ast.CallExpr:
-			nodes[n.Lparen] = n
-		default:
-			nodes[n.Pos()] = n
-		}
-	})
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CallExpr:
+				nodes[n.Lparen] = n
+			case *ast.GoStmt, *ast.FuncLit:
+				nodes[n.Pos()] = n
+			}
+			return true
+		})
+	}
 	return nodes
 }
 

@@ -8,6 +8,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/ctrlflow"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/fencelint/fencelint/analyzers/internal/sqlscan"
@@ -19,6 +21,7 @@ type builder struct {
 	ix    *index
 	dirs  *directives
 	funcs []*ssa.Function // source functions and their literals, in source order
+	cfgs  *ctrlflow.CFGs  // which functions never return (controlFlow), for SSA
 	model *Model
 	// local holds what this package's own functions do, as the facts
 	// exported for them say (roles from directives and wrappers, writes,
@@ -120,6 +123,7 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program) (*Model, *builder) {
 	}
 	b.model.directives = b.dirs
 	b.tokens = &tokenFlow{b: b}
+	b.cfgs = controlFlow(pass)
 	b.exportSchema() // for importers, even where this package has nothing to judge
 	b.exportGoParams()
 	if !b.relevant() {
@@ -127,7 +131,7 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program) (*Model, *builder) {
 		b.exportFormatters()
 		return b.model, b
 	}
-	b.funcs = buildSSA(pass)
+	b.funcs = buildSSA(pass, b.cfgs)
 	b.fencegenFacts() // first: the package's own callers see the API's roles
 	b.deriveFormatters()
 	b.deriveSQLHelpers()
@@ -196,10 +200,29 @@ func (b *builder) hasFacts(pkg *types.Package) bool {
 	return b.pass.ImportPackageFact(pkg, &f)
 }
 
+// controlFlow runs the ctrlflow analysis on pass's package within the lease
+// pass and returns its result, which says which functions never return.
+// ctrlflow's facts (FactTypes lists their type) are exported and imported
+// through the lease pass, so they flow between packages as when ctrlflow
+// runs as a pass of its own. Requiring ctrlflow.Analyzer instead would
+// have a driver keep, for every package until the end of the run, the
+// control-flow graphs and the inspector ctrlflow reads (the checker keeps
+// every pass's result): a fifth of a standalone run's memory.
+func controlFlow(pass *analysis.Pass) *ctrlflow.CFGs {
+	flow := *pass
+	flow.Analyzer = ctrlflow.Analyzer
+	flow.ResultOf = map[*analysis.Analyzer]any{inspect.Analyzer: inspector.New(pass.Files)}
+	cfgs, err := ctrlflow.Analyzer.Run(&flow)
+	if err != nil {
+		panic(err) // ctrlflow fails on no package; run would make this an analysis error
+	}
+	return cfgs.(*ctrlflow.CFGs)
+}
+
 // buildSSA builds SSA for pass's package alone, as buildssa does, and returns
-// its source functions with their literals, in source order.
-func buildSSA(pass *analysis.Pass) []*ssa.Function {
-	cfgs := pass.ResultOf[ctrlflow.Analyzer].(*ctrlflow.CFGs)
+// its source functions with their literals, in source order. cfgs says
+// which functions never return.
+func buildSSA(pass *analysis.Pass, cfgs *ctrlflow.CFGs) []*ssa.Function {
 	prog := ssa.NewProgram(pass.Fset, 0)
 	prog.SetNoReturn(cfgs.NoReturn)
 	for _, p := range pass.Pkg.Imports() {

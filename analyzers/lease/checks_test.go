@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/ctrlflow"
-	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/fencelint/fencelint/analyzers/internal/fencetest"
@@ -19,7 +17,6 @@ import (
 var regionProbe = &analysis.Analyzer{
 	Name:      "regionprobe",
 	Doc:       "report the checked regions that cover every call of probe",
-	Requires:  []*analysis.Analyzer{inspect.Analyzer, ctrlflow.Analyzer},
 	FactTypes: factTypes(),
 	Run: func(pass *analysis.Pass) (any, error) {
 		_, b := buildWithBuilder(pass, nil)

@@ -7,8 +7,6 @@ import (
 	"slices"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/ctrlflow"
-	"golang.org/x/tools/go/analysis/passes/inspect"
 
 	"github.com/fencelint/fencelint/analyzers/internal/analysisdoc"
 )
@@ -28,7 +26,6 @@ func newAnalyzer(prog *Program) *analysis.Analyzer {
 		Doc:        analysisdoc.Extract(doc, "lease"),
 		URL:        "https://pkg.go.dev/github.com/fencelint/fencelint/analyzers/lease",
 		Run:        func(pass *analysis.Pass) (any, error) { return run(pass, prog) },
-		Requires:   []*analysis.Analyzer{inspect.Analyzer, ctrlflow.Analyzer},
 		ResultType: reflect.TypeFor[*Model](),
 		FactTypes:  factTypes(),
 	}
@@ -84,6 +81,22 @@ func WithProgram(checks []*analysis.Analyzer, prog *Program) []*analysis.Analyze
 		out[i] = &c
 	}
 	return out
+}
+
+// FactAnalyzer returns a lease analyzer that exports the facts Analyzer
+// exports and returns no model, for a pass that reads only facts (a
+// standalone run's first pass, analyzers.SummarizeProgram): the checker
+// keeps every result until its run ends, and a model holds its package's
+// SSA program.
+func FactAnalyzer() *analysis.Analyzer {
+	a := newAnalyzer(nil)
+	a.Flags = Analyzer.Flags // the same -testwrites flag
+	a.ResultType = nil
+	a.Run = func(pass *analysis.Pass) (any, error) {
+		_, err := run(pass, nil)
+		return nil, err
+	}
+	return a
 }
 
 // ModelOf returns the lease model of pass's package, from whichever lease

@@ -82,7 +82,7 @@ func (b *builder) exportFormatters() {
 	if !hasFormatterShape(b.pass.TypesInfo) {
 		return
 	}
-	b.funcs = buildSSA(b.pass)
+	b.funcs = buildSSA(b.pass, b.cfgs)
 	b.deriveFormatters()
 	for fn, facts := range b.local {
 		for _, f := range facts {

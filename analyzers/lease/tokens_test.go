@@ -4,8 +4,6 @@ import (
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/ctrlflow"
-	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/fencelint/fencelint/analyzers/internal/fencetest"
@@ -19,7 +17,6 @@ import (
 var tokenProbe = &analysis.Analyzer{
 	Name:      "tokenprobe",
 	Doc:       "report the token origin of every argument passed to probe",
-	Requires:  []*analysis.Analyzer{inspect.Analyzer, ctrlflow.Analyzer},
 	FactTypes: factTypes(),
 	Run: func(pass *analysis.Pass) (any, error) {
 		m, b := buildWithBuilder(pass, nil)
