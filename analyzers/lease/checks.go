@@ -633,18 +633,9 @@ func isUnixNow(v ssa.Value) bool {
 
 // binaryExpr returns the binary expression whose operator is at opPos.
 func (b *builder) binaryExpr(opPos token.Pos) *ast.BinaryExpr {
-	if !opPos.IsValid() {
-		return nil
-	}
-	for _, f := range b.pass.Files {
-		if f.FileStart > opPos || opPos >= f.FileEnd {
-			continue
-		}
-		path, _ := astutil.PathEnclosingInterval(f, opPos, opPos+1)
-		for _, n := range path {
-			if be, ok := n.(*ast.BinaryExpr); ok && be.OpPos == opPos {
-				return be
-			}
+	for _, n := range b.pathAt(opPos) {
+		if be, ok := n.(*ast.BinaryExpr); ok && be.OpPos == opPos {
+			return be
 		}
 	}
 	return nil
@@ -1003,18 +994,33 @@ func (b *builder) callExtent(call ssa.CallInstruction) (token.Pos, token.Pos) {
 
 // callExpr returns the call expression whose opening parenthesis is at lparen.
 func (b *builder) callExpr(lparen token.Pos) *ast.CallExpr {
-	if !lparen.IsValid() {
+	for _, n := range b.pathAt(lparen) {
+		if ce, ok := n.(*ast.CallExpr); ok && ce.Lparen == lparen {
+			return ce
+		}
+	}
+	return nil
+}
+
+// pathAt returns the syntax nodes of the package enclosing pos, innermost
+// first, up to its file; nil for a position outside the package's files.
+func (b *builder) pathAt(pos token.Pos) []ast.Node {
+	f := b.fileOf(pos)
+	if f == nil {
+		return nil
+	}
+	path, _ := astutil.PathEnclosingInterval(f, pos, pos+1)
+	return path
+}
+
+// fileOf returns the file of the package that holds pos, or nil.
+func (b *builder) fileOf(pos token.Pos) *ast.File {
+	if !pos.IsValid() {
 		return nil
 	}
 	for _, f := range b.pass.Files {
-		if f.FileStart > lparen || lparen >= f.FileEnd {
-			continue
-		}
-		path, _ := astutil.PathEnclosingInterval(f, lparen, lparen+1)
-		for _, n := range path {
-			if ce, ok := n.(*ast.CallExpr); ok && ce.Lparen == lparen {
-				return ce
-			}
+		if f.FileStart <= pos && pos < f.FileEnd {
+			return f
 		}
 	}
 	return nil

@@ -102,12 +102,8 @@ func (b *builder) declaredUnfenced() map[*types.Func]bool {
 // writtenByFencegen reports whether the file declaring pos starts with
 // fencegen's header.
 func (b *builder) writtenByFencegen(pos token.Pos) bool {
-	for _, f := range b.pass.Files {
-		if f.FileStart <= pos && pos < f.FileEnd {
-			return startsWith(f, fencegenHeader)
-		}
-	}
-	return false
+	f := b.fileOf(pos)
+	return f != nil && startsWith(f, fencegenHeader)
 }
 
 // startsWith reports whether the first comment of f, above its package

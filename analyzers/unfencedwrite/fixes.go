@@ -187,10 +187,19 @@ func isIdent(e ast.Expr, name string) bool {
 
 // enclosingPath returns the path from call up to its file.
 func enclosingPath(pass *analysis.Pass, call *ast.CallExpr) []ast.Node {
+	f := fileOf(pass, call.Pos())
+	if f == nil {
+		return nil
+	}
+	path, _ := astutil.PathEnclosingInterval(f, call.Pos(), call.End())
+	return path
+}
+
+// fileOf returns the file of the package that holds pos, or nil.
+func fileOf(pass *analysis.Pass, pos token.Pos) *ast.File {
 	for _, f := range pass.Files {
-		if f.FileStart <= call.Pos() && call.Pos() < f.FileEnd {
-			path, _ := astutil.PathEnclosingInterval(f, call.Pos(), call.End())
-			return path
+		if f.FileStart <= pos && pos < f.FileEnd {
+			return f
 		}
 	}
 	return nil
@@ -329,12 +338,8 @@ func etagExpr(pass *analysis.Pass, v *types.Var, pos token.Pos) string {
 
 // innermostScope returns the innermost scope that contains pos.
 func innermostScope(pass *analysis.Pass, pos token.Pos) *types.Scope {
-	for _, f := range pass.Files {
-		if f.FileStart <= pos && pos < f.FileEnd {
-			if s := pass.TypesInfo.Scopes[f]; s != nil {
-				return s.Innermost(pos)
-			}
-		}
+	if s := pass.TypesInfo.Scopes[fileOf(pass, pos)]; s != nil {
+		return s.Innermost(pos)
 	}
 	return nil
 }
@@ -342,20 +347,19 @@ func innermostScope(pass *analysis.Pass, pos token.Pos) *types.Scope {
 // importName returns the name under which the file containing pos imports
 // path, or "".
 func importName(pass *analysis.Pass, pos token.Pos, path string) string {
-	for _, f := range pass.Files {
-		if pos < f.FileStart || pos >= f.FileEnd {
+	f := fileOf(pass, pos)
+	if f == nil {
+		return ""
+	}
+	for _, imp := range f.Imports {
+		if strings.Trim(imp.Path.Value, `"`) != path {
 			continue
 		}
-		for _, imp := range f.Imports {
-			if strings.Trim(imp.Path.Value, `"`) != path {
-				continue
-			}
-			if imp.Name != nil {
-				return imp.Name.Name
-			}
-			if pkg := importedPackage(pass, path); pkg != nil {
-				return pkg.Name()
-			}
+		if imp.Name != nil {
+			return imp.Name.Name
+		}
+		if pkg := importedPackage(pass, path); pkg != nil {
+			return pkg.Name()
 		}
 	}
 	return ""
