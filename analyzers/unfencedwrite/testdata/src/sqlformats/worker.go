@@ -92,3 +92,22 @@ func notFormatted(ctx context.Context, db *sql.DB, conn *sql.Conn) error {
 	_, err := db.ExecContext(ctx, sqlescape.Verbs("DELETE FROM migrations WHERE id = %?", 7))
 	return err
 }
+
+// purge formats with a plain Sprintf wrapper of another package.
+func purge(ctx context.Context, db *sql.DB, conn *sql.Conn, id int64) error {
+	if err := lock(ctx, conn, "orders"); err != nil {
+		return err
+	}
+	_, err := db.ExecContext(ctx, sqlescape.Sprintf("DELETE FROM %s WHERE id = %d", "migrations", id)) // want `DB.ExecContext \(DELETE migrations\) writes to SQL database without a fencing token`
+	return err
+}
+
+// annotate sends what Comment makes of its text, which is not a formatter's
+// result: nothing is claimed about it.
+func annotate(ctx context.Context, db *sql.DB, conn *sql.Conn) error {
+	if err := lock(ctx, conn, "orders"); err != nil {
+		return err
+	}
+	_, err := db.ExecContext(ctx, sqlescape.Comment("DELETE FROM migrations"))
+	return err
+}

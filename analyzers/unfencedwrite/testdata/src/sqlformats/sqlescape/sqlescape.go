@@ -4,6 +4,7 @@ package sqlescape
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -61,6 +62,11 @@ func MustEscapeSQL(sql string, args ...any) string {
 	return s
 }
 
+// Sprintf is fmt.Sprintf under another name.
+func Sprintf(format string, args ...any) string {
+	return fmt.Sprintf(format, args...)
+}
+
 // Shaped like a formatter but not one: the text a caller passes is not
 // what it returns.
 
@@ -75,4 +81,10 @@ func Translate(key string, args ...any) string {
 // nothing of format.
 func Verbs(format string, args ...any) string {
 	return strconv.Itoa(strings.Count(format, "%"))
+}
+
+// Comment formats a comment and puts it before nothing: the format it
+// passes on is not the one it is given.
+func Comment(format string, args ...any) string {
+	return fmt.Sprintf("/* "+format+" */", args...)
 }
