@@ -621,6 +621,7 @@ func builderCatalog() []API {
 		API{Pkg: pkgSqlx, Name: "GetContext", Role: RoleWrite, System: SQL, Fence: SQLQuery, Arg: 3},
 	)
 	c = append(c, dotsqlCatalog()...)
+	c = append(c, goZeroCatalog()...)
 	c = append(c, entCatalog()...)
 	return append(c, ormCatalog()...)
 }
