@@ -374,7 +374,7 @@ func (c *checker) signal(s *lease.Signal) {
 	case s.System == lease.ZooKeeper:
 		c.zkSignal(s)
 	case s.System == lease.Consul:
-		if !c.regionFenced(s.Fn, s.System) {
+		if c.unfencedUnder(s) != nil {
 			c.consulSignal(s)
 		}
 	}

@@ -82,8 +82,11 @@
 //     Reported at Connect, or, for a connection another package opened
 //     and keeps in a field, at the zk.NewLock made from it.
 //   - the channel Consul's Lock.Lock or Semaphore.Acquire returns (it closes
-//     when the lock is lost) discarded, or never read: a nil check is not a
-//     read. Reported at the call.
+//     when the lock is lost) discarded, or never read (a nil check is not a
+//     read), while the lock guards an unfenced write in the same function
+//     or, for a lock taken in an acquire helper, in the helper's callers.
+//     Reported at the call. A lock whose work writes nothing (it only keeps
+//     two callers from queueing the same job) loses nothing when it is lost.
 //   - a leaderelection OnStartedLeading callback whose work runs on
 //     context.Background() or context.TODO(), or that never uses its ctx
 //     (it runs on an outer ctx). The callback's ctx is cancelled when

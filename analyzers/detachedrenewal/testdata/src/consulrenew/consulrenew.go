@@ -198,6 +198,80 @@ func (s *syncer) lockCAS(name string) error {
 	return nil
 }
 
+// acquire is an acquire helper: it takes the lock, drops the channel that
+// says the lock was lost, and hands the lock to its caller, who does the
+// work under it.
+func (s *syncer) acquire(key string) (*api.Lock, error) {
+	l, err := s.consul.LockOpts(&api.LockOptions{Key: key, SessionTTL: "10s"})
+	if err != nil {
+		return nil, err
+	}
+	if _, err := l.Lock(nil); err != nil { // want `this discards the channel Lock.Lock returns, which closes when the lock is lost`
+		return nil, err
+	}
+	return l, nil
+}
+
+// helperHeld writes under the lock its helper took: the helper's dropped
+// channel was the work's only way to hear of the loss.
+func (s *syncer) helperHeld(ctx context.Context, rows []string) error {
+	l, err := s.acquire("locks/sync")
+	if err != nil {
+		return err
+	}
+	defer l.Unlock()
+	return s.write(ctx, rows)
+}
+
+// enqueueOnce: the lock only stops two callers from queueing the same job
+// at once, and the queue drops a job ID it has seen; nothing under the
+// lock writes a store, so a holder that lost it loses nothing.
+func (s *syncer) enqueueOnce(ctx context.Context, job string, queue chan<- string) error {
+	l, err := s.consul.LockKey("locks/enqueue/" + job)
+	if err != nil {
+		return err
+	}
+	if _, err := l.Lock(nil); err != nil {
+		return err
+	}
+	defer l.Unlock()
+	pair, _, err := s.consul.KV().Get("jobs/"+job, nil)
+	if err != nil || pair != nil {
+		return err
+	}
+	select {
+	case queue <- job:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return nil
+}
+
+// readUnder reads under a lock an acquire helper took: nothing to protect.
+func (s *syncer) readUnder(ctx context.Context, name string) (string, error) {
+	l, err := s.acquire2("locks/read/" + name)
+	if err != nil {
+		return "", err
+	}
+	defer l.Unlock()
+	var v string
+	err = s.db.QueryRowContext(ctx, `SELECT v FROM synced WHERE name = $1`, name).Scan(&v)
+	return v, err
+}
+
+// acquire2 is acquire for readUnder alone, so that its verdict is its
+// caller's.
+func (s *syncer) acquire2(key string) (*api.Lock, error) {
+	l, err := s.consul.LockKey(key)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := l.Lock(nil); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
 func (s *syncer) write(ctx context.Context, rows []string) error {
 	for _, r := range rows {
 		if _, err := s.db.ExecContext(ctx, `INSERT INTO synced (name) VALUES ($1)`, r); err != nil {
