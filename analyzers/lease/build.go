@@ -146,6 +146,7 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program) (*Model, *builder) {
 	b.findWrites()
 	b.markHeld()
 	b.deriveWriteFacts()
+	b.exportTemplateFacts()
 	b.exportCallbackFacts()
 	b.deriveCheckParams()
 	b.checkParamChecks()

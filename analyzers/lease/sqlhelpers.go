@@ -83,6 +83,9 @@ func (b *builder) uncheckedResult(call ssa.CallInstruction) bool {
 	if f, ok := b.helperFact(call.Common()); ok {
 		return f.Exec && !f.Checked && (f.Result < 0 || !resultUsedAt(call, f.Result))
 	}
+	if tf, ok := b.templateFact(call.Common()); ok {
+		return templateUnchecked(tf, call)
+	}
 	return isExec(call) && !resultUsed(call)
 }
 

@@ -34,6 +34,11 @@ type hole struct {
 	// builder is the import path of the query builder whose condition
 	// (sq.Lt{...}, a Sqlizer) value holds, or "".
 	builder string
+	// param (1 + the parameter's index), join and elem say what fills the
+	// hole of a helper's statement (sqltemplate.go).
+	param int
+	join  *TemplateJoin
+	elem  bool
 }
 
 // holeValue returns the Go value of hole p of t, or nil.
@@ -99,6 +104,11 @@ type folder struct {
 	// bound maps the parameters of a helper being folded (returned) to the
 	// arguments of the call that is being read.
 	bound map[*ssa.Parameter]ssa.Value
+	// tmpl is the helper whose statement is being read as a template: its
+	// parameters are holes its callers fill (sqltemplate.go). elem is the
+	// element of a list being folded.
+	tmpl *ssa.Function
+	elem *elemAt
 }
 
 // hole records v as a run-time value and returns its marker.
@@ -154,10 +164,19 @@ func (f *folder) fold(v ssa.Value, depth int) string {
 		if a, ok := f.bound[x]; ok {
 			return f.fold(a, depth+1)
 		}
+		if f.tmpl != nil && x.Parent() == f.tmpl {
+			if i := paramIndex(f.tmpl, x); i >= 0 {
+				f.holes = append(f.holes, hole{value: x, text: isStringish(x.Type()), param: i + 1})
+				return sqlscan.HoleMarker(len(f.holes))
+			}
+		}
 	case *ssa.Phi:
 		return f.phi(x, depth)
 	case *ssa.UnOp:
 		if x.Op == token.MUL {
+			if s, ok := f.loadedElem(x.X, depth); ok {
+				return s
+			}
 			if s, ok := f.load(x.X, depth); ok {
 				return s
 			}
@@ -218,6 +237,8 @@ func (f *folder) call(c *ssa.Call, depth int) string {
 		return f.printf(arg(common, ff.Format), arg(common, ff.Args), depth)
 	}
 	switch path, name := fn.Pkg().Path(), fn.Name(); {
+	case path == "strings" && name == "Join":
+		return f.join(c, depth)
 	case path == "strconv" && (name == "Itoa" || name == "FormatInt" || name == "FormatUint"):
 		return f.hole(arg(common, 0)) // a number: the hole carries it (a token formatted into the text)
 	case path == "strings" && (name == "TrimSpace" || name == "ToUpper" || name == "ToLower"):

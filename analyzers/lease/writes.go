@@ -138,6 +138,9 @@ func (b *builder) factWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
 	if obj == nil {
 		return b.chosenWrite(fn, call)
 	}
+	if w := b.templateWrite(fn, call); w != nil {
+		return w
+	}
 	if c, ok := b.resolve(call.Common()); ok && c.role != 0 {
 		return nil // a lock operation (Mutex.Unlock deletes its key): not a protected write
 	}
@@ -372,6 +375,8 @@ func copyFact(dst, src analysis.Fact) {
 		*d = *src.(*SQLParamFact)
 	case *FormatFact:
 		*d = *src.(*FormatFact)
+	case *SQLTemplateFact:
+		*d = *src.(*SQLTemplateFact)
 	case *SQLCondFact:
 		*d = *src.(*SQLCondFact)
 	case *CheckParamFact:
@@ -398,6 +403,11 @@ func (b *builder) sqlWrite(w *Write, call ssa.CallInstruction, query ssa.Value, 
 	if !ok {
 		return nil
 	}
+	return b.sqlTextsWrite(w, call, texts, argsAt)
+}
+
+// sqlTextsWrite classifies the texts of the SQL sent by call, as sqlWrite.
+func (b *builder) sqlTextsWrite(w *Write, call ssa.CallInstruction, texts []sqlText, argsAt int) *Write {
 	var worst *Write
 	keyed, accumulates := true, true
 	for _, text := range texts {
