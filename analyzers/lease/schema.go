@@ -257,7 +257,7 @@ func (b *builder) keyedInsert(st *sqlscan.Statement, text sqlText, args []ssa.Va
 		return ""
 	}
 	t := b.schemaTable(st.Table)
-	if t == nil || t.Unknown || len(t.Keys) == 0 || !errorHeeded(call) {
+	if t == nil || t.Unknown || len(t.Keys) == 0 || !errorHeeded(call) || b.templateErrorLost(call) {
 		return ""
 	}
 	for _, k := range t.Keys {

@@ -54,7 +54,10 @@ type SQLTemplateFact struct {
 	Exec    bool
 	Result  int
 	Checked bool
-	What    string // the database call: "Querier.NamedExec (INSERT <run-time name>) at writes.go:9"
+	// ErrReturned: the function returns the database call's error as its
+	// own, so a caller that heeds the error heeds the INSERT's (schema.go).
+	ErrReturned bool
+	What        string // the database call: "Querier.NamedExec (INSERT <run-time name>) at writes.go:9"
 }
 
 // A TemplateHole is a hole of a SQLTemplateFact's statement.
@@ -162,6 +165,7 @@ func (b *builder) templateOf(fn *ssa.Function, call *ssa.Call) *SQLTemplateFact 
 		tf.System = inner.System
 		tf.Args = paramIndex(fn, arg(call.Common(), inner.Args))
 		tf.Exec, tf.Checked, resultAt = inner.Exec, inner.Checked, inner.Result
+		tf.ErrReturned = inner.ErrReturned
 	} else {
 		c, ok := b.resolve(call.Common())
 		if !ok || c.api == nil || c.api.Fence != SQLQuery {
@@ -177,7 +181,9 @@ func (b *builder) templateOf(fn *ssa.Function, call *ssa.Call) *SQLTemplateFact 
 		} else {
 			tf.Exec = isExec(call)
 		}
+		tf.ErrReturned = true
 	}
+	tf.ErrReturned = tf.ErrReturned && errorReturned(fn, call)
 	if !f.seen || len(text) > maxFoldText {
 		return nil
 	}
@@ -192,6 +198,23 @@ func (b *builder) templateOf(fn *ssa.Function, call *ssa.Call) *SQLTemplateFact 
 		}
 	}
 	return nil
+}
+
+// errorReturned reports whether fn returns the error of call as its own
+// error.
+func errorReturned(fn *ssa.Function, call *ssa.Call) bool {
+	sig := call.Common().Signature()
+	if !lastResultError(sig) || !lastResultError(fn.Signature) {
+		return false
+	}
+	return returnedAt(fn, call, sig.Results().Len()-1) == fn.Signature.Results().Len()-1
+}
+
+// templateErrorLost reports whether call invokes a template helper that
+// does not return its statement's error.
+func (b *builder) templateErrorLost(call ssa.CallInstruction) bool {
+	tf, ok := b.templateFact(call.Common())
+	return ok && !tf.ErrReturned
 }
 
 // templateHoles turns a folder's holes into a template's: a hole that

@@ -7,6 +7,7 @@ package dbcl
 import (
 	"database/sql"
 	"fmt"
+	"log"
 	"strings"
 )
 
@@ -118,4 +119,13 @@ func ExecInsertAudited(q Querier, table string, cols []string, object interface{
 	}
 	_, err := q.NamedExec("INSERT INTO audit (note) VALUES (:note)", object)
 	return err
+}
+
+// ExecInsertLogged logs a failed insert and carries on: its callers never
+// learn that the row was there already.
+func ExecInsertLogged(q Querier, table string, cols []string, object interface{}) error {
+	if _, err := q.NamedExec(prepareNamedInsert(table, cols), object); err != nil {
+		log.Printf("insert into %s: %v", table, err)
+	}
+	return nil
 }

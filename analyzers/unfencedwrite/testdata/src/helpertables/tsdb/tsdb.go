@@ -80,3 +80,9 @@ func InsertBlockAudited(q dbcl.Querier, b *Block) error {
 func UpdateBlock(q dbcl.Querier, b *Block) error {
 	return dbcl.ExecUpdate(q, "blocks", []string{"value"}, []string{"chain_id", "period", "end_time"}, b)
 }
+
+// InsertBlockLogged inserts the rollup through a helper that drops the
+// INSERT's error.
+func InsertBlockLogged(q dbcl.Querier, b *Block) error {
+	return dbcl.ExecInsertLogged(q, "blocks", []string{"chain_id", "period", "end_time", "value", "count"}, b)
+}
