@@ -3,6 +3,7 @@ package lease
 import (
 	"fmt"
 	"go/token"
+	"go/types"
 	"strconv"
 	"strings"
 
@@ -286,6 +287,8 @@ func (f *folder) render(text string, holes []TemplateHole, call *ssa.CallCommon,
 			return elem()
 		case h.Join != nil && a != nil:
 			return f.renderJoin(h.Join, a, call, depth)
+		case h.Join == nil && a != nil && h.Text && !isStringish(a.Type()):
+			return f.holeOf(unwrap(a), true) // a list that may hold SQL, joined out of sight
 		case h.Join == nil && a != nil:
 			return f.fold(a, depth+1)
 		}
@@ -311,11 +314,15 @@ func (f *folder) renderJoin(j *TemplateJoin, a ssa.Value, call *ssa.CallCommon, 
 // which is given and none changed through the slice.
 func literalElems(v ssa.Value) ([]ssa.Value, bool) {
 	s, ok := unwrap(v).(*ssa.Slice)
-	if !ok {
+	if !ok || s.Low != nil || s.High != nil {
+		return nil, false
+	}
+	alloc, ok := s.X.(*ssa.Alloc)
+	if !ok || !literalArray(alloc, s) {
 		return nil, false
 	}
 	elems, ok := variadic(s)
-	if !ok || len(elems) == 0 {
+	if !ok || len(elems) == 0 || int64(len(elems)) != arrayLen(alloc) {
 		return nil, false
 	}
 	for _, e := range elems {
@@ -329,6 +336,35 @@ func literalElems(v ssa.Value) ([]ssa.Value, bool) {
 		}
 	}
 	return elems, true
+}
+
+// literalArray reports whether alloc is a composite literal's array: only
+// its constant-indexed elements and the slice s of it are used.
+func literalArray(alloc *ssa.Alloc, s *ssa.Slice) bool {
+	for _, ref := range *alloc.Referrers() {
+		switch x := ref.(type) {
+		case *ssa.IndexAddr:
+			if _, ok := constInt(x.Index); !ok {
+				return false
+			}
+		case *ssa.DebugRef:
+		default:
+			if ref != ssa.Instruction(s) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// arrayLen returns the length of the array alloc allocates, or -1.
+func arrayLen(alloc *ssa.Alloc) int64 {
+	if p, ok := alloc.Type().Underlying().(*types.Pointer); ok {
+		if a, ok := p.Elem().Underlying().(*types.Array); ok {
+			return a.Len()
+		}
+	}
+	return -1
 }
 
 // hasStore reports whether something is stored at addr.
