@@ -40,9 +40,11 @@ import (
 // cannot leave early, into a slice nothing else writes or lets escape;
 // anything else stays a hole. A helper gets the fact only when the
 // statement is its one write, so reading a call as that statement hides
-// no other; a call whose statement is still out of sight (a WHERE built
-// in the helper) or unreadable is read from the helper's WritesFact as
-// before.
+// no other, and only when it does not fence the write itself (its
+// FencedByParamFact then says what a call must pass). A call whose
+// statement is still out of sight (a WHERE built in the helper) or
+// unreadable is read from the helper's WritesFact as before; one whose
+// helper drops the statement's error is no create-if-absent.
 
 // SQLTemplateFact: the function's one write sends the SQL statement Text,
 // whose holes its parameters fill.
@@ -143,7 +145,7 @@ func (b *builder) exportTemplateFacts() {
 		}
 		w := ws[0]
 		call, ok := w.Call.(*ssa.Call)
-		if !ok || w.Fn != fn || len(w.Held) > 0 || w.LockImpl || w.spawned || w.once != oncePerCall {
+		if !ok || w.Fn != fn || w.Fenced || len(w.Held) > 0 || w.LockImpl || w.spawned || w.once != oncePerCall {
 			continue
 		}
 		if f := b.templateOf(fn, call); f != nil {
