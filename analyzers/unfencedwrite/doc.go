@@ -135,12 +135,17 @@
 //
 // SQL is read however the program builds it: constants, + and fmt.Sprintf
 // around constant fragments (a value formatted into the text, such as the
-// token in "fence <= %d", counts as a placeholder), package-level variables,
+// token in "fence <= %d", counts as a placeholder), printf-like formatters
+// of any package read the same way (TiDB's sqlescape.EscapeSQL with its %n
+// and %? verbs, Sprintf wrappers: a function taking a format and ...any that
+// copies the format into the text it returns, or returns another
+// formatter's result), package-level variables,
 // struct fields and maps of named queries assigned constants, files embedded
 // with //go:embed (named queries in "-- name: X" blocks too; the standalone
 // fencelint reads them, go vet does not list them to analyzers), and the
 // application's own helpers that pass a parameter on as the statement
-// (func (s *Store) exec(ctx, q string, args ...any)) or that complete a
+// (func (s *Store) exec(ctx, q string, args ...any)), formatted or not,
+// or that complete a
 // statement with a condition their callers pass (a WHERE fragment, a
 // squirrel Sqlizer such as sq.Lt{"expires_at": cutoff}): each call is read
 // with its own arguments. Advisory locks taken
