@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -157,8 +158,21 @@ func standaloneCommand(args []string, checks []*analysis.Analyzer, stdout, stder
 		return 0, false
 	}
 	run.progress = run.format == "text" && isTerminal(stderr)
+	if _, set := os.LookupEnv("GOGC"); !set {
+		debug.SetGCPercent(standaloneGCPercent)
+	}
 	return runStandalone(run, stdout, stderr), true
 }
+
+// standaloneGCPercent is a standalone run's GC percent unless GOGC is set.
+// The run keeps every package's syntax, types and analysis results until it
+// reports, so most of its heap lives to the end, and at Go's default (100)
+// the heap grows to twice the live heap before each collection: the peak
+// is mostly headroom. At 50 it is about a quarter lower, for collections
+// that cost little when so little of the heap is garbage (SpiceDB with its
+// tests: 1.44 GiB peak at 100, 1.07 GiB at 50, CPU time the same within
+// noise).
+const standaloneGCPercent = 50
 
 // runStandalone loads the packages and runs the checks on them, prints the
 // findings and returns the exit code.
