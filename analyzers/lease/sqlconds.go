@@ -3,7 +3,6 @@ package lease
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -81,25 +80,13 @@ func (b *builder) condFact(w *Write, text sqlText, open []int) *SQLCondFact {
 // it: each parameter's hole holds the argument's text or condition.
 func (b *builder) condText(call ssa.CallInstruction, cf *SQLCondFact) sqlText {
 	f := &folder{b: b, busy: make(map[any]bool), seen: true}
-	var out strings.Builder
-	rest := cf.Text
-	for {
-		i := strings.IndexByte(rest, 0)
-		if i < 0 || strings.IndexByte(rest[i+1:], 0) < 0 {
-			out.WriteString(rest)
-			break
+	text := mapMarkers(cf.Text, len(cf.Holes), func(n int) string {
+		if n == 0 {
+			return f.hole(nil) // a malformed marker
 		}
-		j := strings.IndexByte(rest[i+1:], 0) + i + 1
-		out.WriteString(rest[:i])
-		n, err := strconv.Atoi(rest[i+2 : j]) // "\x00h12\x00"
-		if err != nil || n < 1 || n > len(cf.Holes) {
-			out.WriteString(f.hole(nil))
-		} else {
-			out.WriteString(f.condHole(call, cf.Holes[n-1]))
-		}
-		rest = rest[j+1:]
-	}
-	return sqlText{text: out.String(), holes: f.holes}
+		return f.condHole(call, cf.Holes[n-1])
+	})
+	return sqlText{text: text, holes: f.holes}
 }
 
 // condHole fills one hole of a SQLCondFact's statement at call.
