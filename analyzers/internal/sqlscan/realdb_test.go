@@ -193,12 +193,14 @@ func startMariaDB(t *testing.T) *mariadb {
 	data, sock := filepath.Join(dir, "data"), filepath.Join(dir, "sock")
 	who := "--user=" + currentUser(t)
 	install, _ := lookPath("mariadb-install-db")
-	if out, err := exec.Command(install, "--no-defaults", "--datadir="+data, who,
+	// Its own tmpdir: bootstraps sharing /tmp collide on their temporary
+	// tables when another test package starts a server at the same time.
+	if out, err := exec.Command(install, "--no-defaults", "--datadir="+data, "--tmpdir="+dir, who,
 		"--auth-root-authentication-method=normal", "--skip-test-db").CombinedOutput(); err != nil {
 		t.Fatalf("mariadb-install-db: %v\n%s", err, out)
 	}
 	server, _ := lookPath("mariadbd")
-	cmd := exec.Command(server, "--no-defaults", "--datadir="+data, "--socket="+sock, "--skip-networking",
+	cmd := exec.Command(server, "--no-defaults", "--datadir="+data, "--tmpdir="+dir, "--socket="+sock, "--skip-networking",
 		who, "--pid-file="+filepath.Join(dir, "pid"), "--log-error="+filepath.Join(dir, "err"),
 		"--innodb-flush-log-at-trx-commit=0")
 	if err := cmd.Start(); err != nil {

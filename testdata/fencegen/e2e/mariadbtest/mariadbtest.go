@@ -79,8 +79,11 @@ func Start() (*Server, error) {
 
 // start initialises the data directory and starts mariadbd.
 func (s *Server) start() error {
+	// Each server gets its own tmpdir: bootstraps running at once (go test
+	// runs packages in parallel) collide on their temporary tables in a
+	// shared /tmp ("Unknown table 'mysql.tmp_user_sys'").
 	install := exec.Command("mariadb-install-db", "--no-defaults",
-		"--datadir="+s.dataDir(), "--auth-root-authentication-method=normal",
+		"--datadir="+s.dataDir(), "--tmpdir="+s.dir, "--auth-root-authentication-method=normal",
 		"--skip-test-db", "--skip-name-resolve")
 	install.Args = append(install.Args, userFlag()...)
 	install.Dir = s.dir
@@ -88,7 +91,7 @@ func (s *Server) start() error {
 		return err
 	}
 	mariadbd := exec.Command("mariadbd", "--no-defaults",
-		"--datadir="+s.dataDir(), "--socket="+s.socketPath(), "--skip-networking",
+		"--datadir="+s.dataDir(), "--tmpdir="+s.dir, "--socket="+s.socketPath(), "--skip-networking",
 		"--pid-file="+filepath.Join(s.dir, "mariadbd.pid"),
 		"--skip-name-resolve", "--innodb-buffer-pool-size=64M",
 		"--innodb-flush-log-at-trx-commit=0", "--max-connections=300",
