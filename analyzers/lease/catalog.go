@@ -747,6 +747,7 @@ func forks() []Fork {
 		{"gopkg.in/redis.v5", pkgGoRedis, "go-redis v5 (gopkg.in)"},
 		{"gopkg.in/redis.v6", pkgGoRedis, "go-redis v6 (gopkg.in)"},
 		{"gopkg.in/redsync.v1", pkgRedsync, "redsync v1 (gopkg.in)"},
+		{"github.com/garyburd/redigo/redis", pkgRedigo, "garyburd/redigo, the original path of gomodule/redigo (redsync.v1's pools)"},
 		{"github.com/jinzhu/gorm", pkgGorm, "GORM v1, before the move to gorm.io"},
 		{"github.com/satori/go.uuid", pkgGofrsUUID, "satori/go.uuid, the original of gofrs/uuid"},
 	}

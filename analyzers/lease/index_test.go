@@ -47,6 +47,9 @@ func TestCanonicalPath(t *testing.T) {
 		{"github.com/coreos/etcd/clientv3", pkgEtcd},
 		{"go.etcd.io/etcd/client/v3", pkgEtcd},
 		{"github.com/go-redsync/redsync/v3", pkgRedsync},
+		{"gopkg.in/redsync.v1", pkgRedsync},
+		{"github.com/garyburd/redigo/redis", pkgRedigo},
+		{"github.com/garyburd/redigo/redisx", "github.com/garyburd/redigo/redisx"},
 		{"example.com/app/vendor/github.com/samuel/go-zookeeper/zk", pkgZK},
 		{"github.com/samuel/go-zookeeper/zk/internal", "github.com/samuel/go-zookeeper/zk/internal"},
 	} {

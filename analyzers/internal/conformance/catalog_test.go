@@ -253,12 +253,18 @@ func receiverName(fn *types.Func) string {
 	return ""
 }
 
-// unserved lists the forks the Go module proxy does not serve, so the
-// conformance modules cannot compile against them; README.md says so too.
+// unserved lists the forks the conformance modules cannot compile against,
+// since the Go module proxy does not serve them in a form that builds;
+// README.md says so too.
 var unserved = map[string]string{
-	"github.com/linkedin/go-zk": "proxy.golang.org answers 403 (not available) for every version",
-	"gopkg.in/redsync.v1":       "proxy.golang.org answers 403 (not available) for every version",
-	"gopkg.in/redis.v6":         "proxy.golang.org serves no version",
+	"gopkg.in/redis.v6": "proxy.golang.org serves v6.15.9 (the last), whose packages import github.com/go-redis/redis/internal: another module's internal packages",
+}
+
+// olderRelease lists the forks that are an older release of the package
+// they map to, whose API is a part of its: there a fork shares the API when
+// it names a few of the rows, each one the release has.
+var olderRelease = map[string]string{
+	"gopkg.in/redsync.v1": "v1.0.1's Mutex has Lock, Unlock and Extend; the context methods, TryLock and Valid came later",
 }
 
 // checkForks checks that every fork the catalog lists is compiled against
@@ -303,6 +309,9 @@ func checkForks(t *testing.T, mods ...*module) {
 			}
 		}
 		t.Logf("fork %s: %d of %d rows of %s", f.Path, found, total, f.Pkg)
+		if _, ok := olderRelease[f.Path]; ok && found >= 3 {
+			continue
+		}
 		if total == 0 || 2*found < total {
 			t.Errorf("fork %s names only %d of the %d catalog rows of %s: it does not share that package's API", f.Path, found, total, f.Pkg)
 		}

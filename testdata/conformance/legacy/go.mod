@@ -6,14 +6,18 @@ replace google.golang.org/grpc => google.golang.org/grpc v1.26.0
 
 require (
 	github.com/coreos/etcd v3.3.27+incompatible
+	github.com/garyburd/redigo v1.6.0
 	github.com/go-redis/redis v6.15.9+incompatible
 	github.com/go-redis/redis/v7 v7.4.1
 	github.com/go-redis/redis/v8 v8.11.5
 	github.com/go-redsync/redsync v1.4.2
 	github.com/jinzhu/gorm v1.9.16
+	github.com/linkedin/go-zk v0.1.4
 	github.com/samuel/go-zookeeper v0.0.0-20190923202752-2cc03de413da
+	github.com/satori/go.uuid v1.2.0
 	go.etcd.io/etcd v0.5.0-alpha.5.0.20200910180754-dd1b699fc489
 	gopkg.in/redis.v5 v5.2.9
+	gopkg.in/redsync.v1 v1.0.1
 )
 
 require (
@@ -30,7 +34,6 @@ require (
 	github.com/hashicorp/errwrap v1.0.0 // indirect
 	github.com/hashicorp/go-multierror v1.0.0 // indirect
 	github.com/jinzhu/inflection v1.0.0 // indirect
-	github.com/satori/go.uuid v1.2.0 // indirect
 	go.uber.org/atomic v1.3.2 // indirect
 	go.uber.org/multierr v1.1.0 // indirect
 	go.uber.org/zap v1.10.0 // indirect
