@@ -27,7 +27,7 @@ func (c *Checkout) Run(ctx context.Context, cart string, total int64) error {
 	if !ok {
 		return errBusy
 	}
-	defer c.rdb.Del("lock:cart:"+cart)
+	defer c.rdb.Del("lock:cart:" + cart)
 	return c.rdb.HSet("cart:"+cart, "state", "paid").Err() // want unfencedwrite:"without a fencing token"
 }
 
@@ -38,7 +38,7 @@ func (c *Checkout) RunScripted(ctx context.Context, cart string, fence int64) er
 	if err != nil || !ok {
 		return errBusy
 	}
-	defer c.rdb.Del("lock:cart:"+cart)
+	defer c.rdb.Del("lock:cart:" + cart)
 	return c.rdb.Eval(`
 if tonumber(ARGV[1]) < tonumber(redis.call("GET", KEYS[1]) or "0") then
 	return 0
