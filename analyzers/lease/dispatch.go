@@ -202,7 +202,8 @@ func (b *builder) targetsFact(targets []dispatchTarget, f analysis.Fact) bool {
 			if !ok {
 				return false
 			}
-			dispatched := WritesFact{System: wf.System, What: wf.What + ", via " + t.name, Dispatch: t.impl, OutsideOf: wf.OutsideOf, Append: wf.Append, Spawned: wf.Spawned, OnceRecv: wf.OnceRecv}
+			dispatched := WritesFact{System: wf.System, What: wf.What + ", via " + t.name, Dispatch: t.impl, OutsideOf: wf.OutsideOf, Append: wf.Append, Spawned: wf.Spawned, OnceRecv: wf.OnceRecv,
+				Keys: b.agreedKeys(targets, wf.Keys)}
 			if wf.OnceRecv { // another implementation may write on every call
 				if once == nil {
 					once = &dispatched
@@ -231,6 +232,20 @@ func (b *builder) targetsFact(targets []dispatchTarget, f analysis.Fact) bool {
 	d.What += ", via " + fencedVia
 	d.Dispatch = fencedImpl
 	return true
+}
+
+// agreedKeys returns keys (WritesFact.Keys) when every implementation among
+// targets that writes unfenced says the same, or "".
+func (b *builder) agreedKeys(targets []dispatchTarget, keys string) string {
+	if keys == "" {
+		return ""
+	}
+	for _, t := range targets {
+		if _, wf, _ := b.targetFacts(t); wf != nil && wf.Keys != keys {
+			return ""
+		}
+	}
+	return keys
 }
 
 // dispatchCAS reports whether a call that runs one of targets is a

@@ -43,6 +43,10 @@ type WritesFact struct {
 	// receiver's guards the start): a call on an object the caller did not
 	// make starts nothing new (oncestart.go).
 	OnceRecv bool
+	// Keys: the function is a goctl model's Insert whose every unfenced
+	// write is a plain INSERT binding these unique keys' fields of the row
+	// it is handed (goctl.go): "FindOneByX=F1,F2", keys joined by ";".
+	Keys string
 }
 
 // A Dispatch names the implementation that a fact was learned from through

@@ -48,6 +48,22 @@ func (b *builder) updateWriteFacts() bool {
 	return changed
 }
 
+// unfencedOwn returns the writes a function makes unfenced while it holds
+// no lease of its own, or nil when one of them is out of sight.
+func unfencedOwn(writes []*Write) []*Write {
+	var out []*Write
+	for _, w := range writes {
+		if len(w.Held) > 0 || w.LockImpl || w.Fenced {
+			continue
+		}
+		if w.Unseen != "" || w.Call == nil {
+			return nil
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
 // setWriteFact records what fn's writes (made while fn holds no lease of
 // its own) mean for its callers, and reports whether it changed.
 func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
@@ -93,6 +109,10 @@ func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 		}
 	}
 	freshKeys := freshParamsOf(writes)
+	keys := ""
+	if unfenced != nil && appends && obj != nil {
+		keys = b.goctlInsertKeys(fn, unfencedOwn(writes))
+	}
 	if unfenced == nil && spawned != nil {
 		unfenced = spawned
 	} else {
@@ -106,7 +126,7 @@ func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 	case unfenced != nil:
 		var old WritesFact
 		f := &WritesFact{System: unfenced.System, What: b.describeWrite(unfenced), Dispatch: unfenced.Dispatch, OutsideOf: outsideOf, Append: appends, Accumulates: accumulates, FreshKeys: freshKeys,
-			Spawned: allSpawned && !once, OnceRecv: once}
+			Spawned: allSpawned && !once, OnceRecv: once, Keys: keys}
 		if b.fact(obj, &old) && old == *f {
 			return false
 		}

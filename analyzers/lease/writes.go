@@ -158,6 +158,9 @@ func (b *builder) factWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
 		if wf.FreshKeys != 0 && wf.Dispatch == (Dispatch{}) {
 			b.freshCall(w, fn, call, wf.FreshKeys)
 		}
+		if wf.Keys != "" {
+			b.keyedModelInsert(w, fn, call, wf.Keys)
+		}
 		if kind, entity := entBuilder(obj, wf.What); kind != entNone && obj.Pkg() != b.pass.Pkg {
 			return b.entCall(w, call, obj, kind, entity)
 		}
