@@ -38,6 +38,9 @@ type builder struct {
 	lockNodes map[*types.Var]bool
 	// keys caches the keys of the package's SET NX calls (lockKeys).
 	keys *[]ssa.Value
+	// markers holds the SET NX calls that are markers, not locks
+	// (redismarkers.go); nil until first asked.
+	markers map[*ssa.CallCommon]bool
 	// steps numbers the pipeline each step function belongs to
 	// (pipelines.go); nil when the package runs no pipeline.
 	steps map[*ssa.Function]int

@@ -87,6 +87,10 @@ func (b *builder) catalogCallee(call *ssa.CallCommon, fn, lib *types.Func, api *
 	if api.System == Redis && fn.Name() == "SetArgs" && setArgsNX(call) {
 		c.role = RoleTryAcquire // SET key value NX: a hand-rolled lock
 	}
+	if c.role.Has(RoleTryAcquire) && api.System == Redis && api.Fence != RedisCommand && b.isMarker(call) {
+		// a key every caller refreshes, won or not: a marker, not a lock
+		c.role = RoleFenced
+	}
 	if api.System == Redis && fn.Name() == "SetNX" && noExpiry(redisArg(call, 3)) {
 		// SETNX with no expiry seeds a value once (a flag, a
 		// counter's start): a create-only write, not a lock.

@@ -872,11 +872,23 @@ func (b *builder) touchesLockKey(fn *ssa.Function, c *ssa.CallCommon) bool {
 // isLockKey reports whether v computes the key of a SET NX in the package.
 func (b *builder) isLockKey(v ssa.Value) bool {
 	for _, lk := range b.lockKeys() {
-		if sameValueIn(v, lk, 0, b.steps) {
+		if b.sameKey(v, lk) {
 			return true
 		}
 	}
 	return false
+}
+
+// sameKey reports whether two Redis keys are the same: a key is rebuilt
+// where it is renewed or released by the same calls on the same operands
+// (fmt.Sprintf("lock:%s", job), "job:"+id.Hex()), so calls are compared
+// too, not only in pipeline steps.
+func (b *builder) sameKey(v, key ssa.Value) bool {
+	steps := b.steps
+	if steps == nil {
+		steps = map[*ssa.Function]int{}
+	}
+	return sameValueIn(v, key, 0, steps)
 }
 
 // redisKeyArgs returns the key arguments of a go-redis command: the second
@@ -987,9 +999,10 @@ func sameValue(a, b ssa.Value, depth int) bool {
 	return sameValueIn(a, b, depth, nil)
 }
 
-// sameValueIn is sameValue that, given steps (the parameters of pipeline
-// steps, which all receive the same argument), also takes the same
-// parameter of two steps of one pipeline for one value, and two calls of
+// sameValueIn is sameValue that, given steps (non-nil, possibly empty: the
+// parameters of pipeline steps, which all receive the same argument), also
+// takes the same parameter of two steps of one pipeline for one value, and
+// two calls of
 // one function on the same arguments (GetRedisKey(lockTmpl, ctx.DevEUI) in
 // the step that locks and in the step that releases) for one key.
 func sameValueIn(a, b ssa.Value, depth int, steps map[*ssa.Function]int) bool {
