@@ -45,14 +45,12 @@ func (b *builder) findMarkers() map[*ssa.CallCommon]bool {
 	return markers
 }
 
-// isGoRedisSetNX reports whether c is go-redis's SetNX or a SetArgs with
-// Mode "NX".
+// isGoRedisSetNX reports whether c is go-redis's SetNX, whose BoolCmd
+// tells won from lost. (A SetArgs NX tells it by its error, redis.Nil,
+// which also carries failures: its refreshes are not judged.)
 func isGoRedisSetNX(c *ssa.CallCommon) bool {
 	f := calleeFunc(c)
-	if f == nil || f.Pkg() == nil || CanonicalPath(f.Pkg().Path()) != pkgGoRedis {
-		return false
-	}
-	return f.Name() == "SetNX" || f.Name() == "SetArgs" && setArgsNX(c)
+	return f != nil && f.Pkg() != nil && CanonicalPath(f.Pkg().Path()) == pkgGoRedis && f.Name() == "SetNX"
 }
 
 // refreshedRegardless reports whether fn, after the SET NX call, refreshes
