@@ -541,7 +541,10 @@ func catalog() []API {
 }
 
 // redisWrites lists the go-redis commands that change data, under the
-// names of every version (v9 renamed SetEX to SetEx).
+// names of every version (v9 renamed SetEX to SetEx). A pop or move is a
+// write: it takes the element out (ZPOPMIN then a ZADD back is a
+// read-modify-write of the set). The blocking pops (BLPOP, BZPOPMIN) are
+// left out, as from redisWriteCommands: a consumer waiting on a queue.
 func redisWrites() []string {
 	return []string{
 		"Set", "SetXX", "SetArgs", "MSet", "MSetNX", "GetSet", "GetDel", "Append", "Incr", "IncrBy",
@@ -550,6 +553,11 @@ func redisWrites() []string {
 		"LPush", "RPush", "LPop", "RPop", "LSet", "LRem", "LTrim", "SAdd", "SRem", "SPop", "SMove",
 		"ZAdd", "ZAddArgs", "ZRem", "ZIncrBy", "ZRemRangeByScore", "ZRemRangeByRank", "XDel",
 		"XTrimMaxLen", "XTrimMinID", "SetBit", "PFAdd", "FlushDB", "FlushAll", "SetEx", "SetEX",
+		"SetRange", "LPushX", "RPushX", "LInsert", "LInsertBefore", "LInsertAfter", "LPopCount",
+		"RPopCount", "LMPop", "RPopLPush", "LMove", "SPopN", "SInterStore", "SUnionStore", "SDiffStore",
+		"ZPopMin", "ZPopMax", "ZMPop", "ZRemRangeByLex", "ZUnionStore", "ZInterStore", "ZDiffStore",
+		"ZRangeStore", "GeoAdd", "PFMerge", "BitOpAnd", "BitOpOr", "BitOpXor", "BitOpNot", "Copy",
+		"Restore", "RestoreReplace",
 	}
 }
 
@@ -565,8 +573,8 @@ func redisWriteCommands() []string {
 		"RPOP", "LSET", "LREM", "LTRIM", "LINSERT", "RPOPLPUSH", "LMOVE", "SADD", "SREM", "SPOP",
 		"SMOVE", "SINTERSTORE", "SUNIONSTORE", "SDIFFSTORE", "ZADD", "ZREM", "ZINCRBY",
 		"ZREMRANGEBYSCORE", "ZREMRANGEBYRANK", "ZREMRANGEBYLEX", "ZPOPMIN", "ZPOPMAX", "ZUNIONSTORE",
-		"ZINTERSTORE", "XDEL", "XTRIM", "SETBIT", "BITOP", "PFADD", "PFMERGE", "GEOADD", "FLUSHDB",
-		"FLUSHALL",
+		"ZINTERSTORE", "ZDIFFSTORE", "ZRANGESTORE", "ZMPOP", "LMPOP", "XDEL", "XTRIM", "SETBIT",
+		"BITOP", "PFADD", "PFMERGE", "GEOADD", "FLUSHDB", "FLUSHALL",
 	}
 }
 

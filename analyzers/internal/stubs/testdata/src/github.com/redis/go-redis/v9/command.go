@@ -91,6 +91,15 @@ func (cmd *StringCmd) Bool() (_ bool, _ error)   { return }
 func (cmd *StringCmd) Int() (_ int, _ error)     { return }
 func (cmd *StringCmd) Int64() (_ int64, _ error) { return }
 
+type ZSliceCmd struct {
+	baseCmd
+	val []Z
+}
+
+func (cmd *ZSliceCmd) String() (_ string)   { return }
+func (cmd *ZSliceCmd) Val() []Z             { return cmd.val }
+func (cmd *ZSliceCmd) Result() ([]Z, error) { return cmd.val, cmd.err }
+
 type StringSliceCmd struct {
 	baseCmd
 	val []string

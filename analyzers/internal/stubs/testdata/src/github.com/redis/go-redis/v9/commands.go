@@ -288,7 +288,12 @@ func (c cmdable) HIncrByFloat(ctx context.Context, key, field string, incr float
 	return
 }
 func (c cmdable) LPop(ctx context.Context, key string) (_ *StringCmd) { return }
-func (c cmdable) RPop(ctx context.Context, key string) (_ *StringCmd) { return }
+func (c cmdable) LMove(ctx context.Context, source, destination, srcpos, destpos string) (_ *StringCmd) {
+	return
+}
+func (c cmdable) ZPopMin(ctx context.Context, key string, count ...int64) (_ *ZSliceCmd) { return }
+func (c cmdable) ZRank(ctx context.Context, key, member string) (_ *IntCmd)              { return }
+func (c cmdable) RPop(ctx context.Context, key string) (_ *StringCmd)                    { return }
 func (c cmdable) LSet(ctx context.Context, key string, index int64, value interface{}) (_ *StatusCmd) {
 	return
 }
