@@ -111,7 +111,7 @@ func (c *checker) goroutine(g *lease.Goroutine) {
 		return
 	}
 	for _, r := range g.Loops {
-		if c.heard(g, r, nil) {
+		if c.heard(g, r, nil) || r.Reacquire && !slices.Contains(r.Goes, g.Go) {
 			continue
 		}
 		if startedElsewhere(g, r) {
@@ -178,7 +178,7 @@ func (c *checker) exportLoop(g *lease.Goroutine) {
 		return
 	}
 	for _, r := range g.Loops {
-		if !c.heard(g, r, nil) {
+		if !r.Reacquire && !c.heard(g, r, nil) { // a lock taken again is a renewal only in the goroutine its holder starts
 			p := c.pass.Fset.Position(r.Pos)
 			c.pass.ExportObjectFact(obj, &DetachedLoopFact{System: r.System, What: fmt.Sprintf("%s at %s:%d", r.What, filepath.Base(p.Filename), p.Line)})
 			return
@@ -277,6 +277,10 @@ func (c *checker) goroutineName(g *lease.Goroutine) string {
 // detachedMessage explains a renewal goroutine whose failure stays inside.
 func (c *checker) detachedMessage(g *lease.Goroutine, r *lease.Renewal) string {
 	line := c.pass.Fset.Position(r.Pos).Line
+	if r.Reacquire {
+		return fmt.Sprintf("%s takes %s again with %s (%s) to keep its session alive, but when that fails (the session died, and the lock with it) the work never hears and keeps writing while another holder takes the lock; "+
+			"when it fails, cancel the work's context or close a channel the work selects on", c.goroutineName(g), lockName(r.System), r.What, c.at(r.Pos, g.Pos))
+	}
 	if r.Periodic && !r.ErrorUsed {
 		return fmt.Sprintf("the error of %s (line %d) is dropped, so the work never hears when the %s session expires and keeps writing as if it held the lock; "+
 			"run it in a goroutine that cancels the work's context when it returns, or fence the writes", r.What, line, r.System)

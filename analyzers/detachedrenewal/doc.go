@@ -60,6 +60,25 @@
 //     the package, or in a standalone run anywhere in the program; under
 //     go vet, implementations in packages the renewing package does not
 //     import are not seen.
+//   - a goroutine, started while a MySQL GET_LOCK or a PostgreSQL session
+//     advisory lock (pg_advisory_lock, pg_try_advisory_lock) is held, that
+//     takes the same lock again on a timer (in a loop that sleeps or waits
+//     on a Ticker, time.After or time.Tick) with the same call that took it:
+//     the same helper of the package on the same lock object, or the same
+//     SQL on the same connection. A session lock dies with its connection
+//     (the server's wait_timeout after a pause, a network drop, a killed
+//     session), and taking it again both keeps the connection busy and
+//     says whether the lock still lives. When that fails and the goroutine
+//     only logs, reconnects and tries again, the work goes on while
+//     another holder takes the lock. There, a failure reaches the work as
+//     above, except that a store counts only when it records the failure
+//     (an error, a flag or a constant state in a field, or in a variable
+//     that code outside the goroutine reads after starting it): storing a
+//     new connection, or an error the retry tests, tells nobody. Reported
+//     at the go statement. A loop that retries until the lock is taken is
+//     acquisition, not renewal: the lock is not held when it starts. A
+//     keep-alive that does not take the lock again (SELECT 1, PingContext)
+//     is not read as renewal, nor is a loop that takes another lock.
 //   - an etcd concurrency.Session whose Done() nothing waits on and whose
 //     Ctx() nothing uses, or an etcd KeepAlive channel that is discarded
 //     (if _, err := cli.KeepAlive(ctx, id); err != nil) or only drained,

@@ -204,6 +204,13 @@ type Renewal struct {
 	// Periodic reports whether the call renews again and again by itself
 	// until it fails or is stopped (Consul RenewPeriodic).
 	Periodic bool
+	// Reacquire marks a session advisory lock (GET_LOCK, pg_advisory_lock)
+	// taken again on a timer by a goroutine started while it is held:
+	// that keeps the lock's connection alive and tells whether it lives
+	// (reacquire.go). Goes lists those go statements: in another
+	// goroutine the same call holds no lease to renew.
+	Reacquire bool
+	Goes      []ssa.CallInstruction
 	// Notifies reports whether the code that runs when the renewal fails
 	// (its error, false or nil result) tells the work: it cancels a
 	// context, closes or sends on a channel, sets a shared flag, calls a

@@ -44,6 +44,12 @@ func (b *builder) findRenewals() {
 			handsBack = append(handsBack, r)
 		}
 	}
+	for _, r := range b.findReacquires(found) {
+		b.model.Renewals = append(b.model.Renewals, r)
+		if r.Returns {
+			handsBack = append(handsBack, r)
+		}
+	}
 	sites := b.callSitesByCallee()
 	for len(handsBack) > 0 {
 		inner := handsBack[len(handsBack)-1]
@@ -975,6 +981,10 @@ type notifier struct {
 	funcs   map[*ssa.Function]bool // whether a function notifies anywhere in its body
 	uses    map[*ssa.Function]funcUses
 	escaped *bool // whether any session's lost-signal method is called in the package
+	// strict judges stores as a renewal that reconnects and retries needs:
+	// only one that records the failure where others read it tells the
+	// work (recordsFailure).
+	strict bool
 }
 
 // funcUses says how a function of the package is used.
@@ -1087,8 +1097,13 @@ func (p *pathScan) failure(v ssa.Value, s sense) {
 		case *ssa.Select: // select { case errs <- err: default: }
 			p.notifies = true
 		case *ssa.Store:
-			if x.Val == v && p.n.nonLocal(x.Addr) {
+			if x.Val != v {
+				continue
+			}
+			if p.n.nonLocal(x.Addr) && (!p.n.strict || p.n.recordsFailure(x)) {
 				p.notifies = true
+			} else if p.n.strict {
+				p.reloaded(x, s) // if err = l.relock(); err != nil, err captured
 			}
 		case *ssa.Go, *ssa.Defer:
 			p.passed(x.(ssa.CallInstruction), v, s)
@@ -1278,7 +1293,25 @@ func (n *notifier) storeNotifies(st *ssa.Store) bool {
 	if bin, ok := st.Val.(*ssa.BinOp); ok && (bin.Op == token.ADD || bin.Op == token.SUB) {
 		return false // failures++
 	}
-	return n.nonLocal(st.Addr)
+	return n.nonLocal(st.Addr) && (!n.strict || n.recordsFailure(st))
+}
+
+// reloaded follows a failure stored into a variable to the loads of it
+// that follow the store in its block.
+func (p *pathScan) reloaded(st *ssa.Store, s sense) {
+	after := false
+	for _, instr := range st.Block().Instrs {
+		if instr == st {
+			after = true
+			continue
+		}
+		if load, ok := instr.(*ssa.UnOp); after && ok && load.Op == token.MUL && load.X == st.Addr {
+			p.failure(load, s)
+		}
+		if other, ok := instr.(*ssa.Store); after && ok && other.Addr == st.Addr {
+			return
+		}
+	}
 }
 
 // nonLocal reports whether addr is memory others can see: not a variable
