@@ -1360,7 +1360,9 @@ func (n *notifier) callNotifies(c *ssa.CallCommon, depth int) bool {
 	}
 	callee := Callee(c)
 	if callee == nil {
-		return true // a callback: cancel held in a field, onLost, ...
+		// a callback: cancel held in a field, onLost, ...; strictly, not a
+		// func that returns something (a reconnect's dial)
+		return !n.strict || c.Signature().Results().Len() == 0
 	}
 	switch pkg := calleePkg(callee); {
 	case pkg == "sync/atomic":

@@ -353,3 +353,34 @@ func runOther(ctx context.Context, db *sql.DB, work func(context.Context) error)
 	go other.keepAlive(ctx)
 	return work(ctx)
 }
+
+// newDialing reconnects through a dial func it may be handed, on the
+// failure path: a new connection tells the runner nothing.
+func newDialing(ctx context.Context, db *sql.DB, name string, dialer func() (*sql.DB, error)) (*advisoryLock, error) {
+	l := &advisoryLock{db: db, name: name}
+	dial := l.reconnect
+	if dialer != nil {
+		dial = dialer
+	}
+	if err := l.getLock(ctx); err != nil {
+		return nil, err
+	}
+	go func() { // want `this goroutine takes the MySQL lock again with advisoryLock.getLock \(line 373\)`
+		for range time.Tick(time.Minute) {
+			if l.db == nil {
+				continue
+			}
+			if err := l.getLock(ctx); err != nil {
+				log.Printf("could not refresh advisory lock: %v", err)
+				_ = l.db.Close()
+				db, err := dial()
+				if err != nil {
+					l.db = nil
+					continue
+				}
+				l.db = db
+			}
+		}
+	}()
+	return l, nil
+}
