@@ -38,6 +38,9 @@ var Analyzer = &analysis.Analyzer{
 type DetachedLoopFact struct {
 	System lease.System
 	What   string // "Mutex.Extend at keeper.go:23"
+	// Reacquire says the function takes its receiver's session lock
+	// again (Renewal.Reacquire): a renewal only where that lock is held.
+	Reacquire bool
 }
 
 func (*DetachedLoopFact) AFact() {}
@@ -178,9 +181,12 @@ func (c *checker) exportLoop(g *lease.Goroutine) {
 		return
 	}
 	for _, r := range g.Loops {
-		if !r.Reacquire && !c.heard(g, r, nil) { // a lock taken again is a renewal only in the goroutine its holder starts
+		if r.Reacquire && r.Method != g.Fn { // a lock taken again is a renewal only where its holder runs it
+			continue
+		}
+		if !c.heard(g, r, nil) {
 			p := c.pass.Fset.Position(r.Pos)
-			c.pass.ExportObjectFact(obj, &DetachedLoopFact{System: r.System, What: fmt.Sprintf("%s at %s:%d", r.What, filepath.Base(p.Filename), p.Line)})
+			c.pass.ExportObjectFact(obj, &DetachedLoopFact{System: r.System, What: fmt.Sprintf("%s at %s:%d", r.What, filepath.Base(p.Filename), p.Line), Reacquire: r.Reacquire})
 			return
 		}
 	}
@@ -196,6 +202,13 @@ func (c *checker) startedLoop(g *lease.Goroutine) {
 	obj, ok := g.Fn.Object().(*types.Func)
 	var f DetachedLoopFact
 	if !ok || !c.pass.ImportObjectFact(obj.Origin(), &f) {
+		return
+	}
+	if f.Reacquire {
+		if len(g.RecvLeases) > 0 {
+			c.m.Reportf(c.pass, c.rangeAt(g.Pos), "%s runs %s, which takes %s again on a timer (%s) to keep its session alive and tells nobody when that fails (the session died, and the lock with it), so the work never hears and keeps writing while another holder takes the lock; "+
+				"have it cancel the work's context or close a channel the work selects on when it fails", c.goroutineName(g), funcName(obj), lockName(f.System), f.What)
+		}
 		return
 	}
 	consequence := "the work never hears when renewal fails and keeps writing after the lease expires"

@@ -75,10 +75,16 @@
 //     (an error, a flag or a constant state in a field, or in a variable
 //     that code outside the goroutine reads after starting it): storing a
 //     new connection, or an error the retry tests, tells nobody. Reported
-//     at the go statement. A loop that retries until the lock is taken is
-//     acquisition, not renewal: the lock is not held when it starts. A
-//     keep-alive that does not take the lock again (SELECT 1, PingContext)
-//     is not read as renewal, nor is a loop that takes another lock.
+//     at the go statement. An exported method that takes its own
+//     receiver's lock again that way (Lock.KeepAlive calling l.take(ctx),
+//     or GET_LOCK on l.conn) is reported where another package runs it
+//     with go on a value whose lock it holds (lk.Lock(ctx); go
+//     lk.KeepAlive(ctx)): the method's package exports that as a fact. A
+//     loop that retries until the lock is taken is acquisition, not
+//     renewal: the lock is not held when it starts, or the loop ends once
+//     the lock is taken. A keep-alive that does not take the lock again
+//     (SELECT 1, PingContext) is not read as renewal, nor is a loop that
+//     takes another lock.
 //   - an etcd concurrency.Session whose Done() nothing waits on and whose
 //     Ctx() nothing uses, or an etcd KeepAlive channel that is discarded
 //     (if _, err := cli.KeepAlive(ctx, id); err != nil) or only drained,

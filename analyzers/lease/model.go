@@ -211,6 +211,10 @@ type Renewal struct {
 	// goroutine the same call holds no lease to renew.
 	Reacquire bool
 	Goes      []ssa.CallInstruction
+	// Method is, for a Reacquire, the exported method that takes its own
+	// receiver's lock again, which another package may run in a goroutine
+	// (go lk.KeepAlive(ctx)).
+	Method *ssa.Function
 	// Notifies reports whether the code that runs when the renewal fails
 	// (its error, false or nil result) tells the work: it cancels a
 	// context, closes or sends on a channel, sets a shared flag, calls a
@@ -302,6 +306,10 @@ type Goroutine struct {
 	// function that runs them again and again (wait.Until, wait.Forever):
 	// returning from one is a retry, not news for anyone.
 	Repeated []*ssa.Function
+	// RecvLeases lists, for a go statement that runs a method of another
+	// package, the MySQL and PostgreSQL leases held there that were taken
+	// through the same receiver (go lk.KeepAlive(ctx) after lk.Lock(ctx)).
+	RecvLeases []*Lease
 	// Works reports whether the goroutine does more than renew: it writes
 	// to a store or calls something besides renewals, the lock library,
 	// logging, metrics, timers and contexts. Such a goroutine is (part of)

@@ -65,10 +65,91 @@ func (b *builder) findReacquires(found map[ssa.CallInstruction]bool) []*Renewal 
 			}
 		}
 	}
+	renewals = append(renewals, b.methodReacquires(n, found, byCall)...)
 	for _, r := range renewals {
 		found[r.Call] = true
 	}
 	return renewals
+}
+
+// methodReacquires returns, as renewals, the session-lock acquisitions
+// that an exported method repeats on a timer on its own receiver's lock
+// (l.getLock(ctx), or GET_LOCK on l.conn, in Lock.KeepAlive, itself or in
+// a function it calls once). Whether the lock is held when a goroutine
+// runs the method is judged where the go statement is, in the package
+// that starts it (Goroutine.RecvLeases).
+func (b *builder) methodReacquires(n *notifier, found map[ssa.CallInstruction]bool, byCall map[ssa.CallInstruction]*Renewal) []*Renewal {
+	var renewals []*Renewal
+	for _, fn := range b.funcs {
+		obj := declaredFunc(fn)
+		if obj == nil || !obj.Exported() || fn.Signature.Recv() == nil || len(fn.Params) == 0 {
+			continue
+		}
+		for _, site := range append([]callSite{{fn, nil}}, b.calledBy(fn)...) {
+			params := bindings(site)
+			if site.fn != fn && params == nil {
+				continue
+			}
+			for _, c := range b.timedAcquires(site.fn) {
+				if !onValue(callRecv(c.call.Common()), fn.Params[0], params) {
+					continue
+				}
+				if r := byCall[c.call]; r != nil {
+					r.Method = fn
+					continue
+				}
+				if found[c.call] {
+					continue
+				}
+				r := n.reacquire(site.fn, c.call, c.system, c.what)
+				r.Method = fn
+				renewals = append(renewals, r)
+				byCall[c.call] = r
+			}
+		}
+	}
+	return renewals
+}
+
+// onValue reports whether v is recv, or a field of it (l.conn), params
+// binding the parameters of v's function.
+func onValue(v ssa.Value, recv *ssa.Parameter, params map[*ssa.Parameter]ssa.Value) bool {
+	is := func(x ssa.Value) bool {
+		x = unwrap(x)
+		if p, ok := x.(*ssa.Parameter); ok && params[p] != nil {
+			x = unwrap(params[p])
+		}
+		return x == recv
+	}
+	switch x := unwrap(v).(type) {
+	case nil:
+		return false
+	case *ssa.UnOp:
+		if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL {
+			return is(fa.X)
+		}
+	case *ssa.Field:
+		return is(x.X)
+	}
+	return is(v)
+}
+
+// recvLeases returns the MySQL and PostgreSQL leases held at g, a go
+// statement that runs a method of another package, that were taken
+// through the same receiver (go lk.KeepAlive(ctx) after lk.Lock(ctx)).
+func (b *builder) recvLeases(g *ssa.Go) []*Lease {
+	callee := g.Call.StaticCallee()
+	if callee == nil || callee.Signature.Recv() == nil || b.inPackage(callee) {
+		return nil
+	}
+	recv := callRecv(&g.Call)
+	var leases []*Lease
+	for _, l := range b.heldBefore(g) {
+		if (l.System == MySQL || l.System == Postgres) && l.Holder != nil && sameLockValue(l.Holder, recv, nil, 0) {
+			leases = append(leases, l)
+		}
+	}
+	return leases
 }
 
 // calledBy returns the package's functions fn calls directly, each with
@@ -133,7 +214,7 @@ func (b *builder) timedAcquires(fn *ssa.Function) []timedAcquire {
 			if !ok {
 				continue
 			}
-			if system, what, ok := b.sessionAcquire(c); ok && timedLoop(blk) {
+			if system, what, ok := b.sessionAcquire(c); ok && timedLoop(blk) && !leavesOnSuccess(c) {
 				out = append(out, timedAcquire{c, system, what})
 			}
 		}
@@ -413,4 +494,97 @@ func runsAfter(first, later ssa.Instruction) bool {
 		}
 	}
 	return reaches(first.Block().Succs, later.Block())
+}
+
+// leavesOnSuccess reports whether the loop around call ends once call
+// succeeds (its error is nil, or the error of the Scan of its row, then
+// maybe one more test of what was scanned): a loop that retries until the
+// lock is taken, which is acquiring, not renewing.
+func leavesOnSuccess(call *ssa.Call) bool {
+	for _, err := range append(errorResults(call), scanErrors(call)...) {
+		for _, v := range append([]ssa.Value{err}, reloads(err)...) {
+			for _, ref := range *v.Referrers() {
+				cmp, ok := ref.(*ssa.BinOp)
+				if !ok || (cmp.Op != token.EQL && cmp.Op != token.NEQ) || !comparesNil(cmp) {
+					continue
+				}
+				for _, r := range *cmp.Referrers() {
+					ifInstr, ok := r.(*ssa.If)
+					if !ok {
+						continue
+					}
+					ok2 := ifInstr.Block().Succs[0] // cmp true
+					if cmp.Op == token.NEQ {
+						ok2 = ifInstr.Block().Succs[1]
+					}
+					if leaves(ok2, call.Block(), 1) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// errorResults returns the error results of call that are used.
+func errorResults(call *ssa.Call) []ssa.Value {
+	var errs []ssa.Value
+	for _, f := range failureResults(call) {
+		if isErrorType(f.value.Type()) {
+			errs = append(errs, f.value)
+		}
+	}
+	return errs
+}
+
+// reloads returns the loads, later in its block, of a variable v is
+// stored into (if err = l.relock(); err == nil, with err captured).
+func reloads(v ssa.Value) []ssa.Value {
+	var loads []ssa.Value
+	for _, ref := range *v.Referrers() {
+		st, ok := ref.(*ssa.Store)
+		if !ok || st.Val != v {
+			continue
+		}
+		after := false
+		for _, instr := range st.Block().Instrs {
+			if load, ok := instr.(*ssa.UnOp); after && ok && load.Op == token.MUL && load.X == st.Addr {
+				loads = append(loads, load)
+			}
+			after = after || instr == st
+		}
+	}
+	return loads
+}
+
+// comparesNil reports whether cmp compares something with nil.
+func comparesNil(cmp *ssa.BinOp) bool {
+	for _, x := range []ssa.Value{cmp.X, cmp.Y} {
+		if c, ok := x.(*ssa.Const); ok && c.IsNil() {
+			return true
+		}
+	}
+	return false
+}
+
+// leaves reports whether from, a block the call in loop leads to, cannot
+// reach loop again, or, within depth more tests the call's block
+// dominates (err == nil && got == 1), one of its branches cannot.
+func leaves(from, loop *ssa.BasicBlock, depth int) bool {
+	if from == loop {
+		return false
+	}
+	if !reaches([]*ssa.BasicBlock{from}, loop) {
+		return true
+	}
+	if _, ok := from.Instrs[len(from.Instrs)-1].(*ssa.If); !ok || depth == 0 || !loop.Dominates(from) {
+		return false
+	}
+	for _, succ := range from.Succs {
+		if leaves(succ, loop, depth-1) {
+			return true
+		}
+	}
+	return false
 }

@@ -563,7 +563,7 @@ func (b *builder) findGoroutines() {
 		if !ok {
 			continue
 		}
-		gr := &Goroutine{Go: g, Pos: g.Pos(), Fn: g.Call.StaticCallee()}
+		gr := &Goroutine{Go: g, Pos: g.Pos(), Fn: g.Call.StaticCallee(), RecvLeases: b.recvLeases(g)}
 		if r := byCall[g]; r != nil {
 			gr.Renewals = append(gr.Renewals, r)
 			if r.Periodic {
