@@ -20,9 +20,9 @@ import (
 // other's.
 //
 // Not a renewal: a loop that retries until the lock is taken (the lock is
-// not held when the loop starts, or the loop does not run in a goroutine
-// started under it), a ping (SELECT 1, PingContext) that does not take the
-// lock again, a loop that takes another lock.
+// not held when the goroutine starts, or the loop ends once the lock is
+// taken), a ping (SELECT 1, PingContext) that does not take the lock
+// again, a loop that takes another lock.
 
 // findReacquires returns, as renewals, the session-lock acquisitions that a
 // goroutine repeats on a timer (in the function the go statement starts or
@@ -297,10 +297,12 @@ func sameLockValue(x, y ssa.Value, params map[*ssa.Parameter]ssa.Value, depth in
 	if p, ok := y.(*ssa.Parameter); ok && params[p] != nil {
 		y = boundTo(unwrap(params[p]))
 	}
-	if x == y {
+	switch {
+	case x == nil || y == nil: // a free variable bound more than once
+		return false
+	case x == y:
 		return true
-	}
-	if depth > 6 || x == nil || y == nil {
+	case depth > 6:
 		return false
 	}
 	same := func(a, b ssa.Value) bool { return sameLockValue(a, b, params, depth+1) }
