@@ -340,3 +340,72 @@ func (c cmdable) XTrimMinIDMode(ctx context.Context, key string, minID string, m
 func (c cmdable) XTrimMinIDApproxMode(ctx context.Context, key string, minID string, limit int64, mode string) (_ *IntCmd) {
 	return
 }
+
+// Pops, moves and stores (catalogued as writes).
+
+type KeyValuesCmd struct{ baseCmd }
+type ZSliceWithKeyCmd struct{ baseCmd }
+type ZStore struct{}
+type ZRangeArgs struct{}
+type GeoLocation struct{}
+
+func (c cmdable) SetRange(ctx context.Context, key string, offset int64, value string) (_ *IntCmd) {
+	return
+}
+func (c cmdable) LPushX(ctx context.Context, key string, values ...interface{}) (_ *IntCmd) { return }
+func (c cmdable) RPushX(ctx context.Context, key string, values ...interface{}) (_ *IntCmd) { return }
+func (c cmdable) LInsert(ctx context.Context, key, op string, pivot, value interface{}) (_ *IntCmd) {
+	return
+}
+func (c cmdable) LInsertBefore(ctx context.Context, key string, pivot, value interface{}) (_ *IntCmd) {
+	return
+}
+func (c cmdable) LInsertAfter(ctx context.Context, key string, pivot, value interface{}) (_ *IntCmd) {
+	return
+}
+func (c cmdable) LPopCount(ctx context.Context, key string, count int) (_ *StringSliceCmd) { return }
+func (c cmdable) RPopCount(ctx context.Context, key string, count int) (_ *StringSliceCmd) { return }
+func (c cmdable) LMPop(ctx context.Context, direction string, count int64, keys ...string) (_ *KeyValuesCmd) {
+	return
+}
+func (c cmdable) RPopLPush(ctx context.Context, source, destination string) (_ *StringCmd) { return }
+func (c cmdable) SPopN(ctx context.Context, key string, count int64) (_ *StringSliceCmd)   { return }
+func (c cmdable) SInterStore(ctx context.Context, destination string, keys ...string) (_ *IntCmd) {
+	return
+}
+func (c cmdable) SUnionStore(ctx context.Context, destination string, keys ...string) (_ *IntCmd) {
+	return
+}
+func (c cmdable) SDiffStore(ctx context.Context, destination string, keys ...string) (_ *IntCmd) {
+	return
+}
+func (c cmdable) ZPopMax(ctx context.Context, key string, count ...int64) (_ *ZSliceCmd) { return }
+func (c cmdable) ZMPop(ctx context.Context, order string, count int64, keys ...string) (_ *ZSliceWithKeyCmd) {
+	return
+}
+func (c cmdable) ZRemRangeByLex(ctx context.Context, key, min, max string) (_ *IntCmd)    { return }
+func (c cmdable) ZUnionStore(ctx context.Context, dest string, store *ZStore) (_ *IntCmd) { return }
+func (c cmdable) ZInterStore(ctx context.Context, destination string, store *ZStore) (_ *IntCmd) {
+	return
+}
+func (c cmdable) ZDiffStore(ctx context.Context, destination string, keys ...string) (_ *IntCmd) {
+	return
+}
+func (c cmdable) ZRangeStore(ctx context.Context, dst string, z ZRangeArgs) (_ *IntCmd) { return }
+func (c cmdable) GeoAdd(ctx context.Context, key string, geoLocation ...*GeoLocation) (_ *IntCmd) {
+	return
+}
+func (c cmdable) PFMerge(ctx context.Context, dest string, keys ...string) (_ *StatusCmd)  { return }
+func (c cmdable) BitOpAnd(ctx context.Context, destKey string, keys ...string) (_ *IntCmd) { return }
+func (c cmdable) BitOpOr(ctx context.Context, destKey string, keys ...string) (_ *IntCmd)  { return }
+func (c cmdable) BitOpXor(ctx context.Context, destKey string, keys ...string) (_ *IntCmd) { return }
+func (c cmdable) BitOpNot(ctx context.Context, destKey string, key string) (_ *IntCmd)     { return }
+func (c cmdable) Copy(ctx context.Context, sourceKey, destKey string, db int, replace bool) (_ *IntCmd) {
+	return
+}
+func (c cmdable) Restore(ctx context.Context, key string, ttl time.Duration, value string) (_ *StatusCmd) {
+	return
+}
+func (c cmdable) RestoreReplace(ctx context.Context, key string, ttl time.Duration, value string) (_ *StatusCmd) {
+	return
+}
