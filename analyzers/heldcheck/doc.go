@@ -17,7 +17,12 @@
 // code does not hold: a readiness check at start-up is none) and Exists on
 // the lock node, go-redis TTL or PTTL of a SET NX lock key,
 // gocron Elector.IsLeader, a leader flag that an OnStartedLeading callback
-// sets (leading.Store(true), isLeader = true), a function marked
+// sets (leading.Store(true), isLeader = true) or that is set where a lease
+// is held (lost, err := lock.Lock(stop); m.isLeader = true; <-lost;
+// m.isLeader = false, or after Election.Campaign returned): a bool field,
+// package variable or atomic.Bool whose name is about leading (lead,
+// elect, active, primary, master, lease, holder, owner) and that nothing
+// sets to true where no lease is held, a function marked
 // //fencelint:check or one that wraps such a call and answers with it
 // (returns its result, or false or an error whenever it says the lease is
 // lost), and a hand-written comparison of the clock with a lease's deadline

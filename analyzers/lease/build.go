@@ -144,6 +144,7 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program) (*Model, *builder) {
 	b.findChecks()
 	b.findCallbackFields()
 	b.findLeases()
+	b.regionLeaderFlagChecks()
 	b.dropUnleasedChecks()
 	b.exportLookupFacts()
 	b.findWrites()

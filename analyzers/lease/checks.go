@@ -224,15 +224,85 @@ func (b *builder) leaseAround(instr ssa.Instruction, depth int) bool {
 	return false
 }
 
+// A leaderFlag is a bool that code sets to true only while it leads: a
+// cached IsLeader.
+type leaderFlag struct {
+	name   string
+	system System
+	origin string // where it is set, for the diagnostic: "set in OnStartedLeading"
+}
+
 // leaderFlagChecks records reads of a leader flag: a bool field or package
 // variable, or a sync/atomic.Bool, that a leaderelection OnStartedLeading
 // callback sets to true (c.leading.Store(true)). Reading it is reading a
-// cached IsLeader, stale by the write it guards.
+// cached IsLeader, stale by the write it guards. Flags set while a lease
+// is held (after Lock returned) are found once the regions are known:
+// regionLeaderFlagChecks.
 func (b *builder) leaderFlagChecks() {
-	flags := b.leaderFlags()
-	if len(flags) == 0 {
+	b.addFlagChecks(b.leaderFlags())
+}
+
+// regionLeaderFlagChecks records reads of the flags that are set to true
+// only where a lease is held (lost, err := lock.Lock(stop); m.isLeader =
+// true; <-lost; m.isLeader = false) and were not known as leader flags
+// yet, and recomputes the regions so that the blocks those reads guard act
+// as the holder. Like the callbacks' flags, a flag counts only when its
+// name is about leading and nothing sets it to true where no lease is held.
+func (b *builder) regionLeaderFlagChecks() {
+	if len(b.model.Leases) == 0 {
 		return
 	}
+	known := b.leaderFlags()
+	flags := make(map[any]leaderFlag)
+	elsewhere := make(map[any]bool)
+	b.instrs(func(fn *ssa.Function, instr ssa.Instruction) {
+		addr := setsTrue(instr)
+		key := flagKey(addr)
+		if key == nil {
+			return
+		}
+		if _, ok := known[key]; ok {
+			return
+		}
+		l := b.leaseHeldAt(instr)
+		switch {
+		case l == nil:
+			elsewhere[key] = true
+		case leaderWord(flagName(addr)):
+			if _, ok := flags[key]; !ok {
+				flags[key] = leaderFlag{name: flagName(addr), system: l.System, origin: "set while " + l.What + " is held"}
+			}
+		}
+	})
+	for key := range elsewhere {
+		delete(flags, key)
+	}
+	if b.addFlagChecks(flags) == 0 {
+		return
+	}
+	slices.SortStableFunc(b.model.Checks, func(x, y *Check) int { return int(x.Pos - y.Pos) })
+	b.model.Leases = nil
+	b.findLeases()
+}
+
+// leaseHeldAt returns a lease that may be held just before instr, other
+// than one opened by a validity check, or nil.
+func (b *builder) leaseHeldAt(instr ssa.Instruction) *Lease {
+	for _, l := range b.heldBefore(instr) {
+		if l.Kind != Checked {
+			return l
+		}
+	}
+	return nil
+}
+
+// addFlagChecks records every read of flags that decides a branch as a
+// validity check, and returns how many it recorded.
+func (b *builder) addFlagChecks(flags map[any]leaderFlag) int {
+	if len(flags) == 0 {
+		return 0
+	}
+	n := 0
 	b.instrs(func(fn *ssa.Function, instr ssa.Instruction) {
 		var addr ssa.Value
 		var load *ssa.Call
@@ -246,7 +316,7 @@ func (b *builder) leaderFlagChecks() {
 				addr, load = x.Call.Args[0], x
 			}
 		}
-		name, ok := flags[flagKey(addr)]
+		flag, ok := flags[flagKey(addr)]
 		if !ok {
 			return
 		}
@@ -255,8 +325,8 @@ func (b *builder) leaderFlagChecks() {
 		if len(flow.branches) == 0 {
 			return
 		}
-		check := &Check{Pos: addr.Pos(), Fn: fn, System: Kubernetes,
-			What: "the leader flag " + name + " (set in OnStartedLeading)", held: flow.branches}
+		check := &Check{Pos: addr.Pos(), Fn: fn, System: flag.system,
+			What: "the leader flag " + flag.name + " (" + flag.origin + ")", held: flow.branches}
 		if g, ok := addr.(*ssa.Global); ok { // its position is its declaration: find the read
 			check.Pos = b.firstUse(fn, g.Object())
 		}
@@ -265,7 +335,9 @@ func (b *builder) leaderFlagChecks() {
 			check.Pos, check.End = b.callExtent(load)
 		}
 		b.model.Checks = append(b.model.Checks, check)
+		n++
 	})
+	return n
 }
 
 // firstUse returns the position of the first identifier in fn's source
@@ -291,7 +363,7 @@ func (b *builder) firstUse(fn *ssa.Function, obj types.Object) token.Pos {
 // package's functions they call, two calls deep) set to true, by flagKey,
 // with their names: those named for leading (isLeader, leading, elected,
 // active) and set to true nowhere else.
-func (b *builder) leaderFlags() map[any]string {
+func (b *builder) leaderFlags() map[any]leaderFlag {
 	reached := make(map[*ssa.Function]bool)
 	var visit func(f *ssa.Function, depth int)
 	visit = func(f *ssa.Function, depth int) {
@@ -315,7 +387,7 @@ func (b *builder) leaderFlags() map[any]string {
 			visit(funcValue(st.Val), 0)
 		}
 	}
-	flags := make(map[any]string)
+	flags := make(map[any]leaderFlag)
 	elsewhere := make(map[any]bool) // set true outside the callbacks too: not about leading
 	b.instrs(func(fn *ssa.Function, instr ssa.Instruction) {
 		addr := setsTrue(instr)
@@ -325,7 +397,7 @@ func (b *builder) leaderFlags() map[any]string {
 		case !reached[fn]:
 			elsewhere[key] = true
 		case leaderWord(flagName(addr)):
-			flags[key] = flagName(addr)
+			flags[key] = leaderFlag{name: flagName(addr), system: Kubernetes, origin: "set in OnStartedLeading"}
 		}
 	})
 	for key := range elsewhere {
