@@ -239,7 +239,7 @@ type leaderFlag struct {
 // is held (after Lock returned) are found once the regions are known:
 // regionLeaderFlagChecks.
 func (b *builder) leaderFlagChecks() {
-	b.addFlagChecks(b.leaderFlags())
+	b.addFlagChecks(b.leaderFlags(), nil)
 }
 
 // regionLeaderFlagChecks records reads of the flags that are set to true
@@ -277,7 +277,10 @@ func (b *builder) regionLeaderFlagChecks() {
 	for key := range elsewhere {
 		delete(flags, key)
 	}
-	if b.addFlagChecks(flags) == 0 {
+	// A read where a lease is held is the holder's own: the lease guards
+	// what follows it (unfencedwrite), the flag adds nothing.
+	outside := func(instr ssa.Instruction) bool { return b.leaseHeldAt(instr) == nil }
+	if b.addFlagChecks(flags, outside) == 0 {
 		return
 	}
 	slices.SortStableFunc(b.model.Checks, func(x, y *Check) int { return int(x.Pos - y.Pos) })
@@ -296,9 +299,10 @@ func (b *builder) leaseHeldAt(instr ssa.Instruction) *Lease {
 	return nil
 }
 
-// addFlagChecks records every read of flags that decides a branch as a
-// validity check, and returns how many it recorded.
-func (b *builder) addFlagChecks(flags map[any]leaderFlag) int {
+// addFlagChecks records every read of flags that decides a branch (and
+// that keep accepts, when it is not nil) as a validity check, and returns
+// how many it recorded.
+func (b *builder) addFlagChecks(flags map[any]leaderFlag, keep func(ssa.Instruction) bool) int {
 	if len(flags) == 0 {
 		return 0
 	}
@@ -317,7 +321,7 @@ func (b *builder) addFlagChecks(flags map[any]leaderFlag) int {
 			}
 		}
 		flag, ok := flags[flagKey(addr)]
-		if !ok {
+		if !ok || keep != nil && !keep(instr) {
 			return
 		}
 		flow := newCheckFlow()

@@ -35,6 +35,9 @@ func (f *firehose) lead() error {
 	f.isLeader.Store(true)
 	f.ready = true // a flag whose name says nothing of leading
 	f.primary = true
+	if f.isLeader.Load() { // the holder's own read: the lock guards the Put (unfencedwrite reports it)
+		f.client.KV().Put(&api.KVPair{Key: "firehose/started", Value: []byte("1")}, nil)
+	}
 	<-lost
 	f.isLeader.Store(false)
 	return nil
