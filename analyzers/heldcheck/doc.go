@@ -22,7 +22,8 @@
 // m.isLeader = false, or after Election.Campaign returned): a bool field,
 // package variable or atomic.Bool whose name is about leading (lead,
 // elect, active, primary, master, lease, holder, owner) and that nothing
-// sets to true where no lease is held, a function marked
+// sets to true where no lease is held (read where the lease is held, it is
+// the holder's own flag and no check), a function marked
 // //fencelint:check or one that wraps such a call and answers with it
 // (returns its result, or false or an error whenever it says the lease is
 // lost), and a hand-written comparison of the clock with a lease's deadline
