@@ -80,11 +80,15 @@ func (b *builder) callTexts(c *ssa.CallCommon, api *API) ([]sqlText, bool) {
 		text, ok := b.namedQuery(name)
 		return []sqlText{{text: text}}, ok
 	}
+	f, isHelper := b.helperFact(c)
+	if isHelper && f.Each { // a list of statements: not read for locks
+		return nil, false
+	}
 	q := sqlQueryValue(c, api)
 	if texts, ok := b.queryTexts(c, q); ok {
 		return texts, true
 	}
-	if f, ok := b.helperFact(c); ok && f.Format > 0 {
+	if isHelper && f.Format > 0 {
 		return nil, false
 	}
 	text, ok := b.sqlText(q) // too many paths: one text, with holes where they differ

@@ -174,7 +174,15 @@ func (b *builder) templateOf(fn *ssa.Function, call *ssa.Call) *SQLTemplateFact 
 		if !ok || c.api == nil || c.api.Fence != SQLQuery {
 			return nil
 		}
-		text = f.fold(arg(call.Common(), c.api.Arg), 0)
+		query := arg(call.Common(), c.api.Arg)
+		if h, ok := b.helperFact(call.Common()); ok && h.Each { // one statement in the list: that one
+			elems, ok := literalElems(query)
+			if !ok || len(elems) != 1 {
+				return nil
+			}
+			query = elems[0]
+		}
+		text = f.fold(query, 0)
 		tf.System = c.api.System
 		if at := b.sqlArgsAt(call.Common(), c.api); at >= 0 {
 			tf.Args = paramIndex(fn, arg(call.Common(), at))

@@ -59,6 +59,9 @@ func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, calle
 	}
 	switch api.Fence {
 	case SQLQuery:
+		if h, ok := b.helperFact(c); ok && h.Each {
+			return b.stmtsWrite(w, call, arg(c, api.Arg))
+		}
 		return b.sqlWrite(w, call, arg(c, api.Arg), b.sqlArgsAt(c, api))
 	case SQLPrepared:
 		return b.sqlWrite(w, call, preparedQuery(callRecv(c)), -1)
@@ -407,6 +410,38 @@ func (b *builder) sqlWrite(w *Write, call ssa.CallInstruction, query ssa.Value, 
 		return nil
 	}
 	return b.sqlTextsWrite(w, call, texts, argsAt)
+}
+
+// stmtsWrite classifies the statements a call passes, as the elements of
+// list, to a helper that executes each (SQLParamFact.Each): each element is
+// read as a statement of its own, and the call is a write as weak as its
+// weakest, named by it. An element that only reads, or that cannot be
+// read, makes no write; a list that is not a literal of the caller's is
+// not read.
+func (b *builder) stmtsWrite(w *Write, call ssa.CallInstruction, list ssa.Value) *Write {
+	elems, ok := literalElems(list)
+	if !ok {
+		return nil
+	}
+	var worst *Write
+	for _, e := range elems {
+		texts, ok := b.sqlTexts(e)
+		if !ok {
+			continue
+		}
+		alt := *w
+		if r := b.sqlTextsWrite(&alt, call, texts, -1); r != nil && (worst == nil || weaker(r, worst)) {
+			worst = r
+		}
+	}
+	delete(b.keyed, call) // kept only for the statement that names the call
+	if worst == nil {
+		return nil
+	}
+	if worst.keyed != "" {
+		b.keyed[call] = worst.keyed
+	}
+	return worst
 }
 
 // sqlTextsWrite classifies the texts of the SQL sent by call, as sqlWrite.
