@@ -145,7 +145,10 @@
 // fencelint reads them, go vet does not list them to analyzers), and the
 // application's own helpers that pass a parameter on as the statement
 // (func (s *Store) exec(ctx, q string, args ...any)), formatted or not,
-// or that complete a
+// also from a closure they run (a retry or transaction helper's func), or
+// that execute each element of a list parameter (stmts ...string, ranged
+// over: each statement a call passes is judged on its own, and the call is
+// reported for the weakest, naming it), or that complete a
 // statement with a condition their callers pass (a WHERE fragment, a
 // squirrel Sqlizer such as sq.Lt{"expires_at": cutoff}): each call is read
 // with its own arguments. Advisory locks taken
