@@ -578,6 +578,33 @@ func redisWriteCommands() []string {
 	}
 }
 
+// leaseRoles are the roles of the rows that take or grant a lease.
+const leaseRoles = RoleAcquire | RoleTryAcquire | RoleLocker | RoleElect | RoleGrant
+
+// PackageRoles returns the roles of the catalog rows of the package imported
+// as path (CanonicalPath applied), or 0 when the catalog names none of its
+// APIs. Standalone fencelint reads it to find, among a program's library
+// dependencies, those that wrap a lock library or a store.
+func PackageRoles(path string) Role {
+	p := CanonicalPath(path)
+	var roles Role
+	for _, a := range catalog() {
+		if a.Pkg == p {
+			roles |= a.Role
+		}
+	}
+	return roles
+}
+
+// Writes reports whether roles include writing a store.
+func (r Role) Writes() bool { return r&(RoleWrite|RoleFenced) != 0 }
+
+// LockLibrary reports whether roles are a lock library's: they take or
+// grant leases, or run callbacks under one, and write no store (redsync,
+// bsm/redislock, gocron's electors, client-go's leader election; not a store
+// client that also locks, such as go-redis with SETNX or Consul's api).
+func (r Role) LockLibrary() bool { return r&(leaseRoles|RoleCallback) != 0 && !r.Writes() }
+
 // Catalog returns a copy of every catalog row, for documentation and for
 // the conformance test that checks each row against the real module.
 func Catalog() []API { return catalog() }

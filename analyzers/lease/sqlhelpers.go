@@ -166,7 +166,7 @@ func (b *builder) helperCall(fn, body *ssa.Function, call *ssa.Call) (SQLParamFa
 	if !ok || c.api == nil || c.api.Fence != SQLQuery {
 		return SQLParamFact{}, false
 	}
-	query := arg(call.Common(), c.api.Arg)
+	query := throughSameStatement(arg(call.Common(), c.api.Arg))
 	inner, isHelper := b.helperFact(call.Common())
 	q, each, format := -1, false, -1
 	switch {
@@ -371,6 +371,36 @@ func passedStmts(fn *ssa.Function, list ssa.Value) (param int, each bool) {
 		return closureParam(fn, elems[0]), false
 	}
 	return -1, false
+}
+
+// sameStatement reports whether a call of fn returns the text of its first
+// argument with only surrounding space or letter case changed
+// (strings.TrimSpace, ToUpper, ToLower): as SQL, the same statement.
+func sameStatement(fn *types.Func) bool {
+	if fn.Pkg() == nil || fn.Pkg().Path() != "strings" {
+		return false
+	}
+	switch fn.Name() {
+	case "TrimSpace", "ToUpper", "ToLower":
+		return true
+	}
+	return false
+}
+
+// throughSameStatement returns the text v is made from by sameStatement
+// calls (a helper's q = strings.TrimSpace(q) before it executes q), or v.
+func throughSameStatement(v ssa.Value) ssa.Value {
+	for {
+		call, ok := unwrap(v).(*ssa.Call)
+		if !ok {
+			return v
+		}
+		fn := calleeFunc(call.Common())
+		if fn == nil || !sameStatement(fn) {
+			return v
+		}
+		v = arg(call.Common(), 0)
+	}
 }
 
 // describeCall names a database call and where it is: "DB.ExecContext at store.go:12".

@@ -241,7 +241,7 @@ func (f *folder) call(c *ssa.Call, depth int) string {
 		return f.join(c, depth)
 	case path == "strconv" && (name == "Itoa" || name == "FormatInt" || name == "FormatUint"):
 		return f.hole(arg(common, 0)) // a number: the hole carries it (a token formatted into the text)
-	case path == "strings" && (name == "TrimSpace" || name == "ToUpper" || name == "ToLower"):
+	case sameStatement(fn):
 		return f.fold(arg(common, 0), depth+1)
 	case path == "embed" && name == "ReadFile" && receiverName(fn) == "FS":
 		if s, ok := f.b.embeddedFile(callRecv(common), arg(common, 0)); ok {

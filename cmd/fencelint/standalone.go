@@ -325,8 +325,13 @@ func quoteAll(patterns []string) string {
 // with what those import from the user's modules.
 func moduleProgram(patterns []string, tests bool) (requested map[string]bool, extra []string, err error) {
 	base, requested, extra, owned, err := sameModuleDeps(patterns, tests)
-	if err != nil || len(owned) == 0 {
+	if err != nil {
 		return requested, extra, err
+	}
+	extra = append(extra, wrapperPackages(base)...)
+	slices.Sort(extra)
+	if len(owned) == 0 {
+		return requested, extra, nil
 	}
 	var wide []string
 	for _, m := range owned {
@@ -398,6 +403,55 @@ func sameModuleDeps(patterns []string, tests bool) (base []*packages.Package, re
 	slices.Sort(extra)
 	slices.Sort(owned)
 	return base, requested, extra, owned, nil
+}
+
+// wrapperPackages lists the library packages to load from source beside the
+// user's (base) because their module wraps a lock library. A module
+// required at a version (a framework, a company's toolkit) one of whose
+// packages that the user's packages import uses a catalogued lock library
+// (lease.Role.LockLibrary: miso's redis.RLock around bsm/redislock) usually
+// wraps the stores too (miso's dbquery.Query around GORM), and what those
+// helpers do is known at the user's calls only from their source. Of such a
+// module, the packages the user's packages import directly and that import
+// a catalogued lock library or store are listed; they are analyzed for
+// facts, their findings are not printed. A package the catalog names is
+// read through its rows, and other libraries stay export data.
+func wrapperPackages(base []*packages.Package) []string {
+	user := make(map[string]bool)
+	for _, p := range base {
+		user[p.PkgPath] = true
+	}
+	library := func(p *packages.Package) bool {
+		return !user[p.PkgPath] && p.Module != nil && !p.Module.Main && !replacedByDir(p.Module) &&
+			lease.PackageRoles(p.PkgPath) == 0
+	}
+	uses := func(p *packages.Package, want func(lease.Role) bool) bool {
+		for path := range p.Imports {
+			if want(lease.PackageRoles(path)) {
+				return true
+			}
+		}
+		return false
+	}
+	lockLibrary := lease.Role.LockLibrary
+	lockOrStore := func(r lease.Role) bool { return r.LockLibrary() || r.Writes() }
+	wrappers := make(map[string]bool) // module paths
+	for _, p := range base {
+		for _, imp := range p.Imports {
+			if library(imp) && uses(imp, lockLibrary) {
+				wrappers[imp.Module.Path] = true
+			}
+		}
+	}
+	var paths []string
+	for _, p := range base {
+		for _, imp := range p.Imports {
+			if library(imp) && wrappers[imp.Module.Path] && uses(imp, lockOrStore) && !slices.Contains(paths, imp.PkgPath) {
+				paths = append(paths, imp.PkgPath)
+			}
+		}
+	}
+	return paths
 }
 
 // replacedByDir reports whether the main module replaces m with a
