@@ -40,6 +40,7 @@ const (
 	RoleMessage                        // sends a message or appends an event (Redis PUBLISH, XADD): overwrites nothing, so not a write a fence protects
 	RoleFreshID                        // returns an identifier no other caller can know (a random UUID): a key built from it names a new object (freshkey.go)
 	RoleEntropy                        // a source of random bytes no other process repeats (crypto/rand.Reader), for a Seeded generator
+	RoleRefresh                        // sets a Redis key's value or TTL again (SET, EXPIRE): a SET NX key every caller refreshes, won or not, is a marker, not a lock (redismarkers.go)
 )
 
 // Has reports whether r includes every role in want.
@@ -423,6 +424,9 @@ func catalog() []API {
 		if name == "Incr" || name == "IncrBy" {
 			role |= RoleCounter
 		}
+		if slices.Contains(redisRefreshes(), name) {
+			role |= RoleRefresh
+		}
 		add(API{Pkg: pkgGoRedis, Recv: "*", Name: name, Role: role, System: Redis})
 	}
 	// Messages are not writes. A PUBLISH reaches the channel's subscribers
@@ -559,6 +563,24 @@ func redisWrites() []string {
 		"ZRangeStore", "GeoAdd", "PFMerge", "BitOpAnd", "BitOpOr", "BitOpXor", "BitOpNot", "Copy",
 		"Restore", "RestoreReplace",
 	}
+}
+
+// redisRefreshes lists the go-redis commands among redisWrites that set a
+// key's value or TTL again: what every caller of a marker does to its key
+// (redismarkers.go). A SetArgs with Mode NX is a SET NX, not one of them.
+func redisRefreshes() []string {
+	return []string{
+		"Expire", "PExpire", "ExpireAt", "PExpireAt", "Persist",
+		"Set", "SetEx", "SetEX", "SetArgs", "SetXX", "GetSet",
+	}
+}
+
+// redisRefreshCommands lists redisRefreshes' commands as a client that
+// names the command (redigo's Do) spells them, and PSETEX (go-redis has
+// no method for it: its Set sends PX). A SET with NX is a SET NX, not one
+// of them.
+func redisRefreshCommands() []string {
+	return []string{"EXPIRE", "PEXPIRE", "EXPIREAT", "PEXPIREAT", "PERSIST", "SET", "SETEX", "PSETEX", "GETSET"}
 }
 
 // redisWriteCommands lists the Redis commands that change data, as a

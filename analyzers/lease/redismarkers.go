@@ -13,17 +13,11 @@ import (
 // ("seen online in the last 10 minutes", "ran within the last minute"):
 // no caller holds it exclusively, so the writes after it are not made
 // under a lease. This file finds the SET NX calls whose own key the same
-// function refreshes on a path the SET NX's result does not decide
-// (go-redis; redigo's commands are named by strings and are not read here).
-
-// refreshCommands returns the go-redis commands that set a key's value or
-// TTL again: what a marker's every caller does to its key.
-func refreshCommands() []string {
-	return []string{
-		"Expire", "PExpire", "ExpireAt", "PExpireAt", "Persist",
-		"Set", "SetEx", "SetEX", "SetArgs", "SetXX", "GetSet",
-	}
-}
+// function refreshes on a path the SET NX's result does not decide. Which
+// calls claim a key and which refresh one is the catalog's knowledge: the
+// Redis RoleTryAcquire rows and the RoleRefresh rows and commands. The
+// claim is read only where a boolean result tells won from lost (go-redis's
+// SetNX and its BoolCmd); a refresh, by any Redis client the catalog knows.
 
 // isMarker reports whether the SET NX call c is a marker, not a lock.
 func (b *builder) isMarker(c *ssa.CallCommon) bool {
@@ -37,7 +31,7 @@ func (b *builder) isMarker(c *ssa.CallCommon) bool {
 func (b *builder) findMarkers() map[*ssa.CallCommon]bool {
 	markers := make(map[*ssa.CallCommon]bool)
 	b.calls(func(fn *ssa.Function, call ssa.CallInstruction) bool {
-		if isGoRedisSetNX(call.Common()) && b.refreshedRegardless(fn, call) {
+		if b.boolClaim(call.Common()) && b.refreshedRegardless(fn, call) {
 			markers[call.Common()] = true
 		}
 		return true
@@ -45,12 +39,14 @@ func (b *builder) findMarkers() map[*ssa.CallCommon]bool {
 	return markers
 }
 
-// isGoRedisSetNX reports whether c is go-redis's SetNX, whose BoolCmd
-// tells won from lost. (A SetArgs NX tells it by its error, redis.Nil,
-// which also carries failures: its refreshes are not judged.)
-func isGoRedisSetNX(c *ssa.CallCommon) bool {
-	f := calleeFunc(c)
-	return f != nil && f.Pkg() != nil && CanonicalPath(f.Pkg().Path()) == pkgGoRedis && f.Name() == "SetNX"
+// boolClaim reports whether c claims a Redis key by a catalogued
+// try-acquire whose boolean result tells won from lost: go-redis's SetNX,
+// and its BoolCmd. (A SetArgs NX, whose row is a write, tells it by its
+// error, redis.Nil, which also carries failures; redigo's SET NX by a reply
+// its conversions read: their refreshes are not judged.)
+func (b *builder) boolClaim(c *ssa.CallCommon) bool {
+	api := b.ix.lookupFunc(calleeFunc(c))
+	return api != nil && api.System == Redis && api.Role.Has(RoleTryAcquire) && api.Fence != RedisCommand
 }
 
 // refreshedRegardless reports whether fn, after the SET NX call, refreshes
@@ -79,17 +75,32 @@ func (b *builder) refreshedRegardless(fn *ssa.Function, setnx ssa.CallInstructio
 	return false
 }
 
-// refreshesKey reports whether c sets the value or TTL of key again.
+// refreshesKey reports whether c sets the value or TTL of key again: a
+// catalogued Redis call that, with its arguments, plays RoleRefresh on it.
 func (b *builder) refreshesKey(c *ssa.CallCommon, key ssa.Value) bool {
-	f := calleeFunc(c)
-	if f == nil || f.Pkg() == nil || CanonicalPath(f.Pkg().Path()) != pkgGoRedis || !slices.Contains(refreshCommands(), f.Name()) {
+	fn := calleeFunc(c)
+	api := b.ix.lookupFunc(fn)
+	if api == nil || api.System != Redis {
 		return false
 	}
-	if f.Name() == "SetArgs" && setArgsNX(c) {
+	if role, _ := redisCallRole(c, fn.Name(), api); !role.Has(RoleRefresh) {
 		return false
 	}
-	k := redisArg(c, 1)
+	k := redisKey(c, api)
 	return k != nil && b.sameKey(k, key)
+}
+
+// redisKey returns the key a call of the catalogued Redis command api
+// names: the first argument after the command a redigo call names, the
+// first after the context of a go-redis call.
+func redisKey(c *ssa.CallCommon, api *API) ssa.Value {
+	if api.Fence == RedisCommand {
+		if args, _ := redigoArgs(c); len(args) > 0 {
+			return args[0]
+		}
+		return nil
+	}
+	return redisArg(c, 1)
 }
 
 // resultBools returns the values that carry a go-redis BoolCmd's result:

@@ -84,8 +84,12 @@ func (b *builder) catalogCallee(call *ssa.CallCommon, fn, lib *types.Func, api *
 	if api.System == ZooKeeper && lib.Name() == "Delete" && b.lockNodes[loadedField(arg(call, 0))] {
 		c.role = RoleRelease // deleting the node the recipe claimed
 	}
-	if api.System == Redis && fn.Name() == "SetArgs" && setArgsNX(call) {
-		c.role = RoleTryAcquire // SET key value NX: a hand-rolled lock
+	if api.System == Redis {
+		role, cmd := redisCallRole(call, fn.Name(), api)
+		c.role = role
+		if cmd != "" {
+			c.what += " " + cmd
+		}
 	}
 	if c.role.Has(RoleTryAcquire) && api.System == Redis && api.Fence != RedisCommand && b.isMarker(call) {
 		// a key every caller refreshes, won or not: a marker, not a lock
@@ -96,19 +100,28 @@ func (b *builder) catalogCallee(call *ssa.CallCommon, fn, lib *types.Func, api *
 		// counter's start): a create-only write, not a lock.
 		c.role = RoleFenced
 	}
-	if api.Fence == RedisCommand {
-		cmd, role := redigoRole(call)
-		c.role = role
-		if cmd != "" {
-			c.what += " " + cmd
-		}
-	}
 	if api.Fence == RedisScript {
 		if role := b.scriptRole(call, api); role != 0 {
 			c.role = role // a compare-and-delete of the lock key is the lock's release
 		}
 	}
 	return c
+}
+
+// redisCallRole returns the role a call of the catalogued Redis command
+// api (named name at the call) plays, as its arguments make it: a SetArgs
+// with Mode NX is SET key value NX, a hand-rolled lock's claim; a redigo
+// call plays its command's role and names it (redigoRole). Other calls
+// play their row's role.
+func redisCallRole(call *ssa.CallCommon, name string, api *API) (Role, string) {
+	switch {
+	case api.Fence == RedisCommand:
+		cmd, role := redigoRole(call)
+		return role, cmd
+	case name == "SetArgs" && setArgsNX(call):
+		return RoleTryAcquire, ""
+	}
+	return api.Role, ""
 }
 
 // redigoRole returns the command a redigo call runs (its first string
@@ -141,6 +154,8 @@ func redigoRole(call *ssa.CallCommon) (string, Role) {
 		return cmd, RoleMessage
 	case cmd == "INCR" || cmd == "INCRBY":
 		return cmd, RoleWrite | RoleCounter
+	case slices.Contains(redisRefreshCommands(), cmd):
+		return cmd, RoleWrite | RoleRefresh
 	case slices.Contains(redisWriteCommands(), cmd):
 		return cmd, RoleWrite
 	}

@@ -38,6 +38,8 @@ func Markdown() string {
 	sb.WriteString("\n")
 	messages(&sb, rows)
 	sb.WriteString("\n")
+	refreshes(&sb, rows)
+	sb.WriteString("\n")
 	spawners(&sb)
 	sb.WriteString("\n")
 	forks(&sb)
@@ -130,6 +132,16 @@ func messages(sb *strings.Builder, rows []lease.API) {
 		fmt.Fprintf(sb, "Messages, not writes (%s): %s. They overwrite nothing another holder wrote; where "+
 			"subscribers apply messages as state, last message wins, declare the publishing function `//fencelint:write`.\n",
 			sys, namesAll(bySystem(rows, sys), lease.RoleMessage))
+	}
+}
+
+// refreshes lists the calls that set a key's value or TTL again, which
+// make a SET NX a marker rather than a lock.
+func refreshes(sb *strings.Builder, rows []lease.API) {
+	for _, sys := range systems(rows, lease.RoleRefresh) {
+		fmt.Fprintf(sb, "Refreshes (%s): %s. A `SetNX` whose own key its function refreshes with one of them on a path "+
+			"the `SetNX`'s result does not decide is a marker with a sliding TTL (\"seen in the last 10 minutes\"), not a lock.\n",
+			sys, namesAll(bySystem(rows, sys), lease.RoleRefresh))
 	}
 }
 
