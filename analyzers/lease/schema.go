@@ -84,9 +84,17 @@ type SchemaTable struct {
 	Keys []SchemaKey
 }
 
-// A SchemaKey is a natural key of a SchemaTable.
+// A SchemaKey is a unique key whose whole value an INSERT must supply to
+// be a create-if-absent: a natural key of a SchemaTable, or a key a goctl
+// model's finder says its table has (goctl.go).
 type SchemaKey struct {
-	Columns []string
+	Columns []string // lower case
+	// Finder is, for a goctl model's key, the FindOneBy<Fields> method
+	// that looks a row up by it, and "" for a schema's. A goctl key's
+	// columns may hold a freshly drawn identifier: such a column is
+	// trusted only with a value the writer looked the row up by with the
+	// finder. A schema's natural key has no such column.
+	Finder string
 }
 
 func (*SchemaFact) AFact() {}
@@ -260,33 +268,91 @@ func (b *builder) keyedInsert(st *sqlscan.Statement, text sqlText, args []ssa.Va
 	if t == nil || t.Unknown || len(t.Keys) == 0 || !errorHeeded(call) || b.templateErrorLost(call) {
 		return ""
 	}
-	for _, k := range t.Keys {
-		if b.keySupplied(k, st, text, args, argsKnown) {
-			return fmt.Sprintf("an INSERT that supplies the whole key (%s) of %s: a duplicate fails", strings.Join(k.Columns, ", "), t.Name)
+	return b.suppliedKey(t.Keys, t.Name, statementKeys{st, text, args, argsKnown})
+}
+
+// A keySource says which values an INSERT gives the columns of a unique
+// key: its SQL statement's (statementKeys), or the row a goctl model's
+// Insert is handed (rowKeys, goctl.go). Both kinds of key are judged by
+// suppliedKey.
+type keySource interface {
+	// values returns the values the INSERT gives col, one per row it
+	// inserts (nil for a literal, or a value not seen), or false when it
+	// gives col none of its own (a value the database computes, NULL,
+	// DEFAULT, or no value).
+	values(col string) ([]ssa.Value, bool)
+	// identity reports whether v, the value given to k's column i, is the
+	// row's identity rather than an identifier drawn for this row alone:
+	// only asked for a goctl key (k.Finder set).
+	identity(k SchemaKey, i int, v ssa.Value) bool
+}
+
+// suppliedKey returns how an INSERT whose key values src gives is a
+// create-if-absent by one of keys, the unique keys of what (a table), or
+// "": it gives each column of the key a value of its own, none drawn fresh
+// in its function (a fresh identifier, the current time), and for a goctl
+// key the row's identity.
+func (b *builder) suppliedKey(keys []SchemaKey, what string, src keySource) string {
+	for _, k := range keys {
+		if b.keySupplied(k, src) {
+			key := strings.Join(k.Columns, ", ")
+			if k.Finder != "" {
+				key += ", looked up by " + k.Finder
+			}
+			return fmt.Sprintf("an INSERT that supplies the whole key (%s) of %s: a duplicate fails", key, what)
 		}
 	}
 	return ""
 }
 
-// keySupplied reports whether every row of the INSERT gives each column of
-// k a value that is neither computed by the database nor drawn fresh here.
-func (b *builder) keySupplied(k SchemaKey, st *sqlscan.Statement, text sqlText, args []ssa.Value, argsKnown bool) bool {
-	for _, col := range k.Columns {
-		i := slices.IndexFunc(st.Inserts, func(c sqlscan.InsertCol) bool { return strings.EqualFold(c.Column, col) })
-		if i < 0 || !st.Inserts[i].Plain {
+// keySupplied reports whether src gives each column of k a value of its
+// own that is not drawn fresh here (see suppliedKey).
+func (b *builder) keySupplied(k SchemaKey, src keySource) bool {
+	for i, col := range k.Columns {
+		values, ok := src.values(col)
+		if !ok {
 			return false
 		}
-		for _, p := range st.Inserts[i].Values {
-			if p.IsZero() {
-				continue // a literal
+		for _, v := range values {
+			if v != nil && b.drawnFresh(v) {
+				return false
 			}
-			if v := boundValue(p, text, args, argsKnown); v != nil && b.drawnFresh(v) {
+			if k.Finder != "" && (v == nil || !src.identity(k, i, v)) {
 				return false
 			}
 		}
 	}
 	return true
 }
+
+// statementKeys is the keySource of an INSERT statement, read with the
+// arguments of the call that sends it.
+type statementKeys struct {
+	st        *sqlscan.Statement
+	text      sqlText
+	args      []ssa.Value
+	argsKnown bool
+}
+
+func (s statementKeys) values(col string) ([]ssa.Value, bool) {
+	i := slices.IndexFunc(s.st.Inserts, func(c sqlscan.InsertCol) bool { return strings.EqualFold(c.Column, col) })
+	if i < 0 || !s.st.Inserts[i].Plain {
+		return nil, false
+	}
+	var out []ssa.Value
+	for _, p := range s.st.Inserts[i].Values {
+		if p.IsZero() {
+			out = append(out, nil) // a literal
+			continue
+		}
+		out = append(out, boundValue(p, s.text, s.args, s.argsKnown))
+	}
+	return out, true
+}
+
+// identity is never asked: a schema's natural key has no column that can
+// hold a freshly drawn identifier.
+func (statementKeys) identity(SchemaKey, int, ssa.Value) bool { return false }
 
 // drawnFresh reports whether v is built from a fresh identifier drawn by a
 // generator in its function or from the current time.

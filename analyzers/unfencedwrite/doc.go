@@ -419,7 +419,9 @@
 //     field once to a value not drawn there (a fresh ID, the current time);
 //     a key field that can hold a fresh identifier (text, bytes, 64-bit
 //     integers) must hold the value the caller looked the row up by with
-//     the same model's finder (find, then create the first row). A
+//     the same model's finder (find, then create the first row). Like an
+//     INSERT a schema's key makes a create-if-absent, it gates the writes
+//     that replace no value reached only after it succeeded. A
 //     hand-written FindOneBy, an Insert edited into an upsert, or one that
 //     leaves the key column to the database says nothing.
 //

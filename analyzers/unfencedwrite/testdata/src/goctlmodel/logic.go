@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log"
 	"time"
 
 	"github.com/hashicorp/consul/api"
@@ -178,6 +179,44 @@ func (l *logic) insertNote(id int64, text string) error {
 	defer lock.Unlock()
 	if _, err := l.notes.FindOneByDeveloperId(l.ctx, id); !errors.Is(err, ErrNotFound) {
 		return err
+	}
+	_, err = l.notes.Insert(l.ctx, &Note{DeveloperId: id, Text: text}) // want `NoteModel.Insert .* without a fencing token`
+	return err
+}
+
+// createWithNote creates the developer's first row, then appends a note:
+// only the holder whose INSERT created the row gets past it, so the note
+// is added once per developer, as after an INSERT a schema's key makes a
+// create-if-absent.
+func (l *logic) createWithNote(id int64, text string) error {
+	lock, err := l.acquire(id)
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
+	if _, err := l.summary.FindOneByDeveloperId(l.ctx, id); !errors.Is(err, ErrNotFound) {
+		return err
+	}
+	if _, err := l.summary.Insert(l.ctx, &Summary{DeveloperId: id}); err != nil {
+		return err
+	}
+	_, err = l.notes.Insert(l.ctx, &Note{DeveloperId: id, Text: text})
+	return err
+}
+
+// noteDespiteDuplicate appends the note also when its INSERT found the
+// row there: a stale holder adds a second note.
+func (l *logic) noteDespiteDuplicate(id int64, text string) error {
+	lock, err := l.acquire(id)
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
+	if _, err := l.summary.FindOneByDeveloperId(l.ctx, id); !errors.Is(err, ErrNotFound) {
+		return err
+	}
+	if _, err := l.summary.Insert(l.ctx, &Summary{DeveloperId: id}); err != nil {
+		log.Printf("summary of %d: %v", id, err)
 	}
 	_, err = l.notes.Insert(l.ctx, &Note{DeveloperId: id, Text: text}) // want `NoteModel.Insert .* without a fencing token`
 	return err
