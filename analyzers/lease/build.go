@@ -83,7 +83,8 @@ type builder struct {
 	grammars map[string]*builderGrammar
 	// schemas holds, on first use, the tables the package's and its
 	// dependencies' embedded migrations define (schema.go); keyed the
-	// calls whose INSERT a natural key makes a create-if-absent.
+	// calls whose INSERT a unique key makes a create-if-absent (a
+	// natural key, or a goctl model's: goctl.go).
 	schemas map[string]*SchemaTable
 	keyed   map[ssa.CallInstruction]string
 	// flags caches, on first use, how the package writes each flag a

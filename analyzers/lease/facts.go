@@ -45,7 +45,8 @@ type WritesFact struct {
 	OnceRecv bool
 	// Keys: the function is a goctl model's Insert whose every unfenced
 	// write is a plain INSERT binding these unique keys' fields of the row
-	// it is handed (goctl.go): "FindOneByX=F1,F2", keys joined by ";".
+	// it is handed (goctl.go): SchemaKeys spelled "FindOneByX=col1,col2",
+	// joined by ";" (formatKeys; a string keeps the fact comparable).
 	Keys string
 }
 

@@ -154,8 +154,9 @@ type Write struct {
 	// cond is what callers learn of an Unseen write whose open holes the
 	// function's parameters fill (sqlconds.go).
 	cond *SQLCondFact
-	// keyed says how the write is an INSERT a natural key of its table
-	// makes a create-if-absent (schema.go), or "".
+	// keyed says how the write is an INSERT a unique key makes a
+	// create-if-absent (suppliedKey: a natural key of its table,
+	// schema.go, or a goctl model's key, goctl.go), or "".
 	keyed string
 	// accumulates marks a write that replaces no value: every statement
 	// appends rows or adds to a column's own value (sqlscan's
