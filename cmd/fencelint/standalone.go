@@ -421,13 +421,22 @@ func wrapperPackages(base []*packages.Package) []string {
 	for _, p := range base {
 		user[p.PkgPath] = true
 	}
+	known := make(map[string]lease.Role) // PackageRoles builds the catalog: once a path
+	roles := func(path string) lease.Role {
+		r, ok := known[path]
+		if !ok {
+			r = lease.PackageRoles(path)
+			known[path] = r
+		}
+		return r
+	}
 	library := func(p *packages.Package) bool {
 		return !user[p.PkgPath] && p.Module != nil && !p.Module.Main && !replacedByDir(p.Module) &&
-			lease.PackageRoles(p.PkgPath) == 0
+			roles(p.PkgPath) == 0
 	}
 	uses := func(p *packages.Package, want func(lease.Role) bool) bool {
 		for path := range p.Imports {
-			if want(lease.PackageRoles(path)) {
+			if want(roles(path)) {
 				return true
 			}
 		}
