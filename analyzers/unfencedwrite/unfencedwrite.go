@@ -80,11 +80,20 @@ func message(pass *analysis.Pass, w *lease.Write, l *lease.Lease) string {
 	}
 	if w.Unseen != "" {
 		return fmt.Sprintf("%s writes to %s while %s (line %d) is held, and fencelint could not see its %s: "+
-			"if it does not compare a fence column with the lease's token, a holder paused past the lease's expiry overwrites the next holder's data; "+
+			"if it does not compare a fence column with the lease's token, %s; "+
 			"build the fence into the constant text (\"... AND fence < $token\") or mark the write //fencelint:ignore with the reason it is safe",
-			what, w.System, l.What, pass.Fset.Position(l.Pos).Line, w.Unseen)
+			what, w.System, l.What, pass.Fset.Position(l.Pos).Line, w.Unseen, staleHarm(w))
 	}
-	return fmt.Sprintf("%s writes to %s without a fencing token while %s (line %d) is held: "+
-		"a holder paused past the lease's expiry overwrites the next holder's data; %s",
-		what, w.System, l.What, pass.Fset.Position(l.Pos).Line, w.Advice)
+	return fmt.Sprintf("%s writes to %s without a fencing token while %s (line %d) is held: %s; %s",
+		what, w.System, l.What, pass.Fset.Position(l.Pos).Line, staleHarm(w), w.Advice)
+}
+
+// staleHarm says what a holder paused past the lease's expiry does with w.
+// An INSERT that only adds rows overwrites nothing: its harm is the second
+// row, for work the next holder has done or is doing.
+func staleHarm(w *lease.Write) string {
+	if w.Append {
+		return "a holder paused past the lease's expiry still adds its rows after the next holder took over, a duplicate of the next holder's work"
+	}
+	return "a holder paused past the lease's expiry overwrites the next holder's data"
 }

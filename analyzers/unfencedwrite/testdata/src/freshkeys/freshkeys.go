@@ -178,7 +178,7 @@ func (d *Dispatcher) Record(ctx context.Context, orderID int64, amount int64) er
 		return err
 	}
 	defer m.UnlockContext(ctx)
-	_, err := d.db.ExecContext(ctx, "INSERT INTO payments (id, order_id, amount) VALUES ($1, $2, $3)", uuid.NewString(), orderID, amount) // want `ExecContext \(INSERT payments\) writes to SQL database without a fencing token`
+	_, err := d.db.ExecContext(ctx, "INSERT INTO payments (id, order_id, amount) VALUES ($1, $2, $3)", uuid.NewString(), orderID, amount) // want `ExecContext \(INSERT payments\) writes to SQL database without a fencing token while .* held: a holder paused past the lease's expiry still adds its rows after the next holder took over`
 	return err
 }
 
@@ -190,7 +190,7 @@ func (d *Dispatcher) Upsert(ctx context.Context, orderID int64, amount int64) er
 		return err
 	}
 	defer m.UnlockContext(ctx)
-	_, err := d.db.ExecContext(ctx, "INSERT INTO totals (id, order_id, amount) VALUES ($1, $2, $3) ON CONFLICT (order_id) DO UPDATE SET id = excluded.id, amount = excluded.amount", uuid.NewString(), orderID, amount) // want `ExecContext \(INSERT totals\) writes to SQL database without a fencing token`
+	_, err := d.db.ExecContext(ctx, "INSERT INTO totals (id, order_id, amount) VALUES ($1, $2, $3) ON CONFLICT (order_id) DO UPDATE SET id = excluded.id, amount = excluded.amount", uuid.NewString(), orderID, amount) // want `ExecContext \(INSERT totals\) writes to SQL database without a fencing token while .* held: a holder paused past the lease's expiry overwrites the next holder's data`
 	return err
 }
 
