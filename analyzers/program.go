@@ -22,8 +22,11 @@ import (
 // facts; the second runs the checks on roots (and, for their facts, on the
 // packages they import) with that summary. Both passes see the packages in
 // a fixed order, so the result is deterministic.
-func AnalyzeProgram(checks []*analysis.Analyzer, program, roots []*packages.Package, opts *checker.Options) (*checker.Graph, error) {
-	prog, err := SummarizeProgram(program, opts)
+//
+// files is the schema of SQL files the driver read beside the packages
+// (lease.ReadSchemaFiles), or nil: both passes read its unique keys.
+func AnalyzeProgram(checks []*analysis.Analyzer, program, roots []*packages.Package, files *lease.SchemaFact, opts *checker.Options) (*checker.Graph, error) {
+	prog, err := SummarizeProgram(program, files, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -37,8 +40,8 @@ func AnalyzeProgram(checks []*analysis.Analyzer, program, roots []*packages.Pack
 // it exported. It keeps no package's model (lease.FactAnalyzer), and the
 // first pass's results are dropped before the second pass starts, so the
 // two never add up in memory.
-func SummarizeProgram(pkgs []*packages.Package, opts *checker.Options) (*lease.Program, error) {
-	facts := lease.FactAnalyzer()
+func SummarizeProgram(pkgs []*packages.Package, files *lease.SchemaFact, opts *checker.Options) (*lease.Program, error) {
+	facts := lease.FactAnalyzer(files)
 	graph, err := checker.Analyze([]*analysis.Analyzer{facts}, alone(pkgs), opts)
 	if err != nil {
 		return nil, err
@@ -62,7 +65,7 @@ func SummarizeProgram(pkgs []*packages.Package, opts *checker.Options) (*lease.P
 			units[i].Schema = schema
 		}
 	}
-	return lease.NewProgram(units), nil
+	return lease.NewProgram(units, files), nil
 }
 
 // alone returns shallow copies of pkgs that import only each other, so that

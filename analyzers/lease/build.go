@@ -87,23 +87,27 @@ type builder struct {
 	// natural key, or a goctl model's: goctl.go).
 	schemas map[string]*SchemaTable
 	keyed   map[ssa.CallInstruction]string
+	// files is the schema the driver read from SQL files the code does
+	// not embed (ReadSchemaFiles), or nil.
+	files *SchemaFact
 	// flags caches, on first use, how the package writes each flag a
 	// once-guard tests (oncestart.go).
 	flags map[types.Object]flagWriteSet
 }
 
 // build computes the model of pass's package.
-func build(pass *analysis.Pass, prog *Program) *Model {
-	m, _ := buildWithBuilder(pass, prog)
+func build(pass *analysis.Pass, prog *Program, files *SchemaFact) *Model {
+	m, _ := buildWithBuilder(pass, prog, files)
 	return m
 }
 
 // buildWithBuilder computes the model of pass's package and returns the
 // builder too, for tests that probe its passes.
-func buildWithBuilder(pass *analysis.Pass, prog *Program) (*Model, *builder) {
+func buildWithBuilder(pass *analysis.Pass, prog *Program, files *SchemaFact) (*Model, *builder) {
 	b := &builder{
 		pass:  pass,
 		prog:  prog,
+		files: files,
 		ix:    newIndex(),
 		dirs:  parseDirectives(pass),
 		model: &Model{reportSuppressed: reportSuppressed(pass.Analyzer)},

@@ -19,7 +19,7 @@ var regionProbe = &analysis.Analyzer{
 	Doc:       "report the checked regions that cover every call of probe",
 	FactTypes: factTypes(),
 	Run: func(pass *analysis.Pass) (any, error) {
-		_, b := buildWithBuilder(pass, nil)
+		_, b := buildWithBuilder(pass, nil, nil)
 		regions := b.checkedRegions()
 		b.calls(func(_ *ssa.Function, call ssa.CallInstruction) bool {
 			if f := call.Common().StaticCallee(); f == nil || f.Name() != "probe" {

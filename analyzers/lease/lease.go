@@ -16,16 +16,18 @@ var doc string
 
 // Analyzer computes the lease model of a package. It reports nothing itself;
 // the fencelint checks require it and read its *Model (ModelOf).
-var Analyzer = newAnalyzer(nil)
+var Analyzer = newAnalyzer(nil, nil)
 
 // newAnalyzer returns a lease analyzer that resolves calls through
-// interfaces with prog's implementations too (prog may be nil).
-func newAnalyzer(prog *Program) *analysis.Analyzer {
+// interfaces with prog's implementations too (prog may be nil) and reads
+// the unique keys of files, the schema files a standalone driver passed
+// (may be nil).
+func newAnalyzer(prog *Program, files *SchemaFact) *analysis.Analyzer {
 	return &analysis.Analyzer{
 		Name:       "lease",
 		Doc:        analysisdoc.Extract(doc, "lease"),
 		URL:        "https://pkg.go.dev/github.com/fencelint/fencelint/analyzers/lease",
-		Run:        func(pass *analysis.Pass) (any, error) { return run(pass, prog) },
+		Run:        func(pass *analysis.Pass) (any, error) { return run(pass, prog, files) },
 		ResultType: reflect.TypeFor[*Model](),
 		FactTypes:  factTypes(),
 	}
@@ -52,7 +54,7 @@ func flagSet(a *analysis.Analyzer, name string) bool {
 // lease analyzer running).
 func reportSuppressed(a *analysis.Analyzer) bool { return flagSet(a, "suppressed") }
 
-func run(pass *analysis.Pass, prog *Program) (m any, err error) {
+func run(pass *analysis.Pass, prog *Program, files *SchemaFact) (m any, err error) {
 	// fencelint must never take a build down: a bug in the model becomes an
 	// analysis error naming the package, not a crash of go vet.
 	defer func() {
@@ -60,14 +62,14 @@ func run(pass *analysis.Pass, prog *Program) (m any, err error) {
 			m, err = nil, fmt.Errorf("internal error in fencelint's lease model on package %s: %v (please report it)", pass.Pkg.Path(), r)
 		}
 	}()
-	return build(pass, prog), nil
+	return build(pass, prog, files), nil
 }
 
 // WithProgram returns copies of checks that read a lease model which also
 // resolves calls through interfaces to prog's implementations, for a
 // standalone run over a whole program. The copies share one lease analyzer.
 func WithProgram(checks []*analysis.Analyzer, prog *Program) []*analysis.Analyzer {
-	lease := newAnalyzer(prog)
+	lease := newAnalyzer(prog, prog.files)
 	lease.Flags = Analyzer.Flags // the same -suppressed flag
 	out := make([]*analysis.Analyzer, len(checks))
 	for i, a := range checks {
@@ -87,13 +89,14 @@ func WithProgram(checks []*analysis.Analyzer, prog *Program) []*analysis.Analyze
 // exports and returns no model, for a pass that reads only facts (a
 // standalone run's first pass, analyzers.SummarizeProgram): the checker
 // keeps every result until its run ends, and a model holds its package's
-// SSA program.
-func FactAnalyzer() *analysis.Analyzer {
-	a := newAnalyzer(nil)
+// SSA program. files are the schema files the driver passed, or nil (see
+// ReadSchemaFiles).
+func FactAnalyzer(files *SchemaFact) *analysis.Analyzer {
+	a := newAnalyzer(nil, files)
 	a.Flags = Analyzer.Flags // the same -testwrites flag
 	a.ResultType = nil
 	a.Run = func(pass *analysis.Pass) (any, error) {
-		_, err := run(pass, nil)
+		_, err := run(pass, nil, files)
 		return nil, err
 	}
 	return a

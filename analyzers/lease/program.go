@@ -41,7 +41,11 @@ type Program struct {
 	// schema merges the schemas the program's packages embed (SchemaFact):
 	// an application's migrations often sit in a package only its main
 	// imports.
-	schema map[string]*SchemaTable
+	schema        map[string]*SchemaTable
+	schemaChanges []SchemaChange
+	// files is the schema of the SQL files the driver passed
+	// (ReadSchemaFiles), or nil.
+	files *SchemaFact
 }
 
 // A programType is a named type of the program whose method set has a
@@ -90,14 +94,18 @@ type ProgramPackage struct {
 // check. Types declared in _test.go files are test doubles and are left out,
 // as are types whose methods do none of that (in-memory fakes); a package
 // loaded twice (as itself and as its test variant) counts once.
-func NewProgram(pkgs []ProgramPackage) *Program {
+//
+// files is the schema of SQL files the driver read (ReadSchemaFiles), or
+// nil: every package's analysis reads it.
+func NewProgram(pkgs []ProgramPackage, files *SchemaFact) *Program {
 	p := &Program{pkgs: make(map[string]bool), methods: make(map[string][]*implMethod),
-		called: make(map[string]bool), callersKnown: true}
+		called: make(map[string]bool), callersKnown: true, files: files}
 	seen := make(map[string]bool)
 	for _, pkg := range pkgs {
 		p.pkgs[pkg.Types.Path()] = true
 		if pkg.Schema != nil {
 			p.schema = mergeTables(p.schema, pkg.Schema.Tables)
+			p.schemaChanges = append(p.schemaChanges, pkg.Schema.Changes...)
 		}
 		if pkg.Info == nil {
 			p.callersKnown = false
@@ -130,7 +138,9 @@ func NewProgram(pkgs []ProgramPackage) *Program {
 
 // Empty reports whether the program has no method with lease facts and no
 // schema, so that a second pass would learn nothing from it.
-func (p *Program) Empty() bool { return p == nil || len(p.methods) == 0 && len(p.schema) == 0 }
+func (p *Program) Empty() bool {
+	return p == nil || len(p.methods) == 0 && len(p.schema) == 0 && len(p.schemaChanges) == 0 && p.files == nil
+}
 
 // summarizeType returns the methods of *tn that have lease facts.
 func summarizeType(pkg ProgramPackage, tn *types.TypeName) []*implMethod {

@@ -63,13 +63,36 @@ import (
 // as numbers), down migrations left out; several sequences, or several
 // packages' schemas, that define one table keep only the keys they all
 // give it. A table a migration changes in a way the reader cannot follow
-// is unknown and has no key. Under go vet, which lists no embedded files
-// to analyzers, no schema is read and such INSERTs are reported.
+// is unknown and has no key, and what a sequence does to a table another
+// one defines (schema/v1/app.sql creates it, schema/v2/app.sql drops one
+// of its keys) is kept as a SchemaChange and applied to every definition
+// merged (applyChanges). A standalone driver may also pass the schema of
+// SQL files the code does not embed (ReadSchemaFiles: a schema/ directory
+// beside the module, a dump), read by the same rules; the analysis itself
+// reads no file. Under go vet, which lists no embedded files to analyzers,
+// no schema is read and such INSERTs are reported.
 
 // SchemaFact: the package embeds SQL migrations that define these tables,
 // with their natural keys (schema.go). Tables are in name order.
 type SchemaFact struct {
 	Tables []SchemaTable
+	// Changes lists what the migrations did to tables a sequence of them
+	// does not define, in order: applied to every definition merged with
+	// this one (applyChanges), so that a key a later migration drops is
+	// not taken for one the table still has.
+	Changes []SchemaChange
+}
+
+// A SchemaChange is what a migration did to the keys of a table its own
+// sequence does not define (sqlscan.Change): it dropped the key named Key
+// (Table "" for a PostgreSQL DROP INDEX that names no table), the primary
+// key, or the keys holding Column, or made the table Unknown.
+type SchemaChange struct {
+	Table   string
+	Key     string
+	Primary bool
+	Column  string
+	Unknown bool
 }
 
 // A SchemaTable is a table of a SchemaFact.
@@ -89,6 +112,10 @@ type SchemaTable struct {
 // model's finder says its table has (goctl.go).
 type SchemaKey struct {
 	Columns []string // lower case
+	// Names are the names a migration can drop a schema's key by, and
+	// Primary says it is the primary key (sqlscan.Key).
+	Names   []string
+	Primary bool
 	// Finder is, for a goctl model's key, the FindOneBy<Fields> method
 	// that looks a row up by it, and "" for a schema's. A goctl key's
 	// columns may hold a freshly drawn identifier: such a column is
@@ -109,6 +136,18 @@ func (f *SchemaFact) String() string {
 			parts = append(parts, t.Name+"("+strings.Join(k.Columns, ",")+")")
 		}
 	}
+	for _, c := range f.Changes {
+		switch {
+		case c.Unknown:
+			parts = append(parts, "-"+c.Table+"?")
+		case c.Key != "":
+			parts = append(parts, "-"+c.Table+"."+c.Key)
+		case c.Primary:
+			parts = append(parts, "-"+c.Table+".primary")
+		default:
+			parts = append(parts, "-"+c.Table+"("+c.Column+")")
+		}
+	}
 	return "schema " + strings.Join(parts, " ")
 }
 
@@ -123,20 +162,40 @@ func (b *builder) exportSchema() {
 // embeddedSchema reads the package's embedded .sql files as migrations,
 // one sequence per directory, or returns nil when they define no table.
 func (b *builder) embeddedSchema() *SchemaFact {
-	byDir := make(map[string][]embedded)
+	var files []embedded
 	seen := make(map[string]bool)
-	for _, files := range b.embedded().byVar {
-		for _, f := range files {
-			if !migrationStep(f.name) || sqlscan.IsDownMigration(f.name) || seen[f.name] {
-				continue
+	for _, fs := range b.embedded().byVar {
+		for _, f := range fs {
+			if !seen[f.name] {
+				seen[f.name] = true
+				files = append(files, f)
 			}
-			seen[f.name] = true
+		}
+	}
+	return readMigrations(files)
+}
+
+// readMigrations reads files (slash-separated names) as migrations, one
+// sequence per directory, each applied in migration order; it returns nil
+// when they define no table and change none. Files that are not steps of
+// a migration, and down migrations, are left out.
+func readMigrations(files []embedded) *SchemaFact {
+	byDir := make(map[string][]embedded)
+	for _, f := range files {
+		if migrationStep(f.name) && !sqlscan.IsDownMigration(f.name) {
 			dir := path.Dir(f.name)
 			byDir[dir] = append(byDir[dir], f)
 		}
 	}
+	dirs := make([]string, 0, len(byDir))
+	for dir := range byDir {
+		dirs = append(dirs, dir)
+	}
+	slices.Sort(dirs) // changes in a fixed order
 	var merged map[string]*SchemaTable
-	for _, files := range byDir {
+	f := &SchemaFact{}
+	for _, dir := range dirs {
+		files := byDir[dir]
 		slices.SortFunc(files, func(x, y embedded) int {
 			switch {
 			case sqlscan.MigrationLess(x.name, y.name):
@@ -146,6 +205,9 @@ func (b *builder) embeddedSchema() *SchemaFact {
 			}
 			return 0
 		})
+		if !slices.ContainsFunc(files, func(f embedded) bool { return strings.EqualFold(path.Ext(f.name), ".sql") }) {
+			continue // Go files named by a number, and no SQL: not migrations fencelint reads
+		}
 		s := sqlscan.NewSchema()
 		for _, f := range files {
 			if strings.EqualFold(path.Ext(f.name), ".sql") {
@@ -155,16 +217,47 @@ func (b *builder) embeddedSchema() *SchemaFact {
 			}
 		}
 		merged = mergeTables(merged, schemaTables(s))
+		f.Changes = append(f.Changes, schemaChanges(s)...)
 	}
-	if len(merged) == 0 {
+	if len(merged) == 0 && len(f.Changes) == 0 {
 		return nil
 	}
-	f := &SchemaFact{}
 	for _, t := range merged {
 		f.Tables = append(f.Tables, *t)
 	}
 	slices.SortFunc(f.Tables, func(x, y SchemaTable) int { return strings.Compare(x.Name, y.Name) })
 	return f
+}
+
+// schemaChanges returns what a migration sequence did to tables it does
+// not define.
+func schemaChanges(s *sqlscan.Schema) []SchemaChange {
+	var out []SchemaChange
+	for _, c := range s.Changes() {
+		out = append(out, SchemaChange{Table: c.Table, Key: c.Key, Primary: c.Primary, Column: c.Column, Unknown: c.Unknown != ""})
+	}
+	return out
+}
+
+// applyChanges applies changes to the merged tables m: a key dropped by
+// name, a primary key dropped, or a key over a changed column is no
+// longer known, and a table changed beyond reading is unknown.
+func applyChanges(m map[string]*SchemaTable, changes []SchemaChange) {
+	for _, c := range changes {
+		for name, t := range m {
+			if c.Table != "" && c.Table != name {
+				continue
+			}
+			if c.Unknown {
+				t.Unknown = true
+				continue
+			}
+			t.Keys = slices.DeleteFunc(t.Keys, func(k SchemaKey) bool {
+				return k.Finder == "" && (c.Key != "" && slices.Contains(k.Names, c.Key) ||
+					c.Primary && k.Primary || c.Column != "" && slices.Contains(k.Columns, c.Column))
+			})
+		}
+	}
 }
 
 // migrationStep reports whether an embedded file is a step of a migration
@@ -190,7 +283,7 @@ func schemaTables(s *sqlscan.Schema) []SchemaTable {
 				natural = natural && !s.MayHoldFreshID(t.Column(c))
 			}
 			if natural {
-				st.Keys = append(st.Keys, SchemaKey{Columns: slices.Clone(k.Columns)})
+				st.Keys = append(st.Keys, SchemaKey{Columns: slices.Clone(k.Columns), Names: slices.Clone(k.Names), Primary: k.Primary})
 			}
 		}
 		out = append(out, st)
@@ -216,8 +309,60 @@ func mergeTables(m map[string]*SchemaTable, tables []SchemaTable) map[string]*Sc
 		old.Keys = slices.DeleteFunc(old.Keys, func(k SchemaKey) bool {
 			return !slices.ContainsFunc(t.Keys, func(o SchemaKey) bool { return slices.Equal(o.Columns, k.Columns) })
 		})
+		for i, k := range old.Keys { // the names either definition gives it
+			o := t.Keys[slices.IndexFunc(t.Keys, func(o SchemaKey) bool { return slices.Equal(o.Columns, k.Columns) })]
+			k.Names = append(slices.Clone(k.Names), o.Names...)
+			k.Primary = k.Primary || o.Primary
+			old.Keys[i] = k
+		}
 	}
 	return m
+}
+
+// schemaFiles returns the schema of the SQL files the driver passed, or
+// nil.
+func (b *builder) schemaFiles() *SchemaFact {
+	if b.files != nil {
+		return b.files
+	}
+	if b.prog != nil {
+		return b.prog.files
+	}
+	return nil
+}
+
+// A SchemaFile is a SQL file a driver found or was given: its path (any
+// separator) and its text.
+type SchemaFile struct {
+	Path string
+	Text string
+}
+
+// ReadSchemaFiles reads SQL files the code does not embed (a schema/
+// directory beside the module, a dump) as embedded migrations are read:
+// one sequence per directory in migration order, down migrations left out,
+// a table defined in several keeping only the keys they all give it, and a
+// key another directory's migration drops or weakens not known. A driver
+// reads the files (analyzers read none) and hands the result to every
+// package's analysis (FactAnalyzer, NewProgram). It returns nil when the
+// files define no table and change none.
+func ReadSchemaFiles(files []SchemaFile) *SchemaFact {
+	es := make([]embedded, 0, len(files))
+	for _, f := range files {
+		es = append(es, embedded{name: filepath.ToSlash(f.Path), text: f.Text})
+	}
+	return readMigrations(es)
+}
+
+// A SchemaProblem is a statement of a schema file that cannot be read:
+// its byte offset in the file and what is wrong.
+type SchemaProblem = sqlscan.Problem
+
+// CheckSchemaFile returns the statements of a schema file's text that
+// cannot be read (see sqlscan.Schema.ApplyChecked), for a driver that
+// must refuse a file the user named.
+func CheckSchemaFile(text string) []SchemaProblem {
+	return sqlscan.NewSchema().ApplyChecked(text)
 }
 
 // schemaTables returns the program's tables in name order.
@@ -231,24 +376,33 @@ func (p *Program) schemaTables() []SchemaTable {
 }
 
 // schemaTable returns what the schemas the package and its dependencies
-// embed (and, in a standalone run, every package of the program) say of
-// a table, or nil when none defines it.
+// embed (and, in a standalone run, every package of the program, and the
+// schema files the driver passed) say of a table, or nil when none
+// defines it.
 func (b *builder) schemaTable(name string) *SchemaTable {
 	if b.schemas == nil {
 		var m map[string]*SchemaTable
+		var changes []SchemaChange
 		for _, pf := range b.pass.AllPackageFacts() {
 			if f, ok := pf.Fact.(*SchemaFact); ok {
 				m = mergeTables(m, f.Tables)
+				changes = append(changes, f.Changes...)
 			}
 		}
 		if b.prog != nil {
 			for _, t := range b.prog.schemaTables() {
 				m = mergeTables(m, []SchemaTable{t})
 			}
+			changes = append(changes, b.prog.schemaChanges...)
+		}
+		if f := b.schemaFiles(); f != nil {
+			m = mergeTables(m, f.Tables)
+			changes = append(changes, f.Changes...)
 		}
 		if m == nil {
 			m = make(map[string]*SchemaTable)
 		}
+		applyChanges(m, changes)
 		b.schemas = m
 	}
 	name = strings.ToLower(name)

@@ -19,7 +19,7 @@ var tokenProbe = &analysis.Analyzer{
 	Doc:       "report the token origin of every argument passed to probe",
 	FactTypes: factTypes(),
 	Run: func(pass *analysis.Pass) (any, error) {
-		m, b := buildWithBuilder(pass, nil)
+		m, b := buildWithBuilder(pass, nil, nil)
 		b.exportTokenFacts()
 		for _, w := range m.Writes {
 			if m.DrawsToken(w) {

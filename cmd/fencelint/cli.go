@@ -169,7 +169,14 @@ Flags:
   -fix         apply the suggested fixes, then print the findings that remain
   -diff        print the suggested fixes as a unified diff; change nothing
   -test=false  skip test files
-  -v           print where the time went
+  -schema=PATH,...
+               also read the unique keys of these SQL files or directories
+               (a schema the code does not embed); a named file must read
+               cleanly
+  -findschema=false
+               do not search the main modules (and the git checkout they
+               sit in) for *.sql files the code does not embed
+  -v           print where the time went, and the schema files read
   -cpuprofile=FILE, -memprofile=FILE
                write a CPU profile of the run, or a heap profile taken when
                the analysis is done (its results still held)

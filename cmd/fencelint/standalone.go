@@ -38,6 +38,11 @@ type standaloneRun struct {
 	verbose  bool // say where the time went
 	progress bool // show progress on stderr (a terminal)
 	profiles profiles
+	// schemaSrc says where to look for SQL schema files the code does not
+	// embed (-schema, -findschema; schema.go), and schema is what they
+	// hold, read once the packages are loaded.
+	schemaSrc schemaSource
+	schema    *lease.SchemaFact
 }
 
 // delegated lists the flags fencelint's own driver leaves to multichecker:
@@ -77,6 +82,8 @@ func parseStandalone(args []string, checks []*analysis.Analyzer, stderr io.Write
 	fs.BoolVar(&run.verbose, "v", false, "print where the time went")
 	fs.StringVar(&run.profiles.cpu, "cpuprofile", "", "write a CPU profile of the run to `file`")
 	fs.StringVar(&run.profiles.mem, "memprofile", "", "write a heap profile to `file` when the analysis is done")
+	fs.Var((*schemaPaths)(&run.schemaSrc.named), "schema", "read the unique keys of these SQL schema files or directories (comma-separated `paths`) the code does not embed")
+	fs.BoolVar(&run.schemaSrc.discover, "findschema", true, "read the unique keys of the *.sql files under the main modules (and their git checkout) that the code does not embed")
 	for _, name := range delegated {
 		fs.Var(new(presence), name, "handled by multichecker")
 	}
@@ -107,6 +114,7 @@ func parseStandalone(args []string, checks []*analysis.Analyzer, stderr io.Write
 		return standaloneRun{}, true, commandLineError(fs, "no packages to analyze; try fencelint ./...")
 	}
 	run.checks = selectChecks(checks, enabled)
+	run.schemaSrc.verbose = run.verbose
 	return run, true, nil
 }
 
@@ -215,7 +223,7 @@ func runStandalone(run standaloneRun, stdout, stderr io.Writer) int {
 		return exitErrors
 	}
 	prog.phase(fmt.Sprintf("loading %d packages", len(requested)+len(extra)))
-	cfg := &packages.Config{Mode: packages.LoadSyntax | packages.NeedEmbedFiles, Tests: run.tests}
+	cfg := &packages.Config{Mode: packages.LoadSyntax | packages.NeedEmbedFiles | packages.NeedModule, Tests: run.tests}
 	pkgs, err := packages.Load(cfg, append(slices.Clone(run.patterns), extra...)...)
 	if err != nil {
 		prog.stop()
@@ -229,6 +237,13 @@ func runStandalone(run standaloneRun, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "fencelint: warning: %s does not build and no named package imports it: not analyzed, and calls through interfaces are not resolved to its types\n", path)
 	}
 	listEmbedded(pkgs)
+	if run.schema, err = readSchema(run.schemaSrc, pkgs, requested, stderr); err != nil {
+		fmt.Fprintf(stderr, "fencelint: %v\n", err)
+		if errors.Is(err, errSchemaPath) {
+			return exitUsage
+		}
+		return exitErrors
+	}
 	code := exitOK
 	if printErrors(stderr, pkgs) > 0 {
 		code = exitErrors
@@ -246,7 +261,7 @@ func runStandalone(run standaloneRun, stdout, stderr io.Writer) int {
 	defer prog.stop()
 	checks = prog.count(checks, len(pkgs))
 	roots := slices.DeleteFunc(slices.Clone(pkgs), func(p *packages.Package) bool { return !requested[p.PkgPath] })
-	graph, err := analyzers.AnalyzeProgram(checks, pkgs, roots, nil)
+	graph, err := analyzers.AnalyzeProgram(checks, pkgs, roots, run.schema, nil)
 	prog.stop()
 	if err != nil {
 		fmt.Fprintf(stderr, "fencelint: %v\n", err)

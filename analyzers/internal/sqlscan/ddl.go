@@ -25,6 +25,43 @@ type Schema struct {
 	// sqlite and other record dialect markers seen: SQLite lets primary
 	// key columns hold NULL, PostgreSQL and MySQL do not.
 	sqlite, other bool
+	// changes records what statements did to tables the schema does not
+	// define (see Changes).
+	changes []Change
+	// unread says why the statement being applied could not be read, or
+	// "" (ApplyChecked).
+	unread string
+}
+
+// A Change is what a statement did to the keys of a table the schema did
+// not define when it ran: a sequence of migrations kept in one directory
+// often alters tables another directory defines (schema/v1/app.sql
+// creates them, schema/v2/app.sql alters them). Whoever merges schemas
+// applies the changes to the other definitions, so that a key a later
+// migration drops or weakens is not taken for one the table still has. A
+// change that adds (a column, a key, an index) is not recorded: a key
+// added where its table is not defined is simply not known.
+type Change struct {
+	// Table is the table changed (lower case, unqualified), or "" when a
+	// statement drops an index by name alone (PostgreSQL's DROP INDEX).
+	Table string
+	// Key is the name of a key dropped, or "".
+	Key string
+	// Primary: the table's primary key is dropped.
+	Primary bool
+	// Column is a column dropped, renamed or redefined: a key that holds
+	// it is no longer known.
+	Column string
+	// Unknown says why nothing about the table's keys is known any more
+	// (renamed, or changed in a way that cannot be read), or "".
+	Unknown string
+}
+
+// A Problem is a statement of a migration file the reader cannot read:
+// its byte offset in the file and what is wrong.
+type Problem struct {
+	Offset int
+	Msg    string
 }
 
 // A Table is a table of a Schema.
@@ -214,12 +251,33 @@ func (s *Schema) Opaque(why string) {
 	}
 }
 
+// Changes returns what the statements applied did to the keys of tables
+// the schema did not define when they ran, in order.
+func (s *Schema) Changes() []Change { return s.changes }
+
 // Apply applies the up section of one migration file to the schema.
-func (s *Schema) Apply(text string) {
+func (s *Schema) Apply(text string) { s.apply(text, nil) }
+
+// ApplyChecked applies one migration file as Apply does and returns the
+// statements it could not read: text that cannot be tokenized (an
+// unterminated string or comment), and DDL whose table or key could not
+// be read. A statement the reader skips because it cannot change a key
+// (an INSERT, a CREATE VIEW) is no problem, nor is one it reads but must
+// distrust (a trigger, CALL, ALTER TABLE ... CHANGE).
+func (s *Schema) ApplyChecked(text string) []Problem {
+	var problems []Problem
+	s.apply(text, &problems)
+	return problems
+}
+
+func (s *Schema) apply(text string, problems *[]Problem) {
 	text = UpSection(text)
 	lx, d := read(text, Auto)
 	if lx.problem != "" {
 		s.unknown = "a migration file cannot be read: " + lx.problem
+		if problems != nil {
+			*problems = append(*problems, Problem{Offset: lx.problemAt, Msg: lx.problem})
+		}
 		return
 	}
 	switch {
@@ -228,14 +286,29 @@ func (s *Schema) Apply(text string) {
 	}
 	for _, span := range splitStatements(lx.toks) {
 		toks := lx.toks[span[0]:span[1]]
+		s.unread = ""
 		match, balanced := matchParens(toks)
 		if !balanced {
 			s.unknownStatement(toks)
-			continue
+		} else {
+			r := &ddl{s: s, st: &stmt{toks: toks, match: match, hi: len(toks)}}
+			r.statement()
 		}
-		r := &ddl{s: s, st: &stmt{toks: toks, match: match, hi: len(toks)}}
-		r.statement()
+		if problems != nil && s.unread != "" && len(toks) > 0 {
+			*problems = append(*problems, Problem{Offset: toks[0].pos, Msg: s.unread})
+		}
 	}
+}
+
+// distrust records why the statement being applied makes a table or the
+// schema unknown, and returns why: a reason that says the DDL "cannot be
+// read" is a problem ApplyChecked reports (a trigger, CALL or ALTER TABLE
+// ... CHANGE is read, and merely distrusted).
+func (s *Schema) distrust(why string) string {
+	if s.unread == "" && strings.Contains(why, "cannot be read") {
+		s.unread = why
+	}
+	return why
 }
 
 // unknownStatement marks what an unreadable statement may change unknown.
@@ -253,13 +326,13 @@ func (s *Schema) unknownStatement(toks []token) {
 				for j+2 < len(toks) && toks[j+1].kind == tDot && toks[j+2].isName() {
 					j += 2
 				}
-				s.markUnknown(toks[j].text, "its DDL cannot be read")
+				s.markUnknown(toks[j].text, s.distrust("its DDL cannot be read"))
 				return
 			}
 		}
 	}
 	if len(toks) > 0 && (toks[0].is("ALTER") || toks[0].is("DROP") || toks[0].is("RENAME")) {
-		s.unknown = "a DDL statement cannot be read"
+		s.unknown = s.distrust("a DDL statement cannot be read")
 	}
 }
 
@@ -393,7 +466,7 @@ func (r *ddl) createTable(i int) {
 	for _, part := range s.split(j+1, end) {
 		if !r.element(t, part[0], part[1]) {
 			r.define(t)
-			r.s.markUnknown(last, "a column or constraint of its CREATE TABLE cannot be read")
+			r.s.markUnknown(last, r.s.distrust("a column or constraint of its CREATE TABLE cannot be read"))
 			return
 		}
 	}
@@ -771,15 +844,16 @@ func (r *ddl) alterTable(i int) {
 	i = s.skipWords(i, "ONLY")
 	_, last, j, ok := s.name(i)
 	if !ok {
-		r.s.unknown = "an ALTER TABLE cannot be read"
+		r.s.unknown = r.s.distrust("an ALTER TABLE cannot be read")
 		return
 	}
 	t := r.s.Table(last)
 	if t == nil {
-		return // a table no migration read defines: it has no keys anyway
+		r.foreignAlter(tableKey(last), j) // a table another sequence may define
+		return
 	}
 	for _, part := range s.split(j, s.hi) {
-		if why := r.alterAction(t, part[0], part[1]); why != "" {
+		if why := r.s.distrust(r.alterAction(t, part[0], part[1])); why != "" {
 			if t.Unknown == "" {
 				t.Unknown = why
 			}
@@ -809,16 +883,26 @@ func (r *ddl) alterAction(t *Table, lo, hi int) string {
 	case s.word(lo, "CHANGE"):
 		return "a column is changed (ALTER TABLE ... CHANGE)"
 	default:
-		for _, kw := range []string{"OWNER", "SET", "RESET", "ENABLE", "DISABLE", "VALIDATE", "ALTER", "REPLICA", "CLUSTER", "INHERIT",
-			"NO", "ENGINE", "AUTO_INCREMENT", "DEFAULT", "CHARACTER", "CHARSET", "COLLATE", "COMMENT", "CONVERT", "ROW_FORMAT",
-			"FORCE", "ALGORITHM", "LOCK", "ATTACH", "DETACH", "OF", "NOT"} {
-			if s.word(lo, kw) {
-				return ""
-			}
+		if r.noOpAction(lo) {
+			return ""
 		}
 		return "an ALTER TABLE action cannot be read"
 	}
 	return ""
+}
+
+// noOpAction reports whether the ALTER TABLE action at lo leaves keys and
+// columns as they are (an owner, a comment, an engine, a constraint's
+// validation).
+func (r *ddl) noOpAction(lo int) bool {
+	for _, kw := range []string{"OWNER", "SET", "RESET", "ENABLE", "DISABLE", "VALIDATE", "ALTER", "REPLICA", "CLUSTER", "INHERIT",
+		"NO", "ENGINE", "AUTO_INCREMENT", "DEFAULT", "CHARACTER", "CHARSET", "COLLATE", "COMMENT", "CONVERT", "ROW_FORMAT",
+		"FORCE", "ALGORITHM", "LOCK", "ATTACH", "DETACH", "OF", "NOT"} {
+		if r.st.word(lo, kw) {
+			return true
+		}
+	}
+	return false
 }
 
 // addAction reads ADD ... of an ALTER TABLE at i.
@@ -994,12 +1078,12 @@ func (r *ddl) renameTables(i int) {
 	for _, part := range s.split(i, s.hi) {
 		_, from, j, ok := s.name(part[0])
 		if !ok || !s.word(j, "TO") {
-			r.s.unknown = "a RENAME TABLE cannot be read"
+			r.s.unknown = r.s.distrust("a RENAME TABLE cannot be read")
 			return
 		}
 		_, to, _, ok := s.name(j + 1)
 		if !ok {
-			r.s.unknown = "a RENAME TABLE cannot be read"
+			r.s.unknown = r.s.distrust("a RENAME TABLE cannot be read")
 			return
 		}
 		r.move(from, to)
@@ -1038,14 +1122,88 @@ func (r *ddl) dropIndex(i int) {
 	} else {
 		tables = r.s.Tables()
 	}
+	on := ""
+	if s.word(end, "ON") {
+		if _, last, _, ok := s.name(end + 1); ok {
+			on = tableKey(last)
+		}
+	}
 	for _, part := range s.split(i, end) {
 		_, last, _, ok := s.name(part[0])
 		if !ok {
 			continue
 		}
 		name := strings.ToLower(last)
+		found := false
 		for _, t := range tables {
+			n := len(t.Keys)
 			t.Keys = slices.DeleteFunc(t.Keys, func(k *Key) bool { return slices.Contains(k.Names, name) })
+			found = found || len(t.Keys) < n
+		}
+		if !found {
+			// An index of a table defined elsewhere, or a plain index.
+			r.s.changes = append(r.s.changes, Change{Table: on, Key: name})
+		}
+	}
+}
+
+// foreignAlter records what ALTER TABLE table action, ... at i does to
+// the keys of a table the schema does not define (see Change).
+func (r *ddl) foreignAlter(table string, i int) {
+	s := r.st
+	change := func(c Change) {
+		c.Table = table
+		r.s.distrust(c.Unknown)
+		r.s.changes = append(r.s.changes, c)
+	}
+	name := func(j, hi int) string {
+		j = s.skipWords(j, "COLUMN", "CONSTRAINT", "INDEX", "KEY")
+		if s.word(j, "IF") && s.word(j+1, "EXISTS") {
+			j += 2
+		}
+		if j >= hi || !s.toks[j].isName() {
+			return ""
+		}
+		return strings.ToLower(s.toks[j].text)
+	}
+	for _, part := range s.split(i, s.hi) {
+		lo, hi := part[0], part[1]
+		switch {
+		case s.word(lo, "ADD"):
+			// a column, key or index added: nothing known is weakened
+		case s.word(lo, "DROP") && s.word(lo+1, "PRIMARY"):
+			change(Change{Primary: true})
+		case s.word(lo, "DROP") && (s.word(lo+1, "FOREIGN") || s.word(lo+1, "CHECK") || s.word(lo+1, "DEFAULT")):
+		case s.word(lo, "DROP") && (s.word(lo+1, "CONSTRAINT") || s.word(lo+1, "INDEX") || s.word(lo+1, "KEY")):
+			if n := name(lo+1, hi); n != "" {
+				change(Change{Key: n})
+			} else {
+				change(Change{Unknown: "an ALTER TABLE ... DROP cannot be read"})
+			}
+		case s.word(lo, "RENAME") && (s.word(lo+1, "INDEX") || s.word(lo+1, "KEY") || s.word(lo+1, "CONSTRAINT")):
+			if n := name(lo+1, hi); n != "" {
+				change(Change{Key: n}) // known by another name from here on
+			}
+		case s.word(lo, "RENAME") && (s.word(lo+1, "COLUMN") || s.word(lo+2, "TO") && !s.word(lo+1, "TO")):
+			if n := name(lo+1, hi); n != "" {
+				change(Change{Column: n})
+			}
+		case s.word(lo, "RENAME"):
+			change(Change{Unknown: "the table is renamed"})
+			if _, to, _, ok := s.name(s.skipWords(lo+1, "TO", "AS")); ok {
+				r.s.changes = append(r.s.changes, Change{Table: tableKey(to), Unknown: "a table is renamed to it"})
+			}
+		case s.word(lo, "DROP"), s.word(lo, "MODIFY"), s.word(lo, "CHANGE"),
+			s.word(lo, "ALTER") && !s.word(lo+1, "CONSTRAINT"):
+			if n := name(lo+1, hi); n != "" {
+				change(Change{Column: n})
+			} else {
+				change(Change{Unknown: "an ALTER TABLE action cannot be read"})
+			}
+		default:
+			if !r.noOpAction(lo) {
+				change(Change{Unknown: "an ALTER TABLE action cannot be read"})
+			}
 		}
 	}
 }

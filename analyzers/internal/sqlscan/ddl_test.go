@@ -1,6 +1,7 @@
 package sqlscan
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -144,6 +145,62 @@ func TestMigrationOrder(t *testing.T) {
 		if IsDownMigration(name) != down {
 			t.Errorf("IsDownMigration(%q) = %v", name, !down)
 		}
+	}
+}
+
+// TestForeignChanges checks what a sequence records of its statements on
+// tables it does not define: what weakens a key, not what adds.
+func TestForeignChanges(t *testing.T) {
+	s := NewSchema()
+	s.Apply("CREATE TABLE own (a int NOT NULL, UNIQUE KEY own_a (a));\n" +
+		"ALTER TABLE vfm.gallery_image ADD KEY gallery_name_idx (gallery_no, name), DROP KEY gallery_no_idx;\n" +
+		"ALTER TABLE file_info ADD COLUMN is_comic tinyint NOT NULL DEFAULT 0, ADD UNIQUE (path);\n" +
+		"ALTER TABLE users CHANGE COLUMN is_del deleted tinyint(1) NOT NULL, MODIFY name varchar(64) NULL, DROP PRIMARY KEY;\n" +
+		"ALTER TABLE notes ENGINE = InnoDB, COMMENT = 'notes', RENAME COLUMN body TO text;\n" +
+		"ALTER TABLE old_jobs RENAME TO jobs;\n" +
+		"ALTER TABLE parts PARTITION BY HASH (id);\n" +
+		"DROP INDEX own_a ON own; DROP INDEX tallies_day_shard; DROP INDEX x_idx ON other;\n")
+	var got []string
+	for _, c := range s.Changes() {
+		got = append(got, fmt.Sprintf("%s key=%s primary=%v column=%s unknown=%v", c.Table, c.Key, c.Primary, c.Column, c.Unknown != ""))
+	}
+	want := []string{
+		"gallery_image key=gallery_no_idx primary=false column= unknown=false",
+		"users key= primary=false column=is_del unknown=false",
+		"users key= primary=false column=name unknown=false",
+		"users key= primary=true column= unknown=false",
+		"notes key= primary=false column=body unknown=false",
+		"old_jobs key= primary=false column= unknown=true",
+		"jobs key= primary=false column= unknown=true",
+		"parts key= primary=false column= unknown=true",
+		" key=tallies_day_shard primary=false column= unknown=false",
+		"other key=x_idx primary=false column= unknown=false",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("changes:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if keys := keysOf(s, false); len(keys) != 0 {
+		t.Errorf("own keys = %q, want none (dropped by name)", keys)
+	}
+}
+
+// TestApplyChecked checks that unreadable statements are reported at
+// their offsets, and statements merely distrusted or skipped are not.
+func TestApplyChecked(t *testing.T) {
+	text := "CREATE TABLE t (a int PRIMARY KEY);\n" +
+		"INSERT INTO t VALUES (1);\n" +
+		"CREATE TRIGGER tr BEFORE INSERT ON t FOR EACH ROW EXECUTE FUNCTION f();\n" +
+		"ALTER TABLE t FROBNICATE;\n" +
+		"ALTER TABLE t CHANGE a b int;\n"
+	got := NewSchema().ApplyChecked(text)
+	want := []Problem{{Offset: strings.Index(text, "ALTER TABLE t FROB"), Msg: "an ALTER TABLE action cannot be read"}}
+	if !slices.Equal(got, want) {
+		t.Errorf("problems = %+v, want %+v", got, want)
+	}
+	text = "CREATE TABLE t (a int);\nSELECT 'open;\n"
+	got = NewSchema().ApplyChecked(text)
+	if len(got) != 1 || got[0].Offset != strings.Index(text, "'open") {
+		t.Errorf("problems = %+v, want one at the unterminated quote", got)
 	}
 }
 

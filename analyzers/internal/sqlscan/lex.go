@@ -81,6 +81,8 @@ type lexed struct {
 	toks     []token
 	comments []token // line comments, text without the leading marker
 	problem  string  // why the text cannot be read; "" if it can
+	// problemAt is the byte offset of the token whose reading failed.
+	problemAt int
 	// sensitive reports a construct whose token boundaries depend on the
 	// dialect: a backslash in a quoted string, #, a nested or executable
 	// block comment, -- not followed by a space.
@@ -96,6 +98,8 @@ type lexer struct {
 	out lexed
 	// questions counts ? placeholders, to number them.
 	questions int
+	// start is the offset of the token being read.
+	start int
 }
 
 // lex tokenizes src with rules r.
@@ -112,6 +116,7 @@ func (lx *lexer) run() {
 	i := 0
 	for i < len(src) && lx.out.problem == "" {
 		c := src[i]
+		lx.start = i
 		switch {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
 			i++
@@ -177,7 +182,7 @@ func (lx *lexer) emit(k tokKind, pos, end int) int {
 
 // fail records why the text cannot be read and stops the scan.
 func (lx *lexer) fail(msg string) int {
-	lx.out.problem = msg
+	lx.out.problem, lx.out.problemAt = msg, lx.start
 	return len(lx.src)
 }
 
