@@ -207,9 +207,14 @@ func TestApplyChecked(t *testing.T) {
 func FuzzSchema(f *testing.F) {
 	f.Add("CREATE TABLE t (a int NOT NULL PRIMARY KEY, b text UNIQUE); ALTER TABLE t ADD UNIQUE (b); DROP INDEX x;")
 	f.Add("ALTER TABLE t RENAME TO u; RENAME TABLE u TO v, w TO x; CREATE UNIQUE INDEX ON v (a);")
+	f.Add("ALTER TABLE other DROP KEY k, CHANGE a b int, MODIFY, DROP, RENAME TO y, RENAME INDEX; DROP INDEX z; ALTER TABLE q RENAME COLUMN")
 	f.Fuzz(func(t *testing.T, text string) {
 		s := NewSchema()
-		s.Apply(text)
+		for _, p := range s.ApplyChecked(text) {
+			if p.Offset < 0 || p.Offset > len(text) {
+				t.Errorf("problem %+v outside the text", p)
+			}
+		}
 		for _, tb := range s.Tables() {
 			s.UniqueKeys(tb)
 		}
