@@ -1,6 +1,7 @@
 package lease
 
 import (
+	"go/constant"
 	"go/token"
 	"go/types"
 	"reflect"
@@ -465,6 +466,9 @@ func (b *builder) wrapperRole(fn *ssa.Function) (Role, System, Dispatch) {
 			switch {
 			case c.role&(RoleAcquire|RoleTryAcquire) != 0:
 				acquires, system, dispatch = true, c.system, c.dispatch
+			case c.role.Has(RoleRelease) && b.failsAfter(call):
+				// A rollback: a wrapper that takes several locks lets go
+				// of those it got when a later one is busy, and fails.
 			case c.role.Has(RoleRelease): // deferred or not, it is let go before the caller resumes
 				releases, system, dispatch = true, c.system, c.dispatch
 			case c.role.Has(RoleRenew):
@@ -489,6 +493,66 @@ func (b *builder) wrapperRole(fn *ssa.Function) (Role, System, Dispatch) {
 		return RoleCheck, system, dispatch
 	}
 	return 0, "", Dispatch{}
+}
+
+// failsAfter reports whether every return that call, a call not deferred,
+// can reach says the function failed: its error result is evidently not
+// nil, or its bool result is false. A release there is the rollback of a
+// partial acquire, as in a wrapper that takes a set of locks in order
+// (source and destination balance, sorted to avoid deadlock):
+//
+//	for i, l := range m.lockers {
+//		if err := l.Lock(ctx, ttl); err != nil {
+//			m.unlockFirst(ctx, i) // a release
+//			return fmt.Errorf("lock %s: %w", l.key, err)
+//		}
+//	}
+//	return nil
+//
+// It returns holding the whole set or nothing, so it acquires; a release
+// on a path that returns success (a lock taken and let go before the
+// caller resumes) still makes the function no acquire.
+func (b *builder) failsAfter(call ssa.CallInstruction) bool {
+	if _, deferred := call.(*ssa.Defer); deferred {
+		return false
+	}
+	sig := call.Parent().Signature
+	res := sig.Results()
+	if res.Len() == 0 {
+		return false
+	}
+	isBool := types.Identical(res.At(res.Len()-1).Type(), types.Typ[types.Bool])
+	if !isBool && !lastResultError(sig) {
+		return false
+	}
+	seen := make(map[*ssa.BasicBlock]bool)
+	queue := []*ssa.BasicBlock{call.Block()}
+	returns := false
+	for len(queue) > 0 {
+		blk := queue[0]
+		queue = queue[1:]
+		if seen[blk] {
+			continue
+		}
+		seen[blk] = true
+		switch end := blk.Instrs[len(blk.Instrs)-1].(type) {
+		case *ssa.Return:
+			returns = true
+			if isBool && !isFalseConst(end.Results[len(end.Results)-1]) || !isBool && !b.errNotNil(end) {
+				return false
+			}
+		case *ssa.Panic:
+		default:
+			queue = append(queue, blk.Succs...)
+		}
+	}
+	return returns
+}
+
+// isFalseConst reports whether v is the constant false.
+func isFalseConst(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.Value != nil && c.Value.Kind() == constant.Bool && !constant.BoolVal(c.Value)
 }
 
 // wrappedHeld returns the HeldRule of a wrapper with role: InLease for a
