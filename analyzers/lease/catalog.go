@@ -67,6 +67,7 @@ const (
 	SQLORM                          // an ORM's write: the SQL is written out from the call chain ending at the call (sqlorm.go)
 	SQLNamed                        // a query run by the name at API.Arg, from a file of named queries (sqldotsql.go)
 	EntGraph                        // an ent client's write (sqlgraph), read at the application's call of the generated builder (sqlent.go)
+	MongoFilter                     // a MongoDB collection write, read as the SQL statement its filter and update amount to (mongo.go)
 )
 
 // When says, for documentation, when a write under the rule is fenced;
@@ -87,6 +88,9 @@ func (r FenceRule) When() string {
 	case EntGraph:
 		return "the builder's `Where` compares a fence column with the token (`doc.FenceLT(tok)`) and the caller reads the outcome " +
 			"(`UpdateOne`'s not-found error, `Update`'s count), or a create is `OnConflict(...).DoNothing()`"
+	case MongoFilter:
+		return "the filter compares a fence field with the token (`\"fence\": bson.M{\"$lt\": tok}`) or holds a version the update bumps, " +
+			"and `MatchedCount` (`ErrNoDocuments` for `FindOneAnd*`) is read; or an upsert only does `$setOnInsert`"
 	case EtcdTxn:
 		return "the `Txn`'s `If` compares ownership (`IsOwner()`, `CreateRevision(key) = rev`)"
 	case S3Conditional:
@@ -129,6 +133,7 @@ const (
 	Redis      System = "Redis"
 	S3         System = "S3"
 	GCS        System = "Cloud Storage"
+	MongoDB    System = "MongoDB"
 )
 
 // An API is one row of the catalog.
@@ -541,6 +546,7 @@ func catalog() []API {
 		API{Pkg: pkgOS, Name: "Hostname", Role: RoleNotToken, Note: "a host name is not ordered"},
 	)
 	add(builderCatalog()...)
+	add(mongoCatalog()...)
 	return c
 }
 
@@ -719,6 +725,8 @@ func (s System) FenceAdvice() string {
 		return "fence it: use KV.CAS with the pair's ModifyIndex, or a Txn with a check-session op on the lock key"
 	case ZooKeeper:
 		return "fence it: pass the node's expected version, or use Multi with a CheckVersionRequest on your lock node"
+	case MongoDB:
+		return mongoAdvice
 	}
 	return "fence it: make the store compare the lease's fencing token before it applies the write"
 }
@@ -807,6 +815,7 @@ func forks() []Fork {
 		{"github.com/garyburd/redigo/redis", pkgRedigo, "garyburd/redigo, the original path of gomodule/redigo (redsync.v1's pools)"},
 		{"github.com/jinzhu/gorm", pkgGorm, "GORM v1, before the move to gorm.io"},
 		{"github.com/satori/go.uuid", pkgGofrsUUID, "satori/go.uuid, the original of gofrs/uuid"},
+		{"github.com/mongodb/mongo-go-driver/mongo", pkgMongo, "mongo-go-driver before v1 (v0.x), before the move to go.mongodb.org"},
 	}
 }
 

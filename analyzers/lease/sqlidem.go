@@ -50,6 +50,13 @@ import (
 //     the holder's memory: what it changes follows from the rows as they
 //     are when it runs, so a stale holder's copy does what the next
 //     holder's would;
+//   - an UPDATE of every row of its table (no WHERE clause) that binds
+//     no value and sets each column to 0 (UPDATE users SET usage_count =
+//     0; a MongoDB UpdateMany with an empty filter that $sets counters to
+//     0) is a reset of counters that carries nothing from the holder's
+//     memory, neither which rows nor what values: a stale holder's copy
+//     is the same reset run late (other constants, SET owner = NULL, can
+//     undo what the next holder assigned; see sqlscan's Reset);
 //   - a DELETE of rows selected only by age or expiry is idempotent:
 //     what expired stays expired;
 //   - an upsert whose DO UPDATE applies only where the row differs from
@@ -87,6 +94,8 @@ func (b *builder) unfencedOK(st *sqlscan.Statement, text sqlText, args []ssa.Val
 		return "delete by age", countIgnored
 	case st.Derived:
 		return "derived from other rows", countIgnored
+	case st.Reset:
+		return "a reset of counters", countIgnored
 	case serverSchema(st.Table):
 		return "server configuration", countIgnored
 	case st.Conflict == "DO UPDATE" && st.Converges && b.constantDefinition(st, text, args, argsKnown, call):
@@ -413,7 +422,7 @@ func readBy(v ssa.Value, fn *ssa.Function) ssa.Instruction {
 				if _, isAlloc := fa.X.(*ssa.Alloc); isAlloc {
 					v = fa.X // a struct whose address was scanned into or filled by a call
 					for _, c := range callsTaking(fa.X) {
-						if f := calleeFunc(c.Common()); f != nil && (strings.HasPrefix(f.Name(), "Scan") || strings.HasPrefix(f.Name(), "Get")) {
+						if f := calleeFunc(c.Common()); f != nil && (strings.HasPrefix(f.Name(), "Scan") || strings.HasPrefix(f.Name(), "Get") || f.Name() == "Decode") {
 							return sameFunc(c, fn)
 						}
 					}

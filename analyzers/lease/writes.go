@@ -101,6 +101,8 @@ func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, calle
 		w.Fenced = zkCreateOnly(arg(c, api.Arg))
 	case RedisScript:
 		return b.scriptWrite(w, c, api)
+	case MongoFilter:
+		return b.mongoWrite(w, call, api)
 	}
 	if api.System == Redis {
 		w.Fenced = w.Fenced || b.inWatch(fn) || api.Fence == RedisCommand && redigoWatches(fn)

@@ -132,6 +132,10 @@
 //     with a CheckVersionRequest on your own lock node.
 //   - raft: apply the write through the log (raft.Apply); it commits only
 //     under the current leader's term.
+//   - MongoDB: put the fence in the filter, coll.UpdateOne(ctx, bson.M{"_id":
+//     id, "fence": bson.M{"$lt": tok}}, bson.M{"$set": bson.M{"body": b,
+//     "fence": tok}}), then check MatchedCount (ErrNoDocuments from a
+//     FindOneAndUpdate's Err or Decode): 0 means a newer holder wrote first.
 //
 // SQL is read however the program builds it: constants, + and fmt.Sprintf
 // around constant fragments (a value formatted into the text, such as the
@@ -203,6 +207,21 @@
 //     OnConflict an upsert. A predicate fencelint cannot read (And, Or, a
 //     custom one) or a builder handed in from elsewhere leaves the WHERE
 //     clause unseen.
+//   - MongoDB (mongo-driver v1 and v2, and mongo-go-driver v0.x): a
+//     Collection's InsertOne, InsertMany, UpdateOne, UpdateMany, UpdateByID,
+//     ReplaceOne, DeleteOne, DeleteMany, FindOneAndUpdate, FindOneAndReplace,
+//     FindOneAndDelete and BulkWrite are read as the SQL they amount to, from
+//     the filter and update documents written as literals at the call
+//     (bson.M, bson.D, primitive.M, map[string]any): {"fence": {"$lt": tok}}
+//     is "fence < tok", {"version": v} with {"$inc": {"version": 1}} is an
+//     optimistic version, and the outcome that must be read is the result's
+//     MatchedCount (any *Count field, or the result handed on) or, for
+//     FindOneAnd*, the SingleResult's Err or Decode. An upsert (SetUpsert(true))
+//     whose update only has $setOnInsert is an insert if absent; an update
+//     that only $sets counts the function read with CountDocuments is a
+//     recount, derived from other documents. A filter built elsewhere, $or,
+//     $expr or an operator not read leaves the filter unseen; BulkWrite's
+//     models are not read (unseen).
 //   - dotsql runs a named query from a file: the query is read from the
 //     package's embedded files; when the file is read from disk at run time
 //     (LoadFromFile), an Exec under a lease is reported as a write whose
@@ -280,6 +299,13 @@
 //     (every row in a state, also those that entered it after the holder
 //     looked), a condition on a column it does not qualify, and INSERT ...
 //     SELECT are reported.
+//   - A reset of counters: an UPDATE of every row (no WHERE clause, no JOIN
+//     or FROM, no LIMIT) that binds no value and sets each column to 0
+//     (UPDATE users SET usage_count = 0, sms_count = 0; a MongoDB UpdateMany
+//     with an empty filter that $sets counters to 0) neither picks rows nor
+//     carries a value: a stale holder's copy is the same reset made late.
+//     Other constants stay reported: a stale SET owner = NULL of every row
+//     undoes what the next holder assigned.
 //   - Create only: a ZooKeeper Create whose mode is not sequential
 //     (persistent, ephemeral, container, TTL) fails with ErrNodeExists when
 //     the node is there, so it creates what is absent and nothing more. A

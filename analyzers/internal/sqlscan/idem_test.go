@@ -227,6 +227,37 @@ func TestDerived(t *testing.T) {
 	}
 }
 
+// TestReset checks the UPDATEs of every row to constants, each with twins
+// that pick rows, bind a value or set from the row or the clock.
+func TestReset(t *testing.T) {
+	for _, tc := range []struct {
+		name, query string
+		want        bool
+	}{
+		{"counters", "UPDATE users SET usage_count = 0, sms_count = 0", true},
+		{"quoted", `UPDATE "users" SET "Usage.SMSCount" = 0, "Usage.Calls" = 0.0`, true},
+		{"other constants", `UPDATE jobs SET owner = NULL`, false},
+		{"a flag", `UPDATE accounts SET interest_paid = true`, false},
+		{"a count", `UPDATE users SET usage_count = 10`, false},
+		{"a WHERE clause", "UPDATE users SET usage_count = 0 WHERE id = 1", false},
+		{"a bound value", "UPDATE users SET usage_count = $1", false},
+		{"the clock", "UPDATE collections SET synced = now()", false},
+		{"own value", "UPDATE counters SET n = n + 1", false},
+		{"joined", "UPDATE users SET usage_count = 0 FROM plans WHERE plans.free", false},
+		{"limited", "UPDATE users SET usage_count = 0 LIMIT 10", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := sqlscan.Parse(tc.query)
+			if s.Unknown || len(s.Statements) != 1 {
+				t.Fatalf("unknown or not one statement: %s", scriptSummary(s))
+			}
+			if got := s.Statements[0].Reset; got != tc.want {
+				t.Errorf("Reset = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
 // TestPins checks the conditions read from one-table DELETEs that only
 // hold columns to values.
 func TestPins(t *testing.T) {

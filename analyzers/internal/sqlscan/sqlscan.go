@@ -154,6 +154,14 @@ type Statement struct {
 	// changes and what it writes follow from the rows as they are when it
 	// runs, not from anything its writer holds.
 	Derived bool
+	// Reset reports a one-table UPDATE with no WHERE clause that binds no
+	// value and sets each column to 0 (UPDATE users SET usage_count = 0,
+	// sms_count = 0): a reset of counters that neither picks rows nor
+	// carries a value, so what it writes owes nothing to what its writer
+	// read. Other constants are left out: a stale holder's SET owner =
+	// NULL or SET state = 'idle' of every row undoes values the next
+	// holder assigned, while counters are only added to between resets.
+	Reset bool
 	// Open lists the holes (Hole placeholders) that stand where a condition
 	// or a clause may be, rather than a value: WHERE <hole>, AND <hole>, or
 	// an UPDATE or DELETE with no visible WHERE followed by a hole, or the

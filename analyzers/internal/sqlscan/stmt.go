@@ -455,6 +455,9 @@ func (s *stmt) update(i int) {
 	if !s.where(end) {
 		s.openClauses(set+1, s.hi)
 	}
+	if s.whereHi <= s.whereLo && !s.joined && end == s.hi {
+		s.reset(set+1, end)
+	}
 	if s.whereHi > s.whereLo {
 		s.versions(set+1, end, s.whereLo, s.whereHi)
 		if !s.joined {

@@ -215,6 +215,29 @@ func (s *stmt) derived(set, end, wlo, whi int) {
 	s.st.Derived = filtered
 }
 
+// reset records whether an UPDATE of every row with SET list [set, end)
+// is a Reset: no placeholder, and 0 for each column.
+func (s *stmt) reset(set, end int) {
+	if len(s.st.Params) > 0 || len(s.st.Open) > 0 {
+		return
+	}
+	parts := s.split(set, end)
+	for _, part := range parts {
+		eq := s.equals(part[0], part[1])
+		if eq >= part[1] {
+			return
+		}
+		lo, hi := s.strip(eq+1, part[1])
+		if hi-lo != 1 {
+			return
+		}
+		if t := &s.toks[lo]; t.kind != tNumber || strings.Trim(t.text, "0.") != "" {
+			return
+		}
+	}
+	s.st.Reset = len(parts) > 0
+}
+
 // storeValue reports whether [lo, hi) is a value the store has without the
 // writer: a literal, a column of another table, or a reading of the clock.
 func (s *stmt) storeValue(lo, hi int) bool {

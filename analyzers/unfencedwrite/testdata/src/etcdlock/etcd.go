@@ -160,3 +160,22 @@ func legacy(s *concurrency.Session, db *sql.DB) error {
 	_, err := db.Exec(`UPDATE counters SET n = n + 1`) // want `DB.Exec \(UPDATE counters\) writes to SQL database without a fencing token while the etcd lock taken by Locker.Lock`
 	return err
 }
+
+// monthlyReset sets every user's counters to 0: it picks no rows and
+// carries no value, so a stale holder's copy is the same reset made late:
+// quiet. Its twins reset the users of the plan it was handed, and clear a
+// flag the next holder may have set.
+func monthlyReset(ctx context.Context, m *concurrency.Mutex, db *sql.DB, plan string) error {
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	if _, err := db.ExecContext(ctx, `UPDATE users SET usage_count = 0, sms_count = 0`); err != nil {
+		return err
+	}
+	if _, err := db.ExecContext(ctx, `UPDATE users SET over_quota = FALSE`); err != nil { // want `DB.ExecContext \(UPDATE users\) writes to SQL database without a fencing token`
+		return err
+	}
+	_, err := db.ExecContext(ctx, `UPDATE users SET usage_count = 0 WHERE plan = $1`, plan) // want `DB.ExecContext \(UPDATE users\) writes to SQL database without a fencing token`
+	return err
+}
