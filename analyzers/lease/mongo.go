@@ -88,7 +88,7 @@ func (b *builder) mongoWrite(w *Write, call ssa.CallInstruction, api *API) *Writ
 		d.where(arg(c, 1))
 	default: // BulkWrite
 		d.unseen = true
-		d.sets = append(d.sets, "document = "+d.hole(nil))
+		d.sets = append(d.sets, "document = "+d.hole(arg(c, 1)))
 	}
 	if d.verb == "" && len(d.sets) == 0 && !d.onlyInsert {
 		return nil // $setOnInsert without an upsert: changes nothing
