@@ -61,7 +61,7 @@ func (w *worker) guardedTwice(ctx context.Context) {
 	if !w.l.Held(ctx) { // want `Lease.Held only tells that the lease was held when it ran, yet it guards the unfenced write DB.ExecContext \(UPDATE pages\) at line 64 and 1 more`
 		return
 	}
-	w.db.ExecContext(ctx, "UPDATE pages SET views = 0")
+	w.db.ExecContext(ctx, "UPDATE pages SET views = views + 1")
 	w.db.ExecContext(ctx, "DELETE FROM page_cache")
 }
 
