@@ -71,8 +71,13 @@ func (b *builder) callbackLease(call ssa.CallInstruction, cp callbackParam) *Lea
 // callbackParamsOf returns the callback parameters (receiver excluded) of
 // the function call invokes: from this package's analysis, or imported.
 func (b *builder) callbackParamsOf(c *ssa.CallCommon) map[int]callbackParam {
-	if f := c.StaticCallee(); f != nil && f.Pkg != nil && f.Pkg.Pkg == b.pass.Pkg {
-		return b.localCallbackParams(f)
+	if f := c.StaticCallee(); f != nil {
+		if o := f.Origin(); o != nil { // an instance of a generic function (no package of its own): its body is the origin's
+			f = o
+		}
+		if f.Pkg != nil && f.Pkg.Pkg == b.pass.Pkg {
+			return b.localCallbackParams(f)
+		}
 	}
 	obj := calleeFunc(c)
 	if obj == nil {
@@ -119,6 +124,7 @@ func (b *builder) localCallbackParams(fn *ssa.Function) map[int]callbackParam {
 					add(p, cp)
 				}
 			case *ssa.Call:
+				b.handedOnParams(fn, x, add)
 				p, ok := x.Call.Value.(*ssa.Parameter)
 				if !ok || x.Call.IsInvoke() {
 					continue
@@ -132,6 +138,23 @@ func (b *builder) localCallbackParams(fn *ssa.Function) map[int]callbackParam {
 		}
 	}
 	return params
+}
+
+// handedOnParams adds the parameters of fn that call hands on, as they are,
+// as the callback argument of another helper (func lockFolder(key string,
+// f func() error) error { return lockkit.ExecLocked("folder:"+key, f) }):
+// fn's argument runs under that helper's lease.
+func (b *builder) handedOnParams(fn *ssa.Function, call *ssa.Call, add func(*ssa.Parameter, callbackParam)) {
+	if b.callbackVisit[fn] {
+		return // recursion: what the cycle hands on is found from its other entries
+	}
+	b.callbackVisit[fn] = true
+	defer delete(b.callbackVisit, fn)
+	for i, cp := range b.callbackParamsOf(call.Common()) {
+		if p, ok := unwrap(arg(call.Common(), i)).(*ssa.Parameter); ok && p.Parent() == fn {
+			add(p, cp)
+		}
+	}
 }
 
 // closureCalledParams adds the parameters of fn that the closure mc calls
