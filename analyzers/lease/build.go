@@ -72,9 +72,6 @@ type builder struct {
 	// inProgress marks the functions whose CAS paths are being read
 	// (casfence.go), so that a transaction nested in itself ends.
 	inProgress map[*ssa.Function]int
-	// callbackVisit marks the functions whose callback parameters are being
-	// found (a parameter handed on to another helper's: localCallbackParams).
-	callbackVisit map[*ssa.Function]bool
 	// tokens answers where token values come from (tokens.go).
 	tokens *tokenFlow
 	// fencegen is fencegen's generated API, if the package is its output.
@@ -123,15 +120,14 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program, files *SchemaFact) (*M
 		writeCalls: make(map[ssa.CallInstruction]bool),
 		shaped:     make(map[*types.Func]*API),
 
-		closureRoles:  make(map[*ssa.Function]closureRole),
-		sqlCache:      make(map[sqlKey]*sqlscan.Script),
-		scriptRoles:   make(map[*ssa.CallCommon]Role),
-		sqlLockCache:  make(map[*ssa.CallCommon]sqlLocks),
-		dispatch:      make(map[*types.Func][]dispatchTarget),
-		reachable:     make(map[string]reachableResult),
-		inProgress:    make(map[*ssa.Function]int),
-		callbackVisit: make(map[*ssa.Function]bool),
-		keyed:         make(map[ssa.CallInstruction]string),
+		closureRoles: make(map[*ssa.Function]closureRole),
+		sqlCache:     make(map[sqlKey]*sqlscan.Script),
+		scriptRoles:  make(map[*ssa.CallCommon]Role),
+		sqlLockCache: make(map[*ssa.CallCommon]sqlLocks),
+		dispatch:     make(map[*types.Func][]dispatchTarget),
+		reachable:    make(map[string]reachableResult),
+		inProgress:   make(map[*ssa.Function]int),
+		keyed:        make(map[ssa.CallInstruction]string),
 	}
 	b.model.directives = b.dirs
 	b.tokens = &tokenFlow{b: b}

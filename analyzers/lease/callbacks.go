@@ -3,6 +3,7 @@ package lease
 import (
 	"fmt"
 	"go/token"
+	"maps"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -39,9 +40,10 @@ func (b *builder) propagateCallbacks() {
 // applyCallbackParams gives every function passed as a callback argument
 // the lease it runs under, and reports whether any entry state grew.
 func (b *builder) applyCallbackParams() bool {
+	local := b.localCallbacks()
 	grew := false
 	b.calls(func(caller *ssa.Function, call ssa.CallInstruction) bool {
-		for i, cp := range b.callbackParamsOf(call.Common()) {
+		for i, cp := range b.callbackParamsOf(call.Common(), local) {
 			target := closureValue(arg(call.Common(), i), 0) // also a func captured by the closure that calls the helper
 			if target == nil {
 				continue
@@ -68,15 +70,19 @@ func (b *builder) callbackLease(call ssa.CallInstruction, cp callbackParam) *Lea
 	return l
 }
 
+// localCallbackSet holds the callback parameters (receiver excluded) of the
+// package's functions, as the region analysis stood when it was found.
+type localCallbackSet map[*ssa.Function]map[int]callbackParam
+
 // callbackParamsOf returns the callback parameters (receiver excluded) of
-// the function call invokes: from this package's analysis, or imported.
-func (b *builder) callbackParamsOf(c *ssa.CallCommon) map[int]callbackParam {
+// the function call invokes: from local, this package's, or imported.
+func (b *builder) callbackParamsOf(c *ssa.CallCommon, local localCallbackSet) map[int]callbackParam {
 	if f := c.StaticCallee(); f != nil {
-		if o := f.Origin(); o != nil { // an instance of a generic function (no package of its own): its body is the origin's
-			f = o
+		if o := f.Origin(); o != nil {
+			f = o // an instance of a generic function has no package of its own; its body is the origin's
 		}
 		if f.Pkg != nil && f.Pkg.Pkg == b.pass.Pkg {
-			return b.localCallbackParams(f)
+			return local[f]
 		}
 	}
 	obj := calleeFunc(c)
@@ -94,16 +100,37 @@ func (b *builder) callbackParamsOf(c *ssa.CallCommon) map[int]callbackParam {
 	return params
 }
 
-// localCallbackParams finds the parameters of fn, a function of this
+// localCallbacks finds the callback parameters of the package's functions:
+// those each function uses under a lease itself (ownCallbackParams), then,
+// until nothing changes, those it hands on to another helper's callback
+// parameter (handOnCallbacks), through chains of any length and cycles.
+// The set depends on the leases held (heldBefore): find it again once the
+// regions change.
+func (b *builder) localCallbacks() localCallbackSet {
+	local := make(localCallbackSet)
+	for _, fn := range b.funcs {
+		if params := b.ownCallbackParams(fn); len(params) > 0 {
+			local[fn] = params
+		}
+	}
+	for grew := true; grew; {
+		grew = false
+		for _, fn := range b.funcs {
+			if b.handOnCallbacks(fn, local) {
+				grew = true
+			}
+		}
+	}
+	return local
+}
+
+// ownCallbackParams finds the parameters of fn, a function of this
 // package, whose argument fn stores in a library callback field
 // (OnStartedLeading) or calls while it holds a lease.
-func (b *builder) localCallbackParams(fn *ssa.Function) map[int]callbackParam {
+func (b *builder) ownCallbackParams(fn *ssa.Function) map[int]callbackParam {
 	var params map[int]callbackParam
 	add := func(p *ssa.Parameter, cp callbackParam) {
-		i := slices.Index(fn.Params, p)
-		if fn.Signature.Recv() != nil {
-			i--
-		}
+		i := paramIndex(fn, p)
 		if i < 0 {
 			return
 		}
@@ -124,7 +151,6 @@ func (b *builder) localCallbackParams(fn *ssa.Function) map[int]callbackParam {
 					add(p, cp)
 				}
 			case *ssa.Call:
-				b.handedOnParams(fn, x, add)
 				p, ok := x.Call.Value.(*ssa.Parameter)
 				if !ok || x.Call.IsInvoke() {
 					continue
@@ -140,21 +166,67 @@ func (b *builder) localCallbackParams(fn *ssa.Function) map[int]callbackParam {
 	return params
 }
 
-// handedOnParams adds the parameters of fn that call hands on, as they are,
-// as the callback argument of another helper (func lockFolder(key string,
-// f func() error) error { return lockkit.ExecLocked("folder:"+key, f) }):
-// fn's argument runs under that helper's lease.
-func (b *builder) handedOnParams(fn *ssa.Function, call *ssa.Call, add func(*ssa.Parameter, callbackParam)) {
-	if b.callbackVisit[fn] {
-		return // recursion: what the cycle hands on is found from its other entries
+// handOnCallbacks adds to local the parameters of fn that fn, or a closure
+// it makes, hands on as they are as another helper's callback argument
+// (func lockFolder(key string, f func() error) error { return
+// lockkit.ExecLocked("folder:"+key, f) }): fn's argument runs under that
+// helper's lease. A parameter that already has a lease keeps it. It
+// reports whether local grew.
+func (b *builder) handOnCallbacks(fn *ssa.Function, local localCallbackSet) bool {
+	grew := false
+	add := func(p *ssa.Parameter, cp callbackParam) {
+		i := paramIndex(fn, p)
+		if i < 0 {
+			return
+		}
+		if _, ok := local[fn][i]; ok {
+			return
+		}
+		if local[fn] == nil {
+			local[fn] = make(map[int]callbackParam)
+		}
+		local[fn][i] = cp
+		grew = true
 	}
-	b.callbackVisit[fn] = true
-	defer delete(b.callbackVisit, fn)
-	for i, cp := range b.callbackParamsOf(call.Common()) {
-		if p, ok := unwrap(arg(call.Common(), i)).(*ssa.Parameter); ok && p.Parent() == fn {
-			add(p, cp)
+	handedOn := func(call ssa.CallInstruction, param func(ssa.Value) *ssa.Parameter) {
+		params := b.callbackParamsOf(call.Common(), local)
+		for _, i := range slices.Sorted(maps.Keys(params)) {
+			if p := param(unwrap(arg(call.Common(), i))); p != nil && p.Parent() == fn {
+				add(p, params[i])
+			}
 		}
 	}
+	for _, blk := range fn.Blocks {
+		for _, instr := range blk.Instrs {
+			switch x := instr.(type) {
+			case ssa.CallInstruction:
+				handedOn(x, func(v ssa.Value) *ssa.Parameter {
+					p, _ := v.(*ssa.Parameter)
+					return p
+				})
+			case *ssa.MakeClosure:
+				closure, ok := x.Fn.(*ssa.Function)
+				if !ok {
+					continue
+				}
+				captured := func(v ssa.Value) *ssa.Parameter {
+					i := slices.Index(closure.FreeVars, capturedVar(v))
+					if i < 0 || i >= len(x.Bindings) {
+						return nil
+					}
+					return capturedParam(x.Bindings[i])
+				}
+				for _, cblk := range closure.Blocks {
+					for _, cinstr := range cblk.Instrs {
+						if call, ok := cinstr.(ssa.CallInstruction); ok {
+							handedOn(call, captured)
+						}
+					}
+				}
+			}
+		}
+	}
+	return grew
 }
 
 // closureCalledParams adds the parameters of fn that the closure mc calls
@@ -239,21 +311,19 @@ func (b *builder) callbackFieldAPI(st *ssa.Store) *API {
 // exportCallbackFacts records the callback parameters of the package's
 // declared functions for importers.
 func (b *builder) exportCallbackFacts() {
+	local := b.localCallbacks()
 	for _, fn := range b.funcs {
 		obj := declaredFunc(fn)
 		if obj == nil {
 			continue
 		}
-		params := b.localCallbackParams(fn)
+		params := local[fn]
 		if len(params) == 0 {
 			continue
 		}
-		fact := &CallbackParamFact{}
-		for i, cp := range params {
-			fact.Params = append(fact.Params, i)
-			fact.System, fact.What = cp.system, cp.what
-		}
-		slices.Sort(fact.Params)
+		fact := &CallbackParamFact{Params: slices.Sorted(maps.Keys(params))}
+		first := params[fact.Params[0]] // one lease for all: the first parameter's, whatever the map's order
+		fact.System, fact.What = first.system, first.what
 		b.setLocal(obj, fact)
 	}
 }

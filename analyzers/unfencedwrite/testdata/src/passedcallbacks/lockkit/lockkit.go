@@ -30,3 +30,12 @@ func ExecLocked(key string, f func() error) error {
 	})
 	return err
 }
+
+// ExecThen runs locked while it holds the lock on key, and after once it
+// has given the lock up.
+func ExecThen(key string, locked, after func() error) error {
+	if err := ExecLocked(key, locked); err != nil {
+		return err
+	}
+	return after()
+}
