@@ -11,7 +11,10 @@
 // function or a wrapper that acquires) to its release or the end of the
 // function, on every path; inside callbacks the library runs while the lease
 // is held (leaderelection OnStartedLeading, gocron jobs scheduled with a
-// distributed locker or elector); and in code guarded by a positive validity
+// distributed locker or elector); inside a function value handed to a
+// helper that runs it while it holds a lease (a WithLock(ctx, key, fn), a
+// generic RunLocked[T]), also through helpers that hand their parameter on,
+// as it is, to such a helper; and in code guarded by a positive validity
 // check (if le.IsLeader()). It lists the store writes (database/sql, pgx,
 // etcd, go-redis, S3, Cloud Storage, Consul KV, ZooKeeper) made there and
 // whether the store itself rejects a stale holder (a fence), and it follows
