@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -264,7 +265,11 @@ func (p *Program) relevantTo(pkg *types.Package) bool {
 
 // signatureKey writes fn's signature without names and with full package
 // paths, the same for a package and for its test variant:
-// "(context.Context, example.com/app/domain.Run) error".
+// "(context.Context, example.com/app/domain.Run) error". Aliases are
+// written as the types they stand for (typeKey), so that a method spelled
+// with golang.org/x/net/context's Context, or with any, implements an
+// interface spelled with context.Context, or with interface{}, as the type
+// checker says it does.
 func signatureKey(fn *types.Func) string {
 	sig := fn.Signature()
 	var sb strings.Builder
@@ -278,17 +283,56 @@ func signatureKey(fn *types.Func) string {
 			sb.WriteString("...")
 			t = t.(*types.Slice).Elem()
 		}
-		sb.WriteString(types.TypeString(t, nil))
+		sb.WriteString(typeKey(t))
 	}
 	sb.WriteString(") (")
 	for i := range sig.Results().Len() {
 		if i > 0 {
 			sb.WriteString(", ")
 		}
-		sb.WriteString(types.TypeString(sig.Results().At(i).Type(), nil))
+		sb.WriteString(typeKey(sig.Results().At(i).Type()))
 	}
 	sb.WriteByte(')')
 	return sb.String()
+}
+
+// typeKey writes t as types.TypeString does, with every alias in it, at
+// any depth, replaced by the type it stands for. Struct and interface
+// literals are written as they are: an alias inside one is rare in a
+// method's signature, and only leaves two identical signatures unmatched.
+func typeKey(t types.Type) string {
+	switch t := t.(type) {
+	case *types.Alias:
+		return typeKey(types.Unalias(t))
+	case *types.Pointer:
+		return "*" + typeKey(t.Elem())
+	case *types.Slice:
+		return "[]" + typeKey(t.Elem())
+	case *types.Array:
+		return "[" + strconv.FormatInt(t.Len(), 10) + "]" + typeKey(t.Elem())
+	case *types.Map:
+		return "map[" + typeKey(t.Key()) + "]" + typeKey(t.Elem())
+	case *types.Chan:
+		prefix := map[types.ChanDir]string{types.SendRecv: "chan ", types.SendOnly: "chan<- ", types.RecvOnly: "<-chan "}[t.Dir()]
+		return prefix + "(" + typeKey(t.Elem()) + ")"
+	case *types.Signature:
+		return "func" + signatureKey(types.NewFunc(token.NoPos, nil, "", t))
+	case *types.Interface:
+		if t.Empty() {
+			return "interface{}" // TypeString writes the universe's as "any"
+		}
+	case *types.Named:
+		args := t.TypeArgs()
+		if args.Len() == 0 {
+			return types.TypeString(t, nil)
+		}
+		keys := make([]string, args.Len())
+		for i := range args.Len() {
+			keys[i] = typeKey(args.At(i))
+		}
+		return typePath(t) + "[" + strings.Join(keys, ", ") + "]"
+	}
+	return types.TypeString(t, nil)
 }
 
 // implName names a method as the implementation of an interface call, for

@@ -470,6 +470,9 @@ func (b *builder) wrapperRole(fn *ssa.Function) (Role, System, Dispatch) {
 				// A rollback: a wrapper that takes several locks lets go
 				// of those it got when a later one is busy, and fails.
 			case c.role.Has(RoleRelease): // deferred or not, it is let go before the caller resumes
+				if _, deferred := instr.(*ssa.Defer); deferred && b.releasesOnlyOnError(fn, call.Common()) {
+					continue // the caller resumes holding it when fn succeeds
+				}
 				releases, system, dispatch = true, c.system, c.dispatch
 			case c.role.Has(RoleRenew):
 				renews, system, dispatch = true, c.system, c.dispatch
@@ -553,6 +556,98 @@ func (b *builder) failsAfter(call ssa.CallInstruction) bool {
 func isFalseConst(v ssa.Value) bool {
 	c, ok := v.(*ssa.Const)
 	return ok && c.Value != nil && c.Value.Kind() == constant.Bool && !constant.BoolVal(c.Value)
+}
+
+// releasesOnlyOnError reports whether a call fn defers is a closure that
+// lets go only when fn fails: every release in it runs where a named error
+// result of fn, read through the closure, is not nil. That is how a helper
+// that takes a lock and hands it to its caller undoes the lock on its own
+// failure paths (defer func() { if err != nil { l.Unlock(ctx) } }()): it
+// returns holding the lock whenever it returns no error.
+func (b *builder) releasesOnlyOnError(fn *ssa.Function, call *ssa.CallCommon) bool {
+	mc, ok := call.Value.(*ssa.MakeClosure)
+	if !ok {
+		return false
+	}
+	body := mc.Fn.(*ssa.Function)
+	errVars := make(map[ssa.Value]bool) // the closure's free vars bound to fn's named error results
+	for i, bound := range mc.Bindings {
+		if namedErrorResult(fn, bound) {
+			errVars[body.FreeVars[i]] = true
+		}
+	}
+	if len(errVars) == 0 {
+		return false
+	}
+	var onError []*ssa.BasicBlock // the blocks entered only when such a result is not nil
+	for _, blk := range body.Blocks {
+		if blk, ok := errNotNilBranch(blk, errVars); ok {
+			onError = append(onError, blk)
+		}
+	}
+	released := false
+	for _, blk := range body.Blocks {
+		for _, instr := range blk.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			if c, ok := b.resolve(call.Common()); !ok || !c.role.Has(RoleRelease) {
+				continue
+			}
+			if !slices.ContainsFunc(onError, func(e *ssa.BasicBlock) bool { return e.Dominates(blk) }) {
+				return false
+			}
+			released = true
+		}
+	}
+	return released
+}
+
+// namedErrorResult reports whether v is the local that holds one of fn's
+// named results of type error.
+func namedErrorResult(fn *ssa.Function, v ssa.Value) bool {
+	alloc, ok := v.(*ssa.Alloc)
+	if !ok || alloc.Parent() != fn {
+		return false
+	}
+	res := fn.Signature.Results()
+	for i := range res.Len() {
+		r := res.At(i)
+		if r.Name() != "" && r.Name() != "_" && alloc.Comment == r.Name() && alloc.Pos() == r.Pos() && isErrorType(r.Type()) {
+			return true
+		}
+	}
+	return false
+}
+
+// errNotNilBranch returns the successor of blk's branch entered when a
+// value loaded from one of errVars is not nil (x != nil, or the else branch
+// of x == nil).
+func errNotNilBranch(blk *ssa.BasicBlock, errVars map[ssa.Value]bool) (*ssa.BasicBlock, bool) {
+	if len(blk.Instrs) == 0 {
+		return nil, false
+	}
+	br, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.If)
+	if !ok {
+		return nil, false
+	}
+	cmp, ok := br.Cond.(*ssa.BinOp)
+	if !ok || cmp.Op != token.NEQ && cmp.Op != token.EQL {
+		return nil, false
+	}
+	x, y := cmp.X, cmp.Y
+	if isNilConst(x) {
+		x, y = y, x
+	}
+	load, ok := x.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL || !errVars[load.X] || !isNilConst(y) {
+		return nil, false
+	}
+	if cmp.Op == token.NEQ {
+		return blk.Succs[0], true
+	}
+	return blk.Succs[1], true
 }
 
 // wrappedHeld returns the HeldRule of a wrapper with role: InLease for a

@@ -908,12 +908,64 @@ func (b *builder) touchesLockKey(fn *ssa.Function, c *ssa.CallCommon) bool {
 
 // isLockKey reports whether v computes the key of a SET NX in the package.
 func (b *builder) isLockKey(v ssa.Value) bool {
+	return b.isLockKeyAt(v, 0)
+}
+
+// isLockKeyAt is isLockKey, which also follows a key handed down (depth
+// calls so far): a closure's free variable bound to the lock's key, and a
+// helper's parameter that every call of the package passes the lock's key
+// (revoke(path) and refresh(path) after SET NX of path): such a helper
+// releases or renews the lock, whatever it is called.
+func (b *builder) isLockKeyAt(v ssa.Value, depth int) bool {
 	for _, lk := range b.lockKeys() {
-		if b.sameKey(v, lk) {
+		if b.sameKey(v, lk) || b.sameKey(v, capturedValue(lk)) {
 			return true
 		}
 	}
+	if depth >= 3 {
+		return false
+	}
+	switch x := unwrap(v).(type) {
+	case *ssa.UnOp:
+		if val := capturedValue(x); val != x {
+			return b.isLockKeyAt(val, depth+1)
+		}
+	case *ssa.FreeVar:
+		if bound := boundTo(x); bound != nil {
+			return b.isLockKeyAt(bound, depth+1)
+		}
+	case *ssa.Parameter:
+		fn := x.Parent()
+		i := slices.Index(fn.Params, x)
+		ix := b.tokens.index()
+		if i < 0 || ix.escapes[fn] || len(ix.callSites[fn]) == 0 {
+			return false
+		}
+		for _, site := range ix.callSites[fn] {
+			args := site.Common().Args
+			if i >= len(args) || !b.isLockKeyAt(args[i], depth+1) {
+				return false
+			}
+		}
+		return true
+	}
 	return false
+}
+
+// capturedValue returns, for a load of a variable that closures capture
+// (a parameter Go moves to the heap: *path), the one value stored into it;
+// v otherwise.
+func capturedValue(v ssa.Value) ssa.Value {
+	load, ok := unwrap(v).(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return v
+	}
+	if alloc, ok := boundTo(load.X).(*ssa.Alloc); ok {
+		if val := storedOnce(alloc); val != nil {
+			return val
+		}
+	}
+	return v
 }
 
 // sameKey reports whether two Redis keys are the same: a key is rebuilt

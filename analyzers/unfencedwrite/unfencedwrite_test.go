@@ -14,7 +14,7 @@ func Test(t *testing.T) {
 		"sqladvisory", "billing", "etcdlock", "redislocks", "consullock", "zklock",
 		"k8sleader", "cbconfig/...", "cloudstores", "crosspkg", "pgxworker", "gocronjobs", "raftleader", "usewithlock",
 		"ifacevet/worker", "k8sworkers", "falsepositives", "sqlforms", "sqlbuilders", "goroutines", "oncestart/...", "fencegen/...", "gormstore", "bunstore", "goqustore", "roomlock", "gccollector",
-		"mongostore", "pipelines", "lockobjects", "messages", "optimistic", "transitions", "releasefuncs/...", "casfence/...", "ownlease", "findorcreate", "upsertdefs/...", "freshkeys", "stmthelpers", "sqlformats/...", "redigostore", "gozeromodel", "goctlmodel", "ownobjectvet", "redismarkers", "sortedclaims", "stmtlists/...", "multilocks", "passedcallbacks/...")
+		"mongostore", "pipelines", "lockobjects", "messages", "optimistic", "transitions", "releasefuncs/...", "casfence/...", "ownlease", "findorcreate", "upsertdefs/...", "freshkeys", "stmthelpers", "sqlformats/...", "redigostore", "gozeromodel", "goctlmodel", "ownobjectvet", "redismarkers", "sortedclaims", "stmtlists/...", "multilocks", "passedcallbacks/...", "lockkeyhelpers")
 }
 
 // TestEntClient: the fixture's ent client is the conformance case's, one
@@ -32,7 +32,7 @@ func TestSuggestedFixes(t *testing.T) {
 // TestProgram runs the check as a standalone run does, with every
 // implementation of the application's interfaces known.
 func TestProgram(t *testing.T) {
-	programtest.Run(t, unfencedwrite.Analyzer, "ifaceapp/...", "daomanager/...", "statebackends/...", "zkrecipe/...", "lockcallers/...", "ownobjects/...", "revapp/...")
+	programtest.Run(t, unfencedwrite.Analyzer, "ifaceapp/...", "daomanager/...", "statebackends/...", "zkrecipe/...", "lockcallers/...", "ownobjects/...", "revapp/...", "aliaslocks/...")
 }
 
 // TestTestWritesFlag: writes in _test.go files are fixtures and stay
