@@ -10,8 +10,9 @@
 // redsync Mutex.Valid, ValidContext and Until, bsm/redislock Lock.TTL,
 // leaderelection LeaderElector.IsLeader (or GetLeader() == our identity),
 // raft State() == raft.Leader, VerifyLeader().Error() == nil and
-// LeaderWithID() compared with our ID, etcd Lease.TimeToLive and
-// Election.Leader compared with our value, Consul Session.Info and a KV Get
+// LeaderWithID() compared with our ID, etcd Lease.TimeToLive's remaining
+// TTL (not its error: etcd answers a lease that is gone with a TTL of -1;
+// nor its GrantedTTL) and Election.Leader compared with our value, Consul Session.Info and a KV Get
 // of the lock key compared with the holder's session, ZooKeeper Conn.State
 // where a lock is held (a connection that is up vouches for no lease the
 // code does not hold: a readiness check at start-up is none) and Exists on

@@ -164,6 +164,7 @@ const (
 	ValueOnly                 // only comparing the returned value with the holder's own ID (not its error)
 	LockKeyAt                 // any result, but only when the key or path at API.Arg names a lock
 	InLease                   // any result, but only where a lease is held: a connection's state vouches for no lease the code does not hold
+	NotErr                    // any value, but not the error: the call answers a lost lease with a value (etcd's TTL of -1), and fails only when it could not ask
 )
 
 // Import paths, version elements removed (see normalizePath).
@@ -235,7 +236,7 @@ func catalog() []API {
 		API{Pkg: pkgEtcd, Recv: "Lease", Name: "KeepAlive", Role: RoleAutoRenew | RoleLost, System: Etcd},
 		API{Pkg: pkgEtcd, Recv: "Lease", Name: "KeepAliveOnce", Role: RoleRenew, System: Etcd},
 		API{Pkg: pkgEtcd, Recv: "Lease", Name: "Revoke", Role: RoleRelease, System: Etcd},
-		API{Pkg: pkgEtcd, Recv: "Lease", Name: "TimeToLive", Role: RoleCheck, System: Etcd},
+		API{Pkg: pkgEtcd, Recv: "Lease", Name: "TimeToLive", Role: RoleCheck, System: Etcd, Held: NotErr},
 		API{Pkg: pkgEtcd, Recv: "KV", Name: "Put", Role: RoleWrite, System: Etcd},
 		API{Pkg: pkgEtcd, Recv: "KV", Name: "Delete", Role: RoleWrite, System: Etcd},
 		API{Pkg: pkgEtcd, Recv: "KV", Name: "Do", Role: RoleWrite, System: Etcd},

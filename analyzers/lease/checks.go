@@ -161,6 +161,8 @@ func (b *builder) callCheck(fn *ssa.Function, call *ssa.Call, used map[ssa.CallI
 		switch api.Held {
 		case ValueOnly:
 			flow.skipErr, flow.skipNil = true, true
+		case NotErr:
+			flow.skipErr = true
 		case LockKeyAt:
 			if !b.namesLock(apiArg(call.Common(), api)) {
 				return
@@ -511,6 +513,7 @@ func (b *builder) faithfulWrapper(fn *ssa.Function) bool {
 				continue // the TTL of a cache key
 			}
 			flow := newCheckFlow()
+			flow.skipErr = c.api != nil && c.api.Held == NotErr
 			flow.follow(call, +1)
 			if flow.returned {
 				answered = true
@@ -1161,6 +1164,9 @@ func (f *checkFlow) use(v ssa.Value, ref ssa.Instruction, p int) {
 	case *ssa.Return:
 		f.returned = true
 	case *ssa.Extract:
+		if f.skipErr && isErrorType(x.Type()) {
+			return // an error that says nothing about the lease: not an answer passed on either
+		}
 		f.follow(x, p)
 	case *ssa.UnOp:
 		switch x.Op {

@@ -89,3 +89,50 @@ func (s *service) proclaim(ctx context.Context) error {
 	}
 	return s.e.Proclaim(ctx, s.me+"-v2")
 }
+
+// ttlChanged reads the lease a status key is bound to and compares its
+// granted TTL (fixed when the lease was made) with the one wanted. etcd
+// answers a lease that is gone with a TTL of -1, not an error: the error
+// only says the question failed, so nothing here tells whether a lease is
+// held, and the writes after it are not guarded by a check.
+func (s *service) ttlChanged(ctx context.Context, key string, ttl int64) (bool, error) {
+	resp, err := s.cli.Get(ctx, key)
+	if err != nil || len(resp.Kvs) == 0 {
+		return ttl != 0, err
+	}
+	got, err := s.cli.TimeToLive(ctx, clientv3.LeaseID(resp.Kvs[0].Lease))
+	if err != nil {
+		return false, err
+	}
+	return got.GrantedTTL != ttl, nil
+}
+
+func (s *service) bindStatus(ctx context.Context, key, value string, ttl int64) error {
+	changed, err := s.ttlChanged(ctx, key, ttl)
+	if err != nil {
+		return err
+	}
+	if changed {
+		_, err = s.cli.Put(ctx, key, value)
+	}
+	return err
+}
+
+// alive is a wrapper of the remaining TTL, which does answer: its callers
+// check the lease.
+func (s *service) alive(ctx context.Context) (bool, error) {
+	resp, err := s.cli.TimeToLive(ctx, s.id)
+	if err != nil {
+		return false, err
+	}
+	return resp.TTL > 0, nil
+}
+
+func (s *service) stampIfAlive(ctx context.Context) error {
+	ok, err := s.alive(ctx) // want `service.alive only tells that the lease was held when it ran, yet it guards the unfenced write KV.Put`
+	if err != nil || !ok {
+		return errLost
+	}
+	_, err = s.cli.Put(ctx, "/jobs/stamp", "now")
+	return err
+}
