@@ -139,6 +139,10 @@ layout() {
 	IFS=, read -r -a patterns <<<"$5"
 	splitFlags "$6" 3>"$dest/.realworld-env" >/dev/null
 	mapfile -t envs <"$dest/.realworld-env"
+	if ! resum "$dest/$moddir" "$6" "${envs[@]}" >"$dest/.realworld-download.log"; then
+		echo "  NOT LAID OUT: $name: re-recording a go.sum hash failed (see $dest/.realworld-download.log)"
+		return 1
+	fi
 	if ! (cd "$dest/$moddir" && env "${envs[@]}" go list -deps "${patterns[@]}" >"$dest/.realworld-download.log" 2>&1); then
 		echo "  NOT LAID OUT: $name: its packages do not load (see $dest/.realworld-download.log)"
 		return 1
@@ -166,13 +170,32 @@ placeholders() {
 	done
 }
 
+# resum drops from DIR's go.sum the hash of each resum=MODULE@VERSION,... of
+# the flags FLAGS and records it again from the module proxy (checked against
+# the checksum database): for a version retagged upstream after the
+# repository recorded its hash, which the go command refuses to load. The
+# remaining arguments are environment settings for the go command.
+resum() {
+	local dir=$1 flags=$2 f mv
+	shift 2
+	for f in $flags; do
+		[[ $f == resum=* ]] || continue
+		for mv in $(tr , ' ' <<<"${f#resum=}"); do
+			awk -v m="${mv%@*}" -v v="${mv#*@}" '!($1 == m && $2 == v)' "$dir/go.sum" >"$dir/go.sum.new" &&
+				mv "$dir/go.sum.new" "$dir/go.sum" &&
+				(cd "$dir" && env "$@" go mod download "$mv" 2>&1) || return 1
+		done
+	done
+	return 0
+}
+
 # splitFlags splits the flags column into environment settings (VAR=value,
 # printed to fd 3) and fencelint flags (stdout); placeholder=PATH entries are
 # layout's.
 splitFlags() {
 	local f
 	for f in $1; do
-		[[ $f == - || $f == placeholder=* || $f == broken=* ]] && continue
+		[[ $f == - || $f == placeholder=* || $f == broken=* || $f == resum=* ]] && continue
 		if [[ $f == [A-Z]*=* ]]; then echo "$f" >&3; else echo "$f"; fi
 	done
 }
