@@ -50,9 +50,9 @@ func (b *builder) applyCallbackParams() bool {
 			}
 			l := b.callbackLease(call, cp)
 			if !slices.Contains(b.regions.entry[target], l) {
-				b.regions.entry[target] = b.regions.entry[target].with(l)
 				grew = true
 			}
+			b.regions.hand(call, target, l)
 		}
 		return true
 	})

@@ -49,11 +49,12 @@ func (b *builder) updateWriteFacts() bool {
 }
 
 // unfencedOwn returns the writes a function makes unfenced while it holds
-// no lease of its own, or nil when one of them is out of sight.
+// no lease of its own on every path, or nil when one of them is out of
+// sight.
 func unfencedOwn(writes []*Write) []*Write {
 	var out []*Write
 	for _, w := range writes {
-		if len(w.Held) > 0 || w.LockImpl || w.Fenced {
+		if w.heldOwn || w.LockImpl || w.Fenced {
 			continue
 		}
 		if w.Unseen != "" || w.Call == nil {
@@ -64,8 +65,9 @@ func unfencedOwn(writes []*Write) []*Write {
 	return out
 }
 
-// setWriteFact records what fn's writes (made while fn holds no lease of
-// its own) mean for its callers, and reports whether it changed.
+// setWriteFact records what fn's writes (made on some path where fn holds
+// no lease of its own: heldOwn) mean for its callers, and reports whether
+// it changed.
 func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 	obj := declaredFunc(fn)
 	var unfenced, spawned, fenced, cond, onceRecv *Write
@@ -73,7 +75,7 @@ func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 	outsideOf := ""
 	allSpawned := true
 	for _, w := range writes {
-		if len(w.Held) == 0 && !w.LockImpl && !w.Fenced && w.once == oncePerCall && !w.spawned {
+		if !w.heldOwn && !w.LockImpl && !w.Fenced && w.once == oncePerCall && !w.spawned {
 			allSpawned = false
 		}
 		switch {
@@ -82,7 +84,7 @@ func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 			if onceRecv == nil && !w.Fenced {
 				onceRecv = w
 			}
-		case len(w.Held) > 0 || w.LockImpl:
+		case w.heldOwn || w.LockImpl:
 		case !w.Fenced && w.Unseen == "" && len(w.Converge) > 0 && b.goroutineLock(w.Fn) == "":
 			converge = append(converge, w)
 		case !w.Fenced && w.Unseen == "" && b.goroutineLock(w.Fn) != "":
@@ -101,10 +103,10 @@ func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 	}
 	appends, accumulates := true, true
 	for _, w := range writes {
-		if len(w.Held) == 0 && !w.LockImpl && !w.Fenced && !w.Append {
+		if !w.heldOwn && !w.LockImpl && !w.Fenced && !w.Append {
 			appends = false
 		}
-		if len(w.Held) == 0 && !w.LockImpl && !w.Fenced && !w.accumulates {
+		if !w.heldOwn && !w.LockImpl && !w.Fenced && !w.accumulates {
 			accumulates = false
 		}
 	}

@@ -130,7 +130,7 @@ func (b *builder) markFresh(w *Write, params uint64) {
 func freshParamsOf(writes []*Write) uint64 {
 	mask := ^uint64(0)
 	for _, w := range writes {
-		if len(w.Held) > 0 || w.LockImpl || w.Fenced {
+		if w.heldOwn || w.LockImpl || w.Fenced {
 			continue
 		}
 		mask &= w.freshParams

@@ -123,6 +123,12 @@ type Write struct {
 	// Held lists the leases held where the write happens (empty outside
 	// every lease region).
 	Held []*Lease
+	// heldOwn says one of Held is held on every path to the write
+	// (paths.go): the write is made under its function's own lease, and
+	// so is no write of its callers. A write Held on some paths only is
+	// both: reported under that lease, and its callers' where they hold
+	// theirs.
+	heldOwn bool
 	// Guards lists the validity checks the write is control-dependent on.
 	Guards []*Check
 	// Advice says how to fence a write to this store, for diagnostics.

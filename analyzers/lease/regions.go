@@ -63,6 +63,26 @@ type regions struct {
 	entry   map[*ssa.Function]leaseSet   // state on entry to callbacks and closures
 	byCall  map[ssa.CallInstruction]*Lease
 	checked map[*ssa.BasicBlock]leaseSet // leases opened by positive validity checks
+	// handed holds the leases a function value starts with because of
+	// one instruction that hands it over (a helper's callback argument, a
+	// library callback field): the paths through that instruction.
+	handed map[handOff]leaseSet
+	// paths caches each function's lease states path by path (paths.go).
+	paths map[*ssa.Function]*pathStates
+}
+
+// A handOff is an instruction that hands fn over to run under a lease.
+type handOff struct {
+	at ssa.Instruction
+	fn *ssa.Function
+}
+
+// hand records that at hands fn over to run under l, and gives fn l on
+// entry.
+func (r *regions) hand(at ssa.Instruction, fn *ssa.Function, l *Lease) {
+	key := handOff{at, fn}
+	r.handed[key] = r.handed[key].with(l)
+	r.entry[fn] = r.entry[fn].with(l)
 }
 
 // findLeases computes the lease regions of every function and fills
@@ -73,6 +93,8 @@ func (b *builder) findLeases() {
 		entry:   make(map[*ssa.Function]leaseSet),
 		byCall:  make(map[ssa.CallInstruction]*Lease),
 		checked: make(map[*ssa.BasicBlock]leaseSet),
+		handed:  make(map[handOff]leaseSet),
+		paths:   make(map[*ssa.Function]*pathStates),
 	}
 	b.findCallbacks()
 	b.findPipelines()
@@ -122,7 +144,7 @@ func (b *builder) callbackField(fn *ssa.Function, st *ssa.Store) {
 		if l.Pos == token.NoPos {
 			l.Pos = st.Pos()
 		}
-		b.regions.entry[target] = b.regions.entry[target].with(l)
+		b.regions.hand(st, target, l)
 	}
 }
 
@@ -139,7 +161,7 @@ func (b *builder) callbackTask(fn *ssa.Function, call *ssa.Call, elected bool) {
 	if target := funcValue(arg(call.Common(), 0)); target != nil {
 		l := b.addLease(&Lease{Kind: InCallback, System: c.system, Pos: call.Pos(), Fn: target,
 			What: "the gocron job's distributed lock"})
-		b.regions.entry[target] = b.regions.entry[target].with(l)
+		b.regions.hand(call, target, l)
 	}
 }
 
@@ -600,12 +622,13 @@ func (b *builder) markHeld() {
 func (b *builder) markWrite(w *Write) {
 	b.markOnce(w)
 	if w.once != oncePerCall {
-		w.Held = nil // a goroutine started once is not work handed over under the lease
+		w.Held, w.heldOwn = nil, false // a goroutine started once is not work handed over under the lease
 		return
 	}
 	held := b.heldBefore(w.Call).without(func(l *Lease) bool {
 		return l.OwnStore && lockStore(l.System) != w.System || w.outsideOf != "" && l.What == w.outsideOf
 	})
+	w.heldOwn = b.heldOnEveryPath(w.Call, held)
 	recv := callRecv(w.Call.Common())
 	for _, l := range held {
 		if l.Holder != nil && recv != nil && unwrap(l.Holder) == unwrap(recv) && (l.System == Postgres || l.System == MySQL) && isSession(recv) {
@@ -613,6 +636,7 @@ func (b *builder) markWrite(w *Write) {
 		}
 	}
 	w.Held = b.sameImplLeases(w, held)
+	w.heldOwn = w.heldOwn && len(w.Held) > 0
 }
 
 // addCheckedRegions opens a Checked lease in the blocks a positive validity

@@ -145,7 +145,7 @@ func (b *builder) exportTemplateFacts() {
 		}
 		w := ws[0]
 		call, ok := w.Call.(*ssa.Call)
-		if !ok || w.Fn != fn || w.Fenced || len(w.Held) > 0 || w.LockImpl || w.spawned || w.once != oncePerCall {
+		if !ok || w.Fn != fn || w.Fenced || w.heldOwn || w.LockImpl || w.spawned || w.once != oncePerCall {
 			continue
 		}
 		if f := b.templateOf(fn, call); f != nil {

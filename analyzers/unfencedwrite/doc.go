@@ -38,6 +38,13 @@
 // without a CheckVersionRequest. A call, made while the lease is held, to a function
 // (in this package or another) that makes such a write is reported at the
 // call and names the inner write.
+// A function's writes made under a lock of its own on every path to them
+// are its own, reported there and not at its callers; one that takes its
+// lock on some paths only (if c.sync { lock(); defer unlock() }, or a
+// closure it hands to a lock helper when synchronized and calls directly
+// otherwise, as a cache with a NoSync option does) writes unlocked on the
+// others, and a call to it made while the caller's lease is held is
+// reported too.
 //
 // A lease is held in more places than between a Lock call and its Unlock
 // in one function:
