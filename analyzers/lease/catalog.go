@@ -812,6 +812,7 @@ func forks() []Fork {
 		{"github.com/go-redis/redis", pkgGoRedis, "go-redis v6 to v8, before the move to github.com/redis"},
 		{"gopkg.in/redis.v5", pkgGoRedis, "go-redis v5 (gopkg.in)"},
 		{"gopkg.in/redis.v6", pkgGoRedis, "go-redis v6 (gopkg.in)"},
+		{"github.com/muroq/redislock", pkgRedislock, "a fork of bsm/redislock whose Obtain takes a wait timeout before the TTL (projecteru2/core)"},
 		{"gopkg.in/redsync.v1", pkgRedsync, "redsync v1 (gopkg.in)"},
 		{"github.com/garyburd/redigo/redis", pkgRedigo, "garyburd/redigo, the original path of gomodule/redigo (redsync.v1's pools)"},
 		{"github.com/jinzhu/gorm", pkgGorm, "GORM v1, before the move to gorm.io"},
