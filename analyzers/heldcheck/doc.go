@@ -95,9 +95,15 @@
 // missing fence at the write. A comparison of the clock with a deadline
 // (time.Now().Before(d), time.Until(d) > 0, time.Now().UnixMilli() < d)
 // counts as a lease check only when d is a lease's: its expression names
-// one (lease, expiry, lock, leader, held, valid, TTL, acquired, as whole
-// words), or it was returned by a call that acquires or renews, or computed
-// as now plus a duration right after one. A retry loop's deadline is not.
+// holding (lease, lock, leader, held, acquired, as whole words), or it is a
+// field named only as a deadline (expiry, ExpiresAt, ValidUntil, TTL) of a
+// struct about holding (its type, or another of its fields, names holding:
+// a lease row with its Holder, a worker that keeps its lease and expiry
+// side by side; also when copied into a local first), or it was returned
+// by a call that acquires or renews, or computed as now plus a duration
+// right after one. A retry loop's deadline is not, nor is a business
+// record's own (a payment's ExpiredAt, a coupon's ValidUntil): that check
+// says whether the record is still good.
 //
 // When the write is safe without a token (it is idempotent, or a last
 // writer wins by design), say so on the check's line:

@@ -14,10 +14,12 @@ package lease
 // compared with the holder's session, and hand-written comparisons of the
 // clock with a lease's deadline (time.Now().Before(lease.ExpiresAt),
 // time.Until(l.expiry) > 0, time.Now().UnixMilli() < row.ExpiresAtMs). A
-// deadline is a lease's when its expression names one (lease, expiry,
-// lock, leader, held, valid, TTL, acquired: whole words, so a clock is no
-// lock), or when it was returned by an acquire or renew call, or computed
-// as now plus a duration after one; a retry loop's deadline is not.
+// deadline is a lease's when its expression names holding (lease, lock,
+// leader, held, acquired: whole words, so a clock is no lock), or is a
+// field named only as a deadline (expiry, valid, TTL) of a struct about
+// holding (leaseNamed), or when it was returned by an acquire or renew
+// call, or computed as now plus a duration after one; a retry loop's
+// deadline is not, nor a business record's own (a payment's ExpiredAt).
 //
 // For each check it follows the result through the SSA values (tuple
 // extracts, negation, comparisons with nil, zero, the leader constant or the
@@ -645,7 +647,7 @@ func producerOf(instr ssa.Instruction) *ssa.Call {
 // not named for a lease (a retry loop's deadline) is not a lease check.
 func (b *builder) deadlineCheck(fn *ssa.Function, call *ssa.Call) {
 	d, expr := b.deadlineOperand(call)
-	if d == nil || !(b.leaseNamed(expr) || b.leaseDeadline(d)) {
+	if d == nil || !(b.leaseNamed(expr) || b.leaseDeadline(d) || holdingDeadline(d)) {
 		return
 	}
 	flow := newCheckFlow()
@@ -675,11 +677,11 @@ func (b *builder) unixDeadlineCheck(fn *ssa.Function, op *ssa.BinOp) {
 	if be == nil {
 		return
 	}
-	deadline := be.Y
+	deadline, value := be.Y, op.Y
 	if !nowLeft {
-		deadline = be.X
+		deadline, value = be.X, op.X
 	}
-	if !b.leaseNamed(deadline) {
+	if !b.leaseNamed(deadline) && !holdingDeadline(value) {
 		return
 	}
 	p := +1 // now < deadline: held
@@ -834,23 +836,100 @@ func isNow(v ssa.Value, margin bool) bool {
 	return false
 }
 
-// leaseNamed reports whether expr names a lease's deadline: one of its
-// identifiers, or the type of one of its variables, contains a lease word.
+// leaseNamed reports whether expr names a lease's deadline. One of its
+// identifiers, or the type of one of its variables, names holding
+// (leaseEnd, heldUntil, l *Lease, lockDeadline), or it is a field named
+// only as a deadline (ExpiresAt, validUntil, ttlEnd) of a struct that is
+// about holding: the struct's type, or another of its fields, names holding
+// (a Lease row with its Holder; a worker keeping lease and expiry side by
+// side). A business record's own deadline (a payment's ExpiredAt, a
+// coupon's ValidUntil) is none: the clock compared with it decides whether
+// the record is still good, and says nothing about a lease.
 func (b *builder) leaseNamed(expr ast.Expr) bool {
 	found := false
 	ast.Inspect(expr, func(n ast.Node) bool {
-		id, ok := n.(*ast.Ident)
-		if !ok || found {
-			return !found
+		if found {
+			return false
 		}
-		if hasLeaseWord(id.Name) {
-			found = true
-		} else if v, ok := b.pass.TypesInfo.Uses[id].(*types.Var); ok && hasLeaseWord(typeName(v.Type())) {
-			found = true
+		switch x := n.(type) {
+		case *ast.Ident:
+			if hasHoldingWord(x.Name) {
+				found = true
+			} else if v, ok := b.pass.TypesInfo.Uses[x].(*types.Var); ok && hasHoldingWord(typeName(v.Type())) {
+				found = true
+			}
+		case *ast.SelectorExpr:
+			found = hasDeadlineWord(x.Sel.Name) && b.fieldOfHolding(x)
 		}
 		return !found
 	})
 	return found
+}
+
+// fieldOfHolding reports whether sel selects a field of a struct that is
+// about holding (aboutHolding).
+func (b *builder) fieldOfHolding(sel *ast.SelectorExpr) bool {
+	s, ok := b.pass.TypesInfo.Selections[sel]
+	if !ok || s.Kind() != types.FieldVal {
+		return false
+	}
+	// Walk the embedding path to the struct that declares the field.
+	t := s.Recv()
+	index := s.Index()
+	for _, i := range index[:len(index)-1] {
+		f := fieldVar(t, i)
+		if f == nil {
+			return false
+		}
+		t = f.Type()
+	}
+	return aboutHolding(t, index[len(index)-1])
+}
+
+// holdingDeadline reports whether d, a time compared with the clock, is
+// loaded from a field named as a deadline of a struct about holding, also
+// through a local copy (end := w.lease.ExpiresAt; time.Now().Before(end)).
+func holdingDeadline(d ssa.Value) bool {
+	d = unwrap(d)
+	if load, ok := d.(*ssa.UnOp); ok && load.Op == token.MUL {
+		d = load.X
+	}
+	var t types.Type
+	var i int
+	switch x := d.(type) {
+	case *ssa.FieldAddr:
+		t, i = x.X.Type(), x.Field
+	case *ssa.Field:
+		t, i = x.X.Type(), x.Field
+	default:
+		return false
+	}
+	name := fieldName(t, i)
+	return (hasDeadlineWord(name) || hasHoldingWord(name)) && aboutHolding(t, i)
+}
+
+// aboutHolding reports whether t (or *t), a struct, is about holding: its
+// type name, or the name or type of a field other than field except, names
+// holding (a Lease row; a row with its Holder; a worker that keeps its
+// lease and expiry side by side).
+func aboutHolding(t types.Type, except int) bool {
+	if hasHoldingWord(typeName(t)) {
+		return true
+	}
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := range st.NumFields() {
+		f := st.Field(i)
+		if i != except && (hasHoldingWord(f.Name()) || hasHoldingWord(typeName(f.Type()))) {
+			return true
+		}
+	}
+	return false
 }
 
 // hasLeaseWord reports whether name mentions a lease: one of its words
@@ -858,8 +937,25 @@ func (b *builder) leaseNamed(expr ast.Expr) bool {
 // that marks a time as a lease's deadline or a key as a lock's. Words, not
 // substrings: a clock or a blocklist is no lock.
 func hasLeaseWord(name string) bool {
+	return hasHoldingWord(name) || hasDeadlineWord(name)
+}
+
+// hasHoldingWord reports whether one of name's words is about holding
+// something (lease, lock, leader, held, hold, acquired, mutex, elect).
+func hasHoldingWord(name string) bool {
+	return hasWordPrefix(name, "lease", "lock", "leader", "held", "hold", "acquir", "mutex", "elect")
+}
+
+// hasDeadlineWord reports whether one of name's words marks a deadline
+// (expiry, expires, valid, TTL): a lease has one, and so do many records
+// that are no lease.
+func hasDeadlineWord(name string) bool {
+	return hasWordPrefix(name, "expir", "valid", "ttl")
+}
+
+func hasWordPrefix(name string, prefixes ...string) bool {
 	for _, w := range words(name) {
-		for _, prefix := range [...]string{"lease", "expir", "lock", "leader", "held", "hold", "valid", "ttl", "acquir", "mutex", "elect"} {
+		for _, prefix := range prefixes {
 			if strings.HasPrefix(w, prefix) {
 				return true
 			}

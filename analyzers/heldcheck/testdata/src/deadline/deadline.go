@@ -164,8 +164,10 @@ func (w *worker) withMargin(ctx context.Context) {
 	}
 }
 
-// Row is a lease row with its deadline in Unix milliseconds.
+// Row is a lease row with its holder and its deadline in Unix
+// milliseconds.
 type Row struct {
+	Holder      string
 	ExpiresAtMs int64
 	Attempts    int64
 }
@@ -199,5 +201,73 @@ func (w *worker) unseenWhere(ctx context.Context, cond string) {
 func (w *worker) seenWhere(ctx context.Context) {
 	if time.Now().Before(w.lease.ExpiresAt) { // want `time.Now\(\).Before\(w.lease.ExpiresAt\) only tells that the lease was held when it ran, yet it guards the unfenced write DB.ExecContext \(UPDATE payouts\)`
 		w.db.ExecContext(ctx, "UPDATE payouts SET paid = true WHERE run = 7")
+	}
+}
+
+// Payment is a business record with a deadline of its own: no lease.
+type Payment struct {
+	Sn        string
+	Status    int
+	ExpiredAt time.Time
+}
+
+// confirm refuses a payment whose own deadline passed: the clock compared
+// with a record's deadline says whether the record is still good, not
+// whether a lease is held.
+func (w *worker) confirm(ctx context.Context, p *Payment) error {
+	if time.Now().After(p.ExpiredAt) {
+		return nil
+	}
+	_, err := w.db.ExecContext(ctx, "UPDATE payments SET status = 2 WHERE sn = $1", p.Sn)
+	return err
+}
+
+// Coupon is another: a validity window and a TTL in seconds.
+type Coupon struct {
+	Code          string
+	ValidUntil    time.Time
+	ExpiresAtUnix int64
+}
+
+// redeem checks the coupon's window in both forms before using it.
+func (w *worker) redeem(ctx context.Context, c Coupon) {
+	if time.Now().Before(c.ValidUntil) && time.Now().Unix() < c.ExpiresAtUnix {
+		w.db.ExecContext(ctx, "UPDATE coupons SET used = true WHERE code = $1", c.Code)
+	}
+}
+
+// Claim is a job row a worker claims for a while: its deadline is named
+// for the claim's holder, which makes it a lease's.
+type Claim struct {
+	Job        int64
+	LockedBy   string
+	ValidUntil time.Time
+}
+
+// finish checks its claim before writing the result.
+func (w *worker) finish(ctx context.Context, c *Claim) {
+	if time.Now().Before(c.ValidUntil) { // want `time.Now\(\).Before\(c.ValidUntil\) only tells that the lease was held when it ran, yet it guards the unfenced write DB.ExecContext \(UPDATE jobs\)`
+		w.db.ExecContext(ctx, "UPDATE jobs SET done = true WHERE id = $1", c.Job)
+	}
+}
+
+// aliased copies the lease's deadline into a local first.
+func (w *worker) aliased(ctx context.Context, r Row) {
+	end := w.lease.ExpiresAt
+	if time.Now().Before(end) { // want `time.Now\(\).Before\(end\) only tells that the lease was held when it ran, yet it guards the unfenced write DB.ExecContext \(UPDATE payouts\)`
+		w.db.ExecContext(ctx, "UPDATE payouts SET paid = true WHERE run = 13")
+	}
+	ms := r.ExpiresAtMs
+	if time.Now().UnixMilli() < ms { // want `time.Now\(\).UnixMilli\(\) < ms only tells that the lease was held when it ran, yet it guards the unfenced write DB.ExecContext \(UPDATE payouts\)`
+		w.db.ExecContext(ctx, "UPDATE payouts SET paid = true WHERE run = 14")
+	}
+}
+
+// aliasedRecord copies a business record's deadline into a local: still
+// no lease.
+func (w *worker) aliasedRecord(ctx context.Context, p *Payment) {
+	end := p.ExpiredAt
+	if time.Now().Before(end) {
+		w.db.ExecContext(ctx, "UPDATE payments SET status = 3 WHERE sn = $1", p.Sn)
 	}
 }
