@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -65,9 +66,13 @@ var errSchemaPath = errors.New("-schema")
 // file:line:col.
 func readSchema(src schemaSource, pkgs []*packages.Package, requested map[string]bool, stderr io.Writer) (*lease.SchemaFact, error) {
 	embedded := make(map[string]bool)
+	own := make(map[string]bool) // embedded by a package loaded from source: the program's
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		for _, f := range p.EmbedFiles {
 			embedded[filepath.Clean(f)] = true
+			if len(p.Syntax) > 0 {
+				own[filepath.Clean(f)] = true
+			}
 		}
 	})
 	r := &schemaReader{embedded: embedded, seen: make(map[string]bool), verbose: src.verbose, stderr: stderr}
@@ -81,13 +86,42 @@ func readSchema(src schemaSource, pkgs []*packages.Package, requested map[string
 			r.walk(root)
 		}
 	}
+	if len(r.files) == 0 && len(own) == 0 {
+		return nil, nil
+	}
+	if src.verbose && len(r.files) > 0 {
+		fmt.Fprintf(stderr, "fencelint: schema: %d SQL files the code does not embed\n", len(r.files))
+	}
+	r.addEmbedded(own)
 	if len(r.files) == 0 {
 		return nil, nil
 	}
-	if src.verbose {
-		fmt.Fprintf(stderr, "fencelint: schema: %d SQL files the code does not embed\n", len(r.files))
-	}
 	return lease.ReadSchemaFiles(r.files), nil
+}
+
+// addEmbedded adds the migrations the program's packages embed (SQL
+// files, and Go steps named by a number), so that every package's analysis sees the schema of
+// the whole program from the first pass on: a store whose migrations only
+// main or the root package embeds (blnk's sql/*.sql) learns its keys in
+// the first pass too, whose facts calls through interfaces use. A package
+// reads its own embedded files as well; the same definitions merge to the
+// same keys.
+func (r *schemaReader) addEmbedded(embedded map[string]bool) {
+	paths := slices.Sorted(maps.Keys(embedded))
+	for _, p := range paths {
+		name := filepath.Base(p)
+		switch {
+		case strings.EqualFold(filepath.Ext(name), ".sql"):
+			if info, err := os.Stat(p); err != nil || info.Size() > maxSchemaFile {
+				continue
+			}
+			if data, err := os.ReadFile(p); err == nil {
+				r.add(p, string(data))
+			}
+		case name != "" && name[0] >= '0' && name[0] <= '9':
+			r.add(p, "") // a step fencelint cannot read, as the package's own analysis takes it
+		}
+	}
 }
 
 // A schemaReader collects schema files.

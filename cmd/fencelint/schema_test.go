@@ -162,3 +162,114 @@ func TestSchemaFileErrors(t *testing.T) {
 		})
 	}
 }
+
+// embedRepo is a module whose migrations only its root package embeds;
+// the store that inserts into the tables is in a package that does not
+// import it, and the locked region calls the store through an interface,
+// whose implementations' facts come from the first pass:
+//   - rollups: PRIMARY KEY (day, shard), supplied whole: a create-if-absent;
+//   - visits: no unique key: reported.
+var embedRepo = map[string]string{
+	"go.mod": "module example.com/app\n\ngo 1.26\n",
+	"app.go": "package app\n\nimport \"embed\"\n\n//go:embed sql/*.sql\nvar Migrations embed.FS\n",
+	"sql/1_init.sql": `CREATE TABLE rollups (
+    day   date     NOT NULL,
+    shard smallint NOT NULL,
+    total bigint   NOT NULL DEFAULT 0,
+    PRIMARY KEY (day, shard)
+);
+CREATE TABLE visits (
+    day   date     NOT NULL,
+    shard smallint NOT NULL
+);
+`,
+	"store/store.go": `package store
+
+import (
+	"context"
+	"database/sql"
+	"time"
+)
+
+type Store struct{ DB *sql.DB }
+
+func (s Store) Rollup(ctx context.Context, day time.Time, shard int16, total int64) error {
+	_, err := s.DB.ExecContext(ctx, "INSERT INTO rollups (day, shard, total) VALUES ($1, $2, $3)", day, shard, total)
+	return err
+}
+
+func (s Store) Visit(ctx context.Context, day time.Time, shard int16) error {
+	_, err := s.DB.ExecContext(ctx, "INSERT INTO visits (day, shard) VALUES ($1, $2)", day, shard)
+	return err
+}
+`,
+	"svc/svc.go": `package svc
+
+import (
+	"context"
+	"database/sql"
+	"time"
+)
+
+type Store interface {
+	Rollup(ctx context.Context, day time.Time, shard int16, total int64) error
+	Visit(ctx context.Context, day time.Time, shard int16) error
+}
+
+func Rollup(ctx context.Context, conn *sql.Conn, s Store, day time.Time, shard int16, total int64) error {
+	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1)", 7); err != nil {
+		return err
+	}
+	return s.Rollup(ctx, day, shard, total) // finding: rollups
+}
+
+func Visit(ctx context.Context, conn *sql.Conn, s Store, day time.Time, shard int16) error {
+	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1)", 7); err != nil {
+		return err
+	}
+	return s.Visit(ctx, day, shard) // finding: visits
+}
+`,
+	"cmd/appd/main.go": `package main
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"example.com/app"
+	"example.com/app/store"
+	"example.com/app/svc"
+)
+
+var _ = app.Migrations
+
+func main() {
+	var db *sql.DB
+	var conn *sql.Conn
+	svc.Rollup(context.Background(), conn, store.Store{DB: db}, time.Now(), 1, 2)
+	svc.Visit(context.Background(), conn, store.Store{DB: db}, time.Now(), 1)
+}
+`,
+}
+
+// TestEmbeddedSchemaThroughInterfaces checks that a schema one package
+// embeds decides an INSERT another package makes, also where the call
+// goes through an interface (whose facts the first pass learns).
+func TestEmbeddedSchemaThroughInterfaces(t *testing.T) {
+	dir := writeFiles(t, t.TempDir(), embedRepo)
+	svc := filepath.Join(dir, "svc", "svc.go")
+	got := run(t, dir, fencelintBin, "-json", "./...")
+	findings, err := parseJSON(got.stdout)
+	if err != nil || got.code != 0 {
+		t.Fatalf("fencelint: exit %d, %v\nstdout:\n%s\nstderr:\n%s", got.code, err, got.stdout, got.stderr)
+	}
+	var keys []finding
+	for _, f := range findings {
+		keys = append(keys, f.key())
+	}
+	want := []finding{{Analyzer: "unfencedwrite", File: "svc.go", Line: lineOf(t, svc, "// finding: visits")}}
+	if !slices.Equal(keys, want) {
+		t.Errorf("findings %v, want %v", findings, want)
+	}
+}
