@@ -146,6 +146,7 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program, files *SchemaFact) (*M
 	b.findLeaderFields()
 	b.findLockNodes()
 	b.inferRoles()
+	b.exportKeyCtorFacts()
 	b.findChecks()
 	b.findCallbackFields()
 	b.findLeases()

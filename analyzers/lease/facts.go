@@ -88,6 +88,11 @@ type RoleFact struct {
 	Held HeldRule
 	// Dispatch: as in WritesFact.
 	Dispatch Dispatch
+	// Key is, for an acquire that locks one key, the parameter (Param,
+	// receiver excluded) or the receiver's field (Param -1, Field) that
+	// key is, when KeyKnown (leasekeys.go).
+	Key      ParamField
+	KeyKnown bool
 }
 
 // CallbackParamFact: the function values passed as these parameters
@@ -165,7 +170,7 @@ func (f *TokenFact) String() string {
 }
 
 func factTypes() []analysis.Fact {
-	return append([]analysis.Fact{new(WritesFact), new(FencedByParamFact), new(RoleFact), new(TokenFact), new(PackageFact), new(CallbackParamFact), new(LostSignalFact), new(SQLParamFact), new(FormatFact), new(SQLCondFact), new(SQLTemplateFact), new(CheckParamFact), new(TokenConvFact), new(CallbackFieldFact), new(CASFact), new(FailsFact), new(ConvergeFact), new(SchemaFact), new(GoParamFact), new(LookupFact)},
+	return append([]analysis.Fact{new(WritesFact), new(FencedByParamFact), new(RoleFact), new(TokenFact), new(PackageFact), new(CallbackParamFact), new(LostSignalFact), new(SQLParamFact), new(FormatFact), new(SQLCondFact), new(SQLTemplateFact), new(CheckParamFact), new(TokenConvFact), new(CallbackFieldFact), new(CASFact), new(FailsFact), new(ConvergeFact), new(SchemaFact), new(GoParamFact), new(LookupFact), new(LockKeyCtorFact)},
 		ctrlflow.Analyzer.FactTypes...) // controlFlow runs ctrlflow within the lease pass
 }
 

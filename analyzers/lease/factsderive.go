@@ -17,6 +17,7 @@ func (b *builder) deriveWriteFacts() {
 		b.exportCASFacts()
 		b.fenceByCAS()
 		b.fenceByConflict()
+		b.judgeFreshKeys()
 		b.fenceByKeyedInsert()
 		if !b.updateWriteFacts() {
 			return
@@ -146,8 +147,9 @@ func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 		b.setLocal(obj, f)
 	case len(converge) > 0 && cond == nil && fenced == nil:
 		var old ConvergeFact
-		f := &ConvergeFact{System: converge[0].System, What: b.describeWrite(converge[0]), Dispatch: converge[0].Dispatch}
+		f := &ConvergeFact{System: converge[0].System, What: b.describeWrite(converge[0]), Dispatch: converge[0].Dispatch, LeaseKey: true}
 		for _, w := range converge {
+			f.LeaseKey = f.LeaseKey && w.leaseKey // else constants only, which a converging upsert needs
 			for _, pf := range w.Converge {
 				f.Values = appendParam(f.Values, pf)
 			}
@@ -171,7 +173,7 @@ func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 }
 
 func sameConvergeFact(x, y *ConvergeFact) bool {
-	return x.System == y.System && x.What == y.What && x.Dispatch == y.Dispatch && slices.Equal(x.Values, y.Values)
+	return x.System == y.System && x.What == y.What && x.Dispatch == y.Dispatch && x.LeaseKey == y.LeaseKey && slices.Equal(x.Values, y.Values)
 }
 
 // describeWrite says where a write happens, for a caller's diagnostic:

@@ -178,6 +178,16 @@ type Write struct {
 	// how often that goroutine is started (oncestart.go).
 	spawned bool
 	once    onceKind
+	// keyLeaves are, for an INSERT under a unique key that can hold a
+	// fresh identifier (or a call of a function whose ConvergeFact is
+	// marked LeaseKey), the values its key is built from, and keyWhat
+	// names the key (leasekeys.go); judgeFreshKeys decides it. tiedTo
+	// names the lease whose key it is built from, and leaseKey marks
+	// Converge as parameters that a caller's lease key may give.
+	keyLeaves []keyLeaf
+	keyWhat   string
+	tiedTo    string
+	leaseKey  bool
 }
 
 // A Check is a lease-validity check: a call whose result says the lease is

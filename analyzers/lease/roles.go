@@ -425,6 +425,9 @@ func (b *builder) inferFuncRole(fn *ssa.Function, obj *types.Func) bool {
 	}
 	held := b.wrappedHeld(fn, role)
 	f := &RoleFact{Role: role, System: system, What: shortName(obj), Held: held, Dispatch: dispatch}
+	if role == RoleAcquire {
+		f.Key, f.KeyKnown = b.wrappedKey(fn)
+	}
 	if old != nil && *old == *f {
 		return false
 	}

@@ -101,9 +101,10 @@ type SchemaTable struct {
 	// Unknown: a migration changes the table in a way fencelint cannot
 	// read; its INSERTs are judged as if it had no key.
 	Unknown bool
-	// Keys lists the natural keys: each a list of columns (lower case)
-	// that are NOT NULL, not filled by the database and unable to hold a
-	// freshly drawn identifier.
+	// Keys lists the unique keys: each a list of columns (lower case)
+	// that are NOT NULL and not filled by the database. Those with a
+	// column that can hold a freshly drawn identifier are marked Fresh;
+	// the others are natural keys.
 	Keys []SchemaKey
 }
 
@@ -122,6 +123,11 @@ type SchemaKey struct {
 	// trusted only with a value the writer looked the row up by with the
 	// finder. A schema's natural key has no such column.
 	Finder string
+	// Fresh marks a schema's key a column of which can hold a freshly
+	// drawn identifier: no natural key, it makes an INSERT a
+	// create-if-absent only with values built from the key of a lease
+	// held there (leasekeys.go).
+	Fresh bool
 }
 
 func (*SchemaFact) AFact() {}
@@ -133,7 +139,11 @@ func (f *SchemaFact) String() string {
 			continue
 		}
 		for _, k := range t.Keys {
-			parts = append(parts, t.Name+"("+strings.Join(k.Columns, ",")+")")
+			fresh := ""
+			if k.Fresh {
+				fresh = "~"
+			}
+			parts = append(parts, t.Name+"("+strings.Join(k.Columns, ",")+")"+fresh)
 		}
 	}
 	for _, c := range f.Changes {
@@ -278,13 +288,11 @@ func schemaTables(s *sqlscan.Schema) []SchemaTable {
 	for _, t := range s.Tables() {
 		st := SchemaTable{Name: t.Name, Unknown: t.Unknown != "" || s.Unknown() != ""}
 		for _, k := range s.UniqueKeys(t) {
-			natural := true
+			fresh := false
 			for _, c := range k.Columns {
-				natural = natural && !s.MayHoldFreshID(t.Column(c))
+				fresh = fresh || s.MayHoldFreshID(t.Column(c))
 			}
-			if natural {
-				st.Keys = append(st.Keys, SchemaKey{Columns: slices.Clone(k.Columns), Names: slices.Clone(k.Names), Primary: k.Primary})
-			}
+			st.Keys = append(st.Keys, SchemaKey{Columns: slices.Clone(k.Columns), Names: slices.Clone(k.Names), Primary: k.Primary, Fresh: fresh})
 		}
 		out = append(out, st)
 	}
@@ -313,6 +321,7 @@ func mergeTables(m map[string]*SchemaTable, tables []SchemaTable) map[string]*Sc
 			o := t.Keys[slices.IndexFunc(t.Keys, func(o SchemaKey) bool { return slices.Equal(o.Columns, k.Columns) })]
 			k.Names = append(slices.Clone(k.Names), o.Names...)
 			k.Primary = k.Primary || o.Primary
+			k.Fresh = k.Fresh || o.Fresh
 			old.Keys[i] = k
 		}
 	}
@@ -419,7 +428,7 @@ func (b *builder) keyedInsert(st *sqlscan.Statement, text sqlText, args []ssa.Va
 		return ""
 	}
 	t := b.schemaTable(st.Table)
-	if t == nil || t.Unknown || len(t.Keys) == 0 || !errorHeeded(call) || b.templateErrorLost(call) {
+	if t == nil || t.Unknown || !slices.ContainsFunc(t.Keys, func(k SchemaKey) bool { return !k.Fresh }) || !errorHeeded(call) || b.templateErrorLost(call) {
 		return ""
 	}
 	return b.suppliedKey(t.Keys, t.Name, statementKeys{st, text, args, argsKnown})
@@ -448,7 +457,7 @@ type keySource interface {
 // key the row's identity.
 func (b *builder) suppliedKey(keys []SchemaKey, what string, src keySource) string {
 	for _, k := range keys {
-		if b.keySupplied(k, src) {
+		if !k.Fresh && b.keySupplied(k, src) {
 			key := strings.Join(k.Columns, ", ")
 			if k.Finder != "" {
 				key += ", looked up by " + k.Finder

@@ -53,6 +53,10 @@ type ConvergeFact struct {
 	What   string
 	// Dispatch: as in WritesFact.
 	Dispatch Dispatch
+	// LeaseKey: the writes are INSERTs under a unique key built from
+	// Values (leasekeys.go), which may also be built from the key of a
+	// lease held at the call: every write of the function is one.
+	LeaseKey bool
 }
 
 func (*ConvergeFact) AFact() {}

@@ -188,6 +188,11 @@ func (b *builder) factWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
 	if b.callFact(call.Common(), obj, &conv) {
 		w := newWrite(fn, call, conv.System, shortName(obj))
 		w.Via, w.Dispatch = conv.What, conv.Dispatch
+		if conv.LeaseKey {
+			w.Append = true
+			b.leaseKeyCall(w, fn, call, &conv)
+			return w
+		}
 		b.convergeCall(w, fn, call, &conv)
 		return w
 	}
@@ -397,6 +402,8 @@ func copyFact(dst, src analysis.Fact) {
 		*d = *src.(*FailsFact)
 	case *ConvergeFact:
 		*d = *src.(*ConvergeFact)
+	case *LockKeyCtorFact:
+		*d = *src.(*LockKeyCtorFact)
 	}
 }
 
@@ -530,6 +537,12 @@ func (b *builder) sqlTextWrite(w *Write, call ssa.CallInstruction, text sqlText,
 			check = check || count == countRequired
 			cas = cas || count == countGates
 			continue
+		}
+		if len(writes) == 1 {
+			if leaves, what, ok := b.freshKeyInsert(st, text, args, argsKnown, call); ok {
+				w.Fenced, w.keyLeaves, w.keyWhat = false, leaves, what
+				return w
+			}
 		}
 		if st.Conflict == "DO UPDATE" && st.Converges && len(st.Fences) == 0 {
 			if params, ok := b.convergeValues(st, text, args, argsKnown, call); ok {

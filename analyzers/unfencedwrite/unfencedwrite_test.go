@@ -57,3 +57,9 @@ func TestEmbeddedSchema(t *testing.T) {
 func TestEmbeddedSchemaProgram(t *testing.T) {
 	programtest.RunWithEmbeds(t, unfencedwrite.Analyzer, "schemaprog/...")
 }
+
+// TestLeaseKeyInserts: inserts under unique text keys built from the
+// lock's own key, through helpers and an interface (leasekeys.go).
+func TestLeaseKeyInserts(t *testing.T) {
+	programtest.RunWithEmbeds(t, unfencedwrite.Analyzer, "leasekeyinserts/...")
+}
