@@ -189,7 +189,7 @@ func (b *builder) factWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
 		w := newWrite(fn, call, conv.System, shortName(obj))
 		w.Via, w.Dispatch = conv.What, conv.Dispatch
 		if conv.LeaseKey {
-			w.Append = true
+			w.Append, w.accumulates = true, true // plain INSERTs only
 			b.leaseKeyCall(w, fn, call, &conv)
 			return w
 		}
