@@ -49,7 +49,7 @@ func TestTestWritesFlag(t *testing.T) {
 // TestEmbeddedSchema runs the fixtures that embed SQL migrations, loaded
 // as the standalone driver loads them (with their embedded files).
 func TestEmbeddedSchema(t *testing.T) {
-	fencetest.RunWithEmbeds(t, unfencedwrite.Analyzer, "schemakeys/...", "helpertables/...")
+	fencetest.RunWithEmbeds(t, unfencedwrite.Analyzer, "schemakeys/...", "helpertables/...", "leasekeyinserts/...")
 }
 
 // TestEmbeddedSchemaProgram: the migrations sit in a package only main

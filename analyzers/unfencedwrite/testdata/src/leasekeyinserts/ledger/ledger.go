@@ -166,3 +166,21 @@ func (l *Ledger) CommitOther(ctx context.Context, id, other string) error {
 	defer locker.Unlock(ctx)
 	return l.queueWork(ctx, other, "shadow_commit") // want `Ledger.queueWork .*without a fencing token`
 }
+
+// Close takes the batch's lock through a wrapper that is handed the key
+// and queues the batch's close under a key built from the same batch ID.
+func (l *Ledger) Close(ctx context.Context, batch string) error {
+	if err := redlock.Acquire(ctx, l.rdb, "batch:"+batch, time.Minute); err != nil {
+		return err
+	}
+	return l.queueWork(ctx, batch, "close")
+}
+
+// CloseFor queues under the batch's owner, which the lock key is not
+// built from.
+func (l *Ledger) CloseFor(ctx context.Context, batch, owner string) error {
+	if err := redlock.Acquire(ctx, l.rdb, "batch:"+batch, time.Minute); err != nil {
+		return err
+	}
+	return l.queueWork(ctx, owner, "close") // want `Ledger.queueWork .*without a fencing token`
+}

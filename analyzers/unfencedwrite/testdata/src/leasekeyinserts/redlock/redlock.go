@@ -49,3 +49,15 @@ func (l *Locker) WaitLock(ctx context.Context, ttl, wait time.Duration) error {
 func (l *Locker) Unlock(ctx context.Context) error {
 	return l.client.Eval(ctx, "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end", []string{l.key}, l.value).Err()
 }
+
+// Acquire takes key with SET NX and returns holding it.
+func Acquire(ctx context.Context, client *redis.Client, key string, ttl time.Duration) error {
+	ok, err := client.SetNX(ctx, key, "1", ttl).Result()
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return ErrLockHeld
+	}
+	return nil
+}
