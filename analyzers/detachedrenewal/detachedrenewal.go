@@ -114,7 +114,7 @@ func (c *checker) goroutine(g *lease.Goroutine) {
 		return
 	}
 	for _, r := range g.Loops {
-		if c.heard(g, r, nil) || r.Reacquire && !slices.Contains(r.Goes, g.Go) {
+		if c.heard(g, r, nil) || r.Reacquire && !slices.Contains(r.Goes, g.Go) || liveness(g, r, nil) {
 			continue
 		}
 		if startedElsewhere(g, r) {
@@ -181,7 +181,7 @@ func (c *checker) exportLoop(g *lease.Goroutine) {
 		return
 	}
 	for _, r := range g.Loops {
-		if r.Reacquire && r.Method != g.Fn { // a lock taken again is a renewal only where its holder runs it
+		if r.Reacquire && r.Method != g.Fn || liveness(g, r, nil) { // a lock taken again is a renewal only where its holder runs it
 			continue
 		}
 		if !c.heard(g, r, nil) {
@@ -247,6 +247,27 @@ func (c *checker) heard(g *lease.Goroutine, r *lease.Renewal, seen []*lease.Rene
 		}
 	}
 	return false
+}
+
+// liveness reports whether r, a renewal g runs, keeps alive a lease that
+// is no lock (Renewal.Liveness): by its own call, or, for a wrapper that
+// renews the lease it is handed (Renewal.LeaseFromCaller), at every call of
+// it in g. A failure such a renewal keeps to itself loses no write.
+func liveness(g *lease.Goroutine, r *lease.Renewal, seen []*lease.Renewal) bool {
+	if r.Liveness {
+		return true
+	}
+	if !r.LeaseFromCaller || slices.Contains(seen, r) {
+		return false
+	}
+	sites := callSites(g, r.Fn)
+	for _, site := range sites {
+		outer := renewalAt(g, site)
+		if outer == nil || !liveness(g, outer, append(seen, r)) {
+			return false
+		}
+	}
+	return len(sites) > 0
 }
 
 // callSites returns the calls of fn made in g's functions.

@@ -147,6 +147,19 @@
 // A goroutine that renews and does the writes itself stops the work by
 // returning. None of that is reported.
 //
+// An etcd lease that no lock is made from is not judged: one whose ID
+// (followed through the struct fields and package variables it is kept in,
+// the Grant responses it comes from, and the package's own functions'
+// parameters and results) only rides on keys put unconditionally
+// (KV.Put with clientv3.WithLease, directly or through a function of the
+// package that hands its options on to such Puts), and is never handed to
+// concurrency.WithLease, to a transaction's OpPut (the lock by hand: put
+// the key with the lease if its CreateRevision is 0) or to other code. Such
+// a lease keeps a node's registration or a record of running work alive:
+// when its keep-alive loop gives up, the keys lapse, and no holder was kept
+// out by them. A wrapper that renews the lease it is handed is judged by
+// its callers' leases.
+//
 // A renewal goroutine whose failure reaches nobody is reported even when
 // every write under the lease is fenced, with a message that says so: the
 // fence keeps the data safe, but the work goes on after the lease is gone

@@ -162,6 +162,7 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program, files *SchemaFact) (*M
 	b.checkParamChecks()
 	b.markGuards()
 	b.findRenewals()
+	b.markLiveness()
 	b.findSignals()
 	b.exportSignalFacts()
 	b.findGoroutines()

@@ -245,6 +245,14 @@ type Renewal struct {
 	// or it Returns to a caller that can see it (Fn is not only started
 	// by go statements, which drop results).
 	ErrorUsed bool
+	// Liveness reports, for an etcd renewal, that the lease it keeps alive
+	// is no lock: it only rides on keys put unconditionally (a registration,
+	// a record of running work), and no session or transaction makes a lock
+	// of it (liveness.go).
+	Liveness bool
+	// LeaseFromCaller reports, for an etcd renewal, that the lease it keeps
+	// alive is a parameter of Fn: a wrapper that renews what it is handed.
+	LeaseFromCaller bool
 }
 
 // A Signal is a lost-signal a lease hands out.
