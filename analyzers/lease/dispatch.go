@@ -211,6 +211,7 @@ func (b *builder) targetsFact(targets []dispatchTarget, f analysis.Fact) bool {
 				continue
 			}
 			*d = dispatched
+			d.Cases = b.dispatchCases(targets)
 			return true
 		}
 		if _, asksFenced := f.(*FencedByParamFact); asksFenced && b.targetConverges(t) {
@@ -232,6 +233,36 @@ func (b *builder) targetsFact(targets []dispatchTarget, f analysis.Fact) bool {
 	d.What += ", via " + fencedVia
 	d.Dispatch = fencedImpl
 	return true
+}
+
+// dispatchCases returns the WritesFact cases of a call that runs one of
+// targets: the cases of each implementation that writes unfenced, in
+// order, an implementation without cases being one case that needs
+// nothing; nil when one that does not write unfenced writes otherwise
+// (fenced by a parameter, converging, once per receiver), since ruling
+// out every case must leave nothing.
+func (b *builder) dispatchCases(targets []dispatchTarget) []WriteCase {
+	var out []WriteCase
+	for _, t := range targets {
+		role, wf, fp := b.targetFacts(t)
+		switch {
+		case role != nil:
+			continue
+		case wf == nil && fp == nil && !b.targetConverges(t):
+			continue
+		case wf == nil || wf.OnceRecv:
+			return nil
+		}
+		if wf.Cases == nil {
+			out = append(out, WriteCase{System: wf.System, What: wf.What + ", via " + t.name, Dispatch: t.impl})
+			break
+		}
+		for _, c := range viaCases(wf.Cases, t.name) {
+			c.Dispatch = t.impl
+			out = append(out, c)
+		}
+	}
+	return boundCases(out)
 }
 
 // agreedKeys returns keys (WritesFact.Keys) when every implementation among
@@ -523,6 +554,10 @@ func (b *builder) implFact(impls []*types.Func, f analysis.Fact) bool {
 		switch d := f.(type) {
 		case *WritesFact:
 			d.What += ", via " + name
+			d.Cases = viaCases(d.Cases, name)
+			if len(impls) > 1 {
+				d.Cases = nil // another implementation may write where this one does not
+			}
 		case *FencedByParamFact:
 			d.What += ", via " + name
 		case *RoleFact:

@@ -48,6 +48,19 @@ type WritesFact struct {
 	// it is handed (goctl.go): SchemaKeys spelled "FindOneByX=col1,col2",
 	// joined by ";" (formatKeys; a string keeps the fact comparable).
 	Keys string
+	// Cases lists the function's unfenced writes with the values of its
+	// parameters that reach each, in order, when the first does not reach
+	// on every call (paramconds.go): a call whose constant arguments rule
+	// every case out writes nothing, and one that rules out the first
+	// names the first case left. nil: every call reaches What.
+	Cases []WriteCase
+}
+
+// sameWritesFact reports whether x and y say the same.
+func sameWritesFact(x, y *WritesFact) bool {
+	return x.System == y.System && x.What == y.What && x.Dispatch == y.Dispatch && x.OutsideOf == y.OutsideOf &&
+		x.Append == y.Append && x.Accumulates == y.Accumulates && x.FreshKeys == y.FreshKeys && x.Spawned == y.Spawned &&
+		x.OnceRecv == y.OnceRecv && x.Keys == y.Keys && sameCases(x.Cases, y.Cases)
 }
 
 // A Dispatch names the implementation that a fact was learned from through

@@ -130,7 +130,12 @@ func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 		var old WritesFact
 		f := &WritesFact{System: unfenced.System, What: b.describeWrite(unfenced), Dispatch: unfenced.Dispatch, OutsideOf: outsideOf, Append: appends, Accumulates: accumulates, FreshKeys: freshKeys,
 			Spawned: allSpawned && !once, OnceRecv: once, Keys: keys}
-		if b.fact(obj, &old) && old == *f {
+		if spawned == nil && onceRecv == nil && fenced == nil && cond == nil && len(converge) == 0 {
+			// only plain unfenced writes: a call that reaches none of
+			// them writes nothing this fact could stand for
+			f.Cases = b.writeCases(writes)
+		}
+		if b.fact(obj, &old) && sameWritesFact(&old, f) {
 			return false
 		}
 		b.setLocal(obj, f)
@@ -190,6 +195,7 @@ func (b *builder) describeWrite(w *Write) string {
 // addFactWrites records as writes the calls to functions that gained write
 // facts, with the leases held there.
 func (b *builder) addFactWrites() {
+	b.refreshCases()
 	b.calls(func(fn *ssa.Function, call ssa.CallInstruction) bool {
 		if b.writeCalls[call] {
 			return true

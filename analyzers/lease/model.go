@@ -188,6 +188,10 @@ type Write struct {
 	keyWhat   string
 	tiedTo    string
 	leaseKey  bool
+	// cases lists, for a call of a function whose WritesFact has Cases,
+	// the cases the call can reach, on outermost(Fn)'s parameters
+	// (paramconds.go); the first is the one Via names.
+	cases []WriteCase
 }
 
 // A Check is a lease-validity check: a call whose result says the lease is

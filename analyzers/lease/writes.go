@@ -153,6 +153,9 @@ func (b *builder) factWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
 	if b.callFact(call.Common(), obj, &wf) {
 		w := newWrite(fn, call, wf.System, shortName(obj))
 		w.Via, w.Dispatch, w.outsideOf, w.Append, w.accumulates = wf.What, wf.Dispatch, wf.OutsideOf, wf.Append, wf.Append || wf.Accumulates
+		if !w.reachCases(wf.Cases) {
+			return nil // the call's constant arguments rule out every write it could make
+		}
 		w.spawned = wf.Spawned || wf.OnceRecv
 		if wf.OnceRecv {
 			w.once = b.onceCall(call)

@@ -37,7 +37,13 @@
 // ZooKeeper Set and Delete with version -1, sequential Creates, and Multi
 // without a CheckVersionRequest. A call, made while the lease is held, to a function
 // (in this package or another) that makes such a write is reported at the
-// call and names the inner write.
+// call and names the inner write. A write that the function makes only for
+// some values of its parameters (under `if fix {`, after `if dryRun {
+// return }`, for `ttl < 0`, with a non-nil counter, also in a closure it
+// runs) is not the call's when a constant argument rules that path out
+// (fix false, a positive TTL, nil, or a variable set to nil on the branch
+// of a flag passed false); the call then names the first write its
+// arguments leave, and is not reported when none is left.
 // A function's writes made under a lock of its own on every path to them
 // are its own, reported there and not at its callers; one that takes its
 // lock on some paths only (if c.sync { lock(); defer unlock() }, or a
