@@ -59,10 +59,10 @@ const maxWriteCases = 8
 
 // unfencedCase reports whether w is one of the plain unfenced writes a
 // function's WritesFact names (setWriteFact's unfenced): made on every call,
-// outside every lease of the function's own, not in a goroutine that takes
-// a lease itself, seen whole and not fenced.
+// on some path where the function holds no lease of its own (heldOwn), not
+// in a goroutine that takes a lease itself, seen whole and not fenced.
 func (b *builder) unfencedCase(w *Write) bool {
-	return w.once == oncePerCall && len(w.Held) == 0 && !w.LockImpl && !w.Fenced && w.Unseen == "" &&
+	return w.once == oncePerCall && !w.heldOwn && !w.LockImpl && !w.Fenced && w.Unseen == "" &&
 		len(w.Converge) == 0 && b.goroutineLock(w.Fn) == ""
 }
 
