@@ -317,15 +317,16 @@ func (b *builder) resolveClosure(call *ssa.CallCommon) (callee, bool) {
 
 // resolveReleaseFunc resolves a call of the func value an acquire returned
 // beside its error (unlock, err := locker.LockBranch(ctx, ...); defer
-// unlock()): Go's idiom for handing the caller the release. Only a func
-// that takes nothing but a context and returns nothing but an error
-// counts, so that an acquire returning some other callback is not read as
-// letting go.
+// unlock()): Go's idiom for handing the caller the release, also where a
+// closure calls it (defer func() { _ = unlock(ctx) }()) through a variable
+// assigned once. Only a func that takes nothing but a context and returns
+// nothing but an error counts, so that an acquire returning some other
+// callback is not read as letting go.
 func (b *builder) resolveReleaseFunc(call *ssa.CallCommon) (callee, bool) {
 	if call.IsInvoke() || call.StaticCallee() != nil || !releaseFuncSig(call.Signature()) {
 		return callee{}, false
 	}
-	v := call.Value
+	v := capturedValue(call.Value)
 	if ext, ok := v.(*ssa.Extract); ok {
 		v = ext.Tuple
 	}

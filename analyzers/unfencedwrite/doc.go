@@ -82,7 +82,8 @@
 //     none are, and every method of the object counts.
 //
 // And in fewer: a call of the func value an acquire returns beside its
-// error (unlock, err := locker.LockBranch(ctx, ...); defer unlock()) lets
+// error (unlock, err := locker.LockBranch(ctx, ...); defer unlock(), or a
+// deferred closure that calls it: defer func() { _ = unlock(ctx) }()) lets
 // that lease go, so a function that locks and defers it holds nothing when
 // it returns. A goroutine that takes the lock its creator holds (a job
 // started in a goroutine the scheduler's loop does not wait for, which

@@ -34,3 +34,16 @@ func (l Locker) LockWithNote(ctx context.Context, key string) (func(string), err
 	}
 	return func(note string) { fmt.Println(key, note) }, nil
 }
+
+// LockRepo hands the caller a release that takes a context and reports
+// whether the unlock reached Redis.
+func (l Locker) LockRepo(ctx context.Context, key string) (func(context.Context) error, error) {
+	m := l.rs.NewMutex("repo/" + key)
+	if err := m.LockContext(ctx); err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context) error {
+		_, err := m.UnlockContext(ctx)
+		return err
+	}, nil
+}
