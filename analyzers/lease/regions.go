@@ -500,6 +500,9 @@ func (b *builder) refineEdge(blk *ssa.BasicBlock, i int, state leaseSet) leaseSe
 func (b *builder) failedAcquisition(cond ssa.Value) (*Lease, int) {
 	switch x := cond.(type) {
 	case *ssa.BinOp:
+		if l, edge, ok := b.failedScriptClaim(x); ok {
+			return l, edge
+		}
 		v, isNil := x.X, isNilConst(x.Y)
 		if !isNil {
 			v, isNil = x.Y, isNilConst(x.X)
@@ -532,6 +535,68 @@ func (b *builder) failedAcquisition(cond ssa.Value) (*Lease, int) {
 		}
 	}
 	return nil, 0
+}
+
+// failedScriptClaim reads a test of a lock-claiming script's result (a
+// try-acquire by Eval or Script.Run): a result compared with 1 or 0 (the
+// script returns 1 on a claim, 0 when the key was taken; res.(int64) and
+// Int64() pass the result on), or its error compared with redis.Nil (SET
+// NX's nil reply when the key was taken). It returns the lease and the
+// successor taken when the claim failed.
+func (b *builder) failedScriptClaim(x *ssa.BinOp) (*Lease, int, bool) {
+	if x.Op != token.EQL && x.Op != token.NEQ {
+		return nil, 0, false
+	}
+	v, other := x.X, x.Y
+	if !isConst(other) && !isRedisNil(other) {
+		v, other = x.Y, x.X
+	}
+	l := b.acquiredBy(assertedFrom(v))
+	if l == nil || l.Call == nil || !b.isScriptClaim(l.Call.Common()) {
+		return nil, 0, false
+	}
+	failedIfEqual := false
+	switch n, ok := constInt(other); {
+	case isRedisNil(other), ok && n == 0:
+		failedIfEqual = true
+	case ok && n == 1:
+	default:
+		return nil, 0, false
+	}
+	if (x.Op == token.EQL) == failedIfEqual {
+		return l, 0, true
+	}
+	return l, 1, true
+}
+
+// isScriptClaim reports whether call runs a lock-claiming Redis script.
+func (b *builder) isScriptClaim(call *ssa.CallCommon) bool {
+	c, ok := b.resolve(call)
+	return ok && c.api != nil && c.api.Fence == RedisScript && c.role.Has(RoleTryAcquire)
+}
+
+// assertedFrom returns the value a type assertion (res.(int64)) or
+// conversion was applied to, or v.
+func assertedFrom(v ssa.Value) ssa.Value {
+	switch x := unwrap(v).(type) {
+	case *ssa.TypeAssert:
+		return x.X
+	case *ssa.Extract:
+		if ta, ok := x.Tuple.(*ssa.TypeAssert); ok {
+			return ta.X
+		}
+	case *ssa.Convert:
+		return x.X
+	}
+	return v
+}
+
+// isRedisNil reports whether v is go-redis's Nil error (the nil reply), the
+// constant proto.RedisError("redis: nil").
+func isRedisNil(v ssa.Value) bool {
+	c, ok := unwrap(v).(*ssa.Const)
+	return ok && c.Value != nil && c.Value.Kind() == constant.String && constant.StringVal(c.Value) == "redis: nil" &&
+		typeName(c.Type()) == "RedisError"
 }
 
 // acquiredBy returns the lease whose acquiring call produced v: the call's

@@ -104,6 +104,9 @@ func (b *builder) catalogCallee(call *ssa.CallCommon, fn, lib *types.Func, api *
 	if api.Fence == RedisScript {
 		if role := b.scriptRole(call, api); role != 0 {
 			c.role = role // a compare-and-delete of the lock key is the lock's release
+			if role == RoleTryAcquire {
+				c.what += " (SET NX in its Lua script)"
+			}
 		}
 	}
 	return c

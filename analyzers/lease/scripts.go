@@ -1,7 +1,10 @@
 package lease
 
 import (
+	"fmt"
+	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -77,10 +80,19 @@ func scriptArgv(c *ssa.CallCommon, api *API, i int) ssa.Value {
 }
 
 // scriptText returns the Lua source of a script call, including scripts
-// held in package-level variables.
+// held in package-level variables and scripts embedded with //go:embed
+// (this package's, or another's through its ScriptFact).
 func (b *builder) scriptText(c *ssa.CallCommon, api *API) (string, bool) {
 	if src, ok := scriptSource(c, api); ok {
 		return src, true
+	}
+	if api.Arg >= 0 {
+		return b.embeddedScript(apiArg(c, api))
+	}
+	if p := producer(callRecv(c)); p != nil {
+		if src, ok := b.embeddedScript(arg(p.Common(), 0)); ok {
+			return src, true // redis.NewScript(scripts.Unlock)
+		}
 	}
 	recv := callRecv(c)
 	if load, ok := unwrap(recv).(*ssa.UnOp); ok {
@@ -125,8 +137,11 @@ func (b *builder) scriptRole(c *ssa.CallCommon, api *API) Role {
 	return role
 }
 
-// scriptLockRole returns the lock role of a Redis script call that only
-// touches the lock key it compared with the caller's token: a
+// scriptLockRole returns the lock role of a Redis script call. A script
+// whose one write is SET KEYS[i] v NX with an expiry claims a lock, as
+// SetNX does (emshop's coupon lock: checks, then the claim, its result
+// returned as a code). One that only touches the lock key it compared
+// with the caller's token is a
 // compare-and-delete releases the lock (LiveKit's UnlockRoom, the
 // redsync-style unlock script), a compare-and-expire renews it. Any other
 // script plays no lock role.
@@ -136,6 +151,9 @@ func (b *builder) scriptLockRole(c *ssa.CallCommon, api *API) Role {
 		return 0
 	}
 	s := luascan.Parse(src)
+	if lockClaim(s) > 0 {
+		return RoleTryAcquire
+	}
 	if s.Unknown || !s.Writes || s.Guard != luascan.OwnerCompare || !writesOnlyGuardKey(s) {
 		return 0
 	}
@@ -189,3 +207,103 @@ func (b *builder) globalScript(g *ssa.Global) (string, bool) {
 	}
 	return "", false
 }
+
+// lockClaim returns the KEYS index (1-based) of the lock a script claims:
+// its only write is SET KEYS[i] value NX with EX, PX, EXAT or PXAT. A
+// script that also writes other keys is an atomic check-and-write (a
+// flash sale's stock decrement), not a lock the caller goes on to hold;
+// one with no expiry seeds a value (as SetNX with none). 0: no claim.
+func lockClaim(s *luascan.Script) int {
+	if s.Unknown {
+		return 0
+	}
+	key := 0
+	for _, c := range s.Calls {
+		if !c.Write {
+			continue
+		}
+		if key != 0 || c.Command != "SET" || len(c.Args) == 0 || c.Args[0].Kind != luascan.Key || c.Args[0].Index <= 0 ||
+			!hasWord(c.Args[2:], "NX") || !hasWord(c.Args[2:], "EX", "PX", "EXAT", "PXAT") {
+			return 0
+		}
+		key = c.Args[0].Index
+	}
+	return key
+}
+
+// hasWord reports whether one of args is a literal equal, ignoring case,
+// to one of words.
+func hasWord(args []luascan.Arg, words ...string) bool {
+	for _, a := range args {
+		for _, w := range words {
+			if a.Kind == luascan.Literal && strings.EqualFold(a.Text, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// scriptLockKey returns the Go value a lock-claiming script call passes as
+// the KEYS element the script claims: Eval(ctx, script, []string{key}, ...)
+// and Script.Run(ctx, c, []string{key}, ...) both pass KEYS third.
+func (b *builder) scriptLockKey(c *ssa.CallCommon, api *API) ssa.Value {
+	src, ok := b.scriptText(c, api)
+	if !ok {
+		return nil
+	}
+	i := lockClaim(luascan.Parse(src))
+	keys, ok := variadic(redisArg(c, 2))
+	if i <= 0 || !ok || i > len(keys) {
+		return nil
+	}
+	return keys[i-1]
+}
+
+// embeddedScript returns the script a package-level string variable holds
+// when it embeds one file with //go:embed: read here for this package's
+// variables, from the declaring package's ScriptFact for another's.
+func (b *builder) embeddedScript(v ssa.Value) (string, bool) {
+	load, ok := unwrap(v).(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return "", false
+	}
+	g, ok := load.X.(*ssa.Global)
+	if !ok {
+		return "", false
+	}
+	if g.Pkg != nil && g.Pkg.Pkg == b.pass.Pkg {
+		return b.embeddedVar(g)
+	}
+	var f ScriptFact
+	if obj, ok := g.Object().(*types.Var); ok && b.pass.ImportObjectFact(obj, &f) {
+		return f.Src, true
+	}
+	return "", false
+}
+
+// exportScripts exports, for each package-level string variable that
+// embeds one Redis Lua script, its text: the package that runs it is
+// usually another (scripts.CheckCouponUsageLua passed to Eval).
+func (b *builder) exportScripts() {
+	for v, files := range b.embedded().byVar {
+		if len(files) != 1 || !isStringish(v.Type()) || v.Parent() != v.Pkg().Scope() || !isLuaScript(files[0].text) {
+			continue
+		}
+		b.pass.ExportObjectFact(v, &ScriptFact{Src: files[0].text})
+	}
+}
+
+// isLuaScript reports whether text calls Redis as a Lua script does.
+func isLuaScript(text string) bool {
+	return strings.Contains(text, "redis.call") || strings.Contains(text, "redis.pcall")
+}
+
+// ScriptFact: the package-level variable embeds (//go:embed) this Redis Lua
+// script.
+type ScriptFact struct {
+	Src string
+}
+
+func (*ScriptFact) AFact()           {}
+func (f *ScriptFact) String() string { return fmt.Sprintf("lua script (%d bytes)", len(f.Src)) }

@@ -1074,6 +1074,9 @@ func (b *builder) lockKeys() []ssa.Value {
 // (tests fake a lost lock that way), not a write the lock protects.
 func (b *builder) redisLockKey(c *ssa.CallCommon) ssa.Value {
 	if callee, ok := b.resolve(c); ok && callee.api != nil && callee.api.System == Redis && callee.role.Has(RoleTryAcquire) {
+		if callee.api.Fence == RedisScript {
+			return b.scriptLockKey(c, callee.api)
+		}
 		if isRedigo(c) {
 			if keys := redigoKeys(c); len(keys) > 0 {
 				return keys[0]

@@ -52,6 +52,12 @@ func TestEmbeddedSchema(t *testing.T) {
 	fencetest.RunWithEmbeds(t, unfencedwrite.Analyzer, "schemakeys/...", "helpertables/...", "leasekeyinserts/...")
 }
 
+// TestScriptLocks: Redis locks claimed by SET NX in Lua scripts, some kept
+// in files another package embeds (loaded with them, as standalone does).
+func TestScriptLocks(t *testing.T) {
+	fencetest.RunWithEmbeds(t, unfencedwrite.Analyzer, "scriptlock/...")
+}
+
 // TestEmbeddedSchemaProgram: the migrations sit in a package only main
 // imports; a standalone run reads every package's schema.
 func TestEmbeddedSchemaProgram(t *testing.T) {
