@@ -36,6 +36,9 @@ type builder struct {
 	// lockNodes holds the fields that keep the path of a ZooKeeper node the
 	// package claimed with the lock recipe (mirror.go).
 	lockNodes map[*types.Var]bool
+	// etcdLocks caches the keys of the package's hand-rolled etcd locks
+	// (etcdtxnlock.go); nil until first asked.
+	etcdLocks *[]ssa.Value
 	// keys caches the keys of the package's SET NX calls (lockKeys).
 	keys *[]ssa.Value
 	// markers holds the SET NX calls that are markers, not locks

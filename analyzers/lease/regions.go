@@ -605,6 +605,10 @@ func isRedisNil(v ssa.Value) bool {
 func (b *builder) acquiredBy(v ssa.Value) *Lease {
 	for depth := 0; v != nil && depth < 4; depth++ {
 		if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+			if fa, ok := load.X.(*ssa.FieldAddr); ok && fieldName(fa.X.Type(), fa.Field) == "Succeeded" {
+				v = fa.X // an etcd Txn's outcome: resp.Succeeded
+				continue
+			}
 			v = scannedFrom(load.X)
 			continue
 		}

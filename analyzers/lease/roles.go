@@ -85,6 +85,12 @@ func (b *builder) catalogCallee(call *ssa.CallCommon, fn, lib *types.Func, api *
 	if api.System == ZooKeeper && lib.Name() == "Delete" && b.lockNodes[loadedField(arg(call, 0))] {
 		c.role = RoleRelease // deleting the node the recipe claimed
 	}
+	if api.System == Etcd && lib.Name() == "Commit" && b.etcdLockClaim(callRecv(call)) != nil {
+		c.role = RoleTryAcquire // a create-if-absent of a leased key: a hand-rolled lock
+	}
+	if api.System == Etcd && lib.Name() == "Delete" && receiverName(lib) == "KV" && b.etcdLockKeyDeleted(arg(call, 1)) {
+		c.role = RoleRelease // deleting a hand-rolled lock's key
+	}
 	if api.System == Redis {
 		role, cmd := redisCallRole(call, fn.Name(), api)
 		c.role = role

@@ -1,0 +1,188 @@
+package lease
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// An etcd lock taken by hand is a transaction that puts the lock key,
+// bound to a lease, only if the key does not exist (cronsun's job lock):
+//
+//	lease, _ := cli.Grant(ctx, ttl)
+//	resp, err := cli.Txn(ctx).
+//		If(clientv3.Compare(clientv3.CreateRevision(key), "=", 0)).
+//		Then(clientv3.OpPut(key, id, clientv3.WithLease(lease.ID))).
+//		Commit()
+//	if err != nil || !resp.Succeeded { return }
+//
+// Its Commit is a try-acquire: the lock is held while resp.Succeeded is
+// true (or while the bool a wrapper returns from it is), until the lease
+// expires (its TTL) or is revoked, or the key is deleted. Both conditions
+// are required: a create-if-absent whose OpPut carries no lease is a
+// create, not a lock (nothing makes it lapse, so no one waits it out), and
+// a leased put under any other compare is a plain conditional write.
+
+// etcdLockClaim returns the key a Txn's Commit claims as a hand-rolled
+// lock, or nil if call is no such claim. txn is the Commit's receiver.
+func (b *builder) etcdLockClaim(txn ssa.Value) ssa.Value {
+	var cmps, puts []ssa.Value
+	for v := txn; v != nil; {
+		p := producer(v)
+		if p == nil {
+			break
+		}
+		f := calleeFunc(p.Common())
+		if f == nil || typeName(recvType(f)) != "Txn" {
+			break
+		}
+		args, _ := variadic(arg(p.Common(), 0))
+		switch f.Name() {
+		case "If":
+			cmps = append(cmps, args...)
+		case "Then":
+			puts = append(puts, args...)
+		}
+		v = callRecv(p.Common())
+	}
+	for _, put := range puts {
+		key := b.leasedPutKey(put)
+		if key == nil {
+			continue
+		}
+		for _, cmp := range cmps {
+			if absent := createRevisionZero(cmp); absent != nil && sameValue(absent, key, 0) {
+				return key
+			}
+		}
+	}
+	return nil
+}
+
+// leasedPutKey returns the key of op, an OpPut with a WithLease option,
+// or nil.
+func (b *builder) leasedPutKey(op ssa.Value) ssa.Value {
+	p := producer(op)
+	if p == nil {
+		return nil
+	}
+	if f := calleeFunc(p.Common()); f == nil || f.Name() != "OpPut" || !b.isEtcdFunc(f) {
+		return nil
+	}
+	opts, _ := variadic(arg(p.Common(), 2))
+	for _, o := range opts {
+		if q := producer(o); q != nil {
+			if f := calleeFunc(q.Common()); f != nil && b.isEtcdWithLease(f) {
+				return arg(p.Common(), 0)
+			}
+		}
+	}
+	return nil
+}
+
+// createRevisionZero returns key if cmp is Compare(CreateRevision(key),
+// "=", 0): the key does not exist.
+func createRevisionZero(cmp ssa.Value) ssa.Value {
+	p := producer(cmp)
+	if p == nil {
+		return nil
+	}
+	if f := calleeFunc(p.Common()); f == nil || f.Name() != "Compare" {
+		return nil
+	}
+	if op, ok := constString(arg(p.Common(), 1)); !ok || op != "=" {
+		return nil
+	}
+	if n, ok := constInt(arg(p.Common(), 2)); !ok || n != 0 {
+		return nil
+	}
+	target := producer(arg(p.Common(), 0))
+	if target == nil {
+		return nil
+	}
+	if f := calleeFunc(target.Common()); f == nil || f.Name() != "CreateRevision" {
+		return nil
+	}
+	return arg(target.Common(), 0)
+}
+
+// isEtcdFunc reports whether fn is a package-level function of the etcd
+// client (any import path the catalog knows for it).
+func (b *builder) isEtcdFunc(fn *types.Func) bool {
+	return fn.Pkg() != nil && fn.Signature().Recv() == nil && b.ix.canonical(fn.Pkg().Path()) == pkgEtcd
+}
+
+// etcdLockKeyDeleted reports whether key, the key of a KV.Delete, is the
+// key of one of the package's hand-rolled etcd locks: the same value, or
+// a key built from the same prefix (a field, a package variable or a
+// constant that the lock key starts with: conf.Config.Lock + id). Deleting
+// it gives the lock up.
+func (b *builder) etcdLockKeyDeleted(key ssa.Value) bool {
+	if key == nil {
+		return false
+	}
+	root := keyRoot(key)
+	for _, k := range b.etcdLockKeys() {
+		if sameValue(k, key, 0) || root != nil && root == keyRoot(k) {
+			return true
+		}
+	}
+	return false
+}
+
+// etcdLockKeys returns the keys the package's hand-rolled etcd locks
+// claim, found once.
+func (b *builder) etcdLockKeys() []ssa.Value {
+	if b.etcdLocks != nil {
+		return *b.etcdLocks
+	}
+	var keys []ssa.Value
+	for _, fn := range b.funcs {
+		for _, blk := range fn.Blocks {
+			for _, instr := range blk.Instrs {
+				call, ok := instr.(*ssa.Call)
+				if !ok {
+					continue
+				}
+				f := calleeFunc(call.Common())
+				if f == nil || f.Name() != "Commit" {
+					continue
+				}
+				if api := b.ix.lookupFunc(f); api == nil || api.System != Etcd {
+					continue
+				}
+				if k := b.etcdLockClaim(callRecv(call.Common())); k != nil {
+					keys = append(keys, k)
+				}
+			}
+		}
+	}
+	b.etcdLocks = &keys
+	return keys
+}
+
+// keyRoot names what a key string starts with: the field, package
+// variable or constant on the left of its concatenations; nil if none.
+func keyRoot(v ssa.Value) any {
+	for depth := 0; depth < 8; depth++ {
+		switch x := unwrap(v).(type) {
+		case *ssa.BinOp:
+			v = x.X
+			continue
+		case *ssa.Const:
+			if s, ok := constString(x); ok && s != "" {
+				return s
+			}
+			return nil
+		case *ssa.UnOp:
+			if g, ok := x.X.(*ssa.Global); ok {
+				return g.Object()
+			}
+		}
+		if fv := loadedField(v); fv != nil {
+			return fv
+		}
+		return nil
+	}
+	return nil
+}
