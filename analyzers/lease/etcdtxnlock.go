@@ -21,7 +21,11 @@ import (
 // expires (its TTL) or is revoked, or the key is deleted. Both conditions
 // are required: a create-if-absent whose OpPut carries no lease is a
 // create, not a lock (nothing makes it lapse, so no one waits it out), and
-// a leased put under any other compare is a plain conditional write.
+// a leased put under any other compare is a plain conditional write. The
+// leased put must also be the Then's only op: a transaction that serves
+// the caller's own op alongside the claim (etcd's leasing KV, which takes
+// ownership of a key it caches) records who caches the key, not a lock
+// around the work that follows.
 
 // etcdLockClaim returns the key a Txn's Commit claims as a hand-rolled
 // lock, or nil if call is no such claim. txn is the Commit's receiver.
@@ -44,6 +48,9 @@ func (b *builder) etcdLockClaim(txn ssa.Value) ssa.Value {
 			puts = append(puts, args...)
 		}
 		v = callRecv(p.Common())
+	}
+	if len(puts) != 1 {
+		return nil
 	}
 	for _, put := range puts {
 		key := b.leasedPutKey(put)
