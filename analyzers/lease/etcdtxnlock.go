@@ -30,37 +30,17 @@ import (
 // etcdLockClaim returns the key a Txn's Commit claims as a hand-rolled
 // lock, or nil if call is no such claim. txn is the Commit's receiver.
 func (b *builder) etcdLockClaim(txn ssa.Value) ssa.Value {
-	var cmps, puts []ssa.Value
-	for v := txn; v != nil; {
-		p := producer(v)
-		if p == nil {
-			break
-		}
-		f := calleeFunc(p.Common())
-		if f == nil || typeName(recvType(f)) != "Txn" {
-			break
-		}
-		args, _ := variadic(arg(p.Common(), 0))
-		switch f.Name() {
-		case "If":
-			cmps = append(cmps, args...)
-		case "Then":
-			puts = append(puts, args...)
-		}
-		v = callRecv(p.Common())
-	}
-	if len(puts) != 1 {
+	steps := etcdTxnSteps(txn)
+	if len(steps.thens) != 1 {
 		return nil
 	}
-	for _, put := range puts {
-		key := b.leasedPutKey(put)
-		if key == nil {
-			continue
-		}
-		for _, cmp := range cmps {
-			if absent := createRevisionZero(cmp); absent != nil && sameValue(absent, key, 0) {
-				return key
-			}
+	key := b.leasedPutKey(steps.thens[0])
+	if key == nil {
+		return nil
+	}
+	for _, cmp := range steps.ifs {
+		if absent := createRevisionZero(cmp); absent != nil && sameValue(absent, key, 0) {
+			return key
 		}
 	}
 	return nil

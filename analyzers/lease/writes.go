@@ -713,7 +713,30 @@ func preparedQuery(stmt ssa.Value) ssa.Value {
 // If on an unrelated key does not fence; a compare built out of sight is
 // given the benefit of the doubt.
 func etcdTxnFenced(txn ssa.Value) bool {
-	var cmps, ops []ssa.Value
+	steps := etcdTxnSteps(txn)
+	if steps.ifUnseen {
+		return true
+	}
+	written := etcdOpKeys(slices.Concat(steps.thens, steps.elses))
+	for _, cmp := range steps.ifs {
+		if etcdCmpFences(cmp, written) {
+			return true
+		}
+	}
+	return false
+}
+
+// txnSteps are the arguments of a Txn's If, Then and Else steps.
+type txnSteps struct {
+	ifs, thens, elses []ssa.Value
+	ifUnseen          bool // an If's compares are built out of sight
+}
+
+// etcdTxnSteps walks the builder chain txn ends (Txn(ctx).If(...).Then(...)
+// .Else(...)) back to its start. Ops or compares passed as a slice built
+// elsewhere are left out.
+func etcdTxnSteps(txn ssa.Value) txnSteps {
+	var s txnSteps
 	for v := txn; v != nil; {
 		p := producer(v)
 		if p == nil {
@@ -726,24 +749,16 @@ func etcdTxnFenced(txn ssa.Value) bool {
 		args, known := variadic(arg(p.Common(), 0))
 		switch f.Name() {
 		case "If":
-			if !known {
-				return true
-			}
-			cmps = append(cmps, args...)
-		case "Then", "Else":
-			if known {
-				ops = append(ops, args...)
-			}
+			s.ifs = append(s.ifs, args...)
+			s.ifUnseen = s.ifUnseen || !known
+		case "Then":
+			s.thens = append(s.thens, args...)
+		case "Else":
+			s.elses = append(s.elses, args...)
 		}
 		v = callRecv(p.Common())
 	}
-	written := etcdOpKeys(ops)
-	for _, cmp := range cmps {
-		if etcdCmpFences(cmp, written) {
-			return true
-		}
-	}
-	return false
+	return s
 }
 
 // etcdOpKeys returns the keys of the OpPut and OpDelete ops among ops.
