@@ -63,6 +63,7 @@ const (
 	RedisScript                     // fenced if the Lua script at API.Arg compares a stored fence
 	RedisWatched                    // fenced: inside WATCH/MULTI the EXEC aborts on conflict
 	RedisCommand                    // the command is named by the call's first string argument (redigo's Do): a write only if it names one
+	EtcdOp                          // the call runs the etcd Op at API.Arg (KV.Do): a write unless the Op is a read (etcdOpRole)
 	SQLBuilder                      // a query builder's Exec: the SQL is written out from the builder chain (sqlbuilders.go)
 	SQLORM                          // an ORM's write: the SQL is written out from the call chain ending at the call (sqlorm.go)
 	SQLNamed                        // a query run by the name at API.Arg, from a file of named queries (sqldotsql.go)
@@ -239,7 +240,7 @@ func catalog() []API {
 		API{Pkg: pkgEtcd, Recv: "Lease", Name: "TimeToLive", Role: RoleCheck, System: Etcd, Held: NotErr},
 		API{Pkg: pkgEtcd, Recv: "KV", Name: "Put", Role: RoleWrite, System: Etcd},
 		API{Pkg: pkgEtcd, Recv: "KV", Name: "Delete", Role: RoleWrite, System: Etcd},
-		API{Pkg: pkgEtcd, Recv: "KV", Name: "Do", Role: RoleWrite, System: Etcd},
+		API{Pkg: pkgEtcd, Recv: "KV", Name: "Do", Role: RoleWrite, System: Etcd, Fence: EtcdOp, Arg: 1},
 		API{Pkg: pkgEtcd, Recv: "Txn", Name: "Commit", Role: RoleWrite, System: Etcd, Fence: EtcdTxn},
 		API{Pkg: pkgEtcd, Recv: "LeaseGrantResponse", Name: "ID", Field: true, Role: RoleNotToken, System: Etcd,
 			Note: "an etcd lease ID is picked per cluster member from a clock and a counter, so IDs from different members are not ordered"},
@@ -549,6 +550,21 @@ func catalog() []API {
 	add(builderCatalog()...)
 	add(mongoCatalog()...)
 	return c
+}
+
+// etcdOpRole returns the role of running, with KV.Do, an Op that the etcd
+// client's constructor name makes, and whether the constructor is known:
+// none for OpGet, a read; a write for a put, a delete and a transaction,
+// as the Put, Delete and Txn they stand for. An Op from anywhere else is
+// a write (etcdops.go).
+func etcdOpRole(name string) (Role, bool) {
+	switch name {
+	case "OpGet":
+		return 0, true
+	case "OpPut", "OpDelete", "OpTxn":
+		return RoleWrite, true
+	}
+	return RoleWrite, false
 }
 
 // redisWrites lists the go-redis commands that change data, under the

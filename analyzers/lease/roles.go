@@ -91,6 +91,9 @@ func (b *builder) catalogCallee(call *ssa.CallCommon, fn, lib *types.Func, api *
 	if api.System == Etcd && lib.Name() == "Delete" && receiverName(lib) == "KV" && b.etcdLockKeyDeleted(arg(call, 1)) {
 		c.role = RoleRelease // deleting a hand-rolled lock's key
 	}
+	if api.Fence == EtcdOp {
+		c.role = etcdDoRole(apiArg(call, api)) // KV.Do of an OpGet reads
+	}
 	if api.System == Redis {
 		role, cmd := redisCallRole(call, fn.Name(), api)
 		c.role = role

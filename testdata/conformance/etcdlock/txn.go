@@ -57,6 +57,19 @@ func (c *Config) Drop(ctx context.Context, m *concurrency.Mutex, flag string) er
 	return err
 }
 
+// Flag reads a flag through KV.Do under the lock: a Get, no write.
+func (c *Config) Flag(ctx context.Context, m *concurrency.Mutex, flag string) (string, error) {
+	if err := m.Lock(ctx); err != nil {
+		return "", err
+	}
+	defer m.Unlock(ctx)
+	resp, err := c.cli.Do(ctx, clientv3.OpGet("/config/flags/"+flag))
+	if err != nil || len(resp.Get().Kvs) == 0 {
+		return "", err
+	}
+	return string(resp.Get().Kvs[0].Value), nil
+}
+
 // CreateOnce writes the flag only if the key does not exist yet: a compare
 // on the written key, which a stale holder cannot win twice.
 func (c *Config) CreateOnce(ctx context.Context, m *concurrency.Mutex, flag, value string) (bool, error) {

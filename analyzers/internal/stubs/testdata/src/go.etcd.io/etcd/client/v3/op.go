@@ -23,3 +23,7 @@ func WithPrefix() (_ OpOption)               { return }
 func WithRev(rev int64) (_ OpOption)         { return }
 func WithPrevKV() (_ OpOption)               { return }
 func WithIgnoreLease() (_ OpOption)          { return }
+
+func (op Op) IsTxn() bool                   { return op.cmps != nil }
+func (op Op) Txn() ([]Cmp, []Op, []Op)      { return op.cmps, op.thenOps, op.elseOps }
+func (op *Op) WithKeyBytes(keyBytes []byte) { op.key = keyBytes }
