@@ -56,7 +56,7 @@ type builder struct {
 	// shaped caches the catalog rows made up for SQL-shaped interfaces.
 	shaped map[*types.Func]*API
 	// closureRoles holds the closures that wrap an acquire or a release.
-	closureRoles map[*ssa.Function]closureRole
+	closureRoles map[*ssa.Function]lockRole
 	// sqlCache holds the SQL texts already read (parseSQL), sqlLockCache
 	// what each call's SQL does to advisory locks (sqlLocksOf).
 	sqlCache     map[sqlKey]*sqlscan.Script
@@ -123,7 +123,7 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program, files *SchemaFact) (*M
 		writeCalls: make(map[ssa.CallInstruction]bool),
 		shaped:     make(map[*types.Func]*API),
 
-		closureRoles: make(map[*ssa.Function]closureRole),
+		closureRoles: make(map[*ssa.Function]lockRole),
 		sqlCache:     make(map[sqlKey]*sqlscan.Script),
 		scriptRoles:  make(map[*ssa.CallCommon]Role),
 		sqlLockCache: make(map[*ssa.CallCommon]sqlLocks),

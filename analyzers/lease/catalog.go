@@ -748,6 +748,30 @@ func (s System) FenceAdvice() string {
 	return "fence it: make the store compare the lease's fencing token before it applies the write"
 }
 
+// A Claim says how a lease was taken, where that changes how a write made
+// under it is fenced: a library's lock offers its own ownership check
+// (etcd's Mutex.IsOwner), a lock taken by hand offers none.
+type Claim uint8
+
+const (
+	LibraryClaim Claim = iota // the library's lock, election, session or callback
+	EtcdTxnClaim              // an etcd key put WithLease by a Txn only if absent (etcdtxnlock.go)
+)
+
+// FenceAdvice says how to fence a write to the store s made under a lease
+// taken as c, when that is not what s.FenceAdvice says; "" otherwise. A
+// hand-rolled etcd lock is its key: the revision its claim created the key
+// at (the claim's response header), or the lease the key is bound to,
+// tells whether the key is still this holder's.
+func (c Claim) FenceAdvice(s System) string {
+	if c == EtcdTxnClaim && s == Etcd {
+		return "fence it: commit it in a Txn that compares the lock key with your claim " +
+			"(If(clientv3.Compare(clientv3.CreateRevision(lockKey), \"=\", claimResp.Header.Revision)), " +
+			"or LeaseValue(lockKey) with your lease ID) and check Succeeded"
+	}
+	return ""
+}
+
 // HearLoss says how to make the work hear that a lease of s is lost, for
 // a lost signal that reaches nobody (detachedrenewal).
 func (s System) HearLoss() string {

@@ -106,6 +106,9 @@ type RoleFact struct {
 	// key is, when KeyKnown (leasekeys.go).
 	Key      ParamField
 	KeyKnown bool
+	// Claim says, for an acquire, how the lock is taken, where that
+	// changes how a write under it is fenced.
+	Claim Claim
 }
 
 // CallbackParamFact: the function values passed as these parameters

@@ -75,6 +75,18 @@ type Lease struct {
 	// steps (pipelines.go): it guards only writes to the store the lock
 	// lives in.
 	OwnStore bool
+	// Claim says how the lock was taken, where that changes how a write
+	// under it is fenced (a hand-rolled etcd lock has no Mutex to ask).
+	Claim Claim
+}
+
+// FenceAdvice says how to fence w where l is held: as w's store advises,
+// unless how l was taken changes that (Claim.FenceAdvice).
+func (l *Lease) FenceAdvice(w *Write) string {
+	if a := l.Claim.FenceAdvice(w.System); a != "" {
+		return a
+	}
+	return w.Advice
 }
 
 // A Write is one write to a shared store.

@@ -364,7 +364,7 @@ func (b *builder) leaseAt(call ssa.CallInstruction, c callee) *Lease {
 		kind = Declared
 	}
 	l := b.addLease(&Lease{Kind: kind, System: c.system, Pos: call.Pos(), Fn: call.Parent(), Call: call,
-		Holder: callRecv(call.Common()), What: leaseName(c)})
+		Holder: callRecv(call.Common()), What: leaseName(c), Claim: c.claim})
 	if l.Holder != nil {
 		l.From = b.leaseFrom(l.Holder)
 	}

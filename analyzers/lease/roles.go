@@ -13,10 +13,14 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
-// closureRole is the lock role of a closure of the package.
-type closureRole struct {
-	role   Role
-	system System
+// A lockRole is the lock role a function of the package plays by wrapping
+// lock calls: for which system, learned from which implementation when a
+// wrapped call goes through an interface, and how its lock is taken.
+type lockRole struct {
+	role     Role
+	system   System
+	dispatch Dispatch
+	claim    Claim
 }
 
 // A callee is what a called function means for leases: a catalog row, a
@@ -34,6 +38,9 @@ type callee struct {
 	// acquiredBy is, for a call of the release func an acquire returned,
 	// the acquiring call: the lease it opened is the one let go.
 	acquiredBy ssa.CallInstruction
+	// claim says how an acquire takes its lock, where that changes how a
+	// write under it is fenced (a hand-rolled etcd lock).
+	claim Claim
 }
 
 // resolve returns what call invokes, as far as leases go.
@@ -52,7 +59,7 @@ func (b *builder) resolve(call *ssa.CallCommon) (callee, bool) {
 		return c, true
 	}
 	if f := b.roleFact(fn); f != nil {
-		return callee{fn: fn, role: f.Role, system: f.System, what: shortName(fn), held: f.Held, dispatch: f.Dispatch}, true
+		return callee{fn: fn, role: f.Role, system: f.System, what: shortName(fn), held: f.Held, dispatch: f.Dispatch, claim: f.Claim}, true
 	}
 	if api := b.sqlHelper(fn); api != nil {
 		return callee{fn: fn, api: api, role: api.Role, system: api.System, what: shortName(fn)}, true
@@ -62,7 +69,7 @@ func (b *builder) resolve(call *ssa.CallCommon) (callee, bool) {
 	}
 	if call.IsInvoke() {
 		if f, via := b.dispatchRole(fn); f != nil {
-			return callee{fn: fn, role: f.Role, system: f.System, what: shortName(fn) + " (via " + via + ")", held: f.Held, dispatch: f.Dispatch}, true
+			return callee{fn: fn, role: f.Role, system: f.System, what: shortName(fn) + " (via " + via + ")", held: f.Held, dispatch: f.Dispatch, claim: f.Claim}, true
 		}
 		if api, m := b.mirroredAPI(fn); api != nil {
 			return b.catalogCallee(call, fn, m, api), true
@@ -86,7 +93,7 @@ func (b *builder) catalogCallee(call *ssa.CallCommon, fn, lib *types.Func, api *
 		c.role = RoleRelease // deleting the node the recipe claimed
 	}
 	if api.System == Etcd && lib.Name() == "Commit" && b.etcdLockClaim(callRecv(call)) != nil {
-		c.role = RoleTryAcquire // a create-if-absent of a leased key: a hand-rolled lock
+		c.role, c.claim = RoleTryAcquire, EtcdTxnClaim // a create-if-absent of a leased key: a hand-rolled lock
 	}
 	if api.System == Etcd && lib.Name() == "Delete" && receiverName(lib) == "KV" && b.etcdLockKeyDeleted(arg(call, 1)) {
 		c.role = RoleRelease // deleting a hand-rolled lock's key
@@ -321,8 +328,8 @@ func (b *builder) resolveClosure(call *ssa.CallCommon) (callee, bool) {
 	if f == nil || f.Parent() == nil {
 		return callee{}, false
 	}
-	if role, system := b.closureRoles[f].role, b.closureRoles[f].system; role != 0 {
-		return callee{role: role, system: system, what: "a closure wrapping the lock"}, true
+	if r := b.closureRoles[f]; r.role != 0 {
+		return callee{role: r.role, system: r.system, what: "a closure wrapping the lock", claim: r.claim}, true
 	}
 	return callee{}, false
 }
@@ -401,18 +408,18 @@ func (b *builder) inferRoles() {
 // inferClosureRole records whether the closure fn wraps an acquire or a
 // release, and reports whether that changed.
 func (b *builder) inferClosureRole(fn *ssa.Function) bool {
-	role, system, _ := b.wrapperRole(fn)
-	if role&(RoleRelease|RoleAcquire) == 0 {
+	r := b.wrapperRole(fn)
+	if r.role&(RoleRelease|RoleAcquire) == 0 {
 		if _, had := b.closureRoles[fn]; had {
 			delete(b.closureRoles, fn)
 			return true
 		}
 		return false
 	}
-	if b.closureRoles[fn].role == role {
+	if b.closureRoles[fn].role == r.role {
 		return false
 	}
-	b.closureRoles[fn] = closureRole{role, system}
+	b.closureRoles[fn] = r
 	return true
 }
 
@@ -428,17 +435,17 @@ func (b *builder) inferFuncRole(fn *ssa.Function, obj *types.Func) bool {
 		b.setLocal(obj, &RoleFact{Role: RoleCheck, System: system, What: shortName(obj), Held: ValueOnly})
 		return true
 	}
-	role, system, dispatch := b.wrapperRole(fn)
-	if role == 0 {
+	r := b.wrapperRole(fn)
+	if r.role == 0 {
 		if old == nil {
 			return false
 		}
 		b.dropLocal(obj, old)
 		return true
 	}
-	held := b.wrappedHeld(fn, role)
-	f := &RoleFact{Role: role, System: system, What: shortName(obj), Held: held, Dispatch: dispatch}
-	if role == RoleAcquire {
+	held := b.wrappedHeld(fn, r.role)
+	f := &RoleFact{Role: r.role, System: r.system, What: shortName(obj), Held: held, Dispatch: r.dispatch, Claim: r.claim}
+	if r.role == RoleAcquire {
 		f.Key, f.KeyKnown = b.wrappedKey(fn)
 	}
 	if old != nil && *old == *f {
@@ -451,10 +458,11 @@ func (b *builder) inferFuncRole(fn *ssa.Function, obj *types.Func) bool {
 // wrapperRole reports which lock role fn plays by wrapping lock calls, and
 // the implementation that role was learned from when a wrapped call goes
 // through an interface.
-func (b *builder) wrapperRole(fn *ssa.Function) (Role, System, Dispatch) {
+func (b *builder) wrapperRole(fn *ssa.Function) lockRole {
 	var acquires, releases, renews, checks, writes bool
 	var system System
 	var dispatch Dispatch
+	var claim Claim
 	for _, blk := range fn.Blocks {
 		for _, instr := range blk.Instrs {
 			call, ok := instr.(ssa.CallInstruction)
@@ -481,7 +489,7 @@ func (b *builder) wrapperRole(fn *ssa.Function) (Role, System, Dispatch) {
 			}
 			switch {
 			case c.role&(RoleAcquire|RoleTryAcquire) != 0:
-				acquires, system, dispatch = true, c.system, c.dispatch
+				acquires, system, dispatch, claim = true, c.system, c.dispatch, c.claim
 			case c.role.Has(RoleRelease) && b.failsAfter(call):
 				// A rollback: a wrapper that takes several locks lets go
 				// of those it got when a later one is busy, and fails.
@@ -501,17 +509,17 @@ func (b *builder) wrapperRole(fn *ssa.Function) (Role, System, Dispatch) {
 	}
 	switch {
 	case writes:
-		return 0, "", Dispatch{}
+		return lockRole{}
 	case acquires && !releases:
-		return RoleAcquire, system, dispatch
+		return lockRole{RoleAcquire, system, dispatch, claim}
 	case releases && !acquires:
-		return RoleRelease, system, dispatch
+		return lockRole{RoleRelease, system, dispatch, 0}
 	case renews && !acquires && !releases:
-		return RoleRenew, system, dispatch
+		return lockRole{RoleRenew, system, dispatch, 0}
 	case checks && !acquires && !releases && !renews && returnsResult(fn) && b.faithfulWrapper(fn):
-		return RoleCheck, system, dispatch
+		return lockRole{RoleCheck, system, dispatch, 0}
 	}
-	return 0, "", Dispatch{}
+	return lockRole{}
 }
 
 // failsAfter reports whether every return that call, a call not deferred,

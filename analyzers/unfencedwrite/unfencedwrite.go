@@ -85,7 +85,7 @@ func message(pass *analysis.Pass, w *lease.Write, l *lease.Lease) string {
 			what, w.System, l.What, pass.Fset.Position(l.Pos).Line, w.Unseen, staleHarm(w))
 	}
 	return fmt.Sprintf("%s writes to %s without a fencing token while %s (line %d) is held: %s; %s",
-		what, w.System, l.What, pass.Fset.Position(l.Pos).Line, staleHarm(w), w.Advice)
+		what, w.System, l.What, pass.Fset.Position(l.Pos).Line, staleHarm(w), l.FenceAdvice(w))
 }
 
 // staleHarm says what a holder paused past the lease's expiry does with w.
