@@ -312,7 +312,7 @@ func (f *folder) clause(g *builderGrammar, st *builtStatement, c *ssa.CallCommon
 	case g.unseen[name]:
 		st.conds = append(st.conds, f.hole(nil))
 	case g.exprWhere[name]:
-		exprs, known := variadic(arg(c, 0))
+		exprs, known := f.exprList(arg(c, 0), depth)
 		if !known {
 			st.conds = append(st.conds, f.hole(nil))
 		}

@@ -1,6 +1,7 @@
 package lease
 
 import (
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -58,7 +59,7 @@ func (f *folder) goquPred(e ssa.Value, depth int) string {
 	case "L", "Literal":
 		return "(" + f.bind(arg(c, 0), arg(c, 1), depth) + ")"
 	case "And", "Or":
-		exprs, known := variadic(arg(c, 0))
+		exprs, known := f.exprList(arg(c, 0), depth)
 		if !known || len(exprs) == 0 {
 			return f.hole(nil)
 		}
@@ -69,7 +70,7 @@ func (f *folder) goquPred(e ssa.Value, depth int) string {
 		return "(" + strings.Join(parts, " "+strings.ToUpper(name)+" ") + ")"
 	default:
 		if op, ok := goquOps()[name]; ok && c.IsInvoke() {
-			if col, ok := goquIdent(c.Value); ok {
+			if col, ok := f.goquIdent(c.Value, depth); ok {
 				return col + " " + op + " " + f.hole(unwrap(arg(c, 0)))
 			}
 		}
@@ -114,8 +115,11 @@ func (f *folder) goquEx(ex ssa.Value) string {
 }
 
 // goquIdent names the column of goqu.C("fence"), goqu.I("jobs.fence") or
-// goqu.T("jobs").Col("fence").
-func goquIdent(v ssa.Value) (string, bool) {
+// goqu.T("jobs").Col("fence"), and the expression of goqu.L(`"r".fence`)
+// (a literal with no arguments); the name may be a parameter of the
+// helper being read (goqu.C(column) in a helper its callers give the
+// column), folded with the call's argument.
+func (f *folder) goquIdent(v ssa.Value, depth int) (string, bool) {
 	p := producer(v)
 	if p == nil {
 		return "", false
@@ -126,9 +130,103 @@ func goquIdent(v ssa.Value) (string, bool) {
 	}
 	switch fn.Name() {
 	case "C", "I", "Col":
-		return constString(arg(p.Common(), 0))
+		return f.constant(arg(p.Common(), 0), depth)
+	case "L", "Literal":
+		if args, known := variadic(arg(p.Common(), 1)); !known || len(args) > 0 {
+			return "", false // a literal with its own placeholders: its values are out of sight
+		}
+		return f.constant(arg(p.Common(), 0), depth)
 	}
 	return "", false
+}
+
+// constant folds v alone and returns its text if all of it is constant
+// (a helper's parameter counts as what its caller passed).
+func (f *folder) constant(v ssa.Value, depth int) (string, bool) {
+	if s, ok := constString(v); ok {
+		return s, true
+	}
+	sub := &folder{b: f.b, busy: f.busy, bound: f.bound}
+	s := sub.fold(v, depth+1)
+	return s, sub.seen && len(sub.holes) == 0
+}
+
+// exprList returns the expressions of a list of goqu conditions: one built
+// at the call (Where(a, b)), or a slice the code builds with append
+//
+//	var where []exp.Expression
+//	where = append(where, goqu.C(column).Eq(value))
+//	if column == "cluster" {
+//		where = append(where, goqu.C("uid").Neq(node))
+//	}
+//	... Where(where...)
+//
+// read along the path the text is read on (a branch that appends is a
+// choice of its own). known is false when the list comes from elsewhere,
+// or is built in a loop: what a loop appends depends on what it ranges
+// over, and how many times it runs (none: no condition at all) is out of
+// sight.
+func (f *folder) exprList(v ssa.Value, depth int) (exprs []ssa.Value, known bool) {
+	if depth > maxFoldDepth {
+		return nil, false
+	}
+	if p, ok := unwrap(v).(*ssa.Phi); ok && appendsInLoop(p) {
+		return nil, false
+	}
+	if v = f.through(v); v == nil {
+		return nil, false
+	}
+	if elems, ok := variadic(v); ok {
+		return elems, true
+	}
+	call, ok := unwrap(v).(*ssa.Call)
+	if !ok || !isAppend(call.Common()) {
+		return nil, false
+	}
+	head, ok := f.exprList(call.Common().Args[0], depth+1)
+	if !ok {
+		return nil, false
+	}
+	tail, ok := variadic(call.Common().Args[1])
+	if !ok {
+		return nil, false
+	}
+	return append(slices.Clip(head), tail...), true
+}
+
+// appendsInLoop reports whether p's list comes back to p through appends
+// and other phis (list = append(list, ...) in a loop whose header p is,
+// under an if in the loop's body too).
+func appendsInLoop(p *ssa.Phi) bool {
+	seen := map[ssa.Value]bool{}
+	work := slices.Clone(p.Edges)
+	for len(work) > 0 {
+		v := unwrap(work[len(work)-1])
+		work = work[:len(work)-1]
+		if v == p {
+			return true
+		}
+		if seen[v] {
+			continue
+		}
+		seen[v] = true
+		switch x := v.(type) {
+		case *ssa.Phi:
+			work = append(work, x.Edges...)
+		case *ssa.Call:
+			if isAppend(x.Common()) {
+				work = append(work, x.Common().Args[0])
+			}
+		}
+	}
+	return false
+}
+
+// isAppend reports whether c calls the builtin append with one list of
+// elements (append(s, a, b)).
+func isAppend(c *ssa.CallCommon) bool {
+	b, ok := c.Value.(*ssa.Builtin)
+	return ok && b.Name() == "append" && len(c.Args) == 2
 }
 
 // recordSets renders goqu.Record{"state": s} (or any map literal) as
@@ -170,7 +268,7 @@ func (f *folder) goquConflict(v ssa.Value, depth int) string {
 			}
 			return s
 		case "Where":
-			exprs, _ := variadic(arg(p.Common(), 0))
+			exprs, _ := f.exprList(arg(p.Common(), 0), depth)
 			for _, e := range exprs {
 				where = append(where, f.goquPred(e, depth))
 			}

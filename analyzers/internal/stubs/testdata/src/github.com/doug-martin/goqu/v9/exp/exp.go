@@ -19,10 +19,22 @@ type IdentifierExpression interface {
 	Gte(interface{}) BooleanExpression
 	Lt(interface{}) BooleanExpression
 	Lte(interface{}) BooleanExpression
+	Set(interface{}) UpdateExpression
 }
 
 type LiteralExpression interface {
 	Expression
+	Eq(interface{}) BooleanExpression
+	Neq(interface{}) BooleanExpression
+	Gt(interface{}) BooleanExpression
+	Gte(interface{}) BooleanExpression
+	Lt(interface{}) BooleanExpression
+	Lte(interface{}) BooleanExpression
+}
+
+type UpdateExpression interface {
+	Col() IdentifierExpression
+	Val() interface{}
 }
 
 type ExpressionList interface {
