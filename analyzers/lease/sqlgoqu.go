@@ -40,7 +40,7 @@ func (f *folder) goquPred(e ssa.Value, depth int) string {
 	}
 	inner := unwrap(e)
 	if typeName(inner.Type()) == "Ex" {
-		return f.goquEx(inner)
+		return f.goquEx(inner, depth)
 	}
 	p := producer(inner)
 	if p == nil {
@@ -78,15 +78,16 @@ func (f *folder) goquPred(e ssa.Value, depth int) string {
 	return f.hole(nil)
 }
 
-// goquEx renders goqu.Ex{"id": id, "fence": goqu.Op{"lt": tok}}.
-func (f *folder) goquEx(ex ssa.Value) string {
+// goquEx renders goqu.Ex{"id": id, "fence": goqu.Op{"lt": tok}}; a key
+// may be a helper's column parameter (goqu.Ex{column: value}).
+func (f *folder) goquEx(ex ssa.Value, depth int) string {
 	mm := makeMapOf(ex)
 	if mm == nil {
 		return f.hole(nil)
 	}
 	var parts []string
 	for _, u := range mapUpdates(mm) {
-		col, ok := constString(u.Key)
+		col, ok := f.constant(u.Key, depth)
 		if !ok {
 			return f.hole(nil)
 		}

@@ -64,6 +64,14 @@ func upsertFenced(table string, id, data any, tok int64) (string, []any, error) 
 		OnConflict(goqu.DoUpdate("id", goqu.C("data").Set(data)).Where(goqu.L("fence").Lt(tok))).ToSQL()
 }
 
+func updateWhere(table, column string, value any, data []byte) (string, []any, error) {
+	return goqu.Update(table).Set(goqu.Record{"data": data}).Where(goqu.Ex{column: value}).ToSQL()
+}
+
+func updateFenced(table, fenceColumn string, tok int64, data []byte) (string, []any, error) {
+	return goqu.Update(table).Set(goqu.Record{"data": data}).Where(goqu.Ex{fenceColumn: goqu.Op{"lt": tok}}).ToSQL()
+}
+
 // DAO makes the writes; it holds no lock itself.
 type DAO struct{ db *sql.DB }
 
@@ -93,6 +101,24 @@ func (d *DAO) DropStepsEach(ctx context.Context, columns []string, id int64) err
 	return err
 }
 
+func (d *DAO) SetData(ctx context.Context, id int64, data []byte) error {
+	q, args, err := updateWhere("jobs", "id", id, data)
+	if err != nil {
+		return err
+	}
+	_, err = d.db.ExecContext(ctx, q, args...)
+	return err
+}
+
+// SetDataFenced names the fence column to its helper.
+func (d *DAO) SetDataFenced(ctx context.Context, tok int64, data []byte) error {
+	q, args, err := updateFenced("jobs", "fence", tok, data)
+	if err != nil {
+		return err
+	}
+	return checked(d.db.ExecContext(ctx, q, args...))
+}
+
 func (d *DAO) SaveJob(ctx context.Context, id int64, data []byte) error {
 	q, args, err := upsert("jobs", id, data)
 	if err != nil {
@@ -119,6 +145,12 @@ func (s *Store) Sweep(ctx context.Context, d *DAO, id, tok int64, columns []stri
 		return err
 	}
 	if err := d.SaveJob(ctx, id, data); err != nil { // want `DAO.SaveJob \(DB.ExecContext \(INSERT jobs\) at helpers.go:\d+\) writes to SQL database without a fencing token`
+		return err
+	}
+	if err := d.SetData(ctx, id, data); err != nil { // want `DAO.SetData \(DB.ExecContext \(UPDATE jobs\) at helpers.go:\d+\) writes to SQL database without a fencing token`
+		return err
+	}
+	if err := d.SetDataFenced(ctx, tok, data); err != nil {
 		return err
 	}
 	if err := d.DropStepsFenced(ctx, id, tok); err != nil {
