@@ -203,7 +203,7 @@ func (b *builder) targetsFact(targets []dispatchTarget, f analysis.Fact) bool {
 				return false
 			}
 			dispatched := WritesFact{System: wf.System, What: wf.What + ", via " + t.name, Dispatch: t.impl, OutsideOf: wf.OutsideOf, Append: wf.Append, Spawned: wf.Spawned, OnceRecv: wf.OnceRecv,
-				Keys: b.agreedKeys(targets, wf.Keys)}
+				Keys: b.agreedKeys(targets, wf.Keys), Sites: wf.Sites}
 			if wf.OnceRecv { // another implementation may write on every call
 				if once == nil {
 					once = &dispatched
@@ -664,6 +664,9 @@ func (b *builder) pairedLease(w *Write, l *Lease) *Lease {
 		}
 		if paired := b.implLease(l, t.impl.Type); paired != nil {
 			w.Via, w.System, w.Dispatch = wf.What+", via "+t.name, wf.System, t.impl
+			if w.cases == nil {
+				w.Sites = reachedSites(w.Call, wf)
+			}
 			return paired
 		}
 	}

@@ -2,6 +2,7 @@ package lease
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -54,13 +55,19 @@ type WritesFact struct {
 	// every case out writes nothing, and one that rules out the first
 	// names the first case left. nil: every call reaches What.
 	Cases []WriteCase
+	// Sites lists, when the function makes more than one unfenced write
+	// on every call (and Cases is nil), each of them where the program
+	// makes it nearest the store, in order: "StateStore.SaveCursor at
+	// syncer.go:94" (writesites.go); those that only add rows are left
+	// out when another replaces data. nil: What is the only one.
+	Sites []string
 }
 
 // sameWritesFact reports whether x and y say the same.
 func sameWritesFact(x, y *WritesFact) bool {
 	return x.System == y.System && x.What == y.What && x.Dispatch == y.Dispatch && x.OutsideOf == y.OutsideOf &&
 		x.Append == y.Append && x.Accumulates == y.Accumulates && x.FreshKeys == y.FreshKeys && x.Spawned == y.Spawned &&
-		x.OnceRecv == y.OnceRecv && x.Keys == y.Keys && sameCases(x.Cases, y.Cases)
+		x.OnceRecv == y.OnceRecv && x.Keys == y.Keys && sameCases(x.Cases, y.Cases) && slices.Equal(x.Sites, y.Sites)
 }
 
 // A Dispatch names the implementation that a fact was learned from through

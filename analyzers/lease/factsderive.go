@@ -128,13 +128,20 @@ func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 	switch {
 	case unfenced != nil:
 		var old WritesFact
-		f := &WritesFact{System: unfenced.System, What: b.describeWrite(unfenced), Dispatch: unfenced.Dispatch, OutsideOf: outsideOf, Append: appends, Accumulates: accumulates, FreshKeys: freshKeys,
-			Spawned: allSpawned && !once, OnceRecv: once, Keys: keys}
-		if spawned == nil && onceRecv == nil && fenced == nil && cond == nil && len(converge) == 0 {
+		plain := spawned == nil && onceRecv == nil && fenced == nil && cond == nil && len(converge) == 0
+		var cases []WriteCase
+		var sites []string
+		if plain {
 			// only plain unfenced writes: a call that reaches none of
 			// them writes nothing this fact could stand for
-			f.Cases = b.writeCases(writes)
+			cases = b.writeCases(writes)
 		}
+		if plain && cases == nil {
+			unfenced = b.factNamedWrite(unfenced, writes)
+			sites = b.writeSites(writes)
+		}
+		f := &WritesFact{System: unfenced.System, What: b.describeWrite(unfenced), Dispatch: unfenced.Dispatch, OutsideOf: outsideOf, Append: appends, Accumulates: accumulates, FreshKeys: freshKeys,
+			Spawned: allSpawned && !once, OnceRecv: once, Keys: keys, Cases: cases, Sites: sites}
 		if b.fact(obj, &old) && sameWritesFact(&old, f) {
 			return false
 		}
@@ -196,6 +203,7 @@ func (b *builder) describeWrite(w *Write) string {
 // facts, with the leases held there.
 func (b *builder) addFactWrites() {
 	b.refreshCases()
+	b.refreshSites()
 	b.calls(func(fn *ssa.Function, call ssa.CallInstruction) bool {
 		if b.writeCalls[call] {
 			return true

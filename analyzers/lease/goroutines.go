@@ -41,6 +41,7 @@ func (b *builder) spawnedWrite(fn *ssa.Function, call ssa.CallInstruction) *Writ
 		}
 		w := newWrite(fn, call, wf.System, shortName(spawner)+"("+shortName(obj)+")")
 		w.Via, w.Dispatch, w.outsideOf, w.Append = wf.What, wf.Dispatch, wf.OutsideOf, wf.Append
+		w.Sites, w.sitesOf = reachedSites(call, &wf), obj
 		w.spawned = sp.Goroutine || wf.Spawned
 		return w
 	}

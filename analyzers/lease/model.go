@@ -126,6 +126,11 @@ type Write struct {
 	// Via is set when the write is a call to a function that writes: it
 	// describes the inner write ("UpdateDoc writes with ExecContext at store.go:41").
 	Via string
+	// Sites lists, for a call of a function that makes more than one
+	// unfenced write on every call, each of them where the program makes
+	// it nearest the store (WritesFact.Sites: it may list one, when the
+	// others only add rows); nil otherwise.
+	Sites []string
 	// Dispatch is set when the write was found through an interface call
 	// resolved to another package's implementation.
 	Dispatch Dispatch
@@ -204,6 +209,9 @@ type Write struct {
 	// the cases the call can reach, on outermost(Fn)'s parameters
 	// (paramconds.go); the first is the one Via names.
 	cases []WriteCase
+	// sitesOf is, for a call whose Sites come from a declared function's
+	// WritesFact, that function (refreshSites reads it again).
+	sitesOf *types.Func
 }
 
 // A Check is a lease-validity check: a call whose result says the lease is

@@ -153,6 +153,7 @@ func (b *builder) factWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
 	if b.callFact(call.Common(), obj, &wf) {
 		w := newWrite(fn, call, wf.System, shortName(obj))
 		w.Via, w.Dispatch, w.outsideOf, w.Append, w.accumulates = wf.What, wf.Dispatch, wf.OutsideOf, wf.Append, wf.Append || wf.Accumulates
+		w.Sites, w.sitesOf = reachedSites(call, &wf), obj
 		if !w.reachCases(wf.Cases) {
 			return nil // the call's constant arguments rule out every write it could make
 		}
@@ -224,6 +225,7 @@ func (b *builder) chosenWrite(fn *ssa.Function, call ssa.CallInstruction) *Write
 		if b.fact(obj, &wf) {
 			w := newWrite(fn, call, wf.System, shortName(obj))
 			w.Via, w.Dispatch, w.outsideOf, w.Append, w.accumulates = wf.What, wf.Dispatch, wf.OutsideOf, wf.Append, wf.Append || wf.Accumulates
+			w.Sites, w.sitesOf = reachedSites(call, &wf), obj
 			return w
 		}
 	}

@@ -238,7 +238,7 @@ func (d *Dispatcher) Retry(ctx context.Context, jobs *store.Jobs, id string, bod
 		return err
 	}
 	defer m.UnlockContext(ctx)
-	return d.save(ctx, jobs, id, body) // want `Dispatcher.save \(Set at store.go:\d+, via Jobs.Save\) writes to Redis without a fencing token`
+	return d.save(ctx, jobs, id, body) // want `Dispatcher.save \(Set at store.go:\d+, via Jobs.Save; it reaches 2 unfenced writes: Set at store.go:\d+, HSet at store.go:\d+\) writes to Redis without a fencing token`
 }
 
 // Stage writes a new key in a transaction pipeline run once by

@@ -28,7 +28,7 @@ func (c *Controller) Start() {
 	start := func(ctx context.Context) {
 		go c.handlePods() // want `Controller.handlePods \(DB.Save \(UPDATE service_events\) at dao.go:\d+, via \*dao.EventDaoImpl.UpdateModel, via Dao.UpdateModel\) writes to SQL database without a fencing token while the Kubernetes leader election lease \(OnStartedLeading\) that RunAsLeader holds`
 		go c.recordProbes()
-		c.syncVolumeTypes([]*model.VolumeType{{VolumeType: "csi-rbd"}}) // want `Controller.syncVolumeTypes \(DB.Create \(INSERT volume_types\) at dao.go:\d+, via VolumeTypeDaoImpl.AddModel, via \*dao.VolumeTypeDaoImpl.CreateOrUpdateVolumeType, via VolumeTypeDao.CreateOrUpdateVolumeType\) writes to SQL database without a fencing token`
+		c.syncVolumeTypes([]*model.VolumeType{{VolumeType: "csi-rbd"}}) // want `Controller.syncVolumeTypes \(DB.Save \(UPDATE volume_types\) at dao.go:\d+, via VolumeTypeDaoImpl.UpdateModel, via \*dao.VolumeTypeDaoImpl.CreateOrUpdateVolumeType, via VolumeTypeDao.CreateOrUpdateVolumeType\) writes to SQL database without a fencing token`
 		<-ctx.Done()
 	}
 	again := make(chan struct{}, 1)

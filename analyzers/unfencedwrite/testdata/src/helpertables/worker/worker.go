@@ -147,7 +147,7 @@ func (j *Job) Others(ctx context.Context, b *tsdb.Block, table string, cols []st
 	if err := tsdb.InsertBlockFirst(j.db, b); err != nil { // want `tsdb.InsertBlockFirst \(.*via dbcl.ExecInsertFirst \(INSERT blocks\)\) writes`
 		return err
 	}
-	if err := tsdb.InsertBlockAudited(j.db, b); err != nil { // want `tsdb.InsertBlockAudited \(.*via dbcl.ExecInsertAudited\) writes`
+	if err := tsdb.InsertBlockAudited(j.db, b); err != nil { // want `tsdb.InsertBlockAudited \(.*via dbcl.ExecInsertAudited; it reaches 2 unfenced writes: Querier.NamedExec \(INSERT <run-time name>\) at dbcl.go:\d+, Querier.NamedExec \(INSERT audit\) at dbcl.go:\d+\) writes`
 		return err
 	}
 	// Missed, as before: dbcl chooses the WHERE clause at run time, and a

@@ -1,0 +1,137 @@
+package lease
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// The writes a call reaches.
+//
+// A WritesFact names one write for the caller's diagnostic. A region that
+// runs a whole job through one call (a sync's pipeline in an errgroup, a
+// worker's Run) reaches many writes, and the one named stood for all of
+// them. When it was the least of them (an audit row, a definition written
+// again from the config), the writes that lose data went unnamed, and a
+// reader who checked the named one and found it harmless dismissed the
+// finding. The finding stays one, at the call in the region: one lease
+// lost, one fix there (a fence handed down, or the work stopped).
+//
+// So a function that makes more than one unfenced write on every call
+// lists them all as its fact's Sites. Each is named where the program
+// makes it nearest to the store. That is the function's own store call
+// ("Pool.Exec at progress.go:39"), or its call of a function that makes
+// just one ("StateStore.SaveCursor at syncer.go:94"). A callee that makes
+// several passes its own Sites up instead, and unfencedwrite's message
+// names them all.
+//
+// A write that only adds rows (an audit event) is left out when another
+// replaces data: its harm is a duplicate row, and the list is there to
+// name the writes that lose the next holder's data. A call through an
+// interface is named at the call, not at the writes of the implementation
+// the program's summary resolved it to: the caller's code is where it
+// chooses to write, and the implementations' writes are theirs.
+//
+// Only writes every call reaches are listed: a write on a branch of a
+// parameter, or a call whose callee has Cases, may not be made by a given
+// caller, and a fact with Cases lists none (paramconds.go names the first
+// case left instead).
+
+// MaxWriteSites bounds the Sites a fact keeps; a longer list is cut (the
+// diagnostic says "at least").
+const MaxWriteSites = 24
+
+// writeSites returns the Sites of a function's WritesFact, from its writes
+// in order: nil when it makes one write itself and calls nothing that
+// makes more. Writes that only add rows are left out when another
+// replaces data, so one may be left.
+func (b *builder) writeSites(writes []*Write) []string {
+	var out []string
+	add := func(site string) {
+		if len(out) < MaxWriteSites && !slices.Contains(out, site) {
+			out = append(out, site)
+		}
+	}
+	replaces := slices.ContainsFunc(writes, func(w *Write) bool { return !w.Append && b.everyCallWrite(w) })
+	made, deep := 0, false
+	for _, w := range byPos(writes) {
+		if !b.everyCallWrite(w) {
+			continue
+		}
+		made++
+		if replaces && w.Append {
+			continue
+		}
+		if len(w.Sites) > 0 {
+			deep = true
+			for _, site := range w.Sites {
+				add(site)
+			}
+			continue
+		}
+		p := b.pass.Fset.Position(w.Pos)
+		add(fmt.Sprintf("%s at %s:%d", w.What, filepath.Base(p.Filename), p.Line))
+	}
+	if made < 2 && !deep {
+		return nil // its one write: a caller names its call
+	}
+	return out
+}
+
+// everyCallWrite reports whether w is a plain unfenced write (unfencedCase)
+// that every call of its function reaches: no branch on a parameter leads
+// to it, and its callee's fact, if it has one, has no Cases.
+func (b *builder) everyCallWrite(w *Write) bool {
+	return b.unfencedCase(w) && w.cases == nil && len(b.writeReach(w)) == 0
+}
+
+// factNamedWrite returns the write a function's WritesFact names: first,
+// its first plain unfenced write, unless that write only adds rows (an
+// audit event, a history row) and another that every call reaches
+// replaces data, the first such. The fact names a write that loses data
+// when a stale holder makes it, not the one that happens to come first.
+func (b *builder) factNamedWrite(first *Write, writes []*Write) *Write {
+	if !first.Append {
+		return first
+	}
+	for _, w := range byPos(writes) {
+		if !w.Append && b.everyCallWrite(w) {
+			return w
+		}
+	}
+	return first
+}
+
+// byPos returns writes in the order of their positions, in a new slice:
+// the model's list is in that order only once a round of fact writes has
+// sorted it.
+func byPos(writes []*Write) []*Write {
+	return slices.SortedStableFunc(slices.Values(writes), func(x, y *Write) int { return int(x.Pos - y.Pos) })
+}
+
+// refreshSites reads again the Sites of the calls recorded as writes: the
+// callee's fact may have grown since (a helper of the package whose own
+// callees gained facts in a later round), as refreshCases does for Cases.
+func (b *builder) refreshSites() {
+	for _, w := range b.model.Writes {
+		if w.sitesOf == nil {
+			continue
+		}
+		var wf WritesFact
+		if b.fact(w.sitesOf, &wf) {
+			w.Sites = reachedSites(w.Call, &wf)
+		}
+	}
+}
+
+// reachedSites returns the Sites a call of a function with fact wf carries:
+// none when its Cases say a call may reach only some of its writes, or
+// when the call is through an interface (named at the call).
+func reachedSites(call ssa.CallInstruction, wf *WritesFact) []string {
+	if wf.Cases != nil || call.Common().IsInvoke() {
+		return nil
+	}
+	return wf.Sites
+}
