@@ -56,7 +56,7 @@ const (
 	EtcdTxn                         // fenced if the Txn chain has an If with an ownership compare
 	S3Conditional                   // fenced if the input struct sets IfMatch / IfNoneMatch
 	GCSConditional                  // fenced if the object handle went through If(Conditions{...})
-	ConsulTxn                       // fenced if the ops hold a check-session / check-index op
+	ConsulTxn                       // fenced if the ops hold a check-session, check-index or cas op, or create-if-absent (consultxn.go)
 	ZKVersion                       // fenced if the version argument at API.Arg is not -1
 	ZKMulti                         // fenced if the ops hold a *zk.CheckVersionRequest
 	ZKCreate                        // create-only unless the flags at API.Arg are sequential: ZooKeeper refuses an existing node
@@ -99,7 +99,8 @@ func (r FenceRule) When() string {
 	case GCSConditional:
 		return "the object handle went through `If(storage.Conditions{...})`"
 	case ConsulTxn:
-		return "the `Txn` holds a check-session or check-index op"
+		return "the `Txn` holds a check-session, check-index, cas or delete-cas op, or a check-not-exists op and no delete " +
+			"(read also in the functions that build its ops)"
 	case ZKVersion:
 		return "the version passed is not -1"
 	case ZKMulti:

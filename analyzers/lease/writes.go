@@ -88,7 +88,7 @@ func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, calle
 		}
 		w.Fenced = fenced
 	case ConsulTxn:
-		w.Fenced = hasConsulCheck(fn)
+		w.Fenced = consulTxnConditional(fn, arg(c, 0))
 	case ZKVersion:
 		v := arg(c, api.Arg)
 		// A version is compare-and-set on the node, not a token: leave Token nil.
@@ -871,21 +871,6 @@ func gcsFenced(handle ssa.Value) (fenced, known bool) {
 		v = callRecv(p.Common()) // Generation, Key, CopierFrom, ... keep the handle
 	}
 	return false, false
-}
-
-// hasConsulCheck reports whether fn builds a Consul txn op that checks the
-// lock: a check-session or check-index verb.
-func hasConsulCheck(fn *ssa.Function) bool {
-	for _, blk := range fn.Blocks {
-		for _, instr := range blk.Instrs {
-			for _, op := range instr.Operands(nil) {
-				if s, ok := constString(*op); ok && (s == "check-session" || s == "check-index") {
-					return true
-				}
-			}
-		}
-	}
-	return false
 }
 
 // hasCheckVersion reports whether a zk Multi's ops include a

@@ -33,7 +33,8 @@
 // without an If; go-redis commands outside WATCH/MULTI or a fence-comparing
 // script; S3 PutObject, DeleteObject, CopyObject and uploads without IfMatch
 // or IfNoneMatch; Cloud Storage writers, updates and deletes without If; Consul
-// KV Put and Delete and Txns without a check-session or check-index op;
+// KV Put and Delete and Txns without a check-session, check-index or cas op
+// (or a check-not-exists op in a Txn that deletes nothing);
 // ZooKeeper Set and Delete with version -1, sequential Creates, and Multi
 // without a CheckVersionRequest. A call, made while the lease is held, to a function
 // (in this package or another) that makes such a write is reported at the
