@@ -204,6 +204,7 @@ func (b *builder) targetsFact(targets []dispatchTarget, f analysis.Fact) bool {
 			}
 			dispatched := WritesFact{System: wf.System, What: wf.What + ", via " + t.name, Dispatch: t.impl, OutsideOf: wf.OutsideOf, Append: wf.Append, Spawned: wf.Spawned, OnceRecv: wf.OnceRecv,
 				Keys: b.agreedKeys(targets, wf.Keys), Sites: wf.Sites}
+			dispatched.BoundColumn, dispatched.BoundParam = b.agreedBound(targets, wf)
 			if wf.OnceRecv { // another implementation may write on every call
 				if once == nil {
 					once = &dispatched
@@ -277,6 +278,20 @@ func (b *builder) agreedKeys(targets []dispatchTarget, keys string) string {
 		}
 	}
 	return keys
+}
+
+// agreedBound returns wf's bounded decrement when every implementation
+// among targets that writes makes the same one.
+func (b *builder) agreedBound(targets []dispatchTarget, wf *WritesFact) (string, int) {
+	if wf.BoundColumn == "" {
+		return "", 0
+	}
+	for _, t := range targets {
+		if _, other, _ := b.targetFacts(t); other != nil && (other.BoundColumn != wf.BoundColumn || other.BoundParam != wf.BoundParam) {
+			return "", 0
+		}
+	}
+	return wf.BoundColumn, wf.BoundParam
 }
 
 // dispatchCAS reports whether a call that runs one of targets is a

@@ -49,6 +49,11 @@ type WritesFact struct {
 	// it is handed (goctl.go): SchemaKeys spelled "FindOneByX=col1,col2",
 	// joined by ";" (formatKeys; a string keeps the fact comparable).
 	Keys string
+	// BoundColumn, when set, says every unfenced write of the function is
+	// a bounded decrement of that column (SET c = c - $x WHERE ... AND c
+	// >= $x) by its parameter BoundParam (receiver excluded; sqlbounds.go).
+	BoundColumn string
+	BoundParam  int
 	// Cases lists the function's unfenced writes with the values of its
 	// parameters that reach each, in order, when the first does not reach
 	// on every call (paramconds.go): a call whose constant arguments rule
@@ -67,7 +72,8 @@ type WritesFact struct {
 func sameWritesFact(x, y *WritesFact) bool {
 	return x.System == y.System && x.What == y.What && x.Dispatch == y.Dispatch && x.OutsideOf == y.OutsideOf &&
 		x.Append == y.Append && x.Accumulates == y.Accumulates && x.FreshKeys == y.FreshKeys && x.Spawned == y.Spawned &&
-		x.OnceRecv == y.OnceRecv && x.Keys == y.Keys && sameCases(x.Cases, y.Cases) && slices.Equal(x.Sites, y.Sites)
+		x.OnceRecv == y.OnceRecv && x.Keys == y.Keys && x.BoundColumn == y.BoundColumn && x.BoundParam == y.BoundParam &&
+		sameCases(x.Cases, y.Cases) && slices.Equal(x.Sites, y.Sites)
 }
 
 // A Dispatch names the implementation that a fact was learned from through

@@ -19,6 +19,7 @@ func (b *builder) deriveWriteFacts() {
 		b.fenceByConflict()
 		b.judgeFreshKeys()
 		b.fenceByKeyedInsert()
+		b.fenceBoundedDecrements()
 		if !b.updateWriteFacts() {
 			return
 		}
@@ -142,6 +143,7 @@ func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 		}
 		f := &WritesFact{System: unfenced.System, What: b.describeWrite(unfenced), Dispatch: unfenced.Dispatch, OutsideOf: outsideOf, Append: appends, Accumulates: accumulates, FreshKeys: freshKeys,
 			Spawned: allSpawned && !once, OnceRecv: once, Keys: keys, Cases: cases, Sites: sites}
+		f.BoundColumn, f.BoundParam = boundOfAll(fn, writes)
 		if b.fact(obj, &old) && sameWritesFact(&old, f) {
 			return false
 		}

@@ -186,6 +186,8 @@ type Write struct {
 	// Accumulates), or a call of a function whose every unfenced write
 	// does (WritesFact.Accumulates).
 	accumulates bool
+	// bound is set on an unfenced bounded decrement (sqlbounds.go).
+	bound *boundedDecrement
 	// countFences marks a RowsCAS write that is fenced only when its
 	// rows-affected count is read (a token or version compared); a state
 	// transition alone is safe whether or not it is (sqlidem.go).

@@ -439,7 +439,7 @@ func (f *folder) gormStatement(g *gormChain, name string, c *ssa.CallCommon, dep
 	case "Update", "UpdateColumn":
 		return "UPDATE " + table + " SET " + f.gormUpdateSet(c, depth) + f.gormWhere(g, "")
 	case "Updates", "UpdateColumns":
-		return "UPDATE " + table + " SET " + f.gormSets(arg(c, 0)) + f.gormWhere(g, "")
+		return "UPDATE " + table + " SET " + f.gormSets(arg(c, 0), depth) + f.gormWhere(g, "")
 	case "Delete":
 		inline := ""
 		if conds, known := variadic(arg(c, 1)); known && len(conds) > 0 {
@@ -478,21 +478,21 @@ func (f *folder) gormStatement(g *gormChain, name string, c *ssa.CallCommon, dep
 // takes one map or struct, what Updates would set.
 func (f *folder) gormUpdateSet(c *ssa.CallCommon, depth int) string {
 	if !calleeFunc(c).Signature().Variadic() {
-		return f.fold(arg(c, 0), depth+1) + " = " + f.hole(unwrap(arg(c, 1)))
+		return f.fold(arg(c, 0), depth+1) + " = " + f.gormValue(arg(c, 1), depth)
 	}
 	attrs, known := variadic(arg(c, 0))
 	switch {
 	case known && len(attrs) == 2:
-		return f.fold(unwrap(attrs[0]), depth+1) + " = " + f.hole(unwrap(attrs[1]))
+		return f.fold(unwrap(attrs[0]), depth+1) + " = " + f.gormValue(attrs[1], depth)
 	case known && len(attrs) == 1:
-		return f.gormSets(attrs[0])
+		return f.gormSets(attrs[0], depth)
 	}
 	return "x = " + f.hole(nil)
 }
 
 // gormSets renders the assignments of Updates: a map literal's constant
 // keys, or one column for a struct or a map built elsewhere.
-func (f *folder) gormSets(v ssa.Value) string {
+func (f *folder) gormSets(v ssa.Value, depth int) string {
 	if mm := makeMapOf(unwrap(v)); mm != nil {
 		var parts []string
 		for _, u := range mapUpdates(mm) {
@@ -500,13 +500,26 @@ func (f *folder) gormSets(v ssa.Value) string {
 			if !ok {
 				break
 			}
-			parts = append(parts, col+" = "+f.hole(unwrap(u.Value)))
+			parts = append(parts, col+" = "+f.gormValue(u.Value, depth))
 		}
 		if len(parts) > 0 {
 			return strings.Join(parts, ", ")
 		}
 	}
 	return "x = " + f.hole(unwrap(v))
+}
+
+// gormValue renders a value an update assigns: the SQL of a gorm.Expr
+// with its arguments bound (gorm.Expr("stocks - ?", n) is stocks - n),
+// or a hole for any other value.
+func (f *folder) gormValue(v ssa.Value, depth int) string {
+	v = unwrap(v)
+	if p := producer(v); p != nil {
+		if fn := calleeFunc(p.Common()); fn != nil && fn.Pkg() != nil && CanonicalPath(fn.Pkg().Path()) == pkgGorm && fn.Name() == "Expr" {
+			return f.bind(arg(p.Common(), 0), arg(p.Common(), 1), depth)
+		}
+	}
+	return f.hole(v)
 }
 
 // gormWhere renders the WHERE clause of an update or delete: the chain's

@@ -157,6 +157,11 @@ func (b *builder) factWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
 		if !w.reachCases(wf.Cases) {
 			return nil // the call's constant arguments rule out every write it could make
 		}
+		if wf.BoundColumn != "" {
+			if amount := arg(call.Common(), wf.BoundParam); amount != nil {
+				w.bound = &boundedDecrement{column: wf.BoundColumn, amount: amount}
+			}
+		}
 		w.spawned = wf.Spawned || wf.OnceRecv
 		if wf.OnceRecv {
 			w.once = b.onceCall(call)
@@ -452,6 +457,9 @@ func (b *builder) stmtsWrite(w *Write, call ssa.CallInstruction, list ssa.Value)
 	if worst == nil {
 		return nil
 	}
+	if len(elems) > 1 {
+		worst.bound = nil // one statement's bound says nothing of the others
+	}
 	if worst.keyed != "" {
 		b.keyed[call] = worst.keyed
 	}
@@ -461,7 +469,7 @@ func (b *builder) stmtsWrite(w *Write, call ssa.CallInstruction, list ssa.Value)
 // sqlTextsWrite classifies the texts of the SQL sent by call, as sqlWrite.
 func (b *builder) sqlTextsWrite(w *Write, call ssa.CallInstruction, texts []sqlText, argsAt int) *Write {
 	var worst *Write
-	keyed, accumulates := true, true
+	keyed, accumulates, bounded := true, true, true
 	for _, text := range texts {
 		alt := *w
 		r := b.sqlTextWrite(&alt, call, text, argsAt)
@@ -473,9 +481,13 @@ func (b *builder) sqlTextsWrite(w *Write, call ssa.CallInstruction, texts []sqlT
 		}
 		keyed = keyed && r.keyed != ""
 		accumulates = accumulates && r.accumulates
+		bounded = bounded && (r.Fenced || r.bound != nil)
 	}
 	*w = *worst
 	w.accumulates = accumulates
+	if !bounded {
+		w.bound = nil
+	}
 	if !keyed {
 		w.keyed = ""
 		if strings.HasPrefix(w.FencedBy, "a create-if-absent: ") {
@@ -562,6 +574,8 @@ func (b *builder) sqlTextWrite(w *Write, call ssa.CallInstruction, text sqlText,
 			if open := text.openHoles(st.Open); len(open) > 0 {
 				w.Unseen = "WHERE clause (built at run time)"
 				w.cond = b.condFact(w, text, open)
+			} else if len(writes) == 1 {
+				w.bound = decrementBound(st, text, args, argsKnown)
 			}
 			return w
 		}

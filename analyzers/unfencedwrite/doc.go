@@ -386,6 +386,19 @@
 //     (a time, a value read from the store or from configuration), an
 //     upsert without that WHERE, or one ANDed with anything else, is
 //     reported.
+//   - Bounded decrement: UPDATE t SET c = c - $n WHERE ... AND c >= $n,
+//     with the same value subtracted and bounded (GORM's Where("stocks >=
+//     ?", n).UpdateColumn("stocks", gorm.Expr("stocks - ?", n))), under a
+//     lock its own function takes, when every branch between the acquire
+//     and the write, and the amount, depend only on the function's
+//     parameters and constants, the lock's own calls, the write's result,
+//     and the bound: a read row's field named as the column compared with
+//     the amount (inv.Stocks < n), and that read's error. The store
+//     repeats the check where it applies the decrement, and decrements
+//     commute, so a stale holder takes only what it was asked to take and
+//     never below zero. A decrement decided on other state read under the
+//     lock (an order still pending) is reported: a stale holder that read
+//     it takes twice. So is one without the bound, as an increment is.
 //   - Server configuration: a write to a schema the database server keeps
 //     for itself (MySQL's performance_schema, mysql and sys, PostgreSQL's
 //     pg_catalog), such as turning on a performance_schema instrument,

@@ -105,6 +105,65 @@ func (s *stmt) versions(set, end, wlo, whi int) {
 	}
 }
 
+// bounds records the bounded decrements of an UPDATE: every assignment in
+// SET [set, end) is c = c - $x, and the WHERE clause [wlo, whi) requires,
+// as one of its top-level AND parts, c >= $y (or $y <= c) for each such c.
+// Anything else in SET, or a column without its floor, records none.
+func (s *stmt) bounds(set, end, wlo, whi int) {
+	amounts := make(map[string]Param)
+	var cols []string
+	for _, part := range s.split(set, end) {
+		col, amount, ok := s.decrement(part[0], part[1])
+		if !ok {
+			return
+		}
+		amounts[strings.ToLower(col)] = amount
+		cols = append(cols, col)
+	}
+	floors := make(map[string]Param)
+	for _, part := range s.andParts(wlo, whi) {
+		lo, hi := s.strip(part[0], part[1])
+		op, at, ok := s.comparison(lo, hi)
+		if !ok {
+			continue
+		}
+		colLo, colHi, valLo, valHi := lo, at, at+1, hi
+		if op == "<=" {
+			colLo, colHi, valLo, valHi = at+1, hi, lo, at
+		} else if op != ">=" {
+			continue
+		}
+		col, _, ok := s.column(colLo, colHi)
+		vlo, vhi := s.strip(valLo, valHi)
+		if ok && vhi-vlo == 1 && s.toks[vlo].kind == tParam {
+			floors[strings.ToLower(col)] = s.toks[vlo].param()
+		}
+	}
+	var bounds []Bound
+	for _, col := range cols {
+		floor, ok := floors[strings.ToLower(col)]
+		if !ok {
+			return
+		}
+		bounds = append(bounds, Bound{Column: col, Amount: amounts[strings.ToLower(col)], Floor: floor})
+	}
+	s.st.Bounds = bounds
+}
+
+// decrement reads one assignment in [lo, hi) as c = c - $x.
+func (s *stmt) decrement(lo, hi int) (col string, amount Param, ok bool) {
+	eq := s.equals(lo, hi)
+	_, col, j, ok := s.name(lo)
+	if !ok || j != eq || eq >= hi {
+		return "", Param{}, false
+	}
+	_, self, k, ok := s.name(eq + 1)
+	if !ok || !strings.EqualFold(self, col) || k+2 != hi || !s.toks[k].isOp("-") || s.toks[k+1].kind != tParam {
+		return "", Param{}, false
+	}
+	return col, s.toks[k+1].param(), true
+}
+
 // An offsetParam is a placeholder plus a constant: $n, :v - 1, ? + 1.
 type offsetParam struct {
 	param  Param

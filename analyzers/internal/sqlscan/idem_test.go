@@ -258,6 +258,43 @@ func TestReset(t *testing.T) {
 	}
 }
 
+// TestBounds checks the bounded decrements of UPDATEs, each with twins
+// that add, set, bound another column or OR the bound away.
+func TestBounds(t *testing.T) {
+	for _, tc := range []struct {
+		name, query string
+		want        string // column:amount>=floor, space-separated
+	}{
+		{"bounded", "UPDATE inventory SET stocks = stocks - ? WHERE goods = ? AND stocks >= ?", "stocks:?#1>=?#3"},
+		{"parenthesized, as GORM writes it", "UPDATE inventories SET stocks = stocks - ? WHERE (goods = ?) AND (stocks >= ?)", "stocks:?#1>=?#3"},
+		{"quoted, reversed floor", "UPDATE `inventory` SET `stocks` = `stocks` - $1 WHERE $1 <= stocks AND goods = $2", "stocks:$1>=$1"},
+		{"two columns", "UPDATE accounts SET avail = avail - $1, held = held - $2 WHERE id = $3 AND avail >= $1 AND held >= $2", "avail:$1>=$1 held:$2>=$2"},
+		{"one column unbounded", "UPDATE accounts SET avail = avail - $1, held = held - $2 WHERE id = $3 AND avail >= $1", ""},
+		{"no floor", "UPDATE inventory SET stocks = stocks - ? WHERE goods = ?", ""},
+		{"other column's floor", "UPDATE inventory SET stocks = stocks - ? WHERE goods = ? AND reserved >= ?", ""},
+		{"floor ORed", "UPDATE inventory SET stocks = stocks - ? WHERE goods = ? OR stocks >= ?", ""},
+		{"strict floor", "UPDATE inventory SET stocks = stocks - ? WHERE goods = ? AND stocks > ?", ""},
+		{"increment", "UPDATE inventory SET stocks = stocks + ? WHERE goods = ? AND stocks >= ?", ""},
+		{"absolute", "UPDATE inventory SET stocks = ? WHERE goods = ? AND stocks >= ?", ""},
+		{"decrement and a set", "UPDATE inventory SET stocks = stocks - ?, note = ? WHERE goods = ? AND stocks >= ?", ""},
+		{"constant amount", "UPDATE inventory SET stocks = stocks - 1 WHERE goods = ? AND stocks >= 1", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := sqlscan.Parse(tc.query)
+			if s.Unknown || len(s.Statements) != 1 {
+				t.Fatalf("unknown or not one statement: %s", scriptSummary(s))
+			}
+			var got []string
+			for _, b := range s.Statements[0].Bounds {
+				got = append(got, fmt.Sprintf("%s:%s>=%s", b.Column, param(b.Amount), param(b.Floor)))
+			}
+			if g := strings.Join(got, " "); g != tc.want {
+				t.Errorf("Bounds = %q, want %q", g, tc.want)
+			}
+		})
+	}
+}
+
 // TestPins checks the conditions read from one-table DELETEs that only
 // hold columns to values.
 func TestPins(t *testing.T) {

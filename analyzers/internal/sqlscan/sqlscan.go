@@ -122,6 +122,12 @@ type Statement struct {
 	// column bumped in SET (version = version + 1) and compared for
 	// equality with a placeholder in the WHERE clause (Op "=").
 	Versions []Fence
+	// Bounds lists, for an UPDATE of one table whose every assignment
+	// subtracts a placeholder from the column's own value, each column's
+	// floor in the WHERE clause: SET stocks = stocks - $1 WHERE ... AND
+	// stocks >= $2. nil unless every assignment has one. Whether the two
+	// placeholders carry the same value is the caller's to check.
+	Bounds []Bound
 	// Expiry reports a DELETE whose WHERE clause selects rows only by age
 	// or expiry: every ANDed condition compares a column with a time
 	// before it (expires_at < now(), created_at < now() - interval '7
@@ -294,6 +300,13 @@ func ArgIndex(p Param) (index int, name string) {
 		return -1, p.Name
 	}
 	return -1, ""
+}
+
+// A Bound is one bounded decrement of an UPDATE: SET Column = Column -
+// Amount ... WHERE Column >= Floor.
+type Bound struct {
+	Column        string
+	Amount, Floor Param
 }
 
 // Fence is a comparison that rejects a write carrying an older-or-equal

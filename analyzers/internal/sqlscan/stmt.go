@@ -462,6 +462,7 @@ func (s *stmt) update(i int) {
 		s.versions(set+1, end, s.whereLo, s.whereHi)
 		if !s.joined {
 			s.softDelete(set+1, end, s.whereLo, s.whereHi)
+			s.bounds(set+1, end, s.whereLo, s.whereHi)
 		}
 		s.transition(set+1, end, s.whereLo, s.whereHi)
 		if s.joined {
