@@ -217,11 +217,66 @@ func (d *boundInputs) fieldRead(v ssa.Value) ssa.Value {
 	if ext, ok := base.(*ssa.Extract); ok {
 		base = ext.Tuple
 	}
-	if call, ok := base.(*ssa.Call); ok {
-		return call
+	switch x := base.(type) {
+	case *ssa.Call:
+		return x
+	case *ssa.Alloc:
+		return fillingCall(x)
 	}
 	return nil
 }
+
+// fillingCall returns the one call that local is handed to (directly or
+// as an interface: GORM's First(&row), Scan(&row)), the read that fills
+// it; nil if it goes to none, to several or anywhere else but its field
+// loads.
+func fillingCall(local *ssa.Alloc) *ssa.Call {
+	var fill *ssa.Call
+	take := func(ref ssa.Instruction) bool {
+		call, ok := ref.(*ssa.Call)
+		if !ok || fill != nil {
+			return false
+		}
+		fill = call
+		return true
+	}
+	for _, ref := range *local.Referrers() {
+		switch r := ref.(type) {
+		case *ssa.FieldAddr, *ssa.DebugRef:
+		case *ssa.MakeInterface:
+			for _, use := range *r.Referrers() {
+				if !take(use) {
+					return nil
+				}
+			}
+		default:
+			if !take(r) {
+				return nil
+			}
+		}
+	}
+	return fill
+}
+
+// readError reports whether v is the error of a read of the bound: its
+// error result, or the Error field of the *gorm.DB it returns.
+func (d *boundInputs) readError(v ssa.Value) bool {
+	if !types.Identical(v.Type(), errorType) {
+		return false
+	}
+	switch x := v.(type) {
+	case *ssa.Extract:
+		return d.reads[x.Tuple]
+	case *ssa.Call:
+		return d.reads[x]
+	case *ssa.UnOp:
+		fa, ok := x.X.(*ssa.FieldAddr)
+		return ok && x.Op == token.MUL && d.reads[fa.X]
+	}
+	return false
+}
+
+var errorType = types.Universe.Lookup("error").Type()
 
 // sameColumn reports whether a Go field name and a column name match as
 // ORMs map them (Stocks and stocks, InStock and in_stock).
@@ -244,6 +299,9 @@ func (d *boundInputs) allowed(v ssa.Value) bool {
 		return true
 	}
 	d.seen[v] = true
+	if d.readError(v) {
+		return true // the read of the bound failed
+	}
 	switch x := v.(type) {
 	case *ssa.Const, *ssa.Function:
 		return true
@@ -252,9 +310,6 @@ func (d *boundInputs) allowed(v ssa.Value) bool {
 	case *ssa.Call:
 		return d.allowedCall(x)
 	case *ssa.Extract:
-		if d.reads[x.Tuple] && types.Identical(x.Type(), types.Universe.Lookup("error").Type()) {
-			return true // the read of the bound failed
-		}
 		return d.allowed(x.Tuple)
 	case *ssa.UnOp:
 		switch x.Op {

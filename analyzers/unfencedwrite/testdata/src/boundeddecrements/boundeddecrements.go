@@ -130,6 +130,42 @@ func (sv *service) sellInline(goods int64, n int) error {
 	return sv.db.Model(&Inventory{}).Where("goods = ?", goods).Where("stocks >= ?", n).UpdateColumn("stocks", gorm.Expr("stocks - ?", n)).Error
 }
 
+// sellFirst reads the row into a local with GORM's First and checks its
+// stock and First's error: quiet, like sell.
+func (sv *service) sellFirst(goods int64, n int32) error {
+	m := sv.rs.NewMutex(fmt.Sprintf("goods_%d", goods))
+	if err := m.Lock(); err != nil {
+		return err
+	}
+	defer m.Unlock()
+	var inv Inventory
+	if err := sv.db.Where("goods = ?", goods).First(&inv).Error; err != nil {
+		return err
+	}
+	if inv.Stocks < n {
+		return errShort
+	}
+	return sv.st.reduce(sv.db, goods, int(n))
+}
+
+// sellFirstFrozen reads the row the same way and also tests its frozen
+// flag: reported.
+func (sv *service) sellFirstFrozen(goods int64, n int32) error {
+	m := sv.rs.NewMutex(fmt.Sprintf("goods_%d", goods))
+	if err := m.Lock(); err != nil {
+		return err
+	}
+	defer m.Unlock()
+	var inv Inventory
+	if err := sv.db.Where("goods = ?", goods).First(&inv).Error; err != nil {
+		return err
+	}
+	if inv.Stocks < n || inv.Frozen {
+		return errShort
+	}
+	return sv.st.reduce(sv.db, goods, int(n)) // want `store.reduce \(.*\) writes to SQL database without a fencing token`
+}
+
 // takeUnbounded takes the stock with no bound: a stale holder's take can
 // drive it below zero, past the check it made.
 func (sv *service) takeUnbounded(goods int64, n int32) error {
