@@ -38,7 +38,11 @@
 // ZooKeeper Set and Delete with version -1, sequential Creates, and Multi
 // without a CheckVersionRequest. A call, made while the lease is held, to a function
 // (in this package or another) that makes such a write is reported at the
-// call and names the inner write. A write that the function makes only for
+// call and names the inner write; when the call reaches several on every
+// call, it lists each where the application makes it nearest the store (a
+// call through an interface at that call), leaving out the writes that
+// only add rows when another replaces data, and names first one that
+// replaces data. A write that the function makes only for
 // some values of its parameters (under `if fix {`, after `if dryRun {
 // return }`, for `ttl < 0`, with a non-nil counter, also in a closure it
 // runs) is not the call's when a constant argument rules that path out
