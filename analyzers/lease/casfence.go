@@ -576,8 +576,8 @@ func (b *builder) mayReturnNil(ret *ssa.Return, sqlOnly bool) bool {
 }
 
 // errNotNil reports whether ret returns an error evidently not nil: one
-// made there (errors.New, fmt.Errorf, a concrete value converted to
-// error), a package's sentinel error variable, what a function that never
+// made there (errors.New, fmt.Errorf, an error package's New or its Wrap
+// of an error found not nil, a concrete value converted to error), a package's sentinel error variable, what a function that never
 // returns nil (FailsFact) returns, or an error returned on the branch
 // where it was found not nil.
 func (b *builder) errNotNil(ret *ssa.Return) bool {
@@ -601,8 +601,28 @@ func (b *builder) errNotNil(ret *ssa.Return) bool {
 		if f := calleeFunc(&x.Call); f != nil && !x.Call.IsInvoke() && b.fact(f, new(FailsFact)) {
 			return true
 		}
+		if wrapsNotNil(&x.Call, ret.Block()) {
+			return true
+		}
 	}
 	return checkedNotNil(v, ret.Block())
+}
+
+// wrapsNotNil reports whether call, returned in blk, makes an error that
+// is not nil: an error package's New or Errorf, or its Wrap (WithStack,
+// ...) of an error found not nil on the way to blk.
+func wrapsNotNil(call *ssa.CallCommon, blk *ssa.BasicBlock) bool {
+	f := call.StaticCallee()
+	if f == nil || f.Pkg == nil {
+		return false
+	}
+	switch errorFunc(f.Pkg.Pkg.Path(), f.Name()) {
+	case alwaysError:
+		return true
+	case wrapsError:
+		return len(call.Args) > 0 && checkedNotNil(call.Args[0], blk)
+	}
+	return false
 }
 
 // checkedNotNil reports whether blk is reached only through the branch of

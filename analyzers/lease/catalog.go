@@ -877,3 +877,31 @@ func CanonicalPath(path string) string {
 	}
 	return p
 }
+
+// An errorKind says what an error constructor of an error package returns,
+// for reading a return as a failure: a helper that lets go of its lock only
+// where it fails still returns holding it whenever it succeeds.
+type errorKind uint8
+
+const (
+	notErrorFunc errorKind = iota
+	alwaysError            // never nil: New, Errorf
+	wrapsError             // nil exactly when the error it wraps, its first argument, is nil
+)
+
+// errorFunc says what the function name of the package at path returns:
+// github.com/pkg/errors, and github.com/cockroachdb/errors, which keeps its
+// API. (The standard library's errors.New and fmt.Errorf are known where
+// returns are read.)
+func errorFunc(path, name string) errorKind {
+	switch normalizePath(path) {
+	case "github.com/pkg/errors", "github.com/cockroachdb/errors":
+		switch name {
+		case "New", "Newf", "Errorf":
+			return alwaysError
+		case "Wrap", "Wrapf", "WithStack", "WithMessage", "WithMessagef":
+			return wrapsError
+		}
+	}
+	return notErrorFunc
+}

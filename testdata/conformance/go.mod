@@ -28,6 +28,7 @@ require (
 	github.com/jmoiron/sqlx v1.4.0
 	github.com/labstack/echo/v4 v4.16.5
 	github.com/oklog/ulid/v2 v2.1.2
+	github.com/pkg/errors v0.9.1
 	github.com/qustavo/dotsql v1.2.0
 	github.com/redis/go-redis/v9 v9.23.0
 	github.com/rs/xid v1.6.0
