@@ -85,3 +85,15 @@ func (d *Daemon) Enlist(ctx context.Context, name string) error {
 	s := &pipeline.Syncer{Name: name, Store: d.store}
 	return s.Register(ctx, []string{"t1", "t2"})
 }
+
+// Follow streams under the lock: the finding lists every write of the
+// pass, the deepest too.
+func (d *Daemon) Follow(ctx context.Context, name string) error {
+	held, release, err := d.store.Acquire(ctx, name)
+	if err != nil || !held {
+		return err
+	}
+	defer release()
+	s := &pipeline.Syncer{Name: name, Store: d.store}
+	return s.Stream(ctx) // want `Syncer.Stream \(.*; it reaches 3 unfenced writes: Syncer.mark at pipeline.go:\d+, Syncer.touch at pipeline.go:\d+, Syncer.reseed at pipeline.go:\d+\) writes to PostgreSQL`
+}

@@ -79,3 +79,28 @@ func (s *Syncer) Reopen(ctx context.Context, target string) error {
 	}
 	return s.Store.SaveCursor(ctx, s.Name, state.Cursor{Table: target, Phase: "initial_copy"})
 }
+
+// Stream runs a streaming pass. Its writes sit at different depths of the
+// package's own helpers, so the pass's list of writes grows over several
+// rounds of facts, after Stream's call of it was first read.
+func (s *Syncer) Stream(ctx context.Context) error { return s.pass(ctx) }
+
+func (s *Syncer) pass(ctx context.Context) error {
+	s.mark(ctx)
+	s.touch(ctx)
+	return s.reseed(ctx)
+}
+
+func (s *Syncer) mark(ctx context.Context) {
+	_ = s.Store.SaveCursor(ctx, s.Name, state.Cursor{Table: s.Name, Phase: "streaming"})
+}
+
+func (s *Syncer) touch(ctx context.Context) {
+	_ = s.Store.SaveProgress(ctx, s.Name, "touched", 0)
+}
+
+func (s *Syncer) reseed(ctx context.Context) error { return s.reset(ctx) }
+
+func (s *Syncer) reset(ctx context.Context) error {
+	return s.Store.SaveProgress(ctx, s.Name, "all", -1)
+}
