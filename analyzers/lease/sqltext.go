@@ -98,6 +98,7 @@ type folder struct {
 	choices   []int
 	arity     []int
 	visits    map[*ssa.Phi]int
+	dead      bool // the path takes a branch the bound arguments rule out
 	// saveSelected writes GORM's Save out as if Select were chained
 	// (sqlorm.go: the UPDATE alone, without the upsert that follows it).
 	saveSelected bool
@@ -338,14 +339,66 @@ func (f *folder) phi(p *ssa.Phi, depth int) string {
 }
 
 // choose returns the edge of p this path takes, and records p as a choice
-// point.
+// point. An edge the arguments of the helper being read rule out (the
+// branch tests a parameter against a constant, and the call passes
+// another) makes the path dead: a helper called with "jobs" does not send
+// the statement its "steps" branch builds.
 func (f *folder) choose(p *ssa.Phi) ssa.Value {
 	i := len(f.arity)
 	f.arity = append(f.arity, len(p.Edges))
 	if i >= len(f.choices) {
 		f.choices = append(f.choices, 0)
 	}
-	return p.Edges[f.choices[i]]
+	e := f.choices[i]
+	if len(f.bound) > 0 && !f.edgeFeasible(p, e) {
+		f.dead = true
+	}
+	return p.Edges[e]
+}
+
+// edgeFeasible reports whether control may reach p's block through its
+// edge e: false when the nearest branch above that edge tests a condition
+// the bound arguments decide the other way.
+func (f *folder) edgeFeasible(p *ssa.Phi, e int) bool {
+	child, blk := p.Block(), p.Block().Preds[e]
+	for range maxFoldDepth {
+		if br, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.If); ok {
+			if blk.Succs[0] == blk.Succs[1] {
+				return true
+			}
+			val, known := f.decided(br.Cond)
+			return !known || val == (blk.Succs[0] == child)
+		}
+		if len(blk.Preds) != 1 {
+			return true
+		}
+		child, blk = blk, blk.Preds[0]
+	}
+	return true
+}
+
+// decided evaluates a branch condition that compares values the folder
+// sees whole (constants, and parameters bound to constants): x == y, x !=
+// y, and their negation.
+func (f *folder) decided(cond ssa.Value) (val, known bool) {
+	switch c := cond.(type) {
+	case *ssa.UnOp:
+		if c.Op == token.NOT {
+			v, ok := f.decided(c.X)
+			return !v, ok
+		}
+	case *ssa.BinOp:
+		if c.Op != token.EQL && c.Op != token.NEQ {
+			return false, false
+		}
+		x, okx := f.constant(c.X, 0)
+		y, oky := f.constant(c.Y, 0)
+		if !okx || !oky {
+			return false, false
+		}
+		return (x == y) == (c.Op == token.EQL), true
+	}
+	return false, false
 }
 
 // through resolves a builder chain's value that comes from a phi (q =
@@ -410,12 +463,14 @@ func (b *builder) foldTexts(root func(*folder) string) ([]sqlText, bool) {
 	for {
 		f := &folder{b: b, busy: make(map[any]bool), enumerate: true, choices: choices}
 		text := root(f)
-		if !f.seen || len(text) > maxFoldText {
-			return nil, false
+		if !f.dead {
+			if !f.seen || len(text) > maxFoldText {
+				return nil, false
+			}
+			texts = append(texts, sqlText{text: text, holes: f.holes})
 		}
-		texts = append(texts, sqlText{text: text, holes: f.holes})
 		if choices = nextChoice(f.choices, f.arity); choices == nil {
-			return texts, true
+			return texts, len(texts) > 0
 		}
 		if len(texts) == maxAlternatives {
 			return nil, false

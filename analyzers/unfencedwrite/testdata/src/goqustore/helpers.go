@@ -42,6 +42,16 @@ func deleteFencedSometimes(table string, id any, tok int64) (string, []any, erro
 	return goqu.From(table).Delete().Where(where...).ToSQL()
 }
 
+// deleteFencedFor fences the deletes of jobs only: which statement a call
+// sends is decided by the table it names.
+func deleteFencedFor(table string, id any, tok int64) (string, []any, error) {
+	where := []exp.Expression{goqu.C("id").Eq(id)}
+	if table == "jobs" {
+		where = append(where, goqu.C("fence").Lt(tok))
+	}
+	return goqu.From(table).Delete().Where(where...).ToSQL()
+}
+
 // deleteEach builds its conditions in a loop from columns it is given: what
 // they compare is out of sight.
 func deleteEach(table string, columns []string, value any) (string, []any, error) {
@@ -175,5 +185,18 @@ func (s *Store) SweepHere(ctx context.Context, id, tok int64) error {
 	if _, err := s.db.ExecContext(ctx, q, args...); err != nil { // want `DB.ExecContext \(DELETE steps\) writes to SQL database without a fencing token`
 		return err
 	}
-	return nil
+	q, args, err = deleteFencedFor("steps", id, tok)
+	if err != nil {
+		return err
+	}
+	if _, err := s.db.ExecContext(ctx, q, args...); err != nil { // want `DB.ExecContext \(DELETE steps\) writes to SQL database without a fencing token`
+		return err
+	}
+	// The table names the fenced branch: every statement this call can
+	// send is fenced.
+	q, args, err = deleteFencedFor("jobs", id, tok)
+	if err != nil {
+		return err
+	}
+	return checked(s.db.ExecContext(ctx, q, args...))
 }
