@@ -48,6 +48,9 @@ func (b *builder) applyCallbackParams() bool {
 			if target == nil {
 				continue
 			}
+			if m := boundMethod(target); m != nil {
+				target = m // s.run handed over as a value runs s.run
+			}
 			l := b.callbackLease(call, cp)
 			if !slices.Contains(b.regions.entry[target], l) {
 				grew = true

@@ -171,3 +171,29 @@ func move(db *sql.DB, folder, to string) error {
 		return err
 	})
 }
+
+// indexer reindexes one folder; its reindex method is handed over as a
+// value.
+type indexer struct {
+	db     *sql.DB
+	folder string
+}
+
+func (ix *indexer) reindex() error {
+	_, err := ix.db.Exec("UPDATE folders SET indexed = now() WHERE id = $1", ix.folder) // want `writes to SQL database without a fencing token`
+	return err
+}
+
+func (ix *indexer) prune() error {
+	_, err := ix.db.Exec("DELETE FROM folder_index WHERE folder = $1", ix.folder)
+	return err
+}
+
+// runIndexer hands ix.reindex on as a method value: it runs under the lock.
+// ix.prune goes to retry, which holds none.
+func runIndexer(ix *indexer) error {
+	if err := retry(ix.prune); err != nil {
+		return err
+	}
+	return lockFolder(ix.folder, ix.reindex)
+}
