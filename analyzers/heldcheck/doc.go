@@ -75,7 +75,8 @@
 //     fencing; fence the store the work writes to, as above.
 //
 // heldcheck reports at the check and names the first unfenced write it
-// guards. A write is guarded when it runs only after the check said the
+// guards; when that write is a call that reaches several, it lists each,
+// as unfencedwrite does (lease.Write.SitesNote). A write is guarded when it runs only after the check said the
 // lease is held: in the then-branch of an if, after an early return
 // (if !ok { return }), in a loop whose condition is the check, behind &&
 // (including a boolean assigned from one), or in a closure made there. A

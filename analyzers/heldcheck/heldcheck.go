@@ -66,7 +66,7 @@ func message(pass *analysis.Pass, c *lease.Check, ws []*lease.Write) string {
 	w := ws[0]
 	what := w.What
 	if w.Via != "" {
-		what = fmt.Sprintf("%s (%s)", w.What, w.Via)
+		what = fmt.Sprintf("%s (%s%s)", w.What, w.Via, w.SitesNote())
 	}
 	more := ""
 	if len(ws) > 1 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -38,6 +39,21 @@ import (
 // parameter, or a call whose callee has Cases, may not be made by a given
 // caller, and a fact with Cases lists none (paramconds.go names the first
 // case left instead).
+
+// SitesNote names every unfenced write a call reaches when it reaches more
+// than one ("; it reaches 3 unfenced writes: ..."), or returns "": each
+// needs its fence, and the one Via names stands for them only as the
+// first. unfencedwrite and heldcheck append it to Via.
+func (w *Write) SitesNote() string {
+	if len(w.Sites) < 2 {
+		return ""
+	}
+	count := fmt.Sprint(len(w.Sites))
+	if len(w.Sites) >= MaxWriteSites {
+		count = "at least " + count
+	}
+	return fmt.Sprintf("; it reaches %s unfenced writes: %s", count, strings.Join(w.Sites, ", "))
+}
 
 // MaxWriteSites bounds the Sites a fact keeps; a longer list is cut (the
 // diagnostic says "at least").

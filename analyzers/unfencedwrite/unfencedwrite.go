@@ -3,7 +3,6 @@ package unfencedwrite
 import (
 	_ "embed"
 	"fmt"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -77,7 +76,7 @@ func message(pass *analysis.Pass, w *lease.Write, l *lease.Lease) string {
 	}
 	what := w.What
 	if w.Via != "" {
-		what = fmt.Sprintf("%s (%s%s)", w.What, w.Via, otherSites(w))
+		what = fmt.Sprintf("%s (%s%s)", w.What, w.Via, w.SitesNote())
 	}
 	if w.Unseen != "" {
 		return fmt.Sprintf("%s writes to %s while %s (line %d) is held, and fencelint could not see its %s: "+
@@ -87,21 +86,6 @@ func message(pass *analysis.Pass, w *lease.Write, l *lease.Lease) string {
 	}
 	return fmt.Sprintf("%s writes to %s without a fencing token while %s (line %d) is held: %s; %s",
 		what, w.System, l.What, pass.Fset.Position(l.Pos).Line, staleHarm(w), l.FenceAdvice(w))
-}
-
-// otherSites names every unfenced write a call reaches when it reaches
-// more than one (lease.Write.Sites, which leaves out the writes that only
-// add rows when another replaces data): each needs its fence, and the one
-// Via names stands for them only as the first.
-func otherSites(w *lease.Write) string {
-	if len(w.Sites) < 2 {
-		return ""
-	}
-	count := fmt.Sprint(len(w.Sites))
-	if len(w.Sites) >= lease.MaxWriteSites {
-		count = "at least " + count
-	}
-	return fmt.Sprintf("; it reaches %s unfenced writes: %s", count, strings.Join(w.Sites, ", "))
 }
 
 // staleHarm says what a holder paused past the lease's expiry does with w.

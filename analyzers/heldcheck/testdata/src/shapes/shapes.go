@@ -142,3 +142,17 @@ func (x *w) recovered(ctx context.Context) (err error) {
 	_, err = x.db.ExecContext(ctx, "UPDATE k SET n = 1")
 	return err
 }
+
+// publishBoth writes through a helper that makes two unfenced writes: the
+// finding names both, since each needs its fence.
+func (x *w) publishBoth(ctx context.Context) {
+	if !x.le.IsLeader() { // want `IsLeader .* w.saveBoth \(DB.ExecContext \(UPDATE d\) at shapes.go:156; it reaches 2 unfenced writes: DB.ExecContext \(UPDATE d\) at shapes.go:156, DB.ExecContext \(UPDATE e\) at shapes.go:157\) at line 152`
+		return
+	}
+	x.saveBoth(ctx)
+}
+
+func (x *w) saveBoth(ctx context.Context) {
+	x.db.ExecContext(ctx, "UPDATE d SET n = 1")
+	x.db.ExecContext(ctx, "UPDATE e SET n = 1")
+}
