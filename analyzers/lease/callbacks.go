@@ -44,12 +44,9 @@ func (b *builder) applyCallbackParams() bool {
 	grew := false
 	b.calls(func(caller *ssa.Function, call ssa.CallInstruction) bool {
 		for i, cp := range b.callbackParamsOf(call.Common(), local) {
-			target := closureValue(arg(call.Common(), i), 0) // also a func captured by the closure that calls the helper
+			target := callbackFunc(arg(call.Common(), i)) // also a func captured by the closure that calls the helper, and a method value's method
 			if target == nil {
 				continue
-			}
-			if m := boundMethod(target); m != nil {
-				target = m // s.run handed over as a value runs s.run
 			}
 			l := b.callbackLease(call, cp)
 			if !slices.Contains(b.regions.entry[target], l) {

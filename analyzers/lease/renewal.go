@@ -526,19 +526,6 @@ func callbackFunc(v ssa.Value) *ssa.Function {
 	return nil
 }
 
-// boundMethod returns the method a bound-method wrapper calls (the wrapper
-// ssa makes for s.run used as a value, its one free variable the receiver),
-// or nil if fn is no such wrapper.
-func boundMethod(fn *ssa.Function) *ssa.Function {
-	if fn.Synthetic == "" || len(fn.FreeVars) != 1 {
-		return nil
-	}
-	if m, ok := fn.Object().(*types.Func); ok {
-		return fn.Prog.FuncValue(m)
-	}
-	return nil
-}
-
 // ctxParam returns fn's first context.Context parameter, receiver skipped.
 func ctxParam(fn *ssa.Function) *ssa.Parameter {
 	for _, p := range fn.Params {
