@@ -44,7 +44,9 @@ func (b *builder) applyCallbackParams() bool {
 	grew := false
 	b.calls(func(caller *ssa.Function, call ssa.CallInstruction) bool {
 		for i, cp := range b.callbackParamsOf(call.Common(), local) {
-			target := callbackFunc(arg(call.Common(), i)) // also a func captured by the closure that calls the helper, and a method value's method
+			// Also a func captured by the closure that calls the helper,
+			// and the method behind a method value (s.run).
+			target := callbackFunc(arg(call.Common(), i))
 			if target == nil {
 				continue
 			}
