@@ -746,6 +746,8 @@ func etcdTxnFenced(txn ssa.Value) bool {
 type txnSteps struct {
 	ifs, thens, elses []ssa.Value
 	ifUnseen          bool // an If's compares are built out of sight
+	opsUnseen         bool // a Then's or Else's ops are built out of sight
+	complete          bool // the chain was followed back to the Txn call that starts it
 }
 
 // etcdTxnSteps walks the builder chain txn ends (Txn(ctx).If(...).Then(...)
@@ -760,6 +762,7 @@ func etcdTxnSteps(txn ssa.Value) txnSteps {
 		}
 		f := calleeFunc(p.Common())
 		if f == nil || typeName(recvType(f)) != "Txn" {
+			s.complete = f != nil && f.Name() == "Txn"
 			break
 		}
 		args, known := variadic(arg(p.Common(), 0))
@@ -769,12 +772,32 @@ func etcdTxnSteps(txn ssa.Value) txnSteps {
 			s.ifUnseen = s.ifUnseen || !known
 		case "Then":
 			s.thens = append(s.thens, args...)
+			s.opsUnseen = s.opsUnseen || !known
 		case "Else":
 			s.elses = append(s.elses, args...)
+			s.opsUnseen = s.opsUnseen || !known
 		}
 		v = callRecv(p.Common())
 	}
 	return s
+}
+
+// etcdTxnReads reports whether the Txn that txn is a step of only reads:
+// its chain is in sight back to the Txn call that starts it, and every op
+// of its Then and Else is a read (OpGet; a Txn of compares alone has
+// none). Committing it writes nothing a fence could protect; a Txn is
+// how etcd reads several keys at one revision.
+func etcdTxnReads(txn ssa.Value) bool {
+	s := etcdTxnSteps(txn)
+	if !s.complete || s.opsUnseen {
+		return false
+	}
+	for _, op := range slices.Concat(s.thens, s.elses) {
+		if !etcdOpReads(op, nil, 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // etcdOpKeys returns the keys of the OpPut and OpDelete ops among ops.

@@ -114,3 +114,41 @@ func (s *store) run(ctx context.Context, sess *concurrency.Session, op clientv3.
 	_, err = s.kv.Do(ctx, op) // want `KV.Do writes to etcd without a fencing token`
 	return err
 }
+
+// snapshot reads two keys at one revision with a Txn of Gets, as
+// Kubernetes' storage and many controllers do: a Commit that writes
+// nothing (hard negatives, also with compares and an Else).
+func (s *store) snapshot(ctx context.Context, sess *concurrency.Session, key string) error {
+	m, err := s.lock(ctx, sess)
+	if err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	if _, err := s.cli.Txn(ctx).Then(clientv3.OpGet(key), getOp(key+"/spec")).Commit(); err != nil {
+		return err
+	}
+	txn := s.kv.Txn(ctx).If(clientv3.Compare(clientv3.Version(key), ">", 0))
+	_, err = txn.Then(clientv3.OpGet(key)).Else(clientv3.OpGet(key + "/default")).Commit()
+	return err
+}
+
+// txnWrites commits Txns that write, or whose ops fencelint cannot see,
+// under the lock with no fence.
+func (s *store) txnWrites(ctx context.Context, sess *concurrency.Session, key, val string, ops []clientv3.Op, txn clientv3.Txn) error {
+	m, err := s.lock(ctx, sess)
+	if err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	if _, err := s.cli.Txn(ctx).Then(clientv3.OpGet(key), clientv3.OpPut(key+"/seen", val)).Commit(); err != nil { // want `Txn.Commit writes to etcd without a fencing token`
+		return err
+	}
+	if _, err := s.kv.Txn(ctx).Then(clientv3.OpGet(key)).Else(clientv3.OpDelete(key)).Commit(); err != nil { // want `Txn.Commit writes to etcd without a fencing token`
+		return err
+	}
+	if _, err := s.kv.Txn(ctx).Then(ops...).Commit(); err != nil { // want `Txn.Commit writes to etcd without a fencing token`
+		return err
+	}
+	_, err = txn.Then(clientv3.OpGet(key)).Commit() // want `Txn.Commit writes to etcd without a fencing token`
+	return err
+}
