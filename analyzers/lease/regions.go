@@ -69,6 +69,9 @@ type regions struct {
 	handed map[handOff]leaseSet
 	// paths caches each function's lease states path by path (paths.go).
 	paths map[*ssa.Function]*pathStates
+	// carried holds the leases that values of a struct type carry over a
+	// channel to the goroutine that receives them (handoff.go).
+	carried map[*types.Named]*Lease
 }
 
 // A handOff is an instruction that hands fn over to run under a lease.
@@ -95,6 +98,7 @@ func (b *builder) findLeases() {
 		checked: make(map[*ssa.BasicBlock]leaseSet),
 		handed:  make(map[handOff]leaseSet),
 		paths:   make(map[*ssa.Function]*pathStates),
+		carried: make(map[*types.Named]*Lease),
 	}
 	b.findCallbacks()
 	b.findPipelines()
@@ -102,6 +106,7 @@ func (b *builder) findLeases() {
 	for _, fn := range b.funcs { // parents come before their closures
 		b.flow(fn)
 	}
+	b.findHandOffs()
 	b.findLockObjects()
 	b.propagateCallbacks()
 	slices.SortStableFunc(b.model.Leases, func(x, y *Lease) int { return int(x.Pos - y.Pos) })
@@ -332,6 +337,9 @@ func (b *builder) heldBefore(instr ssa.Instruction) leaseSet {
 func (b *builder) transfer(instr ssa.Instruction, state leaseSet) leaseSet {
 	call, ok := instr.(*ssa.Call)
 	if !ok {
+		if l := b.carriedBy(instr); l != nil {
+			return state.with(l) // a lock handed over with the value received
+		}
 		return state
 	}
 	c, ok := b.resolve(call.Common())

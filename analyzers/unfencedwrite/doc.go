@@ -94,7 +94,12 @@
 // started in a goroutine the scheduler's loop does not wait for, which
 // locks again for its completion write) was written to run outside its
 // creator's hold of that lock; one that takes no lock, or another lock, runs
-// under its creator's lease. A call of a method of an object the function
+// under its creator's lease. A lock handed over with a value runs the
+// receiver under it: a region that stores its lock object in a field of a
+// value and sends the value on a channel, holding the lock at both, where
+// some function of the package releases a lock it reads from that field
+// (a dispatcher's execution, let go by the worker that runs it), starts
+// the lease at every receive of a value of that type. A call of a method of an object the function
 // built itself (a constructor's result such as NewTaskLogger(task.ID, ...),
 // a composite literal such as &TaskCloser{Task: task}, or a local variable
 // that only ever holds that one object) is not judged under a lease when
