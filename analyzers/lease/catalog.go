@@ -749,6 +749,23 @@ func (s System) FenceAdvice() string {
 	return "fence it: make the store compare the lease's fencing token before it applies the write"
 }
 
+// foreignLockAdvice says how to fence a write to s made under a lock of
+// another system, where s's own advice names a check of s's own lock (an
+// etcd Mutex's IsOwner, a Consul session, a ZooKeeper lock node) that a
+// Redis or SQL lock does not have; "" where s's advice fits any lock.
+func (s System) foreignLockAdvice() string {
+	switch s {
+	case Etcd:
+		return "fence it: keep the lease's fencing token in a key and commit in " +
+			"Txn(ctx).If(clientv3.Compare(clientv3.Value(fenceKey), \"<\", token)).Then(...) (a fixed-width token), and check Succeeded"
+	case Consul:
+		return "fence it: use KV.CAS with the ModifyIndex of the pair you read, and abort when it returns false"
+	case ZooKeeper:
+		return "fence it: pass the node's expected version from the Stat you read, and abort on zk.ErrBadVersion"
+	}
+	return ""
+}
+
 // A Claim says how a lease was taken, where that changes how a write made
 // under it is fenced: a library's lock offers its own ownership check
 // (etcd's Mutex.IsOwner), a lock taken by hand offers none.

@@ -81,10 +81,16 @@ type Lease struct {
 }
 
 // FenceAdvice says how to fence w where l is held: as w's store advises,
-// unless how l was taken changes that (Claim.FenceAdvice).
+// unless how l was taken changes that (Claim.FenceAdvice) or l is a lock
+// of another system than the store's own lock the advice names.
 func (l *Lease) FenceAdvice(w *Write) string {
 	if a := l.Claim.FenceAdvice(w.System); a != "" {
 		return a
+	}
+	if l.System != w.System && w.Advice == w.System.FenceAdvice() {
+		if a := w.System.foreignLockAdvice(); a != "" {
+			return a // the store's advice names its own lock, which this lease is not
+		}
 	}
 	return w.Advice
 }

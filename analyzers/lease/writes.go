@@ -110,6 +110,9 @@ func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, calle
 		if !w.Fenced && !w.LockImpl {
 			b.freshKeyWrite(w, fn, call, api.Name)
 		}
+		if !w.Fenced && !w.LockImpl && b.drainsKey(fn, call, api.Name) {
+			w.Fenced, w.FencedBy = true, "an atomic drain (the transaction reads the key whole and deletes it)"
+		}
 	}
 	return w
 }

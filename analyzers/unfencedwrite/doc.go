@@ -366,6 +366,14 @@
 //     the next holder's check-then-insert is a second payment, whatever the
 //     primary key). Readers that find keys by pattern (SCAN MATCH job:*)
 //     are assumed not to exist.
+//   - An atomic drain: in the function handed to go-redis's TxPipelined, a
+//     DEL (or UNLINK) of one key after a read of that key whole (LRANGE or
+//     ZRANGE 0 -1, SMEMBERS, HGETALL, GET) takes the key's contents as
+//     GETDEL does: MULTI/EXEC makes it one step, so every element goes to
+//     exactly one caller and a stale holder deletes only what it took. A
+//     partial range, a Pipelined (not atomic) drain or a DEL after a read
+//     made outside the transaction is still reported; what the holder does
+//     with what it took is judged where it writes.
 //   - Delete by age: a DELETE whose WHERE clause only selects rows older
 //     than a time (expires_at < now(), created_at < now() - interval '7
 //     days', finished_at < $1 with a time.Time) is idempotent: what expired

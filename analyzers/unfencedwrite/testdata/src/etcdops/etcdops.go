@@ -5,6 +5,7 @@ package etcdops
 import (
 	"context"
 
+	"github.com/go-redsync/redsync/v4"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.etcd.io/etcd/client/v3/concurrency"
 )
@@ -150,5 +151,18 @@ func (s *store) txnWrites(ctx context.Context, sess *concurrency.Session, key, v
 		return err
 	}
 	_, err = txn.Then(clientv3.OpGet(key)).Commit() // want `Txn.Commit writes to etcd without a fencing token`
+	return err
+}
+
+// underRedsync writes etcd under a redsync lock: the advice cannot be the
+// etcd Mutex's IsOwner, which this lease has not; the store compares a
+// token itself.
+func (s *store) underRedsync(ctx context.Context, rs *redsync.Redsync, key, val string) error {
+	m := rs.NewMutex("lock:" + key)
+	if err := m.LockContext(ctx); err != nil {
+		return err
+	}
+	defer m.UnlockContext(ctx)
+	_, err := s.kv.Put(ctx, key, val) // want `KV.Put writes to etcd without a fencing token while the redsync lock taken by Mutex.LockContext \(line \d+\) is held: .*; fence it: keep the lease's fencing token in a key and commit in Txn\(ctx\)\.If\(clientv3\.Compare\(clientv3\.Value\(fenceKey\), "<", token\)\)`
 	return err
 }

@@ -120,3 +120,59 @@ func fakeLostLock(ctx context.Context, rdb *redis.Client, locker *redislock.Clie
 	defer lock.Release(ctx)
 	return rdb.Set(ctx, "lock:export", "someone-else", 0).Err()
 }
+
+// drain takes the whole analytics list in one MULTI/EXEC (LRANGE 0 -1,
+// then DEL): every record goes to exactly one pump, lease or not, so the
+// DEL needs no fence (hard negatives, a list, a set and a hash).
+func drain(ctx context.Context, rdb redis.UniversalClient, rs *redsync.Redsync, key string) ([]string, error) {
+	m := rs.NewMutex("lock:pump")
+	if err := m.LockContext(ctx); err != nil {
+		return nil, err
+	}
+	defer m.UnlockContext(ctx)
+	var vals *redis.StringSliceCmd
+	if _, err := rdb.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
+		vals = pipe.LRange(ctx, key, 0, -1)
+		pipe.Del(ctx, key)
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	_, err := rdb.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
+		pipe.SMembers(ctx, key+":seen")
+		pipe.HGetAll(ctx, key+":meta")
+		pipe.Unlink(ctx, key+":seen")
+		return nil
+	})
+	return vals.Val(), err
+}
+
+// drainLoosely deletes more than its transaction read, or outside one:
+// what the DEL removes depends on what a stale holder read (reported).
+func drainLoosely(ctx context.Context, rdb redis.UniversalClient, rs *redsync.Redsync, key string) error {
+	m := rs.NewMutex("lock:pump")
+	if err := m.LockContext(ctx); err != nil {
+		return err
+	}
+	defer m.UnlockContext(ctx)
+	if _, err := rdb.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
+		pipe.LRange(ctx, key, 0, 99)
+		pipe.Del(ctx, key) // want `Del writes to Redis without a fencing token`
+		return nil
+	}); err != nil {
+		return err
+	}
+	if _, err := rdb.Pipelined(ctx, func(pipe redis.Pipeliner) error {
+		pipe.LRange(ctx, key, 0, -1)
+		pipe.Del(ctx, key) // want `Del writes to Redis without a fencing token`
+		return nil
+	}); err != nil {
+		return err
+	}
+	_, err := rdb.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
+		pipe.LRange(ctx, key, 0, -1)
+		pipe.Del(ctx, key+":other") // want `Del writes to Redis without a fencing token`
+		return nil
+	})
+	return err
+}
