@@ -772,8 +772,9 @@ func (s System) foreignLockAdvice() string {
 type Claim uint8
 
 const (
-	LibraryClaim Claim = iota // the library's lock, election, session or callback
+	LibraryClaim Claim = iota // the library's lock, session or callback
 	EtcdTxnClaim              // an etcd key put WithLease by a Txn only if absent (etcdtxnlock.go)
+	EtcdElectionClaim         // an etcd Election won by Campaign: no Mutex, its key and revision are the check
 )
 
 // FenceAdvice says how to fence a write to the store s made under a lease
@@ -782,6 +783,10 @@ const (
 // at (the claim's response header), or the lease the key is bound to,
 // tells whether the key is still this holder's.
 func (c Claim) FenceAdvice(s System) string {
+	if c == EtcdElectionClaim && s == Etcd {
+		return "fence it: commit it in Txn(ctx).If(clientv3.Compare(clientv3.CreateRevision(election.Key()), \"=\", election.Rev())).Then(...) " +
+			"and check Succeeded"
+	}
 	if c == EtcdTxnClaim && s == Etcd {
 		return "fence it: commit it in a Txn that compares the lock key with your claim " +
 			"(If(clientv3.Compare(clientv3.CreateRevision(lockKey), \"=\", claimResp.Header.Revision)), " +

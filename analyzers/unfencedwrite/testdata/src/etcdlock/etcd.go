@@ -179,3 +179,15 @@ func monthlyReset(ctx context.Context, m *concurrency.Mutex, db *sql.DB, plan st
 	_, err := db.ExecContext(ctx, `UPDATE users SET usage_count = 0 WHERE plan = $1`, plan) // want `DB.ExecContext \(UPDATE users\) writes to SQL database without a fencing token`
 	return err
 }
+
+// campaignPut writes as the elected leader with a plain Put: the advice is
+// the election's own check, an election has no Mutex to ask IsOwner.
+func campaignPut(ctx context.Context, s *concurrency.Session, cli *clientv3.Client) error {
+	e := concurrency.NewElection(s, "/leader/scheduler")
+	if err := e.Campaign(ctx, "node-1"); err != nil {
+		return err
+	}
+	defer e.Resign(ctx)
+	_, err := cli.Put(ctx, "/schedule", "v2") // want `KV.Put writes to etcd without a fencing token while the etcd lock taken by Election.Campaign \(line \d+\) is held: .*Txn\(ctx\).If\(clientv3.Compare\(clientv3.CreateRevision\(election.Key\(\)\), "=", election.Rev\(\)\)\)`
+	return err
+}
