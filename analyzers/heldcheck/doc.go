@@ -57,8 +57,13 @@
 //   - SQL (database/sql, pgx): UPDATE t SET ..., fence = $n WHERE id = $k
 //     AND fence < $n with the lease's token, then check RowsAffected.
 //   - etcd: Txn(ctx).If(mutex.IsOwner()).Then(clientv3.OpPut(k, v)).Commit()
-//     and check Succeeded; for other stores, the mutex's Header().Revision
-//     or the election's Rev() is the token.
+//     and check Succeeded; under an election, compare
+//     CreateRevision(election.Key()) with election.Rev(); under a bare lease,
+//     LeaseValue of a key put WithLease(leaseID) with the lease's ID; for other
+//     stores, the mutex's Header().Revision or the election's Rev() is the
+//     token. The message gives the form that fits the check's lease, and
+//     for a store whose own lock the check is not (a redsync Valid before
+//     an etcd Put) the store-side compare of a token it keeps.
 //   - Redis (redsync, redislock, SET NX): no library hands out a token; keep
 //     a fence key and write with a Lua script that compares it, or WATCH it
 //     and write in MULTI/EXEC, with a token issued by the same script that

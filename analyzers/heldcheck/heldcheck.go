@@ -72,7 +72,7 @@ func message(pass *analysis.Pass, c *lease.Check, ws []*lease.Write) string {
 	if len(ws) > 1 {
 		more = fmt.Sprintf(" and %d more", len(ws)-1)
 	}
-	advice := w.Advice
+	advice := c.FenceAdvice(w)
 	if w.Unchecked { // the statement has a fence, but nobody learns that it refused
 		what += " (fenced, but its rows-affected count is never read)"
 		advice = "read RowsAffected() and abort on 0, which is how a stale holder learns that the fence refused it"

@@ -775,6 +775,7 @@ const (
 	LibraryClaim Claim = iota // the library's lock, session or callback
 	EtcdTxnClaim              // an etcd key put WithLease by a Txn only if absent (etcdtxnlock.go)
 	EtcdElectionClaim         // an etcd Election won by Campaign: no Mutex, its key and revision are the check
+	EtcdLeaseClaim            // a bare etcd lease (Grant, TimeToLive): a key attached to it is the check
 )
 
 // FenceAdvice says how to fence a write to the store s made under a lease
@@ -786,6 +787,10 @@ func (c Claim) FenceAdvice(s System) string {
 	if c == EtcdElectionClaim && s == Etcd {
 		return "fence it: commit it in Txn(ctx).If(clientv3.Compare(clientv3.CreateRevision(election.Key()), \"=\", election.Rev())).Then(...) " +
 			"and check Succeeded"
+	}
+	if c == EtcdLeaseClaim && s == Etcd {
+		return "fence it: put a key WithLease(leaseID) when you take the lease and commit the write in " +
+			"Txn(ctx).If(clientv3.Compare(clientv3.LeaseValue(key), \"=\", leaseID)).Then(...), and check Succeeded"
 	}
 	if c == EtcdTxnClaim && s == Etcd {
 		return "fence it: commit it in a Txn that compares the lock key with your claim " +

@@ -188,7 +188,7 @@ func (b *builder) callCheck(fn *ssa.Function, call *ssa.Call, used map[ssa.CallI
 	pos, end := b.callExtent(call)
 	b.model.Checks = append(b.model.Checks, &Check{
 		Call: call, Pos: pos, End: end, Fn: fn, System: cal.system, What: cal.what, held: flow.branches,
-		inLease: cal.held == InLease,
+		inLease: cal.held == InLease, Claim: cal.claim,
 	})
 }
 

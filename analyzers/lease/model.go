@@ -84,10 +84,15 @@ type Lease struct {
 // unless how l was taken changes that (Claim.FenceAdvice) or l is a lock
 // of another system than the store's own lock the advice names.
 func (l *Lease) FenceAdvice(w *Write) string {
-	if a := l.Claim.FenceAdvice(w.System); a != "" {
+	return fenceAdvice(l.System, l.Claim, w)
+}
+
+// fenceAdvice says how to fence w under a lease of system taken as claim.
+func fenceAdvice(system System, claim Claim, w *Write) string {
+	if a := claim.FenceAdvice(w.System); a != "" {
 		return a
 	}
-	if l.System != w.System && w.Advice == w.System.FenceAdvice() {
+	if system != w.System && w.Advice == w.System.FenceAdvice() {
 		if a := w.System.foreignLockAdvice(); a != "" {
 			return a // the store's advice names its own lock, which this lease is not
 		}
@@ -236,8 +241,18 @@ type Check struct {
 	// End is the end of the checking expression, for diagnostic ranges.
 	End token.Pos
 
+	// Claim says how the lease checked was taken, where that changes how
+	// a write it guards is fenced (an etcd Election's Leader).
+	Claim Claim
+
 	held    []branch // the branches taken when the check says the lease is held (checks.go)
 	inLease bool     // the check vouches for a lease only where one is held (HeldRule InLease)
+}
+
+// FenceAdvice says how to fence w, a write c guards: as for a write under
+// the lease c checks (Lease.FenceAdvice).
+func (c *Check) FenceAdvice(w *Write) string {
+	return fenceAdvice(c.System, c.Claim, w)
 }
 
 // A Renewal is a manual renewal call (Extend, Refresh, KeepAliveOnce,

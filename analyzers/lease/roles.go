@@ -95,8 +95,11 @@ func (b *builder) catalogCallee(call *ssa.CallCommon, fn, lib *types.Func, api *
 	if api.System == Etcd && lib.Name() == "Commit" && b.etcdLockClaim(callRecv(call)) != nil {
 		c.role, c.claim = RoleTryAcquire, EtcdTxnClaim // a create-if-absent of a leased key: a hand-rolled lock
 	}
-	if api.System == Etcd && lib.Name() == "Campaign" {
+	if api.System == Etcd && receiverName(lib) == "Election" {
 		c.claim = EtcdElectionClaim // its writes are fenced by the election's key, not a Mutex
+	}
+	if api.System == Etcd && receiverName(lib) == "Lease" && lib.Name() == "TimeToLive" {
+		c.claim = EtcdLeaseClaim // a bare lease: no Mutex either
 	}
 	if api.System == Etcd && lib.Name() == "Commit" && etcdTxnReads(callRecv(call)) {
 		c.role = 0 // a Txn of OpGets reads several keys at one revision

@@ -23,7 +23,7 @@ type service struct {
 // timeToLive asks for the lease's remaining TTL, then writes with a plain
 // Put.
 func (s *service) timeToLive(ctx context.Context) error {
-	resp, err := s.cli.TimeToLive(ctx, s.id) // want `Lease.TimeToLive only tells that the lease was held when it ran, yet it guards the unfenced write KV.Put at line 33: .*Txn\(ctx\).If\(mutex.IsOwner\(\)\)`
+	resp, err := s.cli.TimeToLive(ctx, s.id) // want `Lease.TimeToLive only tells that the lease was held when it ran, yet it guards the unfenced write KV.Put at line 33: .*fence it: put a key WithLease\(leaseID\) when you take the lease and commit the write in Txn\(ctx\).If\(clientv3.Compare\(clientv3.LeaseValue\(key\), "=", leaseID\)\)`
 	if err != nil {
 		return err
 	}
@@ -36,7 +36,7 @@ func (s *service) timeToLive(ctx context.Context) error {
 
 // leader compares the current leader's value with our own.
 func (s *service) leader(ctx context.Context) error {
-	resp, err := s.e.Leader(ctx) // want `Election.Leader only tells that the lease was held when it ran, yet it guards the unfenced write KV.Delete`
+	resp, err := s.e.Leader(ctx) // want `Election.Leader only tells that the lease was held when it ran, yet it guards the unfenced write KV.Delete.*clientv3.CreateRevision\(election.Key\(\)\), "=", election.Rev\(\)`
 	if err != nil {
 		return err
 	}
