@@ -57,6 +57,9 @@ type builder struct {
 	shaped map[*types.Func]*API
 	// closureRoles holds the closures that wrap an acquire or a release.
 	closureRoles map[*ssa.Function]lockRole
+	// awaited caches, per value received from a channel, the acquire a
+	// goroutine sent that value from (awaited.go).
+	awaited map[ssa.Value]awaitedCall
 	// sqlCache holds the SQL texts already read (parseSQL), sqlLockCache
 	// what each call's SQL does to advisory locks (sqlLocksOf).
 	sqlCache     map[sqlKey]*sqlscan.Script
@@ -124,6 +127,7 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program, files *SchemaFact) (*M
 		shaped:     make(map[*types.Func]*API),
 
 		closureRoles: make(map[*ssa.Function]lockRole),
+		awaited:      make(map[ssa.Value]awaitedCall),
 		sqlCache:     make(map[sqlKey]*sqlscan.Script),
 		scriptRoles:  make(map[*ssa.CallCommon]Role),
 		sqlLockCache: make(map[*ssa.CallCommon]sqlLocks),

@@ -772,10 +772,10 @@ func (s System) foreignLockAdvice() string {
 type Claim uint8
 
 const (
-	LibraryClaim Claim = iota // the library's lock, session or callback
-	EtcdTxnClaim              // an etcd key put WithLease by a Txn only if absent (etcdtxnlock.go)
-	EtcdElectionClaim         // an etcd Election won by Campaign: no Mutex, its key and revision are the check
-	EtcdLeaseClaim            // a bare etcd lease (Grant, TimeToLive): a key attached to it is the check
+	LibraryClaim      Claim = iota // the library's lock, session or callback
+	EtcdTxnClaim                   // an etcd key put WithLease by a Txn only if absent (etcdtxnlock.go)
+	EtcdElectionClaim              // an etcd Election won by Campaign: no Mutex, its key and revision are the check
+	EtcdLeaseClaim                 // a bare etcd lease (Grant, TimeToLive): a key attached to it is the check
 )
 
 // FenceAdvice says how to fence a write to the store s made under a lease

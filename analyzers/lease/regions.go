@@ -340,6 +340,11 @@ func (b *builder) transfer(instr ssa.Instruction, state leaseSet) leaseSet {
 		if l := b.carriedBy(instr); l != nil {
 			return state.with(l) // a lock handed over with the value received
 		}
+		if v, ok := instr.(ssa.Value); ok {
+			if l := b.awaitedBy(v); l != nil {
+				return state.with(l) // an acquire's result, awaited from its goroutine
+			}
+		}
 		return state
 	}
 	c, ok := b.resolve(call.Common())
@@ -612,6 +617,9 @@ func isRedisNil(v ssa.Value) bool {
 // or a bool scanned from its row (pg_try_advisory_lock).
 func (b *builder) acquiredBy(v ssa.Value) *Lease {
 	for depth := 0; v != nil && depth < 4; depth++ {
+		if l := b.awaitedBy(v); l != nil {
+			return l
+		}
 		if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
 			if fa, ok := load.X.(*ssa.FieldAddr); ok && fieldName(fa.X.Type(), fa.Field) == "Succeeded" {
 				v = fa.X // an etcd Txn's outcome: resp.Succeeded

@@ -397,6 +397,7 @@ func (b *builder) inferRoles() {
 	for fn, role := range b.dirs.roles {
 		b.setLocal(fn, &RoleFact{Role: role, What: shortName(fn)})
 	}
+	b.lockRolesFromConversions()
 	const maxRounds = 64
 	for changed, round := true, 0; changed && round < maxRounds; round++ {
 		changed = false
@@ -474,6 +475,13 @@ func (b *builder) wrapperRole(fn *ssa.Function) lockRole {
 	var claim Claim
 	for _, blk := range fn.Blocks {
 		for _, instr := range blk.Instrs {
+			if v, isValue := instr.(ssa.Value); isValue {
+				if _, c, awaited := b.awaitedAcquire(v); awaited {
+					// the result of an acquire a goroutine fn started, awaited
+					acquires, system, dispatch, claim = true, c.system, c.dispatch, c.claim
+					continue
+				}
+			}
 			call, ok := instr.(ssa.CallInstruction)
 			if _, started := instr.(*ssa.Go); !ok || started {
 				// What a goroutine fn starts does (campaign, acquire,

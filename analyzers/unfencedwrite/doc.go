@@ -99,7 +99,13 @@
 // value and sends the value on a channel, holding the lock at both, where
 // some function of the package releases a lock it reads from that field
 // (a dispatcher's execution, let go by the worker that runs it), starts
-// the lease at every receive of a value of that type. A call of a method of an object the function
+// the lease at every receive of a value of that type. An acquire run in a
+// goroutine and awaited (go func() { errc <- lock.Lock() }(), then err :=
+// <-errc beside ctx.Done()) holds the lease from that receive on, a test
+// of the value received telling success from failure. A library's lock
+// handed out as an interface of the package's own (*zk.Lock returned as
+// its Lock) plays, through that interface, the roles of the library
+// methods behind it, where the package converts it. A call of a method of an object the function
 // built itself (a constructor's result such as NewTaskLogger(task.ID, ...),
 // a composite literal such as &TaskCloser{Task: task}, or a local variable
 // that only ever holds that one object) is not judged under a lease when
