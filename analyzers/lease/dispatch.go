@@ -181,6 +181,25 @@ func (b *builder) dispatchFact(fn *types.Func, f analysis.Fact) bool {
 	return b.targetsFact(b.dispatchTargets(fn), f)
 }
 
+// otherWriters names, for a message, the implementations among targets
+// other than first that write too: " (also *mysql.users.Update)". The
+// finding names the first one's write; the user may run another.
+func (b *builder) otherWriters(targets []dispatchTarget, first dispatchTarget) string {
+	var names []string
+	for _, t := range targets {
+		if t.name == first.name {
+			continue
+		}
+		if role, wf, _ := b.targetFacts(t); role == nil && wf != nil && !wf.OnceRecv {
+			names = append(names, t.name)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return " (also " + strings.Join(names, ", ") + ")"
+}
+
 // targetsFact is dispatchFact over the implementations targets.
 func (b *builder) targetsFact(targets []dispatchTarget, f analysis.Fact) bool {
 	if d, ok := f.(*CASFact); ok {
@@ -202,7 +221,7 @@ func (b *builder) targetsFact(targets []dispatchTarget, f analysis.Fact) bool {
 			if !ok {
 				return false
 			}
-			dispatched := WritesFact{System: wf.System, What: wf.What + ", via " + t.name, Dispatch: t.impl, OutsideOf: wf.OutsideOf, Append: wf.Append, Spawned: wf.Spawned, OnceRecv: wf.OnceRecv,
+			dispatched := WritesFact{System: wf.System, What: wf.What + ", via " + t.name + b.otherWriters(targets, t), Dispatch: t.impl, OutsideOf: wf.OutsideOf, Append: wf.Append, Spawned: wf.Spawned, OnceRecv: wf.OnceRecv,
 				Keys: b.agreedKeys(targets, wf.Keys), Sites: wf.Sites}
 			dispatched.BoundColumn, dispatched.BoundParam = b.agreedBound(targets, wf)
 			if wf.OnceRecv { // another implementation may write on every call

@@ -25,6 +25,12 @@ type FencedRuns interface {
 	SaveRun(ctx context.Context, r Run, fence int64) error
 }
 
+// Journal appends job events; the PostgreSQL and MySQL stores both
+// implement it, and configuration picks one.
+type Journal interface {
+	Record(ctx context.Context, job, event string) error
+}
+
 // Locker hands out named distributed locks.
 type Locker interface {
 	For(key string) Lock

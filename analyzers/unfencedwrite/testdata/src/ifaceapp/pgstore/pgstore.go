@@ -36,3 +36,8 @@ func (s *Store) SaveRun(ctx context.Context, r domain.Run, fence int64) error {
 	}
 	return nil
 }
+
+func (s *Store) Record(ctx context.Context, job, event string) error {
+	_, err := s.db.ExecContext(ctx, `UPDATE journal SET last_event = $2 WHERE job = $1`, job, event)
+	return err
+}
