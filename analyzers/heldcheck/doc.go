@@ -17,7 +17,11 @@
 // where a lock is held (a connection that is up vouches for no lease the
 // code does not hold: a readiness check at start-up is none) and Exists on
 // the lock node, go-redis TTL or PTTL of a SET NX lock key,
-// gocron Elector.IsLeader, a leader flag that an OnStartedLeading callback
+// gocron Elector.IsLeader, a leadership notice received from raft (the
+// bool Raft.LeaderCh or the application's own channel handed to raft as
+// Config.NotifyCh delivers, kept in a field or variable of the package:
+// case isLeader := <-a.leaderCh: if isLeader { a.leaderLoop() }), a
+// leader flag that an OnStartedLeading callback
 // sets (leading.Store(true), isLeader = true) or that is set where a lease
 // is held (lost, err := lock.Lock(stop); m.isLeader = true; <-lost;
 // m.isLeader = false, or after Election.Campaign returned): a bool field,

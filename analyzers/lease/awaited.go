@@ -146,13 +146,22 @@ func receivedFrom(v ssa.Value) ssa.Value {
 // selectRecvChan returns the channel of the receive case whose value is
 // element index of sel's result tuple (index, ok, then one per receive).
 func selectRecvChan(sel *ssa.Select, index int) ssa.Value {
+	if st := selectRecvState(sel, index); st != nil {
+		return st.Chan
+	}
+	return nil
+}
+
+// selectRecvState returns the receive case whose value is element index of
+// sel's result tuple, or nil.
+func selectRecvState(sel *ssa.Select, index int) *ssa.SelectState {
 	recv := 0
-	for _, st := range sel.States {
-		if st.Dir != types.RecvOnly {
+	for i := range sel.States {
+		if sel.States[i].Dir != types.RecvOnly {
 			continue
 		}
 		if recv+2 == index {
-			return st.Chan
+			return sel.States[i]
 		}
 		recv++
 	}

@@ -118,6 +118,7 @@ func (b *builder) findChecks() {
 	})
 	b.leaderFlagChecks()
 	b.leaderFieldChecks()
+	b.leaderNoticeChecks()
 	slices.SortStableFunc(b.model.Checks, func(x, y *Check) int { return int(x.Pos - y.Pos) })
 }
 

@@ -102,3 +102,26 @@ func (n *Node) Monitor(ctx context.Context) {
 		}
 	}
 }
+
+// Agent runs the leader's work when raft's leadership notices say it leads,
+// through its own channel handed to raft as Config.NotifyCh.
+type Agent struct {
+	db       *sql.DB
+	notifyCh chan bool
+}
+
+// Configure hands the agent's channel to raft.
+func (a *Agent) Configure(conf *raft.Config) {
+	a.notifyCh = make(chan bool, 1)
+	conf.NotifyCh = a.notifyCh
+}
+
+// Lead reconciles schedules on every true notice: a deposed leader still
+// does so until it hears the false one.
+func (a *Agent) Lead(ctx context.Context) {
+	for leading := range a.notifyCh { // want heldcheck:"the leadership notice received from raft's Config.NotifyCh only tells that the lease was held"
+		if leading {
+			a.db.ExecContext(ctx, "UPDATE schedules SET owner = $1", "me")
+		}
+	}
+}

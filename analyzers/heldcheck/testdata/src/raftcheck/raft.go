@@ -79,3 +79,63 @@ func (n *node) forward(ctx context.Context, send func(raft.ServerAddress)) {
 		send(addr)
 	}
 }
+
+// agent keeps raft's leadership notices and runs the leader's work when
+// one says it leads, as Consul, Nomad and dkron do.
+type agent struct {
+	r        *raft.Raft
+	db       *sql.DB
+	leaderCh <-chan bool
+	notifyCh chan bool
+}
+
+func newAgent(conf *raft.Config, r *raft.Raft, db *sql.DB) *agent {
+	a := &agent{r: r, db: db, leaderCh: r.LeaderCh(), notifyCh: make(chan bool, 1)}
+	conf.NotifyCh = a.notifyCh
+	return a
+}
+
+// monitor starts the leader loop on a true notice: the loop's write runs
+// on the notice's word, stale once a paused leader is deposed.
+func (a *agent) monitor(ctx context.Context) {
+	for {
+		select {
+		case isLeader := <-a.leaderCh: // want `the leadership notice received from Raft.LeaderCh only tells that the lease was held when it ran, yet it guards the unfenced write agent.leaderLoop \(DB.ExecContext \(UPDATE schedules\)`
+			if isLeader {
+				a.leaderLoop(ctx)
+			}
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+func (a *agent) leaderLoop(ctx context.Context) {
+	a.db.ExecContext(ctx, "UPDATE schedules SET owner = 'me'")
+}
+
+// notified ranges over its own channel, handed to raft as NotifyCh.
+func (a *agent) notified(ctx context.Context) {
+	for leading := range a.notifyCh { // want `the leadership notice received from raft's Config.NotifyCh only tells that the lease was held when it ran, yet it guards the unfenced write DB.ExecContext \(DELETE jobs\)`
+		if !leading {
+			continue
+		}
+		a.db.ExecContext(ctx, "DELETE FROM jobs WHERE done")
+	}
+}
+
+// logged only logs the notices (hard negative), and a notice that leads to
+// raft.Apply is fenced by the term.
+func (a *agent) logged(ctx context.Context) {
+	for {
+		select {
+		case isLeader := <-a.leaderCh:
+			log.Printf("leader: %v", isLeader)
+			if isLeader {
+				a.r.Apply([]byte("tick"), time.Second)
+			}
+		case <-ctx.Done():
+			return
+		}
+	}
+}

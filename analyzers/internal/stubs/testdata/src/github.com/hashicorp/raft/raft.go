@@ -85,3 +85,10 @@ func (r *Raft) LeaderCh() <-chan bool                                   { return
 func (r *Raft) CurrentTerm() (_ uint64)                                 { return }
 func (r *Raft) LastIndex() (_ uint64)                                   { return }
 func (r *Raft) AppliedIndex() (_ uint64)                                { return }
+
+// Config is the part of raft.Config fencelint reads: NotifyCh, the
+// application's channel of leadership notices.
+type Config struct {
+	LocalID  ServerID
+	NotifyCh chan<- bool
+}
