@@ -2,6 +2,7 @@ package lease
 
 import (
 	"cmp"
+	"fmt"
 	"go/types"
 	"slices"
 	"strings"
@@ -194,8 +195,12 @@ func (b *builder) otherWriters(targets []dispatchTarget, first dispatchTarget) s
 			names = append(names, t.name)
 		}
 	}
-	if len(names) == 0 {
+	const listed = 3 // a runner of many jobs would list them all
+	switch {
+	case len(names) == 0:
 		return ""
+	case len(names) > listed:
+		return fmt.Sprintf(" (also %s and %d more)", strings.Join(names[:listed], ", "), len(names)-listed)
 	}
 	return " (also " + strings.Join(names, ", ") + ")"
 }

@@ -93,12 +93,13 @@ func (s *Service) Released(ctx context.Context, job string) error {
 }
 
 // Note records an event under the job's lock through the Journal, which
-// two stores implement: the finding names the first and lists the other.
+// several stores implement: the finding names the first and lists three of
+// the others.
 func (s *Service) Note(ctx context.Context, job, event string) error {
 	l := s.locks.For(job)
 	if err := l.Lock(ctx); err != nil {
 		return err
 	}
 	defer l.Unlock(ctx)
-	return s.events.Record(ctx, job, event) // want `Journal.Record \(DB.ExecContext \(UPDATE journal\) at mysqlstore.go:\d+, via \*mysqlstore.Store.Record \(also \*pgstore.Store.Record\)\) writes to SQL database without a fencing token`
+	return s.events.Record(ctx, job, event) // want `Journal.Record \(DB.ExecContext \(INSERT archive\) at mysqlstore.go:\d+, via \*mysqlstore.Archive.Record \(also \*mysqlstore.Audit.Record, \*mysqlstore.Mirror.Record, \*mysqlstore.Store.Record and 1 more\)\) writes to SQL database without a fencing token`
 }
