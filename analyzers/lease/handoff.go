@@ -42,15 +42,11 @@ func (b *builder) findHandOffs() {
 	if len(released) == 0 {
 		return
 	}
-	for _, fn := range b.funcs {
-		for _, blk := range fn.Blocks {
-			for _, instr := range blk.Instrs {
-				if send, ok := instr.(*ssa.Send); ok {
-					b.handOffAt(send, released)
-				}
-			}
+	b.instrs(func(_ *ssa.Function, instr ssa.Instruction) {
+		if send, ok := instr.(*ssa.Send); ok {
+			b.handOffAt(send, released)
 		}
-	}
+	})
 	if len(b.regions.carried) == 0 {
 		return
 	}
@@ -77,22 +73,18 @@ type carrierField struct {
 // reads a lock object from and releases it (t.lock.Unlock()).
 func (b *builder) releasedFields() map[carrierField]bool {
 	out := make(map[carrierField]bool)
-	for _, fn := range b.funcs {
-		for _, blk := range fn.Blocks {
-			for _, instr := range blk.Instrs {
-				call, ok := instr.(ssa.CallInstruction)
-				if !ok {
-					continue
-				}
-				if c, ok := b.resolve(call.Common()); !ok || !c.role.Has(RoleRelease) {
-					continue
-				}
-				if f, ok := loadedCarrierField(callRecv(call.Common())); ok {
-					out[f] = true
-				}
-			}
+	b.instrs(func(_ *ssa.Function, instr ssa.Instruction) {
+		call, ok := instr.(ssa.CallInstruction)
+		if !ok {
+			return
 		}
-	}
+		if c, ok := b.resolve(call.Common()); !ok || !c.role.Has(RoleRelease) {
+			return
+		}
+		if f, ok := loadedCarrierField(callRecv(call.Common())); ok {
+			out[f] = true
+		}
+	})
 	return out
 }
 
@@ -177,25 +169,8 @@ func (b *builder) carriedBy(instr ssa.Instruction) *Lease {
 	if b.regions == nil || len(b.regions.carried) == 0 {
 		return nil
 	}
-	var v ssa.Value
-	switch x := instr.(type) {
-	case *ssa.UnOp:
-		if x.Op == token.ARROW && !x.CommaOk {
-			v = x
-		}
-	case *ssa.Extract:
-		switch t := x.Tuple.(type) {
-		case *ssa.Select:
-			if x.Index >= 2 {
-				v = x
-			}
-		case *ssa.UnOp:
-			if t.Op == token.ARROW && x.Index == 0 {
-				v = x
-			}
-		}
-	}
-	if v == nil {
+	v, ok := instr.(ssa.Value)
+	if !ok || receivedFrom(v) == nil {
 		return nil
 	}
 	if named := namedOf(v.Type()); named != nil {

@@ -1,8 +1,9 @@
 package lease
 
 import (
+	"cmp"
 	"go/types"
-	"sort"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -34,27 +35,23 @@ import (
 func (b *builder) lockRolesFromConversions() {
 	roles := make(map[*types.Func]*RoleFact)
 	conflicts := make(map[*types.Func]bool)
-	for _, fn := range b.funcs {
-		for _, blk := range fn.Blocks {
-			for _, instr := range blk.Instrs {
-				mi, ok := instr.(*ssa.MakeInterface)
-				if !ok {
-					continue
-				}
-				for m, f := range b.convertedLockRoles(mi) {
-					if old := roles[m]; old != nil && (old.Role != f.Role || old.System != f.System) {
-						conflicts[m] = true
-					}
-					roles[m] = f
-				}
-			}
+	b.instrs(func(_ *ssa.Function, instr ssa.Instruction) {
+		mi, ok := instr.(*ssa.MakeInterface)
+		if !ok {
+			return
 		}
-	}
+		for m, f := range b.convertedLockRoles(mi) {
+			if old := roles[m]; old != nil && (old.Role != f.Role || old.System != f.System) {
+				conflicts[m] = true
+			}
+			roles[m] = f
+		}
+	})
 	methods := make([]*types.Func, 0, len(roles))
 	for m := range roles {
 		methods = append(methods, m)
 	}
-	sort.Slice(methods, func(i, j int) bool { return methods[i].Pos() < methods[j].Pos() })
+	slices.SortFunc(methods, func(x, y *types.Func) int { return cmp.Compare(x.Pos(), y.Pos()) })
 	for _, m := range methods {
 		if !conflicts[m] && b.dirs.roles[m] == 0 {
 			b.setLocal(m, roles[m])
