@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"maps"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -158,7 +159,7 @@ func (b *builder) ownCallbackParams(fn *ssa.Function) map[int]callbackParam {
 					continue
 				}
 				if held := b.heldBefore(x); len(held) > 0 {
-					add(p, callbackParam{system: held[0].System, what: fmt.Sprintf("%s that %s holds", held[0].What, fn.Name())})
+					add(p, callbackParam{system: held[0].System, what: heldBy(held[0].What, fn.Name())})
 				}
 			case *ssa.MakeClosure:
 				b.closureCalledParams(fn, x, add)
@@ -254,7 +255,7 @@ func (b *builder) closureCalledParams(fn *ssa.Function, mc *ssa.MakeClosure, add
 				continue
 			}
 			if held := b.heldBefore(call); len(held) > 0 {
-				add(p, callbackParam{system: held[0].System, what: fmt.Sprintf("%s that %s holds", held[0].What, fn.Name())})
+				add(p, callbackParam{system: held[0].System, what: heldBy(held[0].What, fn.Name())})
 			}
 		}
 	}
@@ -328,4 +329,15 @@ func (b *builder) exportCallbackFacts() {
 		fact.System, fact.What = first.system, first.what
 		b.setLocal(obj, fact)
 	}
+}
+
+// heldBy names a lease a helper holds while it calls its callback: "the
+// redsync lock Locker.WithLock holds". A lease its own helper already holds
+// for it (a wrapper of a wrapper) is named by the outermost helper only, not
+// "the MySQL lock ... that withNamedLock holds that WithNamedLock holds".
+func heldBy(lease, helper string) string {
+	if i := strings.Index(lease, " that "); i >= 0 && strings.HasSuffix(lease, " holds") {
+		lease = lease[:i]
+	}
+	return fmt.Sprintf("%s that %s holds", lease, helper)
 }

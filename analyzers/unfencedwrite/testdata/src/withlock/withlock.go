@@ -28,3 +28,10 @@ func Config(work func(context.Context)) leaderelection.LeaderElectionConfig {
 		Callbacks: leaderelection.LeaderCallbacks{OnStartedLeading: work, OnStoppedLeading: func() {}},
 	}
 }
+
+// WithNamedLock is the exported face of WithLock, as a data store's public
+// helper wraps its private one in a closure of its own: the lease is named
+// by the outermost helper.
+func (l *Locker) WithNamedLock(ctx context.Context, name string, fn func(context.Context) error) error {
+	return l.WithLock(ctx, name, func(ctx context.Context) error { return fn(ctx) })
+}
