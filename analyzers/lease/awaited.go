@@ -32,30 +32,30 @@ import (
 
 // awaitedAcquire returns the acquiring call whose result v, a value
 // received from a channel, is: a goroutine that v's function starts sends
-// that call's result on the channel. A found answer is cached per value;
-// one not found is not, since a wrapper's role may be learned in a later
-// round of inferRoles.
+// that call's result on the channel. The answer is cached per value once
+// the roles are known (rolesKnown); before, while inferRoles learns them
+// round by round, only a found one is, since a wrapper's role may come in
+// a later round. The region flow asks again and again for every receive.
 func (b *builder) awaitedAcquire(v ssa.Value) (*ssa.Call, callee, bool) {
 	ch := receivedFrom(v)
 	if ch == nil {
 		return nil, callee{}, false
 	}
 	if a, ok := b.awaited[v]; ok {
-		return a.call, a.c, true
+		return a.call, a.c, a.call != nil
 	}
+	var found awaitedCall
 	for _, blk := range v.Parent().Blocks {
 		for _, instr := range blk.Instrs {
-			g, ok := instr.(*ssa.Go)
-			if !ok {
-				continue
-			}
-			if found := b.sentAcquire(g, chanVar(ch)); found.call != nil {
-				b.awaited[v] = found
-				return found.call, found.c, true
+			if g, ok := instr.(*ssa.Go); ok && found.call == nil {
+				found = b.sentAcquire(g, chanVar(ch))
 			}
 		}
 	}
-	return nil, callee{}, false
+	if found.call != nil || b.rolesKnown {
+		b.awaited[v] = found
+	}
+	return found.call, found.c, found.call != nil
 }
 
 // An awaitedCall is an acquire whose result a goroutine sends its starter.

@@ -60,6 +60,8 @@ type builder struct {
 	// awaited caches, per value received from a channel, the acquire a
 	// goroutine sent that value from (awaited.go).
 	awaited map[ssa.Value]awaitedCall
+	// rolesKnown is set once inferRoles has learned every wrapper's role.
+	rolesKnown bool
 	// sqlCache holds the SQL texts already read (parseSQL), sqlLockCache
 	// what each call's SQL does to advisory locks (sqlLocksOf).
 	sqlCache     map[sqlKey]*sqlscan.Script
@@ -154,6 +156,7 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program, files *SchemaFact) (*M
 	b.findLeaderFields()
 	b.findLockNodes()
 	b.inferRoles()
+	b.rolesKnown = true
 	b.exportKeyCtorFacts()
 	b.findChecks()
 	b.findCallbackFields()
