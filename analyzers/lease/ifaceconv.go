@@ -1,9 +1,7 @@
 package lease
 
 import (
-	"cmp"
 	"go/types"
-	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -47,14 +45,9 @@ func (b *builder) lockRolesFromConversions() {
 			roles[m] = f
 		}
 	})
-	methods := make([]*types.Func, 0, len(roles))
-	for m := range roles {
-		methods = append(methods, m)
-	}
-	slices.SortFunc(methods, func(x, y *types.Func) int { return cmp.Compare(x.Pos(), y.Pos()) })
-	for _, m := range methods {
+	for m, f := range roles {
 		if !conflicts[m] && b.dirs.roles[m] == 0 {
-			b.setLocal(m, roles[m])
+			b.setLocal(m, f)
 		}
 	}
 }
