@@ -20,7 +20,10 @@
 // gocron Elector.IsLeader, a leadership notice received from raft (the
 // bool Raft.LeaderCh or the application's own channel handed to raft as
 // Config.NotifyCh delivers, kept in a field or variable of the package:
-// case isLeader := <-a.leaderCh: if isLeader { a.leaderLoop() }), a
+// case isLeader := <-a.leaderCh: if isLeader { a.leaderLoop() }) or from
+// the application's own election (a bool it sends on a channel kept in a
+// field while it holds a lease, received in its package or in the one that
+// handed it the channel: election.New(cli, c.signal)), a
 // leader flag that an OnStartedLeading callback
 // sets (leading.Store(true), isLeader = true) or that is set where a lease
 // is held (lost, err := lock.Lock(stop); m.isLeader = true; <-lost;

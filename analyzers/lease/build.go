@@ -162,6 +162,7 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program, files *SchemaFact) (*M
 	b.findCallbackFields()
 	b.findLeases()
 	b.regionLeaderFlagChecks()
+	b.regionNotices()
 	b.dropUnleasedChecks()
 	b.exportLookupFacts()
 	b.findWrites()

@@ -212,21 +212,26 @@ func (b *builder) dropUnleasedChecks() {
 // bare session's is held where instr runs: in its function or, a few calls
 // up, where the package calls that function.
 func (b *builder) leaseAround(instr ssa.Instruction, depth int) bool {
+	return b.heldAround(instr, depth) != nil
+}
+
+// heldAround returns the first lease leaseAround finds, or nil.
+func (b *builder) heldAround(instr ssa.Instruction, depth int) *Lease {
 	for _, l := range b.heldBefore(instr) {
 		if l.Kind != Checked && !b.tokens.sessionOnly(l) {
-			return true
+			return l
 		}
 	}
 	fn := instr.Parent()
 	if depth >= 3 || fn == nil || b.tokens.index().escapes[fn] {
-		return false
+		return nil
 	}
 	for _, site := range b.tokens.index().callSites[fn] {
-		if b.leaseAround(site, depth+1) {
-			return true
+		if l := b.heldAround(site, depth+1); l != nil {
+			return l
 		}
 	}
-	return false
+	return nil
 }
 
 // A leaderFlag is a bool that code sets to true only while it leads: a

@@ -138,6 +138,23 @@ func (f *CallbackParamFact) String() string {
 	return fmt.Sprintf("callback params %v: %s", f.Params, f.What)
 }
 
+// NoticeParamFact: the function keeps the channels passed as these
+// parameters (receiver excluded) and sends on them, while a lease is held,
+// whether this node holds it: an election of the application's own that
+// tells its owner "you lead" on the owner's channel. A receive from such a
+// channel is a leadership notice (leadernotice.go).
+type NoticeParamFact struct {
+	Params []int
+	System System
+	What   string // the lease, "the etcd lock taken by Election.Campaign"
+	Claim  Claim
+}
+
+func (*NoticeParamFact) AFact() {}
+func (f *NoticeParamFact) String() string {
+	return fmt.Sprintf("notice params %v: %s", f.Params, f.What)
+}
+
 // LostSignalFact: the struct field holds a lease's carrier (an etcd
 // session, a ZooKeeper connection) whose lost-signal its package never
 // watches. Importers that make locks from the field and do not watch it
@@ -199,7 +216,7 @@ func (f *TokenFact) String() string {
 }
 
 func factTypes() []analysis.Fact {
-	return append([]analysis.Fact{new(WritesFact), new(FencedByParamFact), new(RoleFact), new(TokenFact), new(PackageFact), new(CallbackParamFact), new(LostSignalFact), new(SQLParamFact), new(FormatFact), new(SQLCondFact), new(SQLTemplateFact), new(CheckParamFact), new(TokenConvFact), new(CallbackFieldFact), new(CASFact), new(FailsFact), new(ConvergeFact), new(SchemaFact), new(GoParamFact), new(LookupFact), new(LockKeyCtorFact), new(ScriptFact)},
+	return append([]analysis.Fact{new(WritesFact), new(FencedByParamFact), new(RoleFact), new(TokenFact), new(PackageFact), new(CallbackParamFact), new(LostSignalFact), new(SQLParamFact), new(FormatFact), new(SQLCondFact), new(SQLTemplateFact), new(CheckParamFact), new(TokenConvFact), new(CallbackFieldFact), new(CASFact), new(FailsFact), new(ConvergeFact), new(SchemaFact), new(GoParamFact), new(LookupFact), new(LockKeyCtorFact), new(ScriptFact), new(NoticeParamFact)},
 		ctrlflow.Analyzer.FactTypes...) // controlFlow runs ctrlflow within the lease pass
 }
 

@@ -417,6 +417,8 @@ func copyFact(dst, src analysis.Fact) {
 		*d = *src.(*ConvergeFact)
 	case *LockKeyCtorFact:
 		*d = *src.(*LockKeyCtorFact)
+	case *NoticeParamFact:
+		*d = *src.(*NoticeParamFact)
 	}
 }
 
