@@ -213,6 +213,9 @@ func (b *builder) targetsFact(targets []dispatchTarget, f analysis.Fact) bool {
 	if d, ok := f.(*ConvergeFact); ok {
 		return b.dispatchConverge(targets, d)
 	}
+	if d, ok := f.(*CallbackParamFact); ok {
+		return b.dispatchCallbacks(targets, d)
+	}
 	var fenced *FencedByParamFact
 	fencedVia, fencedImpl := "", Dispatch{}
 	var once *WritesFact // an implementation that starts its writer once per receiver
@@ -316,6 +319,29 @@ func (b *builder) agreedBound(targets []dispatchTarget, wf *WritesFact) (string,
 		}
 	}
 	return wf.BoundColumn, wf.BoundParam
+}
+
+// dispatchCallbacks reports whether a call that runs one of targets runs
+// some of the func values it is passed under a lease: an implementation
+// does (a repository's LockedBacktest(id, fn) that takes a redsync mutex
+// and calls fn), as one that writes makes the call a write. The first such
+// implementation's parameters and lease are the call's.
+func (b *builder) dispatchCallbacks(targets []dispatchTarget, d *CallbackParamFact) bool {
+	for _, t := range targets {
+		if t.remote != nil {
+			if t.remote.callback != nil {
+				*d = *t.remote.callback // the Program's facts are shared: copied, never written
+				return true
+			}
+			continue
+		}
+		var cb CallbackParamFact
+		if b.ownFact(t.fn, &cb) {
+			*d = cb
+			return true
+		}
+	}
+	return false
 }
 
 // dispatchCAS reports whether a call that runs one of targets is a

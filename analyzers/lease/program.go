@@ -68,6 +68,7 @@ type implMethod struct {
 	fenced   *FencedByParamFact
 	cas      *CASFact
 	converge *ConvergeFact
+	callback *CallbackParamFact
 }
 
 // dispatchedRoles are the roles a call through an interface takes from its
@@ -180,7 +181,11 @@ func summarizeType(pkg ProgramPackage, tn *types.TypeName) []*implMethod {
 		if pkg.Fact(fn, &cf) {
 			m.converge = &cf
 		}
-		if m.role != nil || m.writes != nil || m.fenced != nil || m.cas != nil || m.converge != nil {
+		var cb CallbackParamFact
+		if pkg.Fact(fn, &cb) {
+			m.callback = &cb
+		}
+		if m.role != nil || m.writes != nil || m.fenced != nil || m.cas != nil || m.converge != nil || m.callback != nil {
 			methods = append(methods, m)
 		}
 	}
