@@ -41,6 +41,9 @@ type builder struct {
 	etcdLocks *[]ssa.Value
 	// keys caches the keys of the package's SET NX calls (lockKeys).
 	keys *[]ssa.Value
+	// findingKeys is set while lockKeys resolves the package's calls: a
+	// Del is then not asked whether it deletes one (lockhelpers.go).
+	findingKeys bool
 	// markers holds the SET NX calls that are markers, not locks
 	// (redismarkers.go); nil until first asked.
 	markers map[*ssa.CallCommon]bool

@@ -585,6 +585,9 @@ func (b *builder) errNotNil(ret *ssa.Return) bool {
 		return false
 	}
 	v := ret.Results[len(ret.Results)-1]
+	if stored := resultStored(v, ret); stored != nil {
+		v = stored // a function with defers returns what it stored in its result
+	}
 	switch x := v.(type) {
 	case *ssa.Const:
 		return !x.IsNil()
@@ -606,6 +609,35 @@ func (b *builder) errNotNil(ret *ssa.Return) bool {
 		}
 	}
 	return checkedNotNil(v, ret.Block())
+}
+
+// resultStored returns, when v is a load of a result variable (a function
+// with defers stores what it returns there and loads it at the return), the
+// value stored last before ret along its block and its single-predecessor
+// chain; nil otherwise.
+func resultStored(v ssa.Value, ret *ssa.Return) ssa.Value {
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil
+	}
+	alloc, ok := load.X.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	blk, end := ret.Block(), len(ret.Block().Instrs)
+	for range 8 {
+		for i := end - 1; i >= 0; i-- {
+			if st, ok := blk.Instrs[i].(*ssa.Store); ok && st.Addr == alloc {
+				return st.Val
+			}
+		}
+		if len(blk.Preds) != 1 {
+			return nil
+		}
+		blk = blk.Preds[0]
+		end = len(blk.Instrs)
+	}
+	return nil
 }
 
 // wrapsNotNil reports whether call, returned in blk, makes an error that

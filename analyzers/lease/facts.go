@@ -36,6 +36,12 @@ type WritesFact struct {
 	// (freshkey.go); a call that passes a fresh identifier in any of them
 	// writes only new keys.
 	FreshKeys uint64
+	// KeyParams: every unfenced write of the function is a Redis write to
+	// a key built from one of these parameters (bit i: parameter i,
+	// receiver excluded) and constants only (lockhelpers.go): a call that
+	// passes the key of a lock the caller takes renews or lets go of that
+	// lock (cache.Expire(masterKey, ttl)), which is no write it guards.
+	KeyParams uint64
 	// Spawned: every unfenced write of the function is made in a
 	// goroutine it starts (oncestart.go).
 	Spawned bool
@@ -71,7 +77,7 @@ type WritesFact struct {
 // sameWritesFact reports whether x and y say the same.
 func sameWritesFact(x, y *WritesFact) bool {
 	return x.System == y.System && x.What == y.What && x.Dispatch == y.Dispatch && x.OutsideOf == y.OutsideOf &&
-		x.Append == y.Append && x.Accumulates == y.Accumulates && x.FreshKeys == y.FreshKeys && x.Spawned == y.Spawned &&
+		x.Append == y.Append && x.Accumulates == y.Accumulates && x.FreshKeys == y.FreshKeys && x.KeyParams == y.KeyParams && x.Spawned == y.Spawned &&
 		x.OnceRecv == y.OnceRecv && x.Keys == y.Keys && x.BoundColumn == y.BoundColumn && x.BoundParam == y.BoundParam &&
 		sameCases(x.Cases, y.Cases) && slices.Equal(x.Sites, y.Sites)
 }

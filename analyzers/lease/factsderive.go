@@ -113,6 +113,7 @@ func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 		}
 	}
 	freshKeys := freshParamsOf(writes)
+	keyParams := keyParamsOf(writes)
 	keys := ""
 	if unfenced != nil && appends && obj != nil {
 		keys = b.goctlInsertKeys(fn, unfencedOwn(writes))
@@ -141,7 +142,7 @@ func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 			unfenced = b.factNamedWrite(unfenced, writes)
 			sites = b.writeSites(writes)
 		}
-		f := &WritesFact{System: unfenced.System, What: b.describeWrite(unfenced), Dispatch: unfenced.Dispatch, OutsideOf: outsideOf, Append: appends, Accumulates: accumulates, FreshKeys: freshKeys,
+		f := &WritesFact{System: unfenced.System, What: b.describeWrite(unfenced), Dispatch: unfenced.Dispatch, OutsideOf: outsideOf, Append: appends, Accumulates: accumulates, FreshKeys: freshKeys, KeyParams: keyParams,
 			Spawned: allSpawned && !once, OnceRecv: once, Keys: keys, Cases: cases, Sites: sites}
 		f.BoundColumn, f.BoundParam = boundOfAll(fn, writes)
 		if b.fact(obj, &old) && sameWritesFact(&old, f) {

@@ -351,13 +351,16 @@ func (b *builder) callKeyParam(fn *ssa.Function, c *ssa.CallCommon) (ParamField,
 	return keyParam(fn, b.wrapperKey(c))
 }
 
-// keyParam returns the parameter of fn that v is (receiver -1), or the
-// receiver's field v loads.
+// keyParam returns the parameter of fn that v is or is built from
+// (lockhelpers.go; receiver -1), or the receiver's field v loads.
 func keyParam(fn *ssa.Function, v ssa.Value) (ParamField, bool) {
 	if v == nil {
 		return ParamField{}, false
 	}
 	v = unwrap(v)
+	if src, ok := keyBuiltFrom(v).(*ssa.Parameter); ok && src != v && src.Parent() == fn {
+		v = src // serialKey(key): a key built from the parameter (lockhelpers.go)
+	}
 	if p, ok := v.(*ssa.Parameter); ok {
 		if i := paramIndex(fn, p); i >= 0 {
 			return ParamField{Param: i}, true

@@ -178,6 +178,11 @@ type Write struct {
 	// each of these parameters of Fn (as WritesFact.FreshKeys): it writes a
 	// new key where a caller passes a fresh identifier in any of them.
 	freshParams uint64
+	// keyParams marks an unfenced Redis write whose every key is built
+	// from one of these parameters of Fn and constants (as
+	// WritesFact.KeyParams): a caller that passes a lock's key there
+	// writes the lock itself.
+	keyParams uint64
 	// outsideOf names a lease the write is not made under even where it
 	// is held: the write is in a goroutine that takes that lease itself.
 	outsideOf string

@@ -55,6 +55,9 @@ func (b *builder) resolve(call *ssa.CallCommon) (callee, bool) {
 	if api := b.ix.lookupFunc(fn); api != nil {
 		return b.catalogCallee(call, fn, fn, api), true
 	}
+	if c, ok := b.resolveOnceDo(call, fn); ok {
+		return c, true
+	}
 	if c, ok := b.lockerCall(call, fn); ok {
 		return c, true
 	}
@@ -115,6 +118,9 @@ func (b *builder) catalogCallee(call *ssa.CallCommon, fn, lib *types.Func, api *
 		c.role = role
 		if cmd != "" {
 			c.what += " " + cmd
+		}
+		if b.deletesPairedLockKey(call, lib.Name()) {
+			c.role = RoleRelease // Unlock(key) of a lock helper package (lockhelpers.go)
 		}
 	}
 	if c.role.Has(RoleTryAcquire) && api.System == Redis && api.Fence != RedisCommand && b.isMarker(call) {
@@ -331,10 +337,31 @@ func (b *builder) roleFact(fn *types.Func) *RoleFact {
 }
 
 // resolveClosure resolves a call of a closure of this package that wraps a
-// lock call (release := func() { m.Unlock(ctx) }; defer release()).
+// lock call (release := func() { m.Unlock(ctx) }; defer release()), also
+// through the variable it is kept in when other closures capture it.
 func (b *builder) resolveClosure(call *ssa.CallCommon) (callee, bool) {
 	f := call.StaticCallee()
+	if f == nil && !call.IsInvoke() {
+		f = funcValue(capturedValue(call.Value))
+	}
 	if f == nil || f.Parent() == nil {
+		return callee{}, false
+	}
+	if r := b.closureRoles[f]; r.role != 0 {
+		return callee{role: r.role, system: r.system, what: "a closure wrapping the lock", claim: r.claim}, true
+	}
+	return callee{}, false
+}
+
+// resolveOnceDo resolves once.Do(f), which calls f (the first time), as
+// a call of f: a release made idempotent (releaseOnce.Do(func() {
+// lock.Unlock() })) is a release.
+func (b *builder) resolveOnceDo(call *ssa.CallCommon, fn *types.Func) (callee, bool) {
+	if fn.Name() != "Do" || fn.Pkg() == nil || fn.Pkg().Path() != "sync" || receiverName(fn) != "Once" || len(call.Args) != 2 {
+		return callee{}, false
+	}
+	f := funcValue(call.Args[1])
+	if f == nil {
 		return callee{}, false
 	}
 	if r := b.closureRoles[f]; r.role != 0 {
@@ -520,7 +547,12 @@ func (b *builder) wrapperRole(fn *ssa.Function) lockRole {
 			case c.role.Has(RoleCheck):
 				checks, system, dispatch = true, c.system, c.dispatch
 			case c.role&(RoleWrite|RoleFenced) != 0 && c.api != nil:
-				writes = true
+				switch {
+				case !b.writesOwnLockKey(fn, call.Common(), c.api):
+					writes = true
+				case deletes(call.Common(), c.api):
+					releases, system, dispatch = true, c.system, c.dispatch // DEL of the lock's key lets it go
+				}
 			}
 		}
 	}
@@ -537,6 +569,34 @@ func (b *builder) wrapperRole(fn *ssa.Function) lockRole {
 		return lockRole{RoleCheck, system, dispatch, 0}
 	}
 	return lockRole{}
+}
+
+// writesOwnLockKey reports whether call, a write of api in fn, writes the
+// key of a hand-rolled lock the package takes (a holder that puts its etcd
+// lock key again to take it over, a SET NX key's expiry): the lock's own
+// business, which does not stop fn from being its acquire.
+func (b *builder) writesOwnLockKey(fn *ssa.Function, call *ssa.CallCommon, api *API) bool {
+	switch api.System {
+	case Etcd:
+		return api.Name == "Put" && b.etcdLockKeyDeleted(arg(call, 1))
+	case Redis:
+		return b.touchesLockKey(fn, call)
+	}
+	return false
+}
+
+// deletes reports whether call of api deletes keys (go-redis Del and
+// Unlink, redigo's DEL and UNLINK, etcd Delete).
+func deletes(call *ssa.CallCommon, api *API) bool {
+	if api.Fence == RedisCommand {
+		cmd, _ := redigoRole(call)
+		return cmd == "DEL" || cmd == "UNLINK"
+	}
+	switch api.Name {
+	case "Del", "Unlink", "Delete":
+		return true
+	}
+	return false
 }
 
 // failsAfter reports whether every return that call, a call not deferred,

@@ -104,9 +104,13 @@ func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, calle
 	case MongoFilter:
 		return b.mongoWrite(w, call, api)
 	}
+	if api.System == Etcd && api.Name == "Put" && b.etcdLockKeyDeleted(arg(c, 1)) {
+		w.LockImpl = true // a hand-rolled lock puts its own key again (a holder taking it over)
+	}
 	if api.System == Redis {
 		w.Fenced = w.Fenced || b.inWatch(fn) || api.Fence == RedisCommand && redigoWatches(fn)
 		w.LockImpl = b.touchesLockKey(fn, c)
+		w.keyParams = keyParamsOfKeys(fn, redisKeyArgs(c))
 		if !w.Fenced && !w.LockImpl {
 			b.freshKeyWrite(w, fn, call, api.Name)
 		}
@@ -171,6 +175,9 @@ func (b *builder) factWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
 		}
 		if twin := b.fencedTwin(obj); twin != nil {
 			w.Advice = b.twinAdvice(twin)
+		}
+		if wf.KeyParams != 0 {
+			b.keyParamCall(w, fn, call.Common(), wf.KeyParams)
 		}
 		if wf.FreshKeys != 0 && wf.Dispatch == (Dispatch{}) {
 			b.freshCall(w, fn, call, wf.FreshKeys)
@@ -767,7 +774,13 @@ func etcdTxnSteps(txn ssa.Value) txnSteps {
 		}
 		f := calleeFunc(p.Common())
 		if f == nil || typeName(recvType(f)) != "Txn" {
-			s.complete = f != nil && f.Name() == "Txn"
+			if f != nil && f.Name() == "Txn" {
+				// Txn is stateful: the steps are every If, Then and Else
+				// made on it, also those not chained to the Commit
+				// (txn.If(cmp).Then(put); txn.Commit()).
+				s = txnStepsFrom(p)
+				s.complete = true
+			}
 			break
 		}
 		args, known := variadic(arg(p.Common(), 0))
@@ -783,6 +796,43 @@ func etcdTxnSteps(txn ssa.Value) txnSteps {
 			s.opsUnseen = s.opsUnseen || !known
 		}
 		v = callRecv(p.Common())
+	}
+	return s
+}
+
+// txnStepsFrom collects the steps made on the Txn that root returns, along
+// every chain of If, Then and Else calls that starts at it.
+func txnStepsFrom(root ssa.Value) txnSteps {
+	var s txnSteps
+	work := []ssa.Value{root}
+	for len(work) > 0 {
+		v := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, ref := range referrers(v) {
+			call, ok := ref.(*ssa.Call)
+			if !ok || callRecv(call.Common()) != v {
+				continue
+			}
+			f := calleeFunc(call.Common())
+			if f == nil || typeName(recvType(f)) != "Txn" {
+				continue
+			}
+			args, known := variadic(arg(call.Common(), 0))
+			switch f.Name() {
+			case "If":
+				s.ifs = append(s.ifs, args...)
+				s.ifUnseen = s.ifUnseen || !known
+			case "Then":
+				s.thens = append(s.thens, args...)
+				s.opsUnseen = s.opsUnseen || !known
+			case "Else":
+				s.elses = append(s.elses, args...)
+				s.opsUnseen = s.opsUnseen || !known
+			default:
+				continue
+			}
+			work = append(work, call)
+		}
 	}
 	return s
 }
@@ -959,7 +1009,7 @@ func pkgPathOf(t types.Type) string {
 // expiring the lock key is the lock's own release or renewal.
 func (b *builder) touchesLockKey(fn *ssa.Function, c *ssa.CallCommon) bool {
 	for _, k := range redisKeyArgs(c) {
-		if b.isLockKey(k) {
+		if b.isLockKey(k) || b.isPairedLockKey(fn, k) {
 			return true
 		}
 	}
@@ -1102,8 +1152,12 @@ func (b *builder) lockKeys() []ssa.Value {
 		return *b.keys
 	}
 	keys := []ssa.Value{}
+	b.findingKeys = true
+	defer func() { b.findingKeys = false }()
 	b.calls(func(fn *ssa.Function, call ssa.CallInstruction) bool {
 		if k := b.redisLockKey(call.Common()); k != nil {
+			keys = append(keys, k)
+		} else if k := b.redisWrapperKey(call.Common()); k != nil {
 			keys = append(keys, k)
 		}
 		return true

@@ -1,0 +1,212 @@
+package lease
+
+import (
+	"go/token"
+	"math/bits"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Applications take hand-rolled Redis locks through a helper package of
+// their own, which builds every key from the caller's (a prefix, a
+// namespace) and offers the lock beside generic setters:
+//
+//	func Lock(key string, expire time.Duration) error { ... client.SetNX(ctx, serialKey(key), "1", expire) ... }
+//	func Unlock(key string) error                      { return client.Del(ctx, serialKey(key)).Err() }
+//	func Expire(key string, ttl time.Duration) error   { return client.Expire(ctx, serialKey(key), ttl).Err() }
+//
+// Calls that let such a lock go or renew it are the lock's own, not
+// writes it guards. Two rules see them:
+//
+//   - In the helper package, Unlock's DEL is the lock's release (its role,
+//     which Unlock's callers then see), though no call there passes it a
+//     lock key: its key is built from its
+//     parameter as Lock's SET NX key is from the same parameter of Lock.
+//     Only a function named for letting go (unlock, release) is read so:
+//     the package's generic Del(key) builds its key the same way.
+//   - In the caller's package, a helper whose every write goes to a key
+//     built from one of its parameters (WritesFact.KeyParams), called with
+//     the key of a lock the package takes (cache.Expire(masterKey, ttl)
+//     after cache.SetNX(masterKey, id, ttl) won), writes the lock itself.
+//     An acquire wrapper's key (RoleFact.Key) is likewise the parameter
+//     its lock key is built from.
+//
+// A key is built from a parameter when it is that parameter, a string
+// concatenation of it with constants, or a call of a function on it and
+// constants only (serialKey(key), fmt.Sprintf("lock:%s", key)).
+
+// isPairedLockKey reports whether k, a key fn writes, is built from fn's
+// parameters as the key of a SET NX in another function of the package is
+// from the same parameters of that function, and fn is named for letting
+// a lock go.
+func (b *builder) isPairedLockKey(fn *ssa.Function, k ssa.Value) bool {
+	if !hasWordPrefix(fn.Name(), "unlock", "release") {
+		return false
+	}
+	for _, lk := range b.lockKeys() {
+		g := valueFunc(lk)
+		if g == nil || g == fn {
+			continue
+		}
+		if sameValueIn(k, lk, 0, map[*ssa.Function]int{fn: 0, g: 0}) {
+			return true
+		}
+	}
+	return false
+}
+
+// deletesPairedLockKey reports whether call, a go-redis Del or Unlink
+// (name), deletes only keys isPairedLockKey takes for a lock's: the
+// release of a lock helper package.
+func (b *builder) deletesPairedLockKey(call *ssa.CallCommon, name string) bool {
+	if name != "Del" && name != "Unlink" || b.findingKeys {
+		return false
+	}
+	keys := redisKeyArgs(call)
+	for _, k := range keys {
+		fn := valueFunc(k)
+		if fn == nil || !b.isPairedLockKey(fn, k) {
+			return false
+		}
+	}
+	return len(keys) > 0
+}
+
+// valueFunc returns the function v is computed in, or nil for constants
+// and globals.
+func valueFunc(v ssa.Value) *ssa.Function {
+	switch x := v.(type) {
+	case *ssa.Parameter:
+		return x.Parent()
+	case ssa.Instruction:
+		return x.Parent()
+	}
+	return nil
+}
+
+// redisWrapperKey returns the key a call of a Redis acquire wrapper of
+// another package locks (cache.SetNX(masterKey, id, ttl), cache.Lock(key)),
+// or nil.
+func (b *builder) redisWrapperKey(c *ssa.CallCommon) ssa.Value {
+	fn := calleeFunc(c)
+	if fn == nil || fn.Pkg() == b.pass.Pkg {
+		return nil
+	}
+	rf := b.roleFact(fn)
+	if rf == nil || rf.System != Redis || rf.Role&(RoleAcquire|RoleTryAcquire) == 0 {
+		return nil
+	}
+	return b.wrapperKey(c)
+}
+
+// keyBuiltFrom returns the one non-constant value key is built from (see the
+// package comment above), or nil.
+func keyBuiltFrom(key ssa.Value) ssa.Value {
+	for range 8 {
+		switch x := unwrap(key).(type) {
+		case *ssa.BinOp:
+			if x.Op != token.ADD {
+				return x
+			}
+			switch {
+			case isConst(x.X):
+				key = x.Y
+			case isConst(x.Y):
+				key = x.X
+			default:
+				return x
+			}
+		case *ssa.Call:
+			src := oneVaryingArg(x.Common())
+			if src == nil {
+				return x
+			}
+			key = src
+		default:
+			return x
+		}
+	}
+	return nil
+}
+
+// oneVaryingArg returns the only argument of a static call that is not a
+// constant, looking into a variadic slice, or nil.
+func oneVaryingArg(c *ssa.CallCommon) ssa.Value {
+	if c.StaticCallee() == nil {
+		return nil
+	}
+	var varying ssa.Value
+	for _, a := range c.Args {
+		elems, ok := variadic(a)
+		if !ok {
+			elems = []ssa.Value{a}
+		}
+		for _, e := range elems {
+			if e == nil || isConst(e) {
+				continue
+			}
+			if varying != nil {
+				return nil
+			}
+			varying = e
+		}
+	}
+	return varying
+}
+
+// keyParamsOfKeys returns the parameters of fn its keys are built from,
+// when every one of them is built from one; 0 otherwise.
+func keyParamsOfKeys(fn *ssa.Function, keys []ssa.Value) uint64 {
+	if fn.Parent() != nil || len(keys) == 0 {
+		return 0 // a closure's parameters are not its function's
+	}
+	var params uint64
+	for _, k := range keys {
+		i := paramIndex(fn, keyBuiltFrom(k))
+		if i < 0 || i >= 64 {
+			return 0
+		}
+		params |= 1 << i
+	}
+	return params
+}
+
+// keyParamsOf returns the parameters that every unfenced write (made while
+// its function holds no lease) builds its keys from, or 0.
+func keyParamsOf(writes []*Write) uint64 {
+	var mask uint64
+	for _, w := range writes {
+		if w.heldOwn || w.LockImpl || w.Fenced {
+			continue
+		}
+		if w.keyParams == 0 {
+			return 0
+		}
+		mask |= w.keyParams
+	}
+	return mask
+}
+
+// keyParamCall judges w, a call in fn of a helper whose writes go to keys
+// built from the parameters in mask: the lock's own when it is passed the
+// key of a lock the package takes in its one such parameter; else a write
+// whose keys are built from those of fn's parameters the arguments are
+// built from, if any.
+func (b *builder) keyParamCall(w *Write, fn *ssa.Function, call *ssa.CallCommon, mask uint64) {
+	if bits.OnesCount64(mask) == 1 && b.isLockKey(arg(call, bits.TrailingZeros64(mask))) {
+		w.LockImpl = true // a helper of two keys may write another one too
+		return
+	}
+	var keys []ssa.Value
+	for i := range 64 {
+		if mask&(1<<i) == 0 {
+			continue
+		}
+		k := arg(call, i)
+		if k == nil {
+			return
+		}
+		keys = append(keys, k)
+	}
+	w.keyParams = keyParamsOfKeys(fn, keys)
+}
