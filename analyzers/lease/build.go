@@ -146,6 +146,7 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program, files *SchemaFact) (*M
 	b.cfgs = controlFlow(pass)
 	b.exportSchema() // for importers, even where this package has nothing to judge
 	b.exportGoParams()
+	b.exportRunParams()
 	b.exportScripts()
 	if !b.relevant() {
 		b.model.Problems = b.dirs.problems

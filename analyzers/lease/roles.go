@@ -58,6 +58,9 @@ func (b *builder) resolve(call *ssa.CallCommon) (callee, bool) {
 	if c, ok := b.resolveOnceDo(call, fn); ok {
 		return c, true
 	}
+	if c, ok := b.resolveRunParam(call, fn); ok {
+		return c, true
+	}
 	if c, ok := b.lockerCall(call, fn); ok {
 		return c, true
 	}
