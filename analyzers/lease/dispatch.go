@@ -151,14 +151,18 @@ func (b *builder) targetFacts(t dispatchTarget) (role *RoleFact, wf *WritesFact,
 
 // dispatchRole returns the lock role a call of the interface method fn
 // plays: the role its implementations agree on (an implementation with no
-// role, such as an in-memory lock for tests, does not disagree), and the
-// first of them, for diagnostics.
+// role that writes nothing, such as an in-memory lock for tests, does not
+// disagree; one that writes a store does: a periodical job's Work beside
+// the decorator's that locks around it), and the first of them, for
+// diagnostics.
 func (b *builder) dispatchRole(fn *types.Func) (*RoleFact, string) {
 	var agreed *RoleFact
 	via := ""
 	for _, t := range b.dispatchTargets(fn) {
-		role, _, _ := b.targetFacts(t)
+		role, wf, _ := b.targetFacts(t)
 		switch {
+		case role == nil && wf != nil:
+			return nil, "" // a real implementation that writes and takes no lock (another job behind a locking decorator)
 		case role == nil:
 		case agreed == nil:
 			copied := *role // the Program's facts are shared: never written

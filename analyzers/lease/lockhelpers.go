@@ -2,7 +2,9 @@ package lease
 
 import (
 	"go/token"
+	"go/types"
 	"math/bits"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -22,8 +24,10 @@ import (
 //     which Unlock's callers then see), though no call there passes it a
 //     lock key: its key is built from its
 //     parameter as Lock's SET NX key is from the same parameter of Lock.
-//     Only a function named for letting go (unlock, release) is read so:
-//     the package's generic Del(key) builds its key the same way.
+//     Only a function named for letting go or renewing (unlock, release,
+//     extend, renew, refresh) is read so: the package's generic Del(key)
+//     builds its key the same way. A variadic key list (unlock(ctx,
+//     keys ...string)) pairs with a lone key of the same place.
 //   - In the caller's package, a helper whose every write goes to a key
 //     built from one of its parameters (WritesFact.KeyParams), called with
 //     the key of a lock the package takes (cache.Expire(masterKey, ttl)
@@ -40,7 +44,7 @@ import (
 // from the same parameters of that function, and fn is named for letting
 // a lock go.
 func (b *builder) isPairedLockKey(fn *ssa.Function, k ssa.Value) bool {
-	if !hasWordPrefix(fn.Name(), "unlock", "release") {
+	if !hasWordPrefix(fn.Name(), "unlock", "release", "extend", "renew", "refresh") {
 		return false
 	}
 	for _, lk := range b.lockKeys() {
@@ -48,11 +52,30 @@ func (b *builder) isPairedLockKey(fn *ssa.Function, k ssa.Value) bool {
 		if g == nil || g == fn {
 			continue
 		}
-		if sameValueIn(k, lk, 0, map[*ssa.Function]int{fn: 0, g: 0}) {
+		if sameValueIn(k, lk, 0, map[*ssa.Function]int{fn: 0, g: 0}) || sameVariadicKey(k, lk) {
 			return true
 		}
 	}
 	return false
+}
+
+// sameVariadicKey reports whether k, the variadic parameter of its
+// function (unlock(ctx, keys ...string): Del(ctx, keys...)), and lk, a
+// parameter of another function, are the same parameter of the two by
+// index, lk being one key of k's type.
+func sameVariadicKey(k, lk ssa.Value) bool {
+	p, ok := unwrap(k).(*ssa.Parameter)
+	q, ok2 := unwrap(lk).(*ssa.Parameter)
+	if !ok || !ok2 {
+		return false
+	}
+	pf, qf := p.Parent(), q.Parent()
+	i := slices.Index(pf.Params, p)
+	if !pf.Signature.Variadic() || i != len(pf.Params)-1 || i != slices.Index(qf.Params, q) {
+		return false
+	}
+	elems, ok := p.Type().Underlying().(*types.Slice)
+	return ok && types.Identical(elems.Elem(), q.Type())
 }
 
 // deletesPairedLockKey reports whether call, a go-redis Del or Unlink

@@ -2,6 +2,7 @@ package lease
 
 import (
 	"go/token"
+	"go/types"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -36,17 +37,37 @@ import (
 // whether the write runs. Elsewhere the write runs whether or not the lease
 // is held, and the lease is not what it relies on.
 
-// loopCarriedOnly reports whether l, a lease acquired or checked in w's
-// function, reaches w only around a loop and nothing on the way to w asks
-// whether it is held.
-func (b *builder) loopCarriedOnly(l *Lease, w *Write) bool {
+// A write the code makes also when the acquire failed, in a function that
+// drops the lock object the acquire returned and so never lets it go, is
+// not guarded by it either:
+//
+//	if _, err := locks.Obtain(ctx, key, ttl, nil); err != nil {
+//		log(err) // another instance has it: skip the one-time work
+//	} else {
+//		recomputeAll(ctx) // under the lease
+//	}
+//	worker.Work(ctx) // runs either way
+//
+// The may-held regions carry the lease, never let go, past the join.
+
+// unguardedBy reports whether l, a lease acquired or checked in w's
+// function, does not guard w: it reaches w only around a loop and nothing
+// on the way to w asks whether it is held, or w also runs when its
+// acquire failed.
+func (b *builder) unguardedBy(l *Lease, w *Write) bool {
 	if w.Call == nil || l.Fn != w.Fn {
 		return false
 	}
 	at := w.Call.Block()
 	switch l.Kind {
 	case Acquired, Declared:
-		if l.Call == nil || l.Call.Parent() != w.Call.Parent() || forwardReaches(l.Call, w.Call) {
+		if l.Call == nil || l.Call.Parent() != w.Call.Parent() {
+			return false
+		}
+		if b.runsWhenFailed(l, at) {
+			return true
+		}
+		if forwardReaches(l.Call, w.Call) {
 			return false
 		}
 		return !b.askedHeld(l, at)
@@ -64,6 +85,73 @@ func (b *builder) loopCarriedOnly(l *Lease, w *Write) bool {
 			guarded = true
 		}
 		return guarded
+	}
+	return false
+}
+
+// runsWhenFailed reports whether blk is reached, within one turn of the
+// loops it is in, from the branch taken when l's acquire failed, and the
+// function never lets l go. A function that does let it go (defer
+// mx.Unlock() on the success branch) means the lease to cover what follows
+// when it got it, and writes on anyway when it did not ("log and update the
+// job anyway"): those writes stay under the lease.
+func (b *builder) runsWhenFailed(l *Lease, blk *ssa.BasicBlock) bool {
+	if !handleDropped(l) || b.letsGo(l) {
+		return false
+	}
+	for _, d := range l.Fn.Blocks {
+		iff, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		if failed, edge := b.failedAcquisition(iff.Cond); failed == l {
+			fs := d.Succs[edge]
+			if fs.Dominates(d) && inLoopOf(blk, fs) {
+				continue // the failure goes round the loop blk is in: a later turn
+			}
+			if fs == blk || blockReaches(fs, blk) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// handleDropped reports whether l's acquire returns a lock object beside
+// its error and the code drops it (_, err := locks.Obtain(...)): nothing
+// can let the lock go or ask about it, it only expires. An acquire that
+// returns no handle (an error alone: err != nil may also mean "this node
+// holds it already") is not read so.
+func handleDropped(l *Lease) bool {
+	call, ok := l.Call.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	tuple, ok := call.Type().(*types.Tuple)
+	if !ok || tuple.Len() != 2 || !isErrorType(tuple.At(1).Type()) || typeIsBool(tuple.At(0).Type()) {
+		return false
+	}
+	for _, ref := range referrers(call) {
+		if x, ok := ref.(*ssa.Extract); ok && x.Index == 0 && len(referrers(x)) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// letsGo reports whether l's function releases a lease of l's system, by a
+// call or a deferred call.
+func (b *builder) letsGo(l *Lease) bool {
+	for _, blk := range l.Fn.Blocks {
+		for _, instr := range blk.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			if c, ok := b.resolve(call.Common()); ok && c.role.Has(RoleRelease) && (c.system == l.System || c.system == "") {
+				return true
+			}
+		}
 	}
 	return false
 }

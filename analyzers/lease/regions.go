@@ -712,7 +712,7 @@ func (b *builder) markWrite(w *Write) {
 	}
 	held := b.heldBefore(w.Call).without(func(l *Lease) bool {
 		return l.OwnStore && lockStore(l.System) != w.System || w.outsideOf != "" && l.What == w.outsideOf ||
-			b.loopCarriedOnly(l, w)
+			b.unguardedBy(l, w)
 	})
 	w.heldOwn = b.heldOnEveryPath(w.Call, held)
 	recv := callRecv(w.Call.Common())

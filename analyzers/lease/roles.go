@@ -347,6 +347,12 @@ func (b *builder) resolveClosure(call *ssa.CallCommon) (callee, bool) {
 	if f == nil && !call.IsInvoke() {
 		f = funcValue(capturedValue(call.Value))
 	}
+	return b.closureCallee(f)
+}
+
+// closureCallee returns what calling f does, f a closure of this package
+// whose role inferRoles found.
+func (b *builder) closureCallee(f *ssa.Function) (callee, bool) {
 	if f == nil || f.Parent() == nil {
 		return callee{}, false
 	}
@@ -363,14 +369,7 @@ func (b *builder) resolveOnceDo(call *ssa.CallCommon, fn *types.Func) (callee, b
 	if fn.Name() != "Do" || fn.Pkg() == nil || fn.Pkg().Path() != "sync" || receiverName(fn) != "Once" || len(call.Args) != 2 {
 		return callee{}, false
 	}
-	f := funcValue(call.Args[1])
-	if f == nil {
-		return callee{}, false
-	}
-	if r := b.closureRoles[f]; r.role != 0 {
-		return callee{role: r.role, system: r.system, what: "a closure wrapping the lock", claim: r.claim}, true
-	}
-	return callee{}, false
+	return b.closureCallee(funcValue(call.Args[1]))
 }
 
 // resolveReleaseFunc resolves a call of the func value an acquire returned

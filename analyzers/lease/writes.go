@@ -762,6 +762,26 @@ type txnSteps struct {
 	complete          bool // the chain was followed back to the Txn call that starts it
 }
 
+// add records the compares or ops of step, a call of the Txn method name,
+// and reports whether name is If, Then or Else.
+func (s *txnSteps) add(name string, step *ssa.CallCommon) bool {
+	args, known := variadic(arg(step, 0))
+	switch name {
+	case "If":
+		s.ifs = append(s.ifs, args...)
+		s.ifUnseen = s.ifUnseen || !known
+	case "Then":
+		s.thens = append(s.thens, args...)
+		s.opsUnseen = s.opsUnseen || !known
+	case "Else":
+		s.elses = append(s.elses, args...)
+		s.opsUnseen = s.opsUnseen || !known
+	default:
+		return false
+	}
+	return true
+}
+
 // etcdTxnSteps walks the builder chain txn ends (Txn(ctx).If(...).Then(...)
 // .Else(...)) back to its start. Ops or compares passed as a slice built
 // elsewhere are left out.
@@ -783,18 +803,7 @@ func etcdTxnSteps(txn ssa.Value) txnSteps {
 			}
 			break
 		}
-		args, known := variadic(arg(p.Common(), 0))
-		switch f.Name() {
-		case "If":
-			s.ifs = append(s.ifs, args...)
-			s.ifUnseen = s.ifUnseen || !known
-		case "Then":
-			s.thens = append(s.thens, args...)
-			s.opsUnseen = s.opsUnseen || !known
-		case "Else":
-			s.elses = append(s.elses, args...)
-			s.opsUnseen = s.opsUnseen || !known
-		}
+		s.add(f.Name(), p.Common())
 		v = callRecv(p.Common())
 	}
 	return s
@@ -817,21 +826,9 @@ func txnStepsFrom(root ssa.Value) txnSteps {
 			if f == nil || typeName(recvType(f)) != "Txn" {
 				continue
 			}
-			args, known := variadic(arg(call.Common(), 0))
-			switch f.Name() {
-			case "If":
-				s.ifs = append(s.ifs, args...)
-				s.ifUnseen = s.ifUnseen || !known
-			case "Then":
-				s.thens = append(s.thens, args...)
-				s.opsUnseen = s.opsUnseen || !known
-			case "Else":
-				s.elses = append(s.elses, args...)
-				s.opsUnseen = s.opsUnseen || !known
-			default:
-				continue
+			if s.add(f.Name(), call.Common()) {
+				work = append(work, call)
 			}
-			work = append(work, call)
 		}
 	}
 	return s

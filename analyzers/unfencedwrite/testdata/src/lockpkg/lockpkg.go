@@ -4,8 +4,12 @@
 package lockpkg
 
 import (
+	"context"
 	"sync"
 	"time"
+
+	"github.com/bsm/redislock"
+	"github.com/redis/go-redis/v9"
 
 	"lockpkg/cache"
 	"lockpkg/retry"
@@ -131,4 +135,59 @@ func saveNode(node, addr string) error {
 	}
 	defer cache.Unlock(nodeLockKey(node))
 	return cache.SetMapField("cluster:nodes", node, addr) // want `cache.SetMapField \(HSet at cache.go:\d+\) writes to Redis without a fencing token while the Redis lock taken by the closure retry.Do runs`
+}
+
+// A per-entity lock whose helpers take, renew and let go of the key the
+// caller names: extendLock's EXPIRE and unlock's DEL are the lock's own.
+type entityLock struct{ rdb *redis.Client }
+
+func (l *entityLock) lock(ctx context.Context, id string) (bool, error) {
+	return l.rdb.SetNX(ctx, id, "1", 10*time.Second).Result()
+}
+
+func (l *entityLock) extendLock(ctx context.Context, id string) error {
+	return l.rdb.Expire(ctx, id, 10*time.Second).Err()
+}
+
+func (l *entityLock) unlock(ctx context.Context, ids ...string) error {
+	return l.rdb.Del(ctx, ids...).Err()
+}
+
+// Handle counts the entity's event under its lock.
+func (l *entityLock) Handle(ctx context.Context, id string) error {
+	ok, err := l.lock(ctx, id)
+	if err != nil || !ok {
+		return err
+	}
+	defer l.unlock(ctx, id)
+	if err := l.extendLock(ctx, id); err != nil {
+		return err
+	}
+	return l.rdb.HSet(ctx, "counts", id, 1).Err() // want `HSet writes to Redis without a fencing token while the Redis lock taken by entityLock.lock`
+}
+
+// startUp recomputes once per cluster start: the instance that gets the
+// start-up lock does it, and drops the lock to expire. Every instance then
+// reports itself, lock or not: that write runs also when the claim failed,
+// so the lock does not guard it.
+func (c *cluster) startUp(ctx context.Context, locker *redislock.Client) error {
+	if _, err := locker.Obtain(ctx, "cluster:startup", time.Minute, nil); err != nil {
+		c.master = false
+	} else {
+		cache.SetMapField("cluster:recomputed", c.id, "now") // want `cache.SetMapField \(HSet at cache.go:\d+\) writes to Redis without a fencing token while the bsm/redislock lock taken by Client.Obtain`
+	}
+	return cache.SetMapField("cluster:started", c.id, "now")
+}
+
+// tagOwn writes under its lock also when Lock says this node holds it
+// already (an error that is no failure): the lock guards the write.
+func (c *cluster) tagOwn(ctx context.Context, l *entityLock, id string) error {
+	ok, err := l.lock(ctx, id)
+	if err != nil {
+		return err
+	}
+	if ok {
+		defer l.unlock(ctx, id)
+	}
+	return cache.SetMapField("cluster:tags", id, "own") // want `cache.SetMapField \(HSet at cache.go:\d+\) writes to Redis without a fencing token while the Redis lock taken by entityLock.lock`
 }
