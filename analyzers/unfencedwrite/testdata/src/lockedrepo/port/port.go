@@ -18,3 +18,8 @@ type Repository interface {
 	LockedBacktest(id uint, fn func() error) error
 	Each(ctx context.Context, fn func(Backtest) error) error
 }
+
+// Job is a periodical job.
+type Job interface {
+	Work(ctx context.Context) error
+}
