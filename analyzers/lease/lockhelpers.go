@@ -22,12 +22,12 @@ import (
 //
 //   - In the helper package, Unlock's DEL is the lock's release (its role,
 //     which Unlock's callers then see), though no call there passes it a
-//     lock key: its key is built from its
-//     parameter as Lock's SET NX key is from the same parameter of Lock.
-//     Only a function named for letting go or renewing (unlock, release,
-//     extend, renew, refresh) is read so: the package's generic Del(key)
-//     builds its key the same way. A variadic key list (unlock(ctx,
-//     keys ...string)) pairs with a lone key of the same place.
+//     lock key: its key is built from its parameter as Lock's SET NX key
+//     is from the same parameter of Lock. Only a function named for
+//     letting go or renewing (unlock, release, extend, renew, refresh) is
+//     read so: the package's generic Del(key) builds its key the same
+//     way. A variadic key list (unlock(ctx, keys ...string)) pairs with a
+//     lone key of the same place.
 //   - In the caller's package, a helper whose every write goes to a key
 //     built from one of its parameters (WritesFact.KeyParams), called with
 //     the key of a lock the package takes (cache.Expire(masterKey, ttl)
@@ -42,7 +42,7 @@ import (
 // isPairedLockKey reports whether k, a key fn writes, is built from fn's
 // parameters as the key of a SET NX in another function of the package is
 // from the same parameters of that function, and fn is named for letting
-// a lock go.
+// a lock go or renewing it.
 func (b *builder) isPairedLockKey(fn *ssa.Function, k ssa.Value) bool {
 	if !hasWordPrefix(fn.Name(), "unlock", "release", "extend", "renew", "refresh") {
 		return false
