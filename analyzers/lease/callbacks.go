@@ -29,7 +29,8 @@ type callbackParam struct {
 // reruns the region analysis until nothing changes.
 func (b *builder) propagateCallbacks() {
 	for range 4 {
-		if !b.applyCallbackParams() {
+		called := b.findCalledFields()
+		if !b.applyCallbackParams() && !called {
 			return
 		}
 		for _, fn := range b.funcs {
@@ -145,13 +146,15 @@ func (b *builder) ownCallbackParams(fn *ssa.Function) map[int]callbackParam {
 	for _, blk := range fn.Blocks {
 		for _, instr := range blk.Instrs {
 			switch x := instr.(type) {
-			case *ssa.Store:
-				p, ok := unwrap(x.Val).(*ssa.Parameter)
+			case *ssa.Store, *ssa.MapUpdate:
+				vals, cp, ok := b.storedCallback(x)
 				if !ok {
 					continue
 				}
-				if cp, ok := b.storedCallback(x); ok {
-					add(p, cp)
+				for _, v := range vals {
+					if p, ok := unwrap(v).(*ssa.Parameter); ok {
+						add(p, cp)
+					}
 				}
 			case *ssa.Call:
 				p, ok := x.Call.Value.(*ssa.Parameter)
@@ -163,6 +166,7 @@ func (b *builder) ownCallbackParams(fn *ssa.Function) map[int]callbackParam {
 				}
 			case *ssa.MakeClosure:
 				b.closureCalledParams(fn, x, add)
+				b.closureStoredParams(fn, x, add)
 			}
 		}
 	}
@@ -256,6 +260,32 @@ func (b *builder) closureCalledParams(fn *ssa.Function, mc *ssa.MakeClosure, add
 			}
 			if held := b.heldBefore(call); len(held) > 0 {
 				add(p, callbackParam{system: held[0].System, what: heldBy(held[0].What, fn.Name())})
+			}
+		}
+	}
+}
+
+// closureStoredParams adds the parameters of fn that the closure mc stores
+// in a callback field: once.Do(func() { t.scheduler = scheduler }).
+func (b *builder) closureStoredParams(fn *ssa.Function, mc *ssa.MakeClosure, add func(*ssa.Parameter, callbackParam)) {
+	closure, ok := mc.Fn.(*ssa.Function)
+	if !ok {
+		return
+	}
+	for _, blk := range closure.Blocks {
+		for _, instr := range blk.Instrs {
+			vals, cp, ok := b.storedCallback(instr)
+			if !ok {
+				continue
+			}
+			for _, v := range vals {
+				i := slices.Index(closure.FreeVars, capturedVar(unwrap(v)))
+				if i < 0 || i >= len(mc.Bindings) {
+					continue
+				}
+				if p := capturedParam(mc.Bindings[i]); p != nil && p.Parent() == fn {
+					add(p, cp)
+				}
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package lease
 import (
 	"fmt"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -17,8 +18,9 @@ import (
 // function stored there (Config{OnStarted: s.reconcile}), in this package
 // or, through CallbackFieldFact, in another, runs while the lease is held.
 
-// CallbackFieldFact: func values stored in this struct field are copied
-// into a library callback that runs while a lease is held.
+// CallbackFieldFact: func values stored in this struct field run while a
+// lease is held: they are copied into a library callback, or a region
+// calls them (calledfields.go).
 type CallbackFieldFact struct {
 	System System
 	What   string // "the Kubernetes leader election lease (OnStartedLeading, via Config.OnStarted)"
@@ -36,15 +38,15 @@ func (b *builder) findCallbackFields() {
 	for changed := true; changed; {
 		changed = false
 		b.instrs(func(_ *ssa.Function, instr ssa.Instruction) {
-			st, ok := instr.(*ssa.Store)
+			vals, cp, ok := b.storedCallback(instr)
 			if !ok {
 				return
 			}
-			from := loadedField(st.Val)
-			if from == nil || from.Pkg() != b.pass.Pkg || b.cbFields[from] != nil {
-				return
-			}
-			if cp, ok := b.storedCallback(st); ok {
+			for _, v := range vals {
+				from := loadedField(v)
+				if from == nil || from.Pkg() != b.pass.Pkg || b.cbFields[from] != nil {
+					continue
+				}
 				b.cbFields[from] = &CallbackFieldFact{System: cp.system, What: cp.what}
 				changed = true
 			}
@@ -52,24 +54,70 @@ func (b *builder) findCallbackFields() {
 	}
 }
 
-// storedCallback reports whether st stores into a callback field, a
-// library's or an application's, and the lease its function runs under.
-func (b *builder) storedCallback(st *ssa.Store) (callbackParam, bool) {
-	if api := b.callbackFieldAPI(st); api != nil {
-		return callbackParam{system: api.System, what: fmt.Sprintf("the %s lease (%s)", api.System, api.Name)}, true
+// storedCallback reports whether instr puts func values into a callback
+// field, a library's or an application's: the values, and the lease their
+// functions run under.
+func (b *builder) storedCallback(instr ssa.Instruction) ([]ssa.Value, callbackParam, bool) {
+	if st, ok := instr.(*ssa.Store); ok {
+		if api := b.callbackFieldAPI(st); api != nil {
+			return []ssa.Value{st.Val}, callbackParam{system: api.System, what: fmt.Sprintf("the %s lease (%s)", api.System, api.Name)}, true
+		}
 	}
-	fa, ok := st.Addr.(*ssa.FieldAddr)
-	if !ok {
-		return callbackParam{}, false
-	}
-	fv := fieldVar(fa.X.Type(), fa.Field)
+	fv, vals := fieldStoreOf(instr)
 	if fv == nil {
-		return callbackParam{}, false
+		return nil, callbackParam{}, false
 	}
 	if f := b.callbackFieldFact(fv); f != nil {
-		return callbackParam{system: f.System, what: f.What}, true
+		return vals, callbackParam{system: f.System, what: f.What}, true
 	}
-	return callbackParam{}, false
+	return nil, callbackParam{}, false
+}
+
+// fieldStoreOf returns the struct field instr puts values into and the
+// values: stored in it (s.f = v), appended to the slice it holds
+// (s.hs = append(s.hs, v, w)), or set at an index of the slice or a key
+// of the map it holds (s.hs[i] = v, s.byName[k] = v).
+func fieldStoreOf(instr ssa.Instruction) (*types.Var, []ssa.Value) {
+	switch x := instr.(type) {
+	case *ssa.Store:
+		switch addr := x.Addr.(type) {
+		case *ssa.FieldAddr:
+			fv := originVar(fieldVar(addr.X.Type(), addr.Field))
+			if fv == nil {
+				return nil, nil
+			}
+			if appended, ok := appendedTo(fv, x.Val); ok {
+				return fv, appended
+			}
+			return fv, []ssa.Value{x.Val}
+		case *ssa.IndexAddr:
+			if fv := loadedField(addr.X); fv != nil {
+				return fv, []ssa.Value{x.Val}
+			}
+		}
+	case *ssa.MapUpdate:
+		if fv := loadedField(x.Map); fv != nil {
+			return fv, []ssa.Value{x.Value}
+		}
+	}
+	return nil, nil
+}
+
+// appendedTo returns the values v appends to the slice field fv holds,
+// when v is append(s.f, a, b, ...).
+func appendedTo(fv *types.Var, v ssa.Value) ([]ssa.Value, bool) {
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return nil, false
+	}
+	if bi, ok := call.Call.Value.(*ssa.Builtin); !ok || bi.Name() != "append" || len(call.Call.Args) != 2 {
+		return nil, false
+	}
+	if loadedField(call.Call.Args[0]) != fv {
+		return nil, false
+	}
+	elems, ok := variadic(call.Call.Args[1])
+	return slices.DeleteFunc(elems, func(e ssa.Value) bool { return e == nil }), ok
 }
 
 // callbackFieldFact returns what is known of fv as a callback field, or nil.

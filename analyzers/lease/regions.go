@@ -127,8 +127,8 @@ func (b *builder) findCallbacks() {
 		for _, blk := range fn.Blocks {
 			for _, instr := range blk.Instrs {
 				switch x := instr.(type) {
-				case *ssa.Store:
-					b.callbackField(fn, x)
+				case *ssa.Store, *ssa.MapUpdate:
+					b.callbackField(x)
 				case *ssa.Call:
 					b.callbackTask(fn, x, elected)
 				}
@@ -139,17 +139,21 @@ func (b *builder) findCallbacks() {
 
 // callbackField handles cb.OnStartedLeading = func(ctx) {...}, and the
 // same stored in an application's own callback field (cbfields.go).
-func (b *builder) callbackField(fn *ssa.Function, st *ssa.Store) {
-	cp, ok := b.storedCallback(st)
+func (b *builder) callbackField(instr ssa.Instruction) {
+	vals, cp, ok := b.storedCallback(instr)
 	if !ok {
 		return
 	}
-	if target := callbackFunc(st.Val); target != nil { // a method value runs the method
-		l := b.addLease(&Lease{Kind: InCallback, System: cp.system, Pos: st.Val.Pos(), Fn: target, What: cp.what})
-		if l.Pos == token.NoPos {
-			l.Pos = st.Pos()
+	for _, v := range vals {
+		target := callbackFunc(v) // a method value runs the method
+		if target == nil {
+			continue
 		}
-		b.regions.hand(st, target, l)
+		l := b.addLease(&Lease{Kind: InCallback, System: cp.system, Pos: v.Pos(), Fn: target, What: cp.what})
+		if l.Pos == token.NoPos {
+			l.Pos = instr.Pos()
+		}
+		b.regions.hand(instr, target, l)
 	}
 }
 
