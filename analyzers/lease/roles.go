@@ -45,6 +45,17 @@ type callee struct {
 
 // resolve returns what call invokes, as far as leases go.
 func (b *builder) resolve(call *ssa.CallCommon) (callee, bool) {
+	c, ok := b.resolveCallee(call)
+	if ok && c.system == Redis && c.role&(RoleAcquire|RoleTryAcquire) != 0 && claimsWithDocument(call) {
+		// SET NX of an encoded record creates it once: no lock
+		c.role = RoleFenced
+	}
+	return c, ok
+}
+
+// resolveCallee returns what call invokes, as far as leases go, before
+// its arguments are read (resolve).
+func (b *builder) resolveCallee(call *ssa.CallCommon) (callee, bool) {
 	fn := calleeFunc(call)
 	if fn == nil {
 		if c, ok := b.resolveClosure(call); ok {
@@ -850,4 +861,37 @@ func apiName(fn *types.Func, api *API) string {
 		return fn.Name()
 	}
 	return shortName(fn)
+}
+
+// claimsWithDocument reports whether a SET NX call stores an encoded
+// document as the key's value (string(json.Marshal(params))): it creates a
+// record once, which others read back, as a queue entry's parameters or a
+// job's first state; a lock's value is a token or an owner's name.
+func claimsWithDocument(call *ssa.CallCommon) bool {
+	for _, a := range call.Args {
+		if encodedDocument(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// encodedDocument reports whether v is the encoding a Marshal function
+// returned (json.Marshal, proto.Marshal, jsoniter's MarshalToString), as
+// it is or converted to a string.
+func encodedDocument(v ssa.Value) bool {
+	v = unwrap(v)
+	if conv, ok := v.(*ssa.Convert); ok {
+		v = conv.X
+	}
+	ext, ok := v.(*ssa.Extract)
+	if !ok || ext.Index != 0 {
+		return false
+	}
+	call, ok := ext.Tuple.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	fn := calleeFunc(call.Common())
+	return fn != nil && strings.HasPrefix(fn.Name(), "Marshal")
 }
