@@ -2,6 +2,7 @@ package lease
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"slices"
 	"strings"
@@ -47,6 +48,9 @@ type builder struct {
 	// markers holds the SET NX calls that are markers, not locks
 	// (redismarkers.go); nil until first asked.
 	markers map[*ssa.CallCommon]bool
+	// uniqueColls holds the MongoDB collections the package gives a
+	// unique index, by mongoCollKey, with where (mongounique.go).
+	uniqueColls map[any]token.Pos
 	// steps numbers the pipeline each step function belongs to
 	// (pipelines.go); nil when the package runs no pipeline.
 	steps map[*ssa.Function]int

@@ -1,6 +1,7 @@
 package lease
 
 import (
+	"fmt"
 	"go/constant"
 	"go/token"
 	"go/types"
@@ -123,6 +124,11 @@ func (b *builder) mongoWrite(w *Write, call ssa.CallInstruction, api *API) *Writ
 		}
 	}
 	w.RowsCAS = false // its outcome is a count field or an error, not RowsAffected (casfence.go)
+	if !w.Fenced && (api.Name == "InsertOne" || api.Name == "InsertMany") {
+		if at, ok := b.uniqueIndexed(callRecv(c)); ok {
+			w.Fenced, w.FencedBy = true, fmt.Sprintf("an insert into a collection with a unique index (line %d): a duplicate fails and overwrites nothing", b.pass.Fset.Position(at).Line)
+		}
+	}
 	return w
 }
 

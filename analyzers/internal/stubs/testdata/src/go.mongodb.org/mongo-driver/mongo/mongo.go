@@ -151,3 +151,20 @@ func (coll *Collection) FindOneAndUpdate(ctx context.Context, filter interface{}
 	update interface{}, opts ...*options.FindOneAndUpdateOptions) *SingleResult {
 	return &SingleResult{}
 }
+
+type IndexModel struct {
+	Keys    interface{}
+	Options *options.IndexOptions
+}
+
+type IndexView struct{}
+
+func (coll *Collection) Indexes() IndexView { return IndexView{} }
+
+func (iv IndexView) CreateOne(ctx context.Context, model IndexModel, opts ...*options.CreateIndexesOptions) (string, error) {
+	return "", nil
+}
+
+func (iv IndexView) CreateMany(ctx context.Context, models []IndexModel, opts ...*options.CreateIndexesOptions) ([]string, error) {
+	return nil, nil
+}

@@ -66,3 +66,22 @@ type FindOneAndReplaceOptions struct {
 }
 
 func FindOneAndReplace() *FindOneAndReplaceOptions { return &FindOneAndReplaceOptions{} }
+
+type IndexOptions struct {
+	Unique *bool
+	Sparse *bool
+}
+
+func Index() *IndexOptions { return &IndexOptions{} }
+
+func (i *IndexOptions) SetUnique(unique bool) *IndexOptions {
+	i.Unique = &unique
+	return i
+}
+
+func (i *IndexOptions) SetSparse(sparse bool) *IndexOptions {
+	i.Sparse = &sparse
+	return i
+}
+
+type CreateIndexesOptions struct{}
