@@ -66,6 +66,14 @@ type WritesFact struct {
 	// every case out writes nothing, and one that rules out the first
 	// names the first case left. nil: every call reaches What.
 	Cases []WriteCase
+	// Session, when not 0, says every unfenced write of the function goes
+	// through the database session (a connection or transaction) its
+	// parameter Session-1 holds (receiver excluded); SessionField, when
+	// set, that it goes through the one its receiver's field so named
+	// holds (sessions.go). A caller that holds an advisory lock on that
+	// session writes under its own lock.
+	Session      int
+	SessionField string
 	// Sites lists, when the function makes more than one unfenced write
 	// on every call (and Cases is nil), each of them where the program
 	// makes it nearest the store, in order: "StateStore.SaveCursor at
@@ -77,7 +85,7 @@ type WritesFact struct {
 // sameWritesFact reports whether x and y say the same.
 func sameWritesFact(x, y *WritesFact) bool {
 	return x.System == y.System && x.What == y.What && x.Dispatch == y.Dispatch && x.OutsideOf == y.OutsideOf &&
-		x.Append == y.Append && x.Accumulates == y.Accumulates && x.FreshKeys == y.FreshKeys && x.KeyParams == y.KeyParams && x.Spawned == y.Spawned &&
+		x.Append == y.Append && x.Accumulates == y.Accumulates && x.FreshKeys == y.FreshKeys && x.KeyParams == y.KeyParams && x.Session == y.Session && x.SessionField == y.SessionField && x.Spawned == y.Spawned &&
 		x.OnceRecv == y.OnceRecv && x.Keys == y.Keys && x.BoundColumn == y.BoundColumn && x.BoundParam == y.BoundParam &&
 		sameCases(x.Cases, y.Cases) && slices.Equal(x.Sites, y.Sites)
 }
@@ -128,6 +136,10 @@ type RoleFact struct {
 	// Claim says, for an acquire, how the lock is taken, where that
 	// changes how a write under it is fenced.
 	Claim Claim
+	// Session is, for an acquire of a database advisory lock, the
+	// parameter (1-based, receiver excluded) whose connection or
+	// transaction holds it; 0 when it is not one of them (sessions.go).
+	Session int
 }
 
 // CallbackParamFact: the function values passed as these parameters
@@ -222,7 +234,7 @@ func (f *TokenFact) String() string {
 }
 
 func factTypes() []analysis.Fact {
-	return append([]analysis.Fact{new(WritesFact), new(FencedByParamFact), new(RoleFact), new(TokenFact), new(PackageFact), new(CallbackParamFact), new(LostSignalFact), new(SQLParamFact), new(FormatFact), new(SQLCondFact), new(SQLTemplateFact), new(CheckParamFact), new(TokenConvFact), new(CallbackFieldFact), new(CASFact), new(FailsFact), new(ConvergeFact), new(SchemaFact), new(GoParamFact), new(LookupFact), new(LockKeyCtorFact), new(ScriptFact), new(NoticeParamFact), new(RunParamFact)},
+	return append([]analysis.Fact{new(WritesFact), new(FencedByParamFact), new(RoleFact), new(TokenFact), new(PackageFact), new(CallbackParamFact), new(LostSignalFact), new(SQLParamFact), new(FormatFact), new(SQLCondFact), new(SQLTemplateFact), new(CheckParamFact), new(TokenConvFact), new(CallbackFieldFact), new(CASFact), new(FailsFact), new(ConvergeFact), new(SchemaFact), new(GoParamFact), new(LookupFact), new(LockKeyCtorFact), new(ScriptFact), new(NoticeParamFact), new(RunParamFact), new(SessionCtorFact)},
 		ctrlflow.Analyzer.FactTypes...) // controlFlow runs ctrlflow within the lease pass
 }
 

@@ -145,6 +145,7 @@ func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 		f := &WritesFact{System: unfenced.System, What: b.describeWrite(unfenced), Dispatch: unfenced.Dispatch, OutsideOf: outsideOf, Append: appends, Accumulates: accumulates, FreshKeys: freshKeys, KeyParams: keyParams,
 			Spawned: allSpawned && !once, OnceRecv: once, Keys: keys, Cases: cases, Sites: sites}
 		f.BoundColumn, f.BoundParam = boundOfAll(fn, writes)
+		f.Session, f.SessionField = b.sessionParamOf(fn, unfencedOf(writes))
 		if b.fact(obj, &old) && sameWritesFact(&old, f) {
 			return false
 		}

@@ -230,6 +230,10 @@ type Write struct {
 	// sitesOf is, for a call whose Sites come from a declared function's
 	// WritesFact, that function (refreshSites reads it again).
 	sitesOf *types.Func
+	// session is, for a call of a function that writes through a database
+	// session its caller hands it (WritesFact.Session, SessionField), that
+	// session at the call (sessions.go); nil: the call's receiver.
+	session ssa.Value
 }
 
 // A Check is a lease-validity check: a call whose result says the lease is

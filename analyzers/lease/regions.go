@@ -380,8 +380,12 @@ func (b *builder) leaseAt(call ssa.CallInstruction, c callee) *Lease {
 	if c.api == nil {
 		kind = Declared
 	}
+	holder := callRecv(call.Common())
+	if c.session > 0 {
+		holder = arg(call.Common(), c.session-1) // the session an advisory-lock wrapper locks on
+	}
 	l := b.addLease(&Lease{Kind: kind, System: c.system, Pos: call.Pos(), Fn: call.Parent(), Call: call,
-		Holder: callRecv(call.Common()), What: leaseName(c), Claim: c.claim})
+		Holder: holder, What: leaseName(c), Claim: c.claim})
 	if l.Holder != nil {
 		l.From = b.leaseFrom(l.Holder)
 	}
@@ -719,7 +723,7 @@ func (b *builder) markWrite(w *Write) {
 			b.unguardedBy(l, w)
 	})
 	w.heldOwn = b.heldOnEveryPath(w.Call, held)
-	recv := callRecv(w.Call.Common())
+	recv := b.sessionOf(w)
 	for _, l := range held {
 		if l.Holder != nil && recv != nil && unwrap(l.Holder) == unwrap(recv) && (l.System == Postgres || l.System == MySQL) && isSession(recv) {
 			w.Fenced = true

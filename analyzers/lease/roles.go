@@ -41,6 +41,9 @@ type callee struct {
 	// claim says how an acquire takes its lock, where that changes how a
 	// write under it is fenced (a hand-rolled etcd lock).
 	claim Claim
+	// session is, for an acquire wrapper of a database advisory lock, the
+	// parameter (1-based, receiver excluded) whose session holds the lock.
+	session int
 }
 
 // resolve returns what call invokes, as far as leases go.
@@ -76,7 +79,7 @@ func (b *builder) resolveCallee(call *ssa.CallCommon) (callee, bool) {
 		return c, true
 	}
 	if f := b.roleFact(fn); f != nil {
-		return callee{fn: fn, role: f.Role, system: f.System, what: shortName(fn), held: f.Held, dispatch: f.Dispatch, claim: f.Claim}, true
+		return callee{fn: fn, role: f.Role, system: f.System, what: shortName(fn), held: f.Held, dispatch: f.Dispatch, claim: f.Claim, session: f.Session}, true
 	}
 	if api := b.sqlHelper(fn); api != nil {
 		return callee{fn: fn, api: api, role: api.Role, system: api.System, what: shortName(fn)}, true
@@ -497,6 +500,7 @@ func (b *builder) inferFuncRole(fn *ssa.Function, obj *types.Func) bool {
 	f := &RoleFact{Role: r.role, System: r.system, What: shortName(obj), Held: held, Dispatch: r.dispatch, Claim: r.claim}
 	if r.role == RoleAcquire {
 		f.Key, f.KeyKnown = b.wrappedKey(fn)
+		f.Session = b.wrappedSession(fn)
 	}
 	if old != nil && *old == *f {
 		return false

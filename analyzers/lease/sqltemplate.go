@@ -61,6 +61,10 @@ type SQLTemplateFact struct {
 	// own, so a caller that heeds the error heeds the INSERT's (schema.go).
 	ErrReturned bool
 	What        string // the database call: "Querier.NamedExec (INSERT <run-time name>) at writes.go:9"
+	// Session, when not 0, is the parameter (1-based, receiver excluded)
+	// whose database session (connection or transaction) the statement
+	// goes through (sessions.go).
+	Session int
 }
 
 // A TemplateHole is a hole of a SQLTemplateFact's statement.
@@ -195,6 +199,7 @@ func (b *builder) templateOf(fn *ssa.Function, call *ssa.Call) *SQLTemplateFact 
 		tf.ErrReturned = true
 	}
 	tf.ErrReturned = tf.ErrReturned && errorReturned(fn, call)
+	tf.Session, _ = sessionSource(fn, b.callSQLSession(call.Common()))
 	if !f.seen || len(text) > maxFoldText {
 		return nil
 	}

@@ -179,6 +179,9 @@ func (b *builder) factWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
 		if wf.KeyParams != 0 {
 			b.keyParamCall(w, fn, call.Common(), wf.KeyParams)
 		}
+		if wf.Session > 0 || wf.SessionField != "" {
+			w.session = b.callSession(call.Common(), &wf)
+		}
 		if wf.FreshKeys != 0 && wf.Dispatch == (Dispatch{}) {
 			b.freshCall(w, fn, call, wf.FreshKeys)
 		}
@@ -426,6 +429,8 @@ func copyFact(dst, src analysis.Fact) {
 		*d = *src.(*LockKeyCtorFact)
 	case *NoticeParamFact:
 		*d = *src.(*NoticeParamFact)
+	case *SessionCtorFact:
+		*d = *src.(*SessionCtorFact)
 	}
 }
 
