@@ -917,7 +917,10 @@ func holdingDeadline(d ssa.Value) bool {
 // aboutHolding reports whether t (or *t), a struct, is about holding: its
 // type name, or the name or type of a field other than field except, names
 // holding (a Lease row; a row with its Holder; a worker that keeps its
-// lease and expiry side by side).
+// lease and expiry side by side). A struct of more than maxHoldingFields
+// fields counts by its name only: an application's configuration gathers
+// every subsystem's settings, a leader election's among them, and its
+// InstancePoolExpiryMinutes is no lease's.
 func aboutHolding(t types.Type, except int) bool {
 	if hasHoldingWord(typeName(t)) {
 		return true
@@ -926,7 +929,7 @@ func aboutHolding(t types.Type, except int) bool {
 		t = p.Elem()
 	}
 	st, ok := t.Underlying().(*types.Struct)
-	if !ok {
+	if !ok || st.NumFields() > maxHoldingFields {
 		return false
 	}
 	for i := range st.NumFields() {
@@ -937,6 +940,10 @@ func aboutHolding(t types.Type, except int) bool {
 	}
 	return false
 }
+
+// maxHoldingFields is the most fields a struct about holding is taken to
+// have when only its fields' names say so.
+const maxHoldingFields = 24
 
 // hasLeaseWord reports whether name mentions a lease: one of its words
 // (leaseDeadline, ExpiresAt, "locks:report", heldUntil) starts with a word

@@ -271,3 +271,44 @@ func (w *worker) aliasedRecord(ctx context.Context, p *Payment) {
 		w.db.ExecContext(ctx, "UPDATE payments SET status = 3 WHERE sn = $1", p.Sn)
 	}
 }
+
+// Configuration gathers every subsystem's settings, the leader election's
+// among them: a field named as a deadline is no lease's for that.
+type Configuration struct {
+	ListenAddress             string
+	MySQLTopologyUser         string
+	MySQLTopologyPassword     string
+	MySQLOrchestratorHost     string
+	MySQLOrchestratorPort     uint
+	MySQLOrchestratorDatabase string
+	DefaultInstancePort       int
+	SlaveLagQuery             string
+	DiscoveryMaxConcurrency   uint
+	DiscoveryQueueCapacity    uint
+	InstancePollSeconds       uint
+	UnseenInstanceForgetHours uint
+	SnapshotTopologiesHours   uint
+	InstanceBulkOperations    uint
+	HostnameResolveMethod     string
+	ExpiryHostnameResolves    uint
+	RejectHostnameResolve     string
+	ReasonableLagSeconds      int
+	AuditLogFile              string
+	AuditToSyslog             bool
+	BufferInstanceWrites      bool
+	RaftEnabled               bool
+	RaftLeaderTimeoutSeconds  int
+	LeaderElectionSeconds     int
+	PoolExpiryMinutes         int
+}
+
+var config = &Configuration{PoolExpiryMinutes: 60}
+
+// submitPool drops a pool submission that is too old to matter: its age
+// is the submission's, no lease's.
+func (w *worker) submitPool(ctx context.Context, createdAt time.Time, pool string) {
+	if createdAt.Add(time.Duration(config.PoolExpiryMinutes) * time.Minute).Before(time.Now()) {
+		return
+	}
+	w.db.ExecContext(ctx, "DELETE FROM instance_pool WHERE pool = $1", pool)
+}
