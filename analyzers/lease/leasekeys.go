@@ -316,22 +316,15 @@ func (b *builder) wrapperKey(c *ssa.CallCommon) ssa.Value {
 func (b *builder) wrappedKey(fn *ssa.Function) (ParamField, bool) {
 	var key ParamField
 	found := false
-	for _, blk := range fn.Blocks {
-		for _, instr := range blk.Instrs {
-			call, ok := instr.(ssa.CallInstruction)
-			if !ok {
-				continue
-			}
-			c, ok := b.resolve(call.Common())
-			if !ok || c.role&(RoleAcquire|RoleTryAcquire) == 0 {
-				continue
-			}
-			pf, ok := b.callKeyParam(fn, call.Common())
-			if !ok || found && pf != key {
-				return ParamField{}, false
-			}
-			key, found = pf, true
+	for call, c := range b.resolvedCalls(fn) {
+		if c.role&(RoleAcquire|RoleTryAcquire) == 0 {
+			continue
 		}
+		pf, ok := b.callKeyParam(fn, call.Common())
+		if !ok || found && pf != key {
+			return ParamField{}, false
+		}
+		key, found = pf, true
 	}
 	return key, found
 }

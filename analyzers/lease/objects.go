@@ -119,22 +119,12 @@ func (b *builder) defersRelease(fn *ssa.Function) bool {
 
 // releasesIn reports whether the closure f releases a lease.
 func (b *builder) releasesIn(f *ssa.Function) bool {
-	for _, blk := range f.Blocks {
-		for _, instr := range blk.Instrs {
-			call, ok := instr.(ssa.CallInstruction)
-			if !ok {
-				continue
-			}
-			c, ok := b.resolve(call.Common())
-			if !ok {
-				continue
-			}
-			if c.role.Has(RoleRelease) {
-				return true
-			}
-			if c.api != nil && (c.api.Fence == SQLQuery || c.api.Fence == SQLBuilder) && b.sqlOps(call.Common(), c.api).releases {
-				return true
-			}
+	for call, c := range b.resolvedCalls(f) {
+		if c.role.Has(RoleRelease) {
+			return true
+		}
+		if c.api != nil && (c.api.Fence == SQLQuery || c.api.Fence == SQLBuilder) && b.sqlOps(call.Common(), c.api).releases {
+			return true
 		}
 	}
 	return false

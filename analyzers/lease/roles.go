@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"iter"
 	"reflect"
 	"slices"
 	"strings"
@@ -54,6 +55,24 @@ func (b *builder) resolve(call *ssa.CallCommon) (callee, bool) {
 		c.role = RoleFenced
 	}
 	return c, ok
+}
+
+// resolvedCalls yields the calls of fn (call, go, defer) that resolve,
+// with what each invokes.
+func (b *builder) resolvedCalls(fn *ssa.Function) iter.Seq2[ssa.CallInstruction, callee] {
+	return func(yield func(ssa.CallInstruction, callee) bool) {
+		for _, blk := range fn.Blocks {
+			for _, instr := range blk.Instrs {
+				call, ok := instr.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				if c, ok := b.resolve(call.Common()); ok && !yield(call, c) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // resolveCallee returns what call invokes, as far as leases go, before

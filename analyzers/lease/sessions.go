@@ -218,28 +218,18 @@ func runsSQL(t types.Type) bool {
 // its SQL goes through, or the one it hands an acquire wrapper of its own
 // that says so; 0 if none.
 func (b *builder) wrappedSession(fn *ssa.Function) int {
-	for _, blk := range fn.Blocks {
-		for _, instr := range blk.Instrs {
-			call, ok := instr.(ssa.CallInstruction)
-			if !ok {
-				continue
-			}
-			c, ok := b.resolve(call.Common())
-			if !ok {
-				continue
-			}
-			var s ssa.Value
-			switch {
-			case sendsSQL(c.api) && b.sqlOps(call.Common(), c.api).acquires:
-				s = sqlSession(call.Common(), c.api)
-			case c.role&(RoleAcquire|RoleTryAcquire) != 0 && c.session > 0:
-				s = arg(call.Common(), c.session-1)
-			default:
-				continue
-			}
-			if p, _ := sessionSource(fn, s); p > 0 {
-				return p
-			}
+	for call, c := range b.resolvedCalls(fn) {
+		var s ssa.Value
+		switch {
+		case sendsSQL(c.api) && b.sqlOps(call.Common(), c.api).acquires:
+			s = sqlSession(call.Common(), c.api)
+		case c.role&(RoleAcquire|RoleTryAcquire) != 0 && c.session > 0:
+			s = arg(call.Common(), c.session-1)
+		default:
+			continue
+		}
+		if p, _ := sessionSource(fn, s); p > 0 {
+			return p
 		}
 	}
 	return 0
