@@ -208,6 +208,7 @@ func (b *builder) describeWrite(w *Write) string {
 func (b *builder) addFactWrites() {
 	b.refreshCases()
 	b.refreshSites()
+	b.refreshSessions()
 	b.calls(func(fn *ssa.Function, call ssa.CallInstruction) bool {
 		if b.writeCalls[call] {
 			return true

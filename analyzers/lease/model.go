@@ -234,6 +234,10 @@ type Write struct {
 	// session its caller hands it (WritesFact.Session, SessionField), that
 	// session at the call (sessions.go); nil: the call's receiver.
 	session ssa.Value
+	// fencedBySession: Fenced only because the write goes through the
+	// session that holds the lock, so a later round that changes session
+	// judges it again.
+	fencedBySession bool
 }
 
 // A Check is a lease-validity check: a call whose result says the lease is

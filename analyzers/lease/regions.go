@@ -723,10 +723,13 @@ func (b *builder) markWrite(w *Write) {
 			b.unguardedBy(l, w)
 	})
 	w.heldOwn = b.heldOnEveryPath(w.Call, held)
+	if w.fencedBySession {
+		w.Fenced, w.fencedBySession = false, false // judged again: the session may have changed
+	}
 	recv := b.sessionOf(w)
 	for _, l := range held {
-		if l.Holder != nil && recv != nil && unwrap(l.Holder) == unwrap(recv) && (l.System == Postgres || l.System == MySQL) && isSession(recv) {
-			w.Fenced = true
+		if l.Holder != nil && recv != nil && unwrap(l.Holder) == unwrap(recv) && (l.System == Postgres || l.System == MySQL) && isSession(recv) && !w.Fenced {
+			w.Fenced, w.fencedBySession = true, true
 		}
 	}
 	w.Held = b.sameImplLeases(w, held)

@@ -3,6 +3,7 @@ package lease
 import (
 	"fmt"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -62,9 +63,65 @@ func (b *builder) callSQLSession(c *ssa.CallCommon) ssa.Value {
 		return c.Value
 	}
 	if api := b.ix.lookupFunc(calleeFunc(c)); api != nil {
+		if api.Recv == "Batch" && api.Name == "Queue" {
+			if s := batchSession(callRecv(c), 0); s != nil {
+				return s
+			}
+		}
 		return sqlSession(c, api)
 	}
 	return callRecv(c)
+}
+
+// batchSession returns the session a pgx batch is sent through: the
+// receiver of tx.SendBatch(ctx, batch), directly or in a function of the
+// package that sends the batch it is handed (execBatch(ctx, tx, batch));
+// nil if it cannot be told. The statements a batch queues run there.
+func batchSession(batch ssa.Value, depth int) ssa.Value {
+	batch = unwrap(batch)
+	refs := batch.Referrers()
+	if refs == nil || depth > 2 {
+		return nil
+	}
+	for _, ref := range *refs {
+		call, ok := ref.(ssa.CallInstruction)
+		if !ok {
+			continue
+		}
+		c := call.Common()
+		if fn := calleeFunc(c); fn != nil && fn.Name() == "SendBatch" {
+			if unwrap(arg(c, 1)) == batch {
+				return callRecv(c)
+			}
+			continue
+		}
+		if s := sessionSendingArg(c, batch, depth); s != nil {
+			return s
+		}
+	}
+	return nil
+}
+
+// sessionSendingArg returns the argument of c that c's callee sends its
+// parameter holding batch through.
+func sessionSendingArg(c *ssa.CallCommon, batch ssa.Value, depth int) ssa.Value {
+	callee := c.StaticCallee()
+	if callee == nil || len(callee.Params) != len(c.Args) {
+		return nil
+	}
+	for i, a := range c.Args {
+		if unwrap(a) != batch {
+			continue
+		}
+		p, ok := unwrap(batchSession(callee.Params[i], depth+1)).(*ssa.Parameter)
+		if !ok {
+			continue
+		}
+		if j := slices.Index(callee.Params, p); j >= 0 {
+			return c.Args[j]
+		}
+	}
+	return nil
 }
 
 // callSession returns the session a call of a function whose writes go
@@ -85,6 +142,27 @@ func (b *builder) callSession(c *ssa.CallCommon, wf *WritesFact) ssa.Value {
 		}
 	}
 	return nil
+}
+
+// refreshSessions reads the session of each call recorded as a write again
+// from its callee's current fact, and judges the write again when it
+// changed: a helper whose writes all went through its parameter's session
+// loses that when a later round learns of a write it makes elsewhere.
+func (b *builder) refreshSessions() {
+	for _, w := range b.model.Writes {
+		var wf WritesFact
+		if w.sitesOf == nil || !b.callFact(w.Call.Common(), w.sitesOf, &wf) {
+			continue
+		}
+		var s ssa.Value
+		if wf.Session > 0 || wf.SessionField != "" {
+			s = b.callSession(w.Call.Common(), &wf)
+		}
+		if s != w.session {
+			w.session = s
+			b.markWrite(w)
+		}
+	}
 }
 
 // sessionParamOf returns the parameter (1-based, receiver excluded), or
