@@ -1,8 +1,10 @@
 package lease
 
 import (
+	"cmp"
 	"fmt"
 	"go/token"
+	"go/types"
 	"maps"
 	"slices"
 	"strings"
@@ -370,4 +372,59 @@ func heldBy(lease, helper string) string {
 		lease = lease[:i]
 	}
 	return fmt.Sprintf("%s that %s holds", lease, helper)
+}
+
+// handedMethodWrites records the writes of methods of other packages that
+// are handed over as values to run under a lease (lockFolder(key,
+// svc.Archive), OnStartedLeading: ctrl.Run): their bodies are not in this
+// package, so each write their WritesFact stands for is recorded where the
+// method value is handed over.
+func (b *builder) handedMethodWrites() {
+	keys := slices.Collect(maps.Keys(b.regions.handed))
+	slices.SortFunc(keys, func(x, y handOff) int {
+		return cmp.Or(cmp.Compare(x.at.Pos(), y.at.Pos()), cmp.Compare(x.fn.String(), y.fn.String()))
+	})
+	for _, key := range keys {
+		leases := b.regions.handed[key]
+		if len(key.fn.Blocks) > 0 || len(leases) == 0 {
+			continue
+		}
+		obj, _ := key.fn.Object().(*types.Func)
+		call := handOffCall(key.at)
+		var wf WritesFact
+		if obj == nil || call == nil || !b.fact(obj, &wf) {
+			continue
+		}
+		l := leases[0]
+		w := newWrite(call.Parent(), call, wf.System, shortName(obj))
+		w.Pos = l.Pos
+		w.Via, w.Dispatch, w.Append, w.accumulates = wf.What, wf.Dispatch, wf.Append, wf.Append || wf.Accumulates
+		w.spawned = wf.Spawned
+		if wf.Cases == nil {
+			w.Sites, w.sitesOf = wf.Sites, obj
+		}
+		w.handedUnder = l
+		b.model.Writes = append(b.model.Writes, w)
+	}
+}
+
+// handOffCall returns the call a hand-over is made at: the helper's call
+// itself, or for a method value stored in a callback field, the next call
+// of its block (leaderelection.RunOrDie(ctx, config)); nil if none.
+func handOffCall(at ssa.Instruction) ssa.CallInstruction {
+	if call, ok := at.(ssa.CallInstruction); ok {
+		return call
+	}
+	blk := at.Block()
+	after := false
+	for _, instr := range blk.Instrs {
+		if instr == at {
+			after = true
+			continue
+		}
+		if call, ok := instr.(ssa.CallInstruction); ok && after {
+			return call
+		}
+	}
+	return nil
 }

@@ -238,6 +238,10 @@ type Write struct {
 	// session that holds the lock, so a later round that changes session
 	// judges it again.
 	fencedBySession bool
+	// handedUnder is, for the write of a method of another package handed
+	// over as a value to run under a lease (handedMethodWrites), that
+	// lease: the write is recorded where the method value is handed over.
+	handedUnder *Lease
 }
 
 // A Check is a lease-validity check: a call whose result says the lease is

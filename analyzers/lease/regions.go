@@ -718,11 +718,17 @@ func (b *builder) markWrite(w *Write) {
 		w.Held, w.heldOwn = nil, false // a goroutine started once is not work handed over under the lease
 		return
 	}
-	held := b.heldBefore(w.Call).without(func(l *Lease) bool {
+	before := b.heldBefore(w.Call)
+	if w.handedUnder != nil {
+		before = before.with(w.handedUnder)
+	}
+	held := before.without(func(l *Lease) bool {
 		return l.OwnStore && lockStore(l.System) != w.System || w.outsideOf != "" && l.What == w.outsideOf ||
 			b.unguardedBy(l, w)
 	})
-	w.heldOwn = b.heldOnEveryPath(w.Call, held)
+	// A handed-over method's write is made only under the lease it is
+	// handed to: its function's callers do not make it.
+	w.heldOwn = w.handedUnder != nil && slices.Contains(held, w.handedUnder) || b.heldOnEveryPath(w.Call, held)
 	if w.fencedBySession {
 		w.Fenced, w.fencedBySession = false, false // judged again: the session may have changed
 	}

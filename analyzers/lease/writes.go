@@ -24,6 +24,7 @@ func (b *builder) findWrites() {
 		}
 		return true
 	})
+	b.handedMethodWrites()
 }
 
 // writeAt returns the write that call makes, or nil if it makes none or

@@ -197,3 +197,8 @@ func runIndexer(ix *indexer) error {
 	}
 	return lockFolder(ix.folder, ix.reindex)
 }
+
+// WithoutLock runs f with no lock held.
+func WithoutLock(f func() error) error {
+	return withRetry(f)
+}
