@@ -151,6 +151,7 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program, files *SchemaFact) (*M
 	b.exportSchema() // for importers, even where this package has nothing to judge
 	b.exportGoParams()
 	b.exportRunParams()
+	b.exportTexts()
 	b.exportScripts()
 	if !b.relevant() {
 		b.model.Problems = b.dirs.problems

@@ -428,7 +428,16 @@ func (b *builder) keyedInsert(st *sqlscan.Statement, text sqlText, args []ssa.Va
 		return ""
 	}
 	t := b.schemaTable(st.Table)
-	if t == nil || t.Unknown || !slices.ContainsFunc(t.Keys, func(k SchemaKey) bool { return !k.Fresh }) || !errorHeeded(call) || b.templateErrorLost(call) {
+	if t == nil || t.Unknown || !slices.ContainsFunc(t.Keys, func(k SchemaKey) bool { return !k.Fresh }) {
+		return ""
+	}
+	if row := gormRow(call, st); row != nil { // GORM's Create (gormkeys.go)
+		if c, ok := call.(*ssa.Call); !ok || !gormErrorHeeded(c) {
+			return ""
+		}
+		return b.suppliedKey(t.Keys, t.Name, row)
+	}
+	if !errorHeeded(call) || b.templateErrorLost(call) {
 		return ""
 	}
 	return b.suppliedKey(t.Keys, t.Name, statementKeys{st, text, args, argsKnown})

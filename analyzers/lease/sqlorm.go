@@ -137,6 +137,7 @@ func countRead(v ssa.Value, depth int) bool {
 // A gormChain is a GORM call chain as far as its SSA shows it.
 type gormChain struct {
 	table       string
+	named       bool         // Table(...) named the table, over any model's
 	conds       []string     // ANDed
 	ors         []string     // ORed with the ANDed conditions
 	conflict    string       // the ON CONFLICT clause of a Create
@@ -188,6 +189,7 @@ func (f *folder) gormClause(g *gormChain, c *ssa.CallCommon, depth int) {
 		g.unscoped = true
 	case "Table":
 		g.table = f.fold(arg(c, 0), depth+1)
+		g.named = true
 	case "Where":
 		g.conds = append(g.conds, f.gormCond(arg(c, 0), arg(c, 1), depth))
 	case "Not":
@@ -422,7 +424,7 @@ func isStruct(t types.Type) bool {
 // gormStatement renders the statement the finisher name sends.
 func (f *folder) gormStatement(g *gormChain, name string, c *ssa.CallCommon, depth int) string {
 	table := g.table
-	if table == "" || name == "Create" || name == "CreateInBatches" || name == "Save" {
+	if table == "" || !g.named && (name == "Create" || name == "CreateInBatches" || name == "Save") {
 		if t := f.b.modelTable(arg(c, 0)); t != "x" || table == "" {
 			table = t
 		}
@@ -571,12 +573,17 @@ func (b *builder) modelTableOf(t types.Type) string {
 	return plural(snake(named.Obj().Name()))
 }
 
-// declaredTableName returns what a TableName method of the package returns.
+// declaredTableName returns what a TableName method returns: one of the
+// package, folded, or one of another package that returns a constant
+// (TextFact).
 func (b *builder) declaredTableName(named *types.Named) (string, bool) {
 	obj, _, _ := types.LookupFieldOrMethod(named, true, named.Obj().Pkg(), "TableName")
 	m, ok := obj.(*types.Func)
-	if !ok || m.Pkg() != b.pass.Pkg {
+	if !ok {
 		return "", false
+	}
+	if m.Pkg() != b.pass.Pkg {
+		return b.importedText(m)
 	}
 	for _, fn := range b.funcs {
 		if fn.Object() == m {

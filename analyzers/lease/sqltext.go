@@ -255,6 +255,9 @@ func (f *folder) call(c *ssa.Call, depth int) string {
 			return s
 		}
 	}
+	if s, ok := f.b.importedText(fn); ok {
+		return s
+	}
 	return f.hole(c)
 }
 

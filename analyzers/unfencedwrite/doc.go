@@ -471,7 +471,13 @@
 //     nextval() default, SQLite's INTEGER PRIMARY KEY), none of a type
 //     that can hold a freshly drawn ID (text, uuid, binary or varchar of 12
 //     or more, 64-bit integers), and none bound to time.Now() or a fresh
-//     UUID drawn in the function. A stale holder's duplicate fails on the
+//     UUID drawn in the function. A GORM Create (whose Error is returned
+//     or compared with nil) gives a column the field of its row that GORM
+//     maps to it: a row built in the function must set each key field once,
+//     and a row handed in must have key fields of types that cannot hold a
+//     fresh ID (time.Time, a small integer). The table is the one
+//     Table(...) names, else the model's: its TableName, also one declared
+//     in another package that returns a constant. A stale holder's duplicate fails on the
 //     key, so the INSERT creates the one row or fails, and only its creator
 //     gets past it: the writes that replace no value (appends, updates that
 //     add to a column's own value, n = n + $1) reached only after it

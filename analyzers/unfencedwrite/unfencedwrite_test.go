@@ -49,7 +49,7 @@ func TestTestWritesFlag(t *testing.T) {
 // TestEmbeddedSchema runs the fixtures that embed SQL migrations, loaded
 // as the standalone driver loads them (with their embedded files).
 func TestEmbeddedSchema(t *testing.T) {
-	fencetest.RunWithEmbeds(t, unfencedwrite.Analyzer, "schemakeys/...", "helpertables/...", "leasekeyinserts/...")
+	fencetest.RunWithEmbeds(t, unfencedwrite.Analyzer, "schemakeys/...", "helpertables/...", "leasekeyinserts/...", "gormtables/...")
 }
 
 // TestScriptLocks: Redis locks claimed by SET NX in Lua scripts, some kept
