@@ -37,7 +37,12 @@ import (
 //     gets only a newer stamp). A one-table DELETE whose WHERE clause
 //     only holds columns to values, one to constant states that end a
 //     row's life (terminalState) and another to values the holder binds (WHERE id = $1 AND status =
-//     'PENDING_DELETE'), is the transition out of every state. These
+//     'PENDING_DELETE'), is the transition out of every state. A
+//     transition without a key whose other conditions select rows only by
+//     age (SET status = 'offline' WHERE status = 'online' AND
+//     last_heartbeat < $1, a time) is one too: a stale holder's older
+//     bound moves only rows older still, which the next holder moves
+//     alike, and a row that entered the state since is younger. These
 //     assume rows move forward: a state once left is not entered again.
 //     The write is safe by itself whether or not its rows-affected count
 //     is read (a 0-row no-op means another holder already moved the row);
@@ -107,7 +112,7 @@ func (b *builder) unfencedOK(st *sqlscan.Statement, text sqlText, args []ssa.Val
 // transitionFences reports whether a state transition is a compare-and-set
 // on the row's state (see the rules above).
 func transitionFences(tr *sqlscan.Transition, text sqlText, args []ssa.Value, argsKnown bool) bool {
-	if !tr.Keyed {
+	if !tr.Keyed && !(tr.Aged && agesAreTimes(tr.AgeParams, text, args, argsKnown)) {
 		return false // every row in the state: rows that entered it after the holder looked too
 	}
 	if tr.Alone {

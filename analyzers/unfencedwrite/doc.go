@@ -308,7 +308,12 @@
 //     to be judged on their own. Without a key (UPDATE payouts SET state =
 //     'sent' WHERE state = 'approved', DELETE ... WHERE status =
 //     'PENDING_DELETE') it also moves the rows that entered the state after
-//     a stale holder looked, and is reported, as is a transition that also
+//     a stale holder looked, and is reported, unless its other conditions
+//     select rows only by age against a time (SET status = 'offline' WHERE
+//     status = 'online' AND last_heartbeat < $1, or now() - interval '5
+//     minutes'): a stale holder's older bound moves only rows older still,
+//     which the next holder moves too, and a row that entered the state
+//     since is younger. Reported too is a transition that also
 //     overwrites other columns of a row already in the target state (WHERE
 //     state IN ('pending', 'running'), or a state the holder read with
 //     other values than the clock), a state set that is not a constant, an

@@ -108,7 +108,10 @@ func TestTransitions(t *testing.T) {
 		{"one state, more columns", "UPDATE jobs SET state = 'running', worker = $2 WHERE id = $1 AND state = 'pending'", "state:'running'<-'pending':keyed"},
 		{"value first", "UPDATE jobs SET status = 'done' WHERE 'running' = status AND id IN ($1, $2)", "status:'done'<-'running':alone:keyed"},
 		{"every row in the state", "UPDATE payouts SET state = 'sent' WHERE state = 'approved'", "state:'sent'<-'approved':alone"},
-		{"rows by age in the state", "UPDATE jobs SET state = 'new' WHERE state = 'taken' AND taken_at < now() - interval '5 minutes'", "state:'new'<-'taken':alone"},
+		{"rows by age in the state", "UPDATE jobs SET state = 'new' WHERE state = 'taken' AND taken_at < now() - interval '5 minutes'", "state:'new'<-'taken':alone:aged"},
+		{"rows older than a bound", "UPDATE node_info SET status = $1 WHERE last_heartbeat < $2 AND status = $3", "status:$1<-$3:alone:aged,$2"},
+		{"aged and keyed", "UPDATE jobs SET state = 'new' WHERE region = $1 AND state = 'taken' AND taken_at < $2", "state:'new'<-'taken':alone:keyed"},
+		{"aged and more", "UPDATE jobs SET state = 'new' WHERE state = 'taken' AND taken_at < $1 AND attempts > 3", "state:'new'<-'taken':alone"},
 		{"no state condition", "UPDATE jobs SET state = 'done' WHERE id = $1", "-"},
 		{"other column compared", "UPDATE jobs SET result = $2 WHERE id = $1 AND state = 'running'", "-"},
 		{"not in", "UPDATE jobs SET state = 'running' WHERE id = $1 AND state NOT IN ('done', 'failed')", "-"},
@@ -159,6 +162,12 @@ func transitionSummary(tr *sqlscan.Transition) string {
 	}
 	if tr.Stamps {
 		s += ":stamps"
+	}
+	if tr.Aged {
+		s += ":aged"
+		for _, p := range tr.AgeParams {
+			s += "," + p.String()
+		}
 	}
 	return s
 }

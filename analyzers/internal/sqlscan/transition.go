@@ -26,6 +26,13 @@ type Transition struct {
 	// column other than Column (id = $1, id IN ($1, $2)): the rows the
 	// writer saw, not whichever rows hold the state when it writes.
 	Keyed bool
+	// Aged reports that every other ANDed condition selects the rows by
+	// age (last_heartbeat < $2, updated_at < now() - interval '5
+	// minutes'), as an expiry does: an older bound selects only rows that
+	// are older still. AgeParams lists the placeholders compared with,
+	// which the caller must check carry a time.
+	Aged      bool
+	AgeParams []Param
 }
 
 // An Operand is a placeholder or a literal.
@@ -69,9 +76,28 @@ func (s *stmt) transition(set, end, wlo, whi int) {
 				tr.Keyed = true
 			}
 		}
+		tr.Aged, tr.AgeParams = s.agedOthers(parts, i)
 		s.st.Transition = tr
 		return
 	}
+}
+
+// agedOthers reports whether the conjuncts but parts[skip] are all
+// comparisons by age (byAge), and there is one at least, with the
+// placeholders they compare with.
+func (s *stmt) agedOthers(parts [][2]int, skip int) (bool, []Param) {
+	var params []Param
+	for j, part := range parts {
+		if j == skip {
+			continue
+		}
+		p, open, ok := s.byAge(part[0], part[1], 0)
+		if !ok || len(open) > 0 {
+			return false, nil
+		}
+		params = append(params, p...)
+	}
+	return len(parts) > 1, params
 }
 
 // conjuncts returns the ANDed parts of [lo, hi), entering parentheses
