@@ -549,8 +549,8 @@ func (f *folder) gormWhere(g *gormChain, extra string) string {
 
 // modelTable names the table of a model value as the ORMs' default naming
 // does (Doc → docs, JobRun → job_runs), by bun's `bun:"table:name"` tag,
-// or by a TableName method (GORM) the package declares that returns a
-// constant.
+// or by a TableName method (GORM) that returns a constant, declared in the
+// package or in another (TextFact).
 func (b *builder) modelTable(model ssa.Value) string {
 	if model == nil {
 		return "x"
