@@ -342,3 +342,41 @@ func TestPins(t *testing.T) {
 		})
 	}
 }
+
+// TestLeaseClaims checks the upserts read as claims of a lease row.
+func TestLeaseClaims(t *testing.T) {
+	for _, tc := range []struct {
+		name, query string
+		want        string // the compared placeholder, "now" or "-"
+	}{
+		{"ente's task lock", `INSERT INTO task_lock(task_name, lock_until, locked_at, locked_by) VALUES($1, $2, $3, $4)
+			ON CONFLICT ON CONSTRAINT task_lock_pkey DO UPDATE SET lock_until = $2, locked_at = $3, locked_by = $4
+			where task_lock.lock_until < $3`, "$3"},
+		{"the store's clock, or ours", `INSERT INTO leases (name, holder, expires_at) VALUES ($1, $2, now() + interval '10 seconds')
+			ON CONFLICT (name) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
+			WHERE leases.expires_at < now() OR leases.holder = EXCLUDED.holder`, "now"},
+		{"last writer wins by time", `INSERT INTO docs (id, body, updated_at) VALUES ($1, $2, $3)
+			ON CONFLICT (id) DO UPDATE SET body = $2, updated_at = $3 WHERE docs.updated_at < $3`, "-"},
+		{"differs", `INSERT INTO jobs (id, spec) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET spec = $2 WHERE jobs.spec <> $2`, "-"},
+		{"no condition", `INSERT INTO locks (name, until) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET until = $2`, "-"},
+		{"a later bound", `INSERT INTO locks (name, until) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET until = $2 WHERE locks.until > now()`, "-"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := sqlscan.Parse(tc.query)
+			if s.Unknown || len(s.Statements) != 1 {
+				t.Fatalf("unknown or not one statement: %s", scriptSummary(s))
+			}
+			st := s.Statements[0]
+			got := "-"
+			switch {
+			case st.LeaseClaim && st.ClaimedAt.IsZero():
+				got = "now"
+			case st.LeaseClaim:
+				got = st.ClaimedAt.String()
+			}
+			if got != tc.want {
+				t.Errorf("got %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
