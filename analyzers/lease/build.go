@@ -73,9 +73,6 @@ type builder struct {
 	// what each call's SQL does to advisory locks (sqlLocksOf).
 	sqlCache     map[sqlKey]*sqlscan.Script
 	sqlLockCache map[*ssa.CallCommon]sqlLocks
-	// rowLeaseTables holds the tables the package claims lease rows in
-	// (leaserows.go), once read.
-	rowLeaseTables map[string]bool
 	// scriptRoles caches the lock role of Redis script calls (scriptRole).
 	scriptRoles map[*ssa.CallCommon]Role
 	// prog summarizes the whole program's implementations of interfaces,

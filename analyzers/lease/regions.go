@@ -430,8 +430,6 @@ func (b *builder) sqlLockOps(call *ssa.Call, c callee, state leaseSet) leaseSet 
 	locks := b.sqlLocksOf(call.Common(), c.api)
 	switch locks.acquire {
 	case "":
-	case rowLeaseFunc:
-		state = state.with(b.rowLease(call, c.api.System, locks.table))
 	case "pg_advisory_xact_lock", "pg_try_advisory_xact_lock":
 		if isTx(sqlSession(call.Common(), c.api)) {
 			state = state.with(b.sqlLease(call, c, locks.acquire, false))
@@ -440,10 +438,6 @@ func (b *builder) sqlLockOps(call *ssa.Call, c callee, state leaseSet) leaseSet 
 		state = state.with(b.sqlLease(call, c, locks.acquire, true))
 	}
 	for _, name := range locks.releases {
-		if name == rowLeaseFunc {
-			state = state.without(func(l *Lease) bool { return l.Kind == Acquired && l.What == rowLeaseWhat(locks.table) })
-			continue
-		}
 		state = state.without(func(l *Lease) bool { return l.Kind == Acquired && l.System == sqlLockSystem(name) })
 	}
 	return state
@@ -461,26 +455,12 @@ func (b *builder) sqlOps(c *ssa.CallCommon, api *API) sqlOps {
 	locks := b.sqlLocksOf(c, api)
 	ops := sqlOps{acquires: locks.acquire != "", releases: len(locks.releases) > 0, writes: locks.writes}
 	switch {
-	case locks.table != "":
-		ops.system = api.System // a lease row (leaserows.go)
 	case ops.acquires:
 		ops.system = sqlLockSystem(locks.acquire)
 	case ops.releases:
 		ops.system = sqlLockSystem(locks.releases[0])
 	}
 	return ops
-}
-
-// rowLease returns the lease a claim of a row of table opens, once per
-// call site: it lives until the row is deleted or runs out, whatever
-// connection sent the claim.
-func (b *builder) rowLease(call *ssa.Call, system System, table string) *Lease {
-	if l := b.regions.byCall[call]; l != nil {
-		return l
-	}
-	l := b.addLease(&Lease{Kind: Acquired, System: system, Pos: call.Pos(), Fn: call.Parent(), Call: call, What: rowLeaseWhat(table)})
-	b.regions.byCall[call] = l
-	return l
 }
 
 // sqlLease returns the lease an advisory-lock call opens, once per call site.

@@ -23,9 +23,6 @@ type sqlLocks struct {
 	releases []string
 	// writes says some path writes table data.
 	writes bool
-	// table is the table of a lease row acquire or releases names
-	// (rowLeaseFunc).
-	table string
 }
 
 // sqlLocksOf reads the SQL that c, a call of a SQL API, sends.
@@ -43,17 +40,7 @@ func (b *builder) sqlLocksOf(c *ssa.CallCommon, api *API) sqlLocks {
 			continue
 		}
 		acquire := ""
-		for i := range script.Statements {
-			st := &script.Statements[i]
-			if b.onLeaseTable(st) {
-				switch {
-				case claimsLeaseRow(st):
-					acquire, l.table = rowLeaseFunc, normalTable(st.Table)
-				case st.Verb == "DELETE" && !slices.Contains(l.releases, rowLeaseFunc):
-					l.releases, l.table = append(l.releases, rowLeaseFunc), normalTable(st.Table)
-				}
-				continue // a lock operation (an UPDATE extends the lease), not a write
-			}
+		for _, st := range script.Statements {
 			l.writes = l.writes || st.Writes
 			for _, fc := range st.Calls {
 				switch fc.Name {

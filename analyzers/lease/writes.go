@@ -543,8 +543,8 @@ func (b *builder) sqlTextWrite(w *Write, call ssa.CallInstruction, text sqlText,
 	}
 	var writes []*sqlscan.Statement
 	for i := range script.Statements {
-		if st := &script.Statements[i]; st.Writes && !b.onLeaseTable(st) {
-			writes = append(writes, st)
+		if script.Statements[i].Writes {
+			writes = append(writes, &script.Statements[i])
 		}
 	}
 	if len(writes) == 0 {

@@ -147,10 +147,6 @@
 //     fencegen generates these queries and typed wrappers from a schema.
 //     Writes in the transaction that holds pg_advisory_xact_lock, or through
 //     the connection that holds a session advisory lock, are fenced by it.
-//     A lease kept as a row (an upsert into a table named for locks or
-//     leases whose ON CONFLICT DO UPDATE applies only WHERE t.lock_until <
-//     $now) is a lease like any other: keep a counter in the row, bump it
-//     with each claim, RETURNING it, and use it as the token.
 //   - etcd: Txn(ctx).If(mutex.IsOwner()).Then(clientv3.OpPut(k, v)).Commit(),
 //     then check Succeeded; for an external store use the mutex's revision,
 //     m.Header().Revision, as the token.

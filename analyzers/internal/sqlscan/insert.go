@@ -191,14 +191,12 @@ func (s *stmt) onConflict(i int) {
 	}
 	s.st.Conflict = "DO UPDATE"
 	end := s.find(do+3, s.hi, "WHERE", "RETURNING", "ON")
-	set := s.assignments(do+3, end)
-	s.st.Stored = append(s.st.Stored, set...)
+	s.st.Stored = append(s.st.Stored, s.assignments(do+3, end)...)
 	s.st.Accumulates = s.accumulates(do+3, end)
 	if s.word(end, "WHERE") {
 		stop := s.find(end+1, s.hi, "RETURNING", "ON")
 		s.st.Fences = append(s.st.Fences, s.fences(end+1, stop, "ON CONFLICT WHERE")...)
 		s.st.Differs, s.st.Converges = s.differs(end+1, stop)
-		s.st.ClaimedAt, s.st.LeaseClaim = s.leaseClaim(end+1, stop, set)
 	}
 }
 

@@ -168,14 +168,6 @@ type Statement struct {
 	// NULL or SET state = 'idle' of every row undoes values the next
 	// holder assigned, while counters are only added to between resets.
 	Reset bool
-	// LeaseClaim reports an upsert whose DO UPDATE takes the row over only
-	// once a column of it has passed a point in time the statement names
-	// (ON CONFLICT (name) DO UPDATE SET owner = $2, lock_until = $3 WHERE
-	// t.lock_until < now()): the claim of a lease kept as a row, if the
-	// table is one. ClaimedAt is the placeholder compared with, or zero
-	// for the store's clock.
-	LeaseClaim bool
-	ClaimedAt  Param
 	// Open lists the holes (Hole placeholders) that stand where a condition
 	// or a clause may be, rather than a value: WHERE <hole>, AND <hole>, or
 	// an UPDATE or DELETE with no visible WHERE followed by a hole, or the
