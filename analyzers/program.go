@@ -37,11 +37,41 @@ func AnalyzeProgram(checks []*analysis.Analyzer, program, roots []*packages.Pack
 }
 
 // SummarizeProgram runs the lease analyzer alone on pkgs and summarizes the facts
-// it exported. It keeps no package's model (lease.FactAnalyzer), and the
-// first pass's results are dropped before the second pass starts, so the
-// two never add up in memory.
+// it exported. It keeps no package's model (lease.FactAnalyzer), and each
+// pass's results are dropped before the next starts, so they never add up
+// in memory.
+//
+// A method may write only through another interface of the program (a
+// manager whose goroutines write through the application's own KV client
+// interface): the first pass, which knows no implementation, gives it no
+// fact, so its callers through the manager's interface would see nothing.
+// Passes are repeated, each with the summary of the one before, until the
+// summary stops changing (at most maxSummaryPasses): each pass resolves one
+// more level of such interfaces.
 func SummarizeProgram(pkgs []*packages.Package, files *lease.SchemaFact, opts *checker.Options) (*lease.Program, error) {
-	facts := lease.FactAnalyzer(files)
+	var prog *lease.Program
+	for range maxSummaryPasses {
+		next, err := summarize(pkgs, prog, files, opts)
+		if err != nil {
+			return nil, err
+		}
+		if next.Same(prog) {
+			return next, nil
+		}
+		prog = next
+	}
+	return prog, nil
+}
+
+// maxSummaryPasses bounds SummarizeProgram's passes: interfaces reached
+// only through other interfaces more than this deep are not resolved.
+const maxSummaryPasses = 4
+
+// summarize runs the lease analyzer alone on pkgs, resolving calls
+// through interfaces with prog (nil on the first pass), and summarizes the
+// facts it exported.
+func summarize(pkgs []*packages.Package, prog *lease.Program, files *lease.SchemaFact, opts *checker.Options) (*lease.Program, error) {
+	facts := lease.FactAnalyzer(prog, files)
 	graph, err := checker.Analyze([]*analysis.Analyzer{facts}, alone(pkgs), opts)
 	if err != nil {
 		return nil, err

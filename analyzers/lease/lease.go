@@ -87,16 +87,17 @@ func WithProgram(checks []*analysis.Analyzer, prog *Program) []*analysis.Analyze
 
 // FactAnalyzer returns a lease analyzer that exports the facts Analyzer
 // exports and returns no model, for a pass that reads only facts (a
-// standalone run's first pass, analyzers.SummarizeProgram): the checker
-// keeps every result until its run ends, and a model holds its package's
-// SSA program. files are the schema files the driver passed, or nil (see
+// standalone run's summary passes, analyzers.SummarizeProgram): the
+// checker keeps every result until its run ends, and a model holds its
+// package's SSA program. prog is the summary of the pass before, or nil
+// for the first; files are the schema files the driver passed, or nil (see
 // ReadSchemaFiles).
-func FactAnalyzer(files *SchemaFact) *analysis.Analyzer {
-	a := newAnalyzer(nil, files)
+func FactAnalyzer(prog *Program, files *SchemaFact) *analysis.Analyzer {
+	a := newAnalyzer(prog, files)
 	a.Flags = Analyzer.Flags // the same -testwrites flag
 	a.ResultType = nil
 	a.Run = func(pass *analysis.Pass) (any, error) {
-		_, err := run(pass, nil, files)
+		_, err := run(pass, prog, files)
 		return nil, err
 	}
 	return a
