@@ -29,6 +29,14 @@ import (
 // made in a goroutine the guarded code starts count (Write.spawned): a
 // write made once but synchronously, under the lease, is still a write
 // made under it.
+//
+// The function a lease is handed to (a leadership handler a helper or a
+// library calls while it holds the lease) is the lease's own work, and a
+// flag it tests and sets there (if c.leading { return } ... c.leading =
+// true) keeps one leadership from starting that work twice: what it
+// starts is started under the lease, whether or not the flag is ever
+// reset. Its own flag tests are not once-guards; those of the functions
+// it calls (a getter's lazy start) still are.
 
 // onceKind says how often the code at an instruction runs.
 type onceKind uint8
@@ -44,7 +52,9 @@ const (
 func (b *builder) onceAt(fn *ssa.Function, instr ssa.Instruction) onceKind {
 	kind := oncePerCall
 	for fn != nil {
-		kind = max(kind, b.guardedOnce(fn, instr))
+		if !b.handedOver(fn) {
+			kind = max(kind, b.guardedOnce(fn, instr))
+		}
 		parent := fn.Parent()
 		if parent == nil {
 			break
@@ -57,6 +67,17 @@ func (b *builder) onceAt(fn *ssa.Function, instr ssa.Instruction) onceKind {
 		fn, instr = parent, mc
 	}
 	return kind
+}
+
+// handedOver reports whether fn is a function some instruction hands over
+// to run under a lease (a callback argument, a callback field).
+func (b *builder) handedOver(fn *ssa.Function) bool {
+	for h := range b.regions.handed {
+		if h.fn == fn {
+			return true
+		}
+	}
+	return false
 }
 
 // makerOf returns the MakeClosure in parent that makes the closure fn.
