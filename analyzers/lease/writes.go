@@ -744,8 +744,11 @@ func preparedQuery(stmt ssa.Value) ssa.Value {
 // that ties it to the lock or to what it writes: IsOwner(), a compare of
 // a key's CreateRevision or LeaseValue (ownership of the lock key), or a
 // compare on a key the Txn writes (create-if-absent, compare-and-swap). An
-// If on an unrelated key does not fence; a compare built out of sight is
-// given the benefit of the doubt.
+// If on an unrelated key does not fence, nor does one that only checks
+// that a key the Txn writes exists (KeyExists, CreateRevision(key) > 0):
+// the next holder's write leaves it existing, so a stale holder's update
+// still lands. A compare built out of sight is given the benefit of the
+// doubt.
 func etcdTxnFenced(txn ssa.Value) bool {
 	steps := etcdTxnSteps(txn)
 	if steps.ifUnseen {
@@ -884,8 +887,10 @@ func etcdCmpFences(cmp ssa.Value, written []ssa.Value) bool {
 	switch f.Name() {
 	case "IsOwner":
 		return true
-	case "KeyExists", "KeyMissing": // clientv3util
+	case "KeyMissing": // clientv3util: create-if-absent
 		return writesKey(written, arg(p.Common(), 0))
+	case "KeyExists": // clientv3util: update-if-exists
+		return false
 	case "Compare":
 	default:
 		return true
@@ -898,6 +903,9 @@ func etcdCmpFences(cmp ssa.Value, written []ssa.Value) bool {
 	if tf == nil {
 		return true
 	}
+	if existenceCheck(p.Common()) && writesKey(written, arg(target.Common(), 0)) {
+		return false
+	}
 	switch tf.Name() {
 	case "CreateRevision", "LeaseValue":
 		return true
@@ -905,6 +913,25 @@ func etcdCmpFences(cmp ssa.Value, written []ssa.Value) bool {
 		return writesKey(written, arg(target.Common(), 0))
 	}
 	return true
+}
+
+// existenceCheck reports whether the clientv3.Compare call cmp checks
+// only that its key exists: a revision or version compared "> 0" or
+// "!= 0".
+func existenceCheck(cmp *ssa.CallCommon) bool {
+	target := producer(arg(cmp, 0))
+	if target == nil {
+		return false
+	}
+	switch tf := calleeFunc(target.Common()); {
+	case tf == nil:
+		return false
+	case tf.Name() != "CreateRevision" && tf.Name() != "ModRevision" && tf.Name() != "Version":
+		return false
+	}
+	op, ok := constString(arg(cmp, 1))
+	n, isInt := constInt(arg(cmp, 2))
+	return ok && isInt && n == 0 && (op == ">" || op == "!=")
 }
 
 // writesKey reports whether key is among the written keys.

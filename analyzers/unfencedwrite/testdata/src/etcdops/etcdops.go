@@ -166,3 +166,26 @@ func (s *store) underRedsync(ctx context.Context, rs *redsync.Redsync, key, val 
 	_, err := s.kv.Put(ctx, key, val) // want `KV.Put writes to etcd without a fencing token while the redsync lock taken by Mutex.LockContext \(line \d+\) is held: .*; fence it: keep the lease's fencing token in a key and commit in Txn\(ctx\)\.If\(clientv3\.Compare\(clientv3\.Value\(fenceKey\), "<", token\)\)`
 	return err
 }
+
+// existence commits Txns whose If checks the key they write. Create-if-
+// absent cannot overwrite the next holder's key; update-if-exists can,
+// since the next holder's write leaves the key existing.
+func (s *store) existence(ctx context.Context, sess *concurrency.Session, key, val string) error {
+	m, err := s.lock(ctx, sess)
+	if err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	if _, err := s.kv.Txn(ctx).If(clientv3.Compare(clientv3.CreateRevision(key), "=", 0)).Then(clientv3.OpPut(key, val)).Commit(); err != nil {
+		return err
+	}
+	if _, err := s.kv.Txn(ctx).If(clientv3.Compare(clientv3.CreateRevision(key), ">", 0)).Then(clientv3.OpPut(key, val)).Commit(); err != nil { // want `Txn.Commit writes to etcd without a fencing token`
+		return err
+	}
+	if _, err := s.kv.Txn(ctx).If(clientv3.Compare(clientv3.Version(key), "!=", 0)).Then(clientv3.OpDelete(key)).Commit(); err != nil { // want `Txn.Commit writes to etcd without a fencing token`
+		return err
+	}
+	// The lock key's own revision is ownership, whatever the operator.
+	_, err = s.kv.Txn(ctx).If(clientv3.Compare(clientv3.CreateRevision(m.Key()), ">", 0)).Then(clientv3.OpPut(key, val)).Commit()
+	return err
+}
