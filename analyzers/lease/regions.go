@@ -734,9 +734,12 @@ func (b *builder) markWrite(w *Write) {
 	}
 	recv := b.sessionOf(w)
 	for _, l := range held {
-		if l.Holder != nil && recv != nil && unwrap(l.Holder) == unwrap(recv) && (l.System == Postgres || l.System == MySQL) && isSession(recv) && !w.Fenced {
+		if l.Holder != nil && recv != nil && unwrap(l.Holder) == unwrap(recv) && sessionLockSystem(l.System) && isSession(recv) && !w.Fenced {
 			w.Fenced, w.fencedBySession = true, true
 		}
+	}
+	if !w.Fenced && slices.ContainsFunc(held, func(l *Lease) bool { return sessionLockSystem(l.System) }) && b.lockedCopy(recv, 0) {
+		w.Fenced, w.fencedBySession = true, true // through a store bound to the lock's session (lockedcopy.go)
 	}
 	w.Held = b.sameImplLeases(w, held)
 	w.heldOwn = w.heldOwn && len(w.Held) > 0
