@@ -663,7 +663,7 @@ func (b *builder) deadlineCheck(fn *ssa.Function, call *ssa.Call) {
 	}
 	pos, end := b.callExtent(call)
 	b.model.Checks = append(b.model.Checks, &Check{
-		Pos: pos, End: end, Fn: fn, What: abbreviate(b.exprString(call)), held: flow.branches,
+		Pos: pos, End: end, Fn: fn, What: abbreviate(b.exprString(call)), held: flow.branches, deadline: d,
 	})
 }
 
@@ -700,7 +700,7 @@ func (b *builder) unixDeadlineCheck(fn *ssa.Function, op *ssa.BinOp) {
 		return
 	}
 	b.model.Checks = append(b.model.Checks, &Check{
-		Pos: be.Pos(), End: be.End(), Fn: fn, What: abbreviate(types.ExprString(be)), held: flow.branches,
+		Pos: be.Pos(), End: be.End(), Fn: fn, What: abbreviate(types.ExprString(be)), held: flow.branches, deadline: value,
 	})
 }
 
@@ -1104,14 +1104,32 @@ func (b *builder) markGuards() {
 }
 
 // guardsWrite reports whether w runs only after c said the lease is held:
-// in a guarded block of c's function, or in a closure made in one.
+// in a guarded block of c's function, or in a closure made in one. A
+// deadline comparison whose deadline the write itself stores (if newLockedTill
+// < now+5m { return err } ... SET locked_till = $1) validates the deadline a
+// claim or an extension asks for, not a lease held: it guards nothing.
 func (c *Check) guardsWrite(w *Write, sites map[*ssa.Function]*ssa.BasicBlock) bool {
-	if len(c.held) == 0 || w.Call == nil {
+	if len(c.held) == 0 || w.Call == nil || c.deadline != nil && passes(w.Call.Common(), c.deadline) {
 		return false
 	}
 	for blk := w.Call.Block(); blk != nil; blk = sites[blk.Parent()] {
 		if blk.Parent() == c.Fn {
 			return c.guardsBlock(blk)
+		}
+	}
+	return false
+}
+
+// passes reports whether call hands v over as an argument, also as an
+// element of a variadic argument (ExecContext(ctx, query, v, id)).
+func passes(call *ssa.CallCommon, v ssa.Value) bool {
+	v = unwrap(v)
+	for _, a := range call.Args {
+		if unwrap(a) == v {
+			return true
+		}
+		if elems, ok := variadic(a); ok && slices.ContainsFunc(elems, func(e ssa.Value) bool { return unwrap(e) == v }) {
+			return true
 		}
 	}
 	return false

@@ -264,6 +264,9 @@ type Check struct {
 
 	held    []branch // the branches taken when the check says the lease is held (checks.go)
 	inLease bool     // the check vouches for a lease only where one is held (HeldRule InLease)
+	// deadline is, for a hand-written deadline comparison, the deadline
+	// compared with the clock.
+	deadline ssa.Value
 }
 
 // FenceAdvice says how to fence w, a write c guards: as for a write under

@@ -312,3 +312,24 @@ func (w *worker) submitPool(ctx context.Context, createdAt time.Time, pool strin
 	}
 	w.db.ExecContext(ctx, "DELETE FROM instance_pool WHERE pool = $1", pool)
 }
+
+// extendLock validates the lock time its caller asks for, then claims the
+// row with it: the comparison checks the new deadline the write stores,
+// not a lease already held.
+func (w *worker) extendLock(ctx context.Context, id int64, newSyncLockTime int64) error {
+	if newSyncLockTime < time.Now().Add(5*time.Minute).UnixMicro() {
+		return nil
+	}
+	_, err := w.db.ExecContext(ctx, "UPDATE jobs SET locked_till = $1 WHERE id = $2", newSyncLockTime, id)
+	return err
+}
+
+// finishBefore compares the clock with the lock time it holds and then
+// writes something else: a held check.
+func (w *worker) finishBefore(ctx context.Context, id int64, lockedTill int64) error {
+	if time.Now().UnixMicro() >= lockedTill { // want `time.Now\(\).UnixMicro\(\) >= lockedTill only tells that the lease was held when it ran, yet it guards the unfenced write DB.ExecContext \(UPDATE jobs\)`
+		return nil
+	}
+	_, err := w.db.ExecContext(ctx, "UPDATE jobs SET done = true WHERE id = $1", id)
+	return err
+}
