@@ -45,9 +45,10 @@ func AnalyzeProgram(checks []*analysis.Analyzer, program, roots []*packages.Pack
 // manager whose goroutines write through the application's own KV client
 // interface): the first pass, which knows no implementation, gives it no
 // fact, so its callers through the manager's interface would see nothing.
-// Passes are repeated, each with the summary of the one before, until the
-// summary stops changing (at most maxSummaryPasses): each pass resolves one
-// more level of such interfaces.
+// The pass is repeated with the summary of the one before, until the
+// summary stops changing or maxSummaryPasses ran: each pass resolves one
+// more level of such interfaces, and costs a whole analysis of the program
+// with dispatch, which the first, knowing no implementation, does cheaply.
 func SummarizeProgram(pkgs []*packages.Package, files *lease.SchemaFact, opts *checker.Options) (*lease.Program, error) {
 	var prog *lease.Program
 	for range maxSummaryPasses {
@@ -64,8 +65,11 @@ func SummarizeProgram(pkgs []*packages.Package, files *lease.SchemaFact, opts *c
 }
 
 // maxSummaryPasses bounds SummarizeProgram's passes: interfaces reached
-// only through other interfaces more than this deep are not resolved.
-const maxSummaryPasses = 4
+// only through other interfaces more than this deep are not resolved. Two
+// found every target a third and fourth did on the real-world set, at a
+// fraction of their cost (OpenTofu's state backends: 20 s against 50 s;
+// 9.5 s with one).
+const maxSummaryPasses = 2
 
 // summarize runs the lease analyzer alone on pkgs, resolving calls
 // through interfaces with prog (nil on the first pass), and summarizes the
