@@ -144,8 +144,11 @@ func callsOfParam(fn *ssa.Function, p *ssa.Parameter) []*ssa.CallCommon {
 					}
 					bound := make(map[*ssa.FreeVar]bool)
 					for i, fv := range closure.FreeVars {
-						if i < len(x.Bindings) && callee(x.Bindings[i]) || i < len(x.Bindings) && capturedParam(x.Bindings[i]) == p {
-							bound[fv] = true
+						if i >= len(x.Bindings) {
+							break
+						}
+						if v := x.Bindings[i]; callee(v) || capturedParam(v) == p {
+							bound[fv] = true // the closure captures the parameter, or what a closure around it did
 						}
 					}
 					if len(bound) > 0 {
