@@ -117,7 +117,10 @@
 // by a call that acquires or renews, or computed as now plus a duration
 // right after one. A retry loop's deadline is not, nor is a business
 // record's own (a payment's ExpiredAt, a coupon's ValidUntil): that check
-// says whether the record is still good.
+// says whether the record is still good. Nor does a comparison guard a write
+// that stores the very deadline it compared (if newLockedTill < now+5m {
+// refuse } ... SET locked_till = $1): it validates the deadline a claim or
+// an extension asks for.
 //
 // When the write is safe without a token (it is idempotent, or a last
 // writer wins by design), say so on the check's line:

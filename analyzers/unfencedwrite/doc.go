@@ -146,7 +146,10 @@
 //     an upsert, ON CONFLICT (id) DO UPDATE SET ... WHERE docs.fence < EXCLUDED.fence.
 //     fencegen generates these queries and typed wrappers from a schema.
 //     Writes in the transaction that holds pg_advisory_xact_lock, or through
-//     the connection that holds a session advisory lock, are fenced by it.
+//     the connection that holds a session advisory lock, are fenced by it,
+//     also through a store the acquire returns bound to that connection
+//     (locked, release, err := store.Lock(ctx); locked.Save(...)), handed
+//     down into callbacks of the same package.
 //   - etcd: Txn(ctx).If(mutex.IsOwner()).Then(clientv3.OpPut(k, v)).Commit(),
 //     then check Succeeded; for an external store use the mutex's revision,
 //     m.Header().Revision, as the token.
