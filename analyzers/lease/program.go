@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -137,16 +136,6 @@ func NewProgram(pkgs []ProgramPackage, files *SchemaFact) *Program {
 		})
 	}
 	return p
-}
-
-// Same reports whether p and q summarize the same methods with the same
-// facts: a summary pass that found nothing new (analyzers.SummarizeProgram
-// stops there). A nil Program is the same only as another nil one.
-func (p *Program) Same(q *Program) bool {
-	if p == nil || q == nil {
-		return p == q
-	}
-	return reflect.DeepEqual(p.methods, q.methods)
 }
 
 // Empty reports whether the program has no method with lease facts and no
