@@ -30,7 +30,8 @@ func AnalyzeProgram(checks []*analysis.Analyzer, program, roots []*packages.Pack
 	if err != nil {
 		return nil, err
 	}
-	if !prog.Empty() {
+	prog = prog.ForRoots(Paths(roots))
+	if !prog.Empty() || prog.HandsOver() {
 		checks = lease.WithProgram(checks, prog)
 	}
 	return checker.Analyze(checks, roots, opts)
@@ -86,8 +87,21 @@ func summarize(pkgs []*packages.Package, prog *lease.Program, files *lease.Schem
 		if schema := new(lease.SchemaFact); act.PackageFact(act.Package.Types, schema) {
 			units[i].Schema = schema
 		}
+		if hands := new(lease.HandOffsFact); act.PackageFact(act.Package.Types, hands) {
+			units[i].HandOffs = hands.HandOffs
+		}
 	}
 	return lease.NewProgram(units, files), nil
+}
+
+// Paths returns the import paths of pkgs, the roots a Program is made
+// ready for (lease.Program.ForRoots).
+func Paths(pkgs []*packages.Package) []string {
+	out := make([]string, len(pkgs))
+	for i, p := range pkgs {
+		out[i] = p.PkgPath
+	}
+	return out
 }
 
 // alone returns shallow copies of pkgs that import only each other, so that

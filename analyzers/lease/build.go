@@ -171,6 +171,7 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program, files *SchemaFact) (*M
 	b.findChecks()
 	b.findCallbackFields()
 	b.findLeases()
+	b.exportHandOffs()
 	b.regionLeaderFlagChecks()
 	b.regionNotices()
 	b.dropUnleasedChecks()

@@ -1,7 +1,6 @@
 package lease
 
 import (
-	"cmp"
 	"fmt"
 	"go/token"
 	"go/types"
@@ -9,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -32,7 +32,8 @@ type callbackParam struct {
 func (b *builder) propagateCallbacks() {
 	for range 4 {
 		called := b.findCalledFields()
-		if !b.applyCallbackParams() && !called {
+		ran := b.handOnRuns()
+		if !b.applyCallbackParams() && !called && !ran {
 			return
 		}
 		for _, fn := range b.funcs {
@@ -378,13 +379,10 @@ func heldBy(lease, helper string) string {
 // are handed over as values to run under a lease (lockFolder(key,
 // svc.Archive), OnStartedLeading: ctrl.Run): their bodies are not in this
 // package, so each write their WritesFact stands for is recorded where the
-// method value is handed over.
+// method value is handed over, unless a standalone run reports it in the
+// method's own package (entries.go).
 func (b *builder) handedMethodWrites() {
-	keys := slices.Collect(maps.Keys(b.regions.handed))
-	slices.SortFunc(keys, func(x, y handOff) int {
-		return cmp.Or(cmp.Compare(x.at.Pos(), y.at.Pos()), cmp.Compare(x.fn.String(), y.fn.String()))
-	})
-	for _, key := range keys {
+	for _, key := range b.handOffKeys() {
 		leases := b.regions.handed[key]
 		if len(key.fn.Blocks) > 0 || len(leases) == 0 {
 			continue
@@ -394,6 +392,9 @@ func (b *builder) handedMethodWrites() {
 		var wf WritesFact
 		if obj == nil || call == nil || !b.fact(obj, &wf) {
 			continue
+		}
+		if _, entered := b.prog.entryOf(obj); entered {
+			continue // reported in its own package, where it writes (entries.go)
 		}
 		l := leases[0]
 		w := newWrite(call.Parent(), call, wf.System, shortName(obj))
@@ -427,4 +428,82 @@ func handOffCall(at ssa.Instruction) ssa.CallInstruction {
 		}
 	}
 	return nil
+}
+
+// handOnRuns gives a function value that a call made under a lease hands
+// to a function that runs it (in a goroutine it starts, GoParamFact, or
+// before it returns, RunParamFact) the leases held at the call, and
+// reports whether any entry state grew. A dispatcher whose Run keeps the
+// func it is given in a field and calls it from its polling goroutine
+// (keptn's sequence dispatcher, through an interface) runs it under the
+// caller's lease. A func literal needs none of this: it starts with what
+// its creator held where it made it; nor does a method value handed to a
+// catalogued Spawner (g.Go(c.vacuum)), whose writes are the spawning
+// call's (spawnedWrite).
+func (b *builder) handOnRuns() bool {
+	grew := false
+	b.calls(func(_ *ssa.Function, call ssa.CallInstruction) bool {
+		if b.ix.lookupSpawner(calleeFunc(call.Common())) != nil {
+			return true
+		}
+		params := b.runParamsOf(call.Common())
+		if len(params) == 0 {
+			return true
+		}
+		held := b.heldBefore(call)
+		for _, i := range params {
+			target := callbackFunc(arg(call.Common(), i))
+			if target == nil || target.Parent() != nil {
+				continue
+			}
+			for _, l := range held {
+				if !slices.Contains(b.regions.entry[target], l) {
+					grew = true
+				}
+				b.regions.hand(call, target, l)
+			}
+		}
+		return true
+	})
+	return grew
+}
+
+// runParamsOf returns the func parameters (receiver excluded) that the
+// function c calls runs, or through an interface, that one of its
+// implementations runs.
+func (b *builder) runParamsOf(c *ssa.CallCommon) []int {
+	fn := calleeFunc(c)
+	if fn == nil {
+		return nil
+	}
+	if !isAbstract(fn) {
+		return runParams(b.pass.ImportObjectFact, fn)
+	}
+	var out []int
+	for _, t := range b.dispatchTargets(fn) {
+		if t.remote != nil {
+			out = append(out, t.remote.runs...)
+		} else {
+			out = append(out, runParams(b.pass.ImportObjectFact, t.fn)...)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// runParams returns the func parameters (receiver excluded) fn runs, by
+// its GoParamFact and RunParamFact as fact reads them.
+func runParams(fact func(types.Object, analysis.Fact) bool, fn *types.Func) []int {
+	var out []int
+	var g GoParamFact
+	if fact(fn.Origin(), &g) {
+		out = append(out, g.Params...)
+		out = append(out, g.Returning...)
+	}
+	var r RunParamFact
+	if fact(fn.Origin(), &r) {
+		out = append(out, r.Params...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }

@@ -32,11 +32,17 @@ import (
 // to another such function.
 type GoParamFact struct {
 	Params []int
+	// Returning lists the parameters whose funcs return something
+	// (errgroup's func() error) that it runs in a goroutine too. Their
+	// failure may reach whoever waits for the goroutine, so a renewal
+	// started there is not judged as one started with go; work started
+	// there runs under the caller's lease all the same.
+	Returning []int
 }
 
 func (*GoParamFact) AFact() {}
 func (f *GoParamFact) String() string {
-	return fmt.Sprintf("runs params %v in a goroutine", f.Params)
+	return fmt.Sprintf("runs params %v in a goroutine", slices.Concat(f.Params, f.Returning))
 }
 
 // goSpawns is what the package's syntax says about its goroutines.
@@ -92,23 +98,35 @@ func (b *builder) exportGoParams() {
 	}
 	for fn, params := range found {
 		slices.Sort(params)
-		b.pass.ExportObjectFact(fn, &GoParamFact{Params: params})
+		var f GoParamFact
+		for _, i := range params {
+			if returns(fn.Signature().Params().At(i)) {
+				f.Returning = append(f.Returning, i)
+			} else {
+				f.Params = append(f.Params, i)
+			}
+		}
+		b.pass.ExportObjectFact(fn, &f)
 	}
 }
 
 // funcParams returns fn's parameters (receiver excluded), nil where a
-// parameter is not a func that returns nothing. A func that returns
-// something (errgroup's func() error) may hand its failure to whoever
-// waits for the goroutine, which this fact cannot tell.
+// parameter is not a func.
 func funcParams(fn *types.Func) []*types.Var {
 	params := fn.Signature().Params()
 	out := make([]*types.Var, params.Len())
 	for i := range params.Len() {
-		if sig, ok := params.At(i).Type().Underlying().(*types.Signature); ok && sig.Results().Len() == 0 {
+		if _, ok := params.At(i).Type().Underlying().(*types.Signature); ok {
 			out[i] = params.At(i)
 		}
 	}
 	return out
+}
+
+// returns reports whether the func parameter p returns something.
+func returns(p *types.Var) bool {
+	sig, ok := p.Type().Underlying().(*types.Signature)
+	return ok && sig.Results().Len() > 0
 }
 
 // spawns reports whether fn runs its func parameter p in a goroutine.
@@ -145,7 +163,7 @@ func (s *goSpawns) spawns(fn *types.Func, p *types.Var, found map[*types.Func][]
 			continue
 		}
 		var f GoParamFact
-		if pass.callee.Pkg() != nil && imported(pass.callee, &f) && slices.Contains(f.Params, pass.i) {
+		if pass.callee.Pkg() != nil && imported(pass.callee, &f) && (slices.Contains(f.Params, pass.i) || slices.Contains(f.Returning, pass.i)) {
 			return true
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -47,6 +48,11 @@ type Program struct {
 	// files is the schema of the SQL files the driver passed
 	// (ReadSchemaFiles), or nil.
 	files *SchemaFact
+	// handOffs lists, by the path of the package that declares them, the
+	// functions other packages hand over to run under a lease; entries
+	// holds those of the run's roots by full name (entries.go).
+	handOffs map[string][]HandOff
+	entries  map[string]HandOff
 }
 
 // A programType is a named type of the program whose method set has a
@@ -69,6 +75,9 @@ type implMethod struct {
 	cas      *CASFact
 	converge *ConvergeFact
 	callback *CallbackParamFact
+	// runs lists the func parameters it runs, in a goroutine
+	// (GoParamFact) or before it returns (RunParamFact).
+	runs []int
 }
 
 // dispatchedRoles are the roles a call through an interface takes from its
@@ -89,6 +98,9 @@ type ProgramPackage struct {
 	Info  *types.Info
 	// Schema is the schema the package embeds, or nil.
 	Schema *SchemaFact
+	// HandOffs lists the functions of other packages it hands over to run
+	// under a lease (HandOffsFact).
+	HandOffs []HandOff
 }
 
 // NewProgram summarizes the named types of pkgs whose methods have lease
@@ -101,10 +113,13 @@ type ProgramPackage struct {
 // nil: every package's analysis reads it.
 func NewProgram(pkgs []ProgramPackage, files *SchemaFact) *Program {
 	p := &Program{pkgs: make(map[string]bool), methods: make(map[string][]*implMethod),
-		called: make(map[string]bool), callersKnown: true, files: files}
+		called: make(map[string]bool), callersKnown: true, files: files, handOffs: make(map[string][]HandOff)}
 	seen := make(map[string]bool)
 	for _, pkg := range pkgs {
 		p.pkgs[pkg.Types.Path()] = true
+		for _, h := range pkg.HandOffs {
+			p.handOffs[h.Pkg] = append(p.handOffs[h.Pkg], h)
+		}
 		if pkg.Schema != nil {
 			p.schema = mergeTables(p.schema, pkg.Schema.Tables)
 			p.schemaChanges = append(p.schemaChanges, pkg.Schema.Changes...)
@@ -130,6 +145,7 @@ func NewProgram(pkgs []ProgramPackage, files *SchemaFact) *Program {
 			}
 		}
 	}
+	maps.DeleteFunc(p.handOffs, func(path string, _ []HandOff) bool { return !p.pkgs[path] })
 	for _, ms := range p.methods {
 		slices.SortFunc(ms, func(x, y *implMethod) int {
 			return cmp.Or(cmp.Compare(x.typ.pkgPath, y.typ.pkgPath), cmp.Compare(x.name, y.name))
@@ -185,7 +201,8 @@ func summarizeType(pkg ProgramPackage, tn *types.TypeName) []*implMethod {
 		if pkg.Fact(fn, &cb) {
 			m.callback = &cb
 		}
-		if m.role != nil || m.writes != nil || m.fenced != nil || m.cas != nil || m.converge != nil || m.callback != nil {
+		m.runs = runParams(pkg.Fact, fn)
+		if m.role != nil || m.writes != nil || m.fenced != nil || m.cas != nil || m.converge != nil || m.callback != nil || len(m.runs) > 0 {
 			methods = append(methods, m)
 		}
 	}
@@ -239,7 +256,15 @@ func (t *programType) implements(iface *types.Interface) bool {
 // it imports has a method that one of the program's methods with facts
 // could implement: only then can the program change pkg's model.
 func (p *Program) relevantTo(pkg *types.Package) bool {
-	if p == nil || len(p.methods) == 0 {
+	if p == nil {
+		return false
+	}
+	for _, h := range p.entries {
+		if h.Pkg == pkg.Path() {
+			return true
+		}
+	}
+	if len(p.methods) == 0 {
 		return false
 	}
 	for _, q := range append([]*types.Package{pkg}, pkg.Imports()...) {

@@ -101,6 +101,7 @@ func (b *builder) findLeases() {
 		carried: make(map[*types.Named]*Lease),
 	}
 	b.findCallbacks()
+	b.enterHandedFuncs()
 	b.findPipelines()
 	b.addCheckedRegions()
 	for _, fn := range b.funcs { // parents come before their closures

@@ -70,6 +70,22 @@
 //     Redis state next to a Redis lock): their other writes often go through
 //     a handle the runner's caller passes in, such as a transaction that
 //     holds the rows it changes.
+//   - Functions handed over. A method value handed over to run under a
+//     lease (OnStartedLeading: c.Start, a lock helper's callback, a gocron
+//     task kept in a field of the application's own task struct that a
+//     locked scheduler runs) runs under it; so does one that a region hands
+//     to a function of the application's that runs it, in a goroutine it
+//     starts or before it returns, even through an interface (a
+//     dispatcher's Run(ctx, c.startSequence) that keeps the func in a field
+//     its polling goroutine calls). Its writes are reported in its body,
+//     where the fix goes. When it is declared in another package, that
+//     takes a standalone run over both packages: the hand-over is recorded
+//     in the handing package, and the method's own package, analyzed again
+//     with the program's summary, starts it with the lease; under go vet
+//     -vettool, or when the method's package is not among the patterns,
+//     the hand-over is reported where it is made, naming the write it
+//     reaches. A method value handed to a catalogued spawner (g.Go(c.flush),
+//     wait.Until) is reported at that call.
 //   - Lock-holding objects. A type whose method returns still holding a
 //     lease it took and records it in the receiver (c.info = info after
 //     pg_try_advisory_lock), and whose other method releases it reading that

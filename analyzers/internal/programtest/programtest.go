@@ -31,7 +31,7 @@ func Run(t *testing.T, a *analysis.Analyzer, patterns ...string) []*analysistest
 	if prog.Empty() {
 		t.Fatalf("programtest: the program %v has no method with lease facts: the fixture tests nothing whole-program", patterns)
 	}
-	return analysistest.Run(t, root, lease.WithProgram([]*analysis.Analyzer{a}, prog)[0], patterns...)
+	return analysistest.Run(t, root, lease.WithProgram([]*analysis.Analyzer{a}, prog.ForRoots(analyzers.Paths(pkgs)))[0], patterns...)
 }
 
 // RunWithEmbeds is Run for fixtures whose packages embed files (SQL
@@ -47,5 +47,5 @@ func RunWithEmbeds(t *testing.T, a *analysis.Analyzer, patterns ...string) {
 	if prog.Empty() {
 		t.Fatalf("programtest: the program %v has nothing whole-program: the fixture tests nothing", patterns)
 	}
-	fencetest.Check(t, lease.WithProgram([]*analysis.Analyzer{a}, prog)[0], pkgs)
+	fencetest.Check(t, lease.WithProgram([]*analysis.Analyzer{a}, prog.ForRoots(analyzers.Paths(pkgs)))[0], pkgs)
 }
