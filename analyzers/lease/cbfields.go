@@ -35,6 +35,7 @@ func (f *CallbackFieldFact) String() string {
 // stored into a callback field (a library's, or one found before), until
 // nothing changes.
 func (b *builder) findCallbackFields() {
+	b.findTaskFields()
 	for changed := true; changed; {
 		changed = false
 		b.instrs(func(_ *ssa.Function, instr ssa.Instruction) {

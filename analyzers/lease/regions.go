@@ -161,17 +161,58 @@ func (b *builder) callbackField(instr ssa.Instruction) {
 // callbackTask handles gocron.NewTask(func() {...}) scheduled under a
 // distributed locker or elector.
 func (b *builder) callbackTask(fn *ssa.Function, call *ssa.Call, elected bool) {
-	c, ok := b.resolve(call.Common())
-	if !ok || c.api == nil || !c.role.Has(RoleCallback) || c.system != Gocron {
-		return
-	}
-	if !taskLocked(call, elected) {
+	if !b.lockedTask(call, elected) {
 		return
 	}
 	if target := funcValue(arg(call.Common(), 0)); target != nil {
-		l := b.addLease(&Lease{Kind: InCallback, System: c.system, Pos: call.Pos(), Fn: target,
+		l := b.addLease(&Lease{Kind: InCallback, System: Gocron, Pos: call.Pos(), Fn: target,
 			What: "the gocron job's distributed lock"})
 		b.regions.hand(call, target, l)
+	}
+}
+
+// lockedTask reports whether call is a gocron.NewTask whose task runs
+// under a distributed locker or elector.
+func (b *builder) lockedTask(call *ssa.Call, elected bool) bool {
+	return b.isGocronTask(call) && taskLocked(call, elected)
+}
+
+// isGocronTask reports whether call is a gocron.NewTask.
+func (b *builder) isGocronTask(call *ssa.Call) bool {
+	c, ok := b.resolve(call.Common())
+	return ok && c.api != nil && c.role.Has(RoleCallback) && c.system == Gocron
+}
+
+// findTaskFields records the package's func-valued fields whose value a
+// locked gocron task runs (gocron.NewTask(t.fn), ranging over the tasks a
+// worker registered with addTask(&task{fn: app.StorageGc})): they are
+// callback fields like OnStartedLeading, and what is stored there runs
+// under the job's lock (cbfields.go). A field that also feeds a task with
+// no lock is not one: which of its values runs locked is not told.
+func (b *builder) findTaskFields() {
+	elected := b.usesRole(RoleElect)
+	locked := make(map[*types.Var]bool)
+	var order []*types.Var
+	b.calls(func(_ *ssa.Function, call ssa.CallInstruction) bool {
+		c, ok := call.(*ssa.Call)
+		if !ok || !b.isGocronTask(c) {
+			return true
+		}
+		fv := loadedField(arg(c.Common(), 0))
+		if fv == nil || fv.Pkg() != b.pass.Pkg {
+			return true
+		}
+		was, seen := locked[fv]
+		if !seen {
+			order = append(order, fv)
+		}
+		locked[fv] = (was || !seen) && taskLocked(c, elected)
+		return true
+	})
+	for _, fv := range order {
+		if locked[fv] && b.cbFields[fv] == nil {
+			b.cbFields[fv] = &CallbackFieldFact{System: Gocron, What: "the gocron job's distributed lock"}
+		}
 	}
 }
 
