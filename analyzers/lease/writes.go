@@ -118,8 +118,37 @@ func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, calle
 		if !w.Fenced && !w.LockImpl && b.drainsKey(fn, call, api.Name) {
 			w.Fenced, w.FencedBy = true, "an atomic drain (the transaction reads the key whole and deletes it)"
 		}
+		if !w.Fenced && !w.LockImpl && rearmsTTL(c, api) {
+			w.Fenced, w.FencedBy = true, "it only sets the key's TTL again, the one every holder sets: no value is written"
+		}
 	}
 	return w
+}
+
+// rearmsTTL reports whether a call of the Redis command api only sets a
+// key's expiry (EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT) to a duration or
+// time other than zero: the holders all run the same code and set the same
+// TTL, so a stale holder's EXPIRE overwrites no data (a browse list's TTL
+// re-armed after each visit). EXPIRE key 0 deletes the key and is judged;
+// so is PERSIST, which keeps it for good.
+func rearmsTTL(c *ssa.CallCommon, api *API) bool {
+	name := api.Name
+	ttl := redisArg(c, 2)
+	if api.Fence == RedisCommand {
+		cmd, _ := redigoRole(c)
+		args, _ := redigoArgs(c)
+		if len(args) < 2 {
+			return false
+		}
+		name, ttl = cmd, args[1]
+	}
+	switch strings.ToUpper(name) {
+	case "EXPIRE", "PEXPIRE", "EXPIREAT", "PEXPIREAT":
+	default:
+		return false
+	}
+	n, ok := constInt(ttl)
+	return !ok || n > 0
 }
 
 // zkCreateOnly reports whether flags, a ZooKeeper Create's create mode,

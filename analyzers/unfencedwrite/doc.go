@@ -375,6 +375,11 @@
 //     replace a newer one: put the lease's token in the message for them
 //     to compare, and declare the publishing function //fencelint:write to
 //     have its calls reported.
+//   - A Redis EXPIRE, PEXPIRE, EXPIREAT or PEXPIREAT that sets a key's
+//     TTL again (rdb.Expire(ctx, "history:"+user, 24*time.Hour) after the
+//     LPUSH it follows): every holder runs the same code and sets the same
+//     TTL, so a stale holder's overwrites no data. An EXPIRE of 0, which
+//     deletes the key, and PERSIST, which keeps it for good, are judged.
 //   - A new Redis key under a fresh ID: id := uuid.NewString();
 //     rdb.Set(ctx, "job:"+id, body, ttl) names a key no other holder can
 //     know, so a stale holder's write to it overwrites nothing; the write

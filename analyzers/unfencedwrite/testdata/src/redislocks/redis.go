@@ -176,3 +176,22 @@ func drainLoosely(ctx context.Context, rdb redis.UniversalClient, rs *redsync.Re
 	})
 	return err
 }
+
+// browse records a visit under the user's lock: the list is judged, the
+// TTL it re-arms after it is not (every holder sets the same one), but an
+// EXPIRE of 0 deletes the list and is.
+func browse(ctx context.Context, rdb *redis.Client, locker *redislock.Client, user, item string) error {
+	lock, err := locker.Obtain(ctx, "browse:"+user, 5*time.Second, nil)
+	if err != nil {
+		return err
+	}
+	defer lock.Release(ctx)
+	if err := rdb.LPush(ctx, "history:"+user, item).Err(); err != nil { // want `LPush writes to Redis without a fencing token`
+		return err
+	}
+	if err := rdb.Expire(ctx, "history:"+user, 24*time.Hour).Err(); err != nil {
+		return err
+	}
+	rdb.ExpireAt(ctx, "seen:"+user, time.Now().Add(time.Hour))
+	return rdb.Expire(ctx, "recent:"+user, 0).Err() // want `Expire writes to Redis without a fencing token`
+}
