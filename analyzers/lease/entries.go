@@ -92,10 +92,12 @@ func (p *Program) ForRoots(roots []string) *Program {
 	}
 	q := *p
 	q.entries = make(map[string]HandOff)
+	q.entered = make(map[string]bool)
 	for _, path := range roots {
 		for _, h := range p.handOffs[path] {
 			if _, dup := q.entries[h.Func]; !dup {
 				q.entries[h.Func] = h
+				q.entered[path] = true
 			}
 		}
 	}

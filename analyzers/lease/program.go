@@ -53,6 +53,7 @@ type Program struct {
 	// holds those of the run's roots by full name (entries.go).
 	handOffs map[string][]HandOff
 	entries  map[string]HandOff
+	entered  map[string]bool // the paths of the packages of entries
 }
 
 // A programType is a named type of the program whose method set has a
@@ -259,10 +260,8 @@ func (p *Program) relevantTo(pkg *types.Package) bool {
 	if p == nil {
 		return false
 	}
-	for _, h := range p.entries {
-		if h.Pkg == pkg.Path() {
-			return true
-		}
+	if p.entered[pkg.Path()] {
+		return true
 	}
 	if len(p.methods) == 0 {
 		return false

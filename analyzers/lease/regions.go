@@ -202,11 +202,11 @@ func (b *builder) findTaskFields() {
 		if fv == nil || fv.Pkg() != b.pass.Pkg {
 			return true
 		}
-		was, seen := locked[fv]
-		if !seen {
+		if _, seen := locked[fv]; !seen {
 			order = append(order, fv)
+			locked[fv] = true
 		}
-		locked[fv] = (was || !seen) && taskLocked(c, elected)
+		locked[fv] = locked[fv] && taskLocked(c, elected)
 		return true
 	})
 	for _, fv := range order {

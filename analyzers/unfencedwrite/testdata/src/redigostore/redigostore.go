@@ -33,6 +33,14 @@ func (s *store) saveSignature(collection, interval, sig string) error {
 		return err
 	}
 	_, err := conn.Do("HSET", "signatures:"+collection, interval, sig) // want `Do HSET writes to Redis without a fencing token while the redsync lock taken by Mutex.Lock \(line 26\) is held`
+	if err != nil {
+		return err
+	}
+	// Setting the hash's TTL again writes no data; an EXPIRE of 0 deletes it.
+	if _, err := conn.Do("EXPIRE", "signatures:"+collection, 86400); err != nil {
+		return err
+	}
+	_, err = conn.Do("EXPIRE", "signatures:"+collection+":old", 0) // want `Do EXPIRE writes to Redis without a fencing token`
 	return err
 }
 
@@ -95,7 +103,7 @@ func (s *store) handRolled(job, token string) error {
 		return err
 	}
 	defer conn.Do("DEL", "lock:"+job)
-	_, err = conn.Do("HSET", "jobs:"+job, "status", "running") // want `Do HSET writes to Redis without a fencing token while the Redis lock taken by Do SET \(line 93\) is held`
+	_, err = conn.Do("HSET", "jobs:"+job, "status", "running") // want `Do HSET writes to Redis without a fencing token while the Redis lock taken by Do SET \(line 101\) is held`
 	return err
 }
 
