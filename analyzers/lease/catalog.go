@@ -50,25 +50,27 @@ func (r Role) Has(want Role) bool { return r&want == want }
 type FenceRule uint8
 
 const (
-	NeverFenced    FenceRule = iota // the call has no way to carry a condition
-	SQLQuery                        // SQL text in the argument at API.Arg; fenced if its predicate compares a token
-	SQLPrepared                     // a prepared statement: the SQL comes from the Prepare call that made the receiver
-	EtcdTxn                         // fenced if the Txn chain has an If with an ownership compare
-	S3Conditional                   // fenced if the input struct sets IfMatch / IfNoneMatch
-	GCSConditional                  // fenced if the object handle went through If(Conditions{...})
-	ConsulTxn                       // fenced if the ops hold a check-session, check-index or cas op, or create-if-absent (consultxn.go)
-	ZKVersion                       // fenced if the version argument at API.Arg is not -1
-	ZKMulti                         // fenced if the ops hold a *zk.CheckVersionRequest
-	ZKCreate                        // create-only unless the flags at API.Arg are sequential: ZooKeeper refuses an existing node
-	RedisScript                     // fenced if the Lua script at API.Arg compares a stored fence
-	RedisWatched                    // fenced: inside WATCH/MULTI the EXEC aborts on conflict
-	RedisCommand                    // the command is named by the call's first string argument (redigo's Do): a write only if it names one
-	EtcdOp                          // the call runs the etcd Op at API.Arg (KV.Do): a write unless the Op is a read (etcdOpRole)
-	SQLBuilder                      // a query builder's Exec: the SQL is written out from the builder chain (sqlbuilders.go)
-	SQLORM                          // an ORM's write: the SQL is written out from the call chain ending at the call (sqlorm.go)
-	SQLNamed                        // a query run by the name at API.Arg, from a file of named queries (sqldotsql.go)
-	EntGraph                        // an ent client's write (sqlgraph), read at the application's call of the generated builder (sqlent.go)
-	MongoFilter                     // a MongoDB collection write, read as the SQL statement its filter and update amount to (mongo.go)
+	NeverFenced      FenceRule = iota // the call has no way to carry a condition
+	SQLQuery                          // SQL text in the argument at API.Arg; fenced if its predicate compares a token
+	SQLPrepared                       // a prepared statement: the SQL comes from the Prepare call that made the receiver
+	EtcdTxn                           // fenced if the Txn chain has an If with an ownership compare
+	S3Conditional                     // fenced if the input struct sets IfMatch / IfNoneMatch
+	GCSConditional                    // fenced if the object handle went through If(Conditions{...})
+	ConsulTxn                         // fenced if the ops hold a check-session, check-index or cas op, or create-if-absent (consultxn.go)
+	ZKVersion                         // fenced if the version argument at API.Arg is not -1
+	ZKMulti                           // fenced if the ops hold a *zk.CheckVersionRequest
+	ZKCreate                          // create-only unless the flags at API.Arg are sequential: ZooKeeper refuses an existing node
+	RedisScript                       // fenced if the Lua script at API.Arg compares a stored fence
+	RedisWatched                      // fenced: inside WATCH/MULTI the EXEC aborts on conflict
+	RedisCommand                      // the command is named by the call's first string argument (redigo's Do): a write only if it names one
+	EtcdOp                            // the call runs the etcd Op at API.Arg (KV.Do): a write unless the Op is a read (etcdOpRole)
+	SQLBuilder                        // a query builder's Exec: the SQL is written out from the builder chain (sqlbuilders.go)
+	SQLORM                            // an ORM's write: the SQL is written out from the call chain ending at the call (sqlorm.go)
+	SQLNamed                          // a query run by the name at API.Arg, from a file of named queries (sqldotsql.go)
+	EntGraph                          // an ent client's write (sqlgraph), read at the application's call of the generated builder (sqlent.go)
+	MongoFilter                       // a MongoDB collection write, read as the SQL statement its filter and update amount to (mongo.go)
+	ESConditional                     // fenced if the olivere/elastic request carries a version, IfSeqNo or OpType("create") (elastic.go)
+	MinioConditional                  // fenced if the PutObjectOptions went through SetMatchETag or SetMatchETagExcept("*") (minio.go)
 )
 
 // When says, for documentation, when a write under the rule is fenced;
@@ -98,6 +100,12 @@ func (r FenceRule) When() string {
 		return "the input sets `IfMatch` or `IfNoneMatch`"
 	case GCSConditional:
 		return "the object handle went through `If(storage.Conditions{...})`"
+	case ESConditional:
+		return "the request carries the lease's token as an external version (`Version(tok).VersionType(\"external\")`), " +
+			"a version or `IfSeqNo`/`IfPrimaryTerm` read with the document, or `OpType(\"create\")`; a bulk request when every request added to it does; " +
+			"an index request without a document ID adds a document and overwrites none"
+	case MinioConditional:
+		return "the `PutObjectOptions` went through `SetMatchETag(etag)` with the ETag read, or `SetMatchETagExcept(\"*\")` (create only)"
 	case ConsulTxn:
 		return "the `Txn` holds a check-session, check-index, cas or delete-cas op, or a check-not-exists op and no delete " +
 			"(read also in the functions that build its ops)"
@@ -136,6 +144,8 @@ const (
 	S3         System = "S3"
 	GCS        System = "Cloud Storage"
 	MongoDB    System = "MongoDB"
+	Elastic    System = "Elasticsearch"
+	MinIO      System = "MinIO"
 )
 
 // An API is one row of the catalog.
@@ -192,6 +202,8 @@ const (
 	pkgS3         = "github.com/aws/aws-sdk-go-v2/service/s3"
 	pkgS3Manager  = "github.com/aws/aws-sdk-go-v2/feature/s3/manager"
 	pkgGCS        = "cloud.google.com/go/storage"
+	pkgElastic    = "github.com/olivere/elastic"
+	pkgMinio      = "github.com/minio/minio-go"
 	pkgUUID       = "github.com/google/uuid"
 	pkgGofrsUUID  = "github.com/gofrs/uuid"
 	pkgXID        = "github.com/rs/xid"
@@ -491,6 +503,29 @@ func catalog() []API {
 		API{Pkg: pkgGCS, Recv: "Composer", Name: "Run", Role: RoleWrite, System: GCS, Fence: GCSConditional},
 	)
 
+	// Elasticsearch through olivere/elastic: a service's Do sends one
+	// write, a bulk's Do the requests added to it, and a bulk processor
+	// sends what is added to it in the background (its Add is where the
+	// application's code writes). Index administration (CreateIndex,
+	// PutMapping) is configuration, not a write a fence protects.
+	for _, recv := range []string{"IndexService", "UpdateService", "DeleteService", "BulkService"} {
+		add(API{Pkg: pkgElastic, Recv: recv, Name: "Do", Role: RoleWrite, System: Elastic, Fence: ESConditional})
+	}
+	add(API{Pkg: pkgElastic, Recv: "BulkProcessor", Name: "Add", Role: RoleWrite, System: Elastic, Fence: ESConditional})
+	for _, recv := range []string{"UpdateByQueryService", "DeleteByQueryService"} {
+		add(API{Pkg: pkgElastic, Recv: recv, Name: "Do", Role: RoleWrite, System: Elastic})
+	}
+
+	// MinIO (minio-go v6 and v7): uploads may carry an ETag condition
+	// (v7); the other writes cannot.
+	for _, name := range []string{"PutObject", "FPutObject", "PutObjectWithContext", "FPutObjectWithContext"} {
+		add(API{Pkg: pkgMinio, Recv: "Client", Name: name, Role: RoleWrite, System: MinIO, Fence: MinioConditional})
+	}
+	for _, name := range []string{"CopyObject", "ComposeObject", "RemoveObject", "RemoveObjects", "RemoveObjectsWithContext",
+		"PutObjectTagging", "RemoveObjectTagging", "PutObjectRetention", "PutObjectLegalHold"} {
+		add(API{Pkg: pkgMinio, Recv: "Client", Name: name, Role: RoleWrite, System: MinIO})
+	}
+
 	// Values that are never tokens, whatever library they come with.
 	const uuidNote = "a UUID is random or clock-based, not issued in lease order"
 	// Random UUIDs (version 4, and version 7's 74 random bits after the
@@ -745,6 +780,10 @@ func (s System) FenceAdvice() string {
 		return "fence it: pass the node's expected version, or use Multi with a CheckVersionRequest on your lock node"
 	case MongoDB:
 		return mongoAdvice
+	case Elastic:
+		return "fence it: index with the lease's token as an external version (Version(token).VersionType(\"external\")), or with IfSeqNo/IfPrimaryTerm of the document you read"
+	case MinIO:
+		return "fence it: upload with opts.SetMatchETag(etag) of the object you read, or opts.SetMatchETagExcept(\"*\") to create only"
 	}
 	return "fence it: make the store compare the lease's fencing token before it applies the write"
 }

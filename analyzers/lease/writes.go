@@ -88,6 +88,22 @@ func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, calle
 			return nil
 		}
 		w.Fenced = fenced
+	case ESConditional:
+		req := callRecv(c) // a service or bulk's Do
+		if api.Recv == "BulkProcessor" {
+			req = arg(c, 0) // the request its Add queues
+		}
+		by, known := b.esFenced(req)
+		if !known {
+			return nil
+		}
+		w.Fenced, w.FencedBy = by != "", by
+	case MinioConditional:
+		fenced, known := minioFenced(c)
+		if !known {
+			return nil
+		}
+		w.Fenced = fenced
 	case ConsulTxn:
 		w.Fenced = consulTxnConditional(fn, arg(c, 0))
 	case ZKVersion:
