@@ -50,27 +50,28 @@ func (r Role) Has(want Role) bool { return r&want == want }
 type FenceRule uint8
 
 const (
-	NeverFenced      FenceRule = iota // the call has no way to carry a condition
-	SQLQuery                          // SQL text in the argument at API.Arg; fenced if its predicate compares a token
-	SQLPrepared                       // a prepared statement: the SQL comes from the Prepare call that made the receiver
-	EtcdTxn                           // fenced if the Txn chain has an If with an ownership compare
-	S3Conditional                     // fenced if the input struct sets IfMatch / IfNoneMatch
-	GCSConditional                    // fenced if the object handle went through If(Conditions{...})
-	ConsulTxn                         // fenced if the ops hold a check-session, check-index or cas op, or create-if-absent (consultxn.go)
-	ZKVersion                         // fenced if the version argument at API.Arg is not -1
-	ZKMulti                           // fenced if the ops hold a *zk.CheckVersionRequest
-	ZKCreate                          // create-only unless the flags at API.Arg are sequential: ZooKeeper refuses an existing node
-	RedisScript                       // fenced if the Lua script at API.Arg compares a stored fence
-	RedisWatched                      // fenced: inside WATCH/MULTI the EXEC aborts on conflict
-	RedisCommand                      // the command is named by the call's first string argument (redigo's Do): a write only if it names one
-	EtcdOp                            // the call runs the etcd Op at API.Arg (KV.Do): a write unless the Op is a read (etcdOpRole)
-	SQLBuilder                        // a query builder's Exec: the SQL is written out from the builder chain (sqlbuilders.go)
-	SQLORM                            // an ORM's write: the SQL is written out from the call chain ending at the call (sqlorm.go)
-	SQLNamed                          // a query run by the name at API.Arg, from a file of named queries (sqldotsql.go)
-	EntGraph                          // an ent client's write (sqlgraph), read at the application's call of the generated builder (sqlent.go)
-	MongoFilter                       // a MongoDB collection write, read as the SQL statement its filter and update amount to (mongo.go)
-	ESConditional                     // fenced if the olivere/elastic request carries a version, IfSeqNo or OpType("create") (elastic.go)
-	MinioConditional                  // fenced if the PutObjectOptions went through SetMatchETag or SetMatchETagExcept("*") (minio.go)
+	NeverFenced       FenceRule = iota // the call has no way to carry a condition
+	SQLQuery                           // SQL text in the argument at API.Arg; fenced if its predicate compares a token
+	SQLPrepared                        // a prepared statement: the SQL comes from the Prepare call that made the receiver
+	EtcdTxn                            // fenced if the Txn chain has an If with an ownership compare
+	S3Conditional                      // fenced if the input struct sets IfMatch / IfNoneMatch
+	GCSConditional                     // fenced if the object handle went through If(Conditions{...})
+	ConsulTxn                          // fenced if the ops hold a check-session, check-index or cas op, or create-if-absent (consultxn.go)
+	ZKVersion                          // fenced if the version argument at API.Arg is not -1
+	ZKMulti                            // fenced if the ops hold a *zk.CheckVersionRequest
+	ZKCreate                           // create-only unless the flags at API.Arg are sequential: ZooKeeper refuses an existing node
+	RedisScript                        // fenced if the Lua script at API.Arg compares a stored fence
+	RedisWatched                       // fenced: inside WATCH/MULTI the EXEC aborts on conflict
+	RedisCommand                       // the command is named by the call's first string argument (redigo's Do): a write only if it names one
+	EtcdOp                             // the call runs the etcd Op at API.Arg (KV.Do): a write unless the Op is a read (etcdOpRole)
+	SQLBuilder                         // a query builder's Exec: the SQL is written out from the builder chain (sqlbuilders.go)
+	SQLORM                             // an ORM's write: the SQL is written out from the call chain ending at the call (sqlorm.go)
+	SQLNamed                           // a query run by the name at API.Arg, from a file of named queries (sqldotsql.go)
+	EntGraph                           // an ent client's write (sqlgraph), read at the application's call of the generated builder (sqlent.go)
+	MongoFilter                        // a MongoDB collection write, read as the SQL statement its filter and update amount to (mongo.go)
+	ESConditional                      // fenced if the olivere/elastic request carries a version, IfSeqNo or OpType("create") (elastic.go)
+	MinioConditional                   // fenced if the PutObjectOptions went through SetMatchETag or SetMatchETagExcept("*") (minio.go)
+	DynamoConditional                  // fenced if the input's ConditionExpression compares an attribute or asks for absence (dynamodb.go)
 )
 
 // When says, for documentation, when a write under the rule is fenced;
@@ -104,6 +105,9 @@ func (r FenceRule) When() string {
 		return "the request carries the lease's token as an external version (`Version(tok).VersionType(\"external\")`), " +
 			"a version or `IfSeqNo`/`IfPrimaryTerm` read with the document, or `OpType(\"create\")`; a bulk request when every request added to it does; " +
 			"an index request without a document ID adds a document and overwrites none"
+	case DynamoConditional:
+		return "the input's `ConditionExpression` compares an attribute (`#fence < :token`, `version = :read`) or is `attribute_not_exists(pk)`, " +
+			"or the input sets the legacy `Expected`"
 	case MinioConditional:
 		return "the `PutObjectOptions` went through `SetMatchETag(etag)` with the ETag read, or `SetMatchETagExcept(\"*\")` (create only)"
 	case ConsulTxn:
@@ -146,6 +150,7 @@ const (
 	MongoDB    System = "MongoDB"
 	Elastic    System = "Elasticsearch"
 	MinIO      System = "MinIO"
+	DynamoDB   System = "DynamoDB"
 )
 
 // An API is one row of the catalog.
@@ -201,6 +206,10 @@ const (
 	pkgRedigo     = "github.com/gomodule/redigo/redis"
 	pkgS3         = "github.com/aws/aws-sdk-go-v2/service/s3"
 	pkgS3Manager  = "github.com/aws/aws-sdk-go-v2/feature/s3/manager"
+	pkgS3v1       = "github.com/aws/aws-sdk-go/service/s3"
+	pkgS3v1Upload = "github.com/aws/aws-sdk-go/service/s3/s3manager"
+	pkgDynamo     = "github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	pkgDynamoV1   = "github.com/aws/aws-sdk-go/service/dynamodb"
 	pkgGCS        = "cloud.google.com/go/storage"
 	pkgElastic    = "github.com/olivere/elastic"
 	pkgMinio      = "github.com/minio/minio-go"
@@ -494,6 +503,18 @@ func catalog() []API {
 	}
 	add(API{Pkg: pkgS3Manager, Recv: "Uploader", Name: "Upload", Role: RoleWrite, System: S3, Fence: S3Conditional, Arg: 1})
 
+	// S3 through aws-sdk-go v1, still common in applications: its write
+	// inputs have no IfMatch or IfNoneMatch (v1.55, its last release, has
+	// them only on GetObject and HeadObject), so no write can be
+	// conditional (s3v1Advice says what to do instead).
+	for _, name := range []string{"PutObject", "DeleteObject", "CopyObject", "CompleteMultipartUpload", "DeleteObjects",
+		"PutObjectTagging", "PutObjectAcl", "PutObjectRetention", "PutObjectLegalHold"} {
+		add(API{Pkg: pkgS3v1, Recv: "S3", Name: name, Role: RoleWrite, System: S3},
+			API{Pkg: pkgS3v1, Recv: "S3", Name: name + "WithContext", Role: RoleWrite, System: S3})
+	}
+	add(API{Pkg: pkgS3v1Upload, Recv: "Uploader", Name: "Upload", Role: RoleWrite, System: S3},
+		API{Pkg: pkgS3v1Upload, Recv: "Uploader", Name: "UploadWithContext", Role: RoleWrite, System: S3})
+
 	// Cloud Storage.
 	add(
 		API{Pkg: pkgGCS, Recv: "ObjectHandle", Name: "NewWriter", Role: RoleWrite, System: GCS, Fence: GCSConditional},
@@ -502,6 +523,17 @@ func catalog() []API {
 		API{Pkg: pkgGCS, Recv: "Copier", Name: "Run", Role: RoleWrite, System: GCS, Fence: GCSConditional},
 		API{Pkg: pkgGCS, Recv: "Composer", Name: "Run", Role: RoleWrite, System: GCS, Fence: GCSConditional},
 	)
+
+	// DynamoDB (aws-sdk-go-v2, and v1 with its *WithContext forms): a
+	// single-item write may carry a condition; a batch cannot.
+	for _, name := range []string{"PutItem", "UpdateItem", "DeleteItem"} {
+		add(API{Pkg: pkgDynamo, Recv: "Client", Name: name, Role: RoleWrite, System: DynamoDB, Fence: DynamoConditional, Arg: 1},
+			API{Pkg: pkgDynamoV1, Recv: "DynamoDB", Name: name, Role: RoleWrite, System: DynamoDB, Fence: DynamoConditional, Arg: 0},
+			API{Pkg: pkgDynamoV1, Recv: "DynamoDB", Name: name + "WithContext", Role: RoleWrite, System: DynamoDB, Fence: DynamoConditional, Arg: 1})
+	}
+	add(API{Pkg: pkgDynamo, Recv: "Client", Name: "BatchWriteItem", Role: RoleWrite, System: DynamoDB},
+		API{Pkg: pkgDynamoV1, Recv: "DynamoDB", Name: "BatchWriteItem", Role: RoleWrite, System: DynamoDB},
+		API{Pkg: pkgDynamoV1, Recv: "DynamoDB", Name: "BatchWriteItemWithContext", Role: RoleWrite, System: DynamoDB})
 
 	// Elasticsearch through olivere/elastic: a service's Do sends one
 	// write, a bulk's Do the requests added to it, and a bulk processor
@@ -780,6 +812,8 @@ func (s System) FenceAdvice() string {
 		return "fence it: pass the node's expected version, or use Multi with a CheckVersionRequest on your lock node"
 	case MongoDB:
 		return mongoAdvice
+	case DynamoDB:
+		return "fence it: add a ConditionExpression that compares the item's fence with the lease's token (#fence < :token), set the fence to the token, and abort on ConditionalCheckFailedException"
 	case Elastic:
 		return "fence it: index with the lease's token as an external version (Version(token).VersionType(\"external\")), or with IfSeqNo/IfPrimaryTerm of the document you read"
 	case MinIO:
@@ -971,3 +1005,7 @@ func errorFunc(path, name string) errorKind {
 	}
 	return notErrorFunc
 }
+
+// s3v1Advice says how to fence an S3 write made with aws-sdk-go v1, which
+// cannot send a condition with one.
+const s3v1Advice = "fence it: aws-sdk-go v1 sends no condition with a write; make it with aws-sdk-go-v2's PutObject and set IfMatch to the ETag you read, or IfNoneMatch: \"*\" to create only"

@@ -54,6 +54,9 @@ func newWrite(fn *ssa.Function, call ssa.CallInstruction, system System, what st
 func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, callee callee) *Write {
 	api, c := callee.api, call.Common()
 	w := newWrite(fn, call, api.System, callee.what)
+	if api.Pkg == pkgS3v1 || api.Pkg == pkgS3v1Upload {
+		w.Advice = s3v1Advice
+	}
 	if callee.role.Has(RoleFenced) {
 		w.Fenced = true
 		return w
@@ -98,6 +101,12 @@ func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, calle
 			return nil
 		}
 		w.Fenced, w.FencedBy = by != "", by
+	case DynamoConditional:
+		fenced, known := dynamoFenced(arg(c, api.Arg))
+		if !known {
+			return nil
+		}
+		w.Fenced = fenced
 	case MinioConditional:
 		fenced, known := minioFenced(c)
 		if !known {

@@ -5,6 +5,7 @@ go 1.26.7
 replace google.golang.org/grpc => google.golang.org/grpc v1.26.0
 
 require (
+	github.com/aws/aws-sdk-go v1.55.7
 	github.com/bsm/redislock v0.9.4
 	github.com/coreos/etcd v3.3.27+incompatible
 	github.com/garyburd/redigo v1.6.0
@@ -43,6 +44,7 @@ require (
 	github.com/hashicorp/errwrap v1.0.0 // indirect
 	github.com/hashicorp/go-multierror v1.0.0 // indirect
 	github.com/jinzhu/inflection v1.0.0 // indirect
+	github.com/jmespath/go-jmespath v0.4.0 // indirect
 	github.com/josharian/intern v1.0.0 // indirect
 	github.com/json-iterator/go v1.1.9 // indirect
 	github.com/klauspost/cpuid v1.2.3 // indirect
