@@ -72,6 +72,7 @@ const (
 	ESConditional                      // fenced if the olivere/elastic request carries a version, IfSeqNo or OpType("create") (elastic.go)
 	MinioConditional                   // fenced if the PutObjectOptions went through SetMatchETag or SetMatchETagExcept("*") (minio.go)
 	DynamoConditional                  // fenced if the input's ConditionExpression compares an attribute or asks for absence (dynamodb.go)
+	ESAPIConditional                   // fenced if the go-elasticsearch request sets IfSeqNo, a version or a create (esapi.go)
 )
 
 // When says, for documentation, when a write under the rule is fenced;
@@ -108,6 +109,8 @@ func (r FenceRule) When() string {
 	case DynamoConditional:
 		return "the input's `ConditionExpression` compares an attribute (`#fence < :token`, `version = :read`) or is `attribute_not_exists(pk)`, " +
 			"or the input sets the legacy `Expected`"
+	case ESAPIConditional:
+		return "as for olivere/elastic, read from the request's fields, its `With` options or the bulk item (`Action: \"create\"`)"
 	case MinioConditional:
 		return "the `PutObjectOptions` went through `SetMatchETag(etag)` with the ETag read, or `SetMatchETagExcept(\"*\")` (create only)"
 	case ConsulTxn:
@@ -213,6 +216,8 @@ const (
 	pkgGCS        = "cloud.google.com/go/storage"
 	pkgElastic    = "github.com/olivere/elastic"
 	pkgMinio      = "github.com/minio/minio-go"
+	pkgESAPI      = "github.com/elastic/go-elasticsearch/esapi"
+	pkgESUtil     = "github.com/elastic/go-elasticsearch/esutil"
 	pkgUUID       = "github.com/google/uuid"
 	pkgGofrsUUID  = "github.com/gofrs/uuid"
 	pkgXID        = "github.com/rs/xid"
@@ -547,6 +552,19 @@ func catalog() []API {
 	for _, recv := range []string{"UpdateByQueryService", "DeleteByQueryService"} {
 		add(API{Pkg: pkgElastic, Recv: recv, Name: "Do", Role: RoleWrite, System: Elastic})
 	}
+
+	// Elasticsearch through go-elasticsearch: a request struct's Do, the
+	// client's API functions, called through the fields that hold them
+	// (es.Index(...)), and the bulk indexer's Add (esapi.go).
+	for _, name := range []string{"Index", "Create", "Update", "Delete"} {
+		add(API{Pkg: pkgESAPI, Recv: name + "Request", Name: "Do", Role: RoleWrite, System: Elastic, Fence: ESAPIConditional},
+			API{Pkg: pkgESAPI, Recv: "API", Name: name, Field: true, Role: RoleWrite, System: Elastic, Fence: ESAPIConditional})
+	}
+	for _, name := range []string{"UpdateByQuery", "DeleteByQuery"} {
+		add(API{Pkg: pkgESAPI, Recv: name + "Request", Name: "Do", Role: RoleWrite, System: Elastic},
+			API{Pkg: pkgESAPI, Recv: "API", Name: name, Field: true, Role: RoleWrite, System: Elastic})
+	}
+	add(API{Pkg: pkgESUtil, Recv: "BulkIndexer", Name: "Add", Role: RoleWrite, System: Elastic, Fence: ESAPIConditional})
 
 	// MinIO (minio-go v6 and v7): uploads may carry an ETag condition
 	// (v7); the other writes cannot.

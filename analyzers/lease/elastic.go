@@ -3,6 +3,7 @@ package lease
 import (
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -45,33 +46,37 @@ var esConditions = []string{"IfSeqNo", "IfPrimaryTerm"}
 
 // esFenced says what fences the olivere/elastic request or service v,
 // whose write is about to be sent: by names the condition Elasticsearch
-// checks, "" if none; known is false when part of the request was built
-// where fencelint does not see.
-func (b *builder) esFenced(v ssa.Value) (by string, known bool) {
+// checks, "" if none; token is the external version the request carries,
+// the lease's fencing token; known is false when part of the request was
+// built where fencelint does not see.
+func (b *builder) esFenced(v ssa.Value) (by string, token ssa.Value, known bool) {
 	chain, root := esChain(v)
 	if root == nil {
-		return "", false
+		return "", nil, false
 	}
 	var version, create, id, scripted bool
+	var versionArg ssa.Value
+	versionType := "internal"
 	for _, call := range esSetterCalls(chain) {
 		f := calleeFunc(call.Common())
 		switch name := f.Name(); {
 		case slices.Contains(esConditions, name):
-			return "a compare-and-set on the document's sequence number", true
+			return "a compare-and-set on the document's sequence number", nil, true
 		case name == "Version":
-			version = true
+			version, versionArg = true, arg(call.Common(), 0)
 		case name == "VersionType":
 			vt, ok := constString(arg(call.Common(), 0))
 			if !ok {
-				return "", false
+				return "", nil, false
 			}
 			if vt == "force" { // writes whatever version it is given: no check
-				return "", true
+				return "", nil, true
 			}
+			versionType = vt
 		case name == "OpType":
 			op, ok := constString(arg(call.Common(), 0))
 			if !ok {
-				return "", false
+				return "", nil, false
 			}
 			create = op == "create"
 		case name == "Id":
@@ -82,19 +87,34 @@ func (b *builder) esFenced(v ssa.Value) (by string, known bool) {
 	}
 	switch name := calleeFunc(root.Common()).Name(); {
 	case name == "NewBulkCreateRequest" || create:
-		return "a create-if-absent (op_type create)", true
+		return "a create-if-absent (op_type create)", nil, true
 	case name == "Bulk" || name == "NewBulkService":
-		return b.esBulkFenced(chain)
+		by, known := b.esBulkFenced(chain)
+		return by, nil, known
 	case version:
-		return "a version Elasticsearch compares", true
+		return esVersionFence(versionType, versionArg)
 	case scripted:
-		return "", false // the script may compare a stored fence
+		return "", nil, false // the script may compare a stored fence
 	case !id && (typeName(root.Type()) == "IndexService" || typeName(root.Type()) == "BulkIndexRequest"):
 		// As XADD: every document before it stays, and readers of an
 		// append-only index (logs, audit, analytics) take a duplicate.
-		return "it adds a document under an ID Elasticsearch makes up, overwriting none", true
+		return esAppend, nil, true
 	}
-	return "", true
+	return "", nil, true
+}
+
+// esAppend says why an index request without a document ID needs no fence.
+const esAppend = "it adds a document under an ID Elasticsearch makes up, overwriting none"
+
+// esVersionFence says what a request's version does: with an external
+// version type, the version is the token Elasticsearch compares (and
+// weaktoken judges); with the internal one, a compare-and-set on the
+// version read.
+func esVersionFence(versionType string, version ssa.Value) (by string, token ssa.Value, known bool) {
+	if strings.HasPrefix(versionType, "external") {
+		return "an external version Elasticsearch compares", unwrap(version), true
+	}
+	return "a compare-and-set on the document's version", nil, true
 }
 
 // esBulkFenced says what fences every request added to the bulk service
@@ -111,7 +131,7 @@ func (b *builder) esBulkFenced(chain []ssa.Value) (by string, known bool) {
 			return "", false
 		}
 		for _, r := range reqs {
-			if by, known = b.esFenced(r); !known || by == "" {
+			if by, _, known = b.esFenced(r); !known || by == "" {
 				return "", known
 			}
 		}

@@ -80,6 +80,9 @@ func (b *builder) resolvedCalls(fn *ssa.Function) iter.Seq2[ssa.CallInstruction,
 func (b *builder) resolveCallee(call *ssa.CallCommon) (callee, bool) {
 	fn := calleeFunc(call)
 	if fn == nil {
+		if api, name := b.esapiFieldCall(call); api != nil {
+			return callee{api: api, role: api.Role, system: api.System, what: "API." + name}, true // es.Index(...)
+		}
 		if c, ok := b.resolveClosure(call); ok {
 			return c, true
 		}

@@ -96,11 +96,17 @@ func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, calle
 		if api.Recv == "BulkProcessor" {
 			req = arg(c, 0) // the request its Add queues
 		}
-		by, known := b.esFenced(req)
+		by, token, known := b.esFenced(req)
 		if !known {
 			return nil
 		}
-		w.Fenced, w.FencedBy = by != "", by
+		w.Fenced, w.FencedBy, w.Token = by != "", by, token
+	case ESAPIConditional:
+		by, token, known := b.esapiFenced(c, api)
+		if !known {
+			return nil
+		}
+		w.Fenced, w.FencedBy, w.Token = by != "", by, token
 	case DynamoConditional:
 		fenced, known := dynamoFenced(arg(c, api.Arg))
 		if !known {
