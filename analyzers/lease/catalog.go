@@ -73,6 +73,7 @@ const (
 	MinioConditional                   // fenced if the PutObjectOptions went through SetMatchETag or SetMatchETagExcept("*") (minio.go)
 	DynamoConditional                  // fenced if the input's ConditionExpression compares an attribute or asks for absence (dynamodb.go)
 	ESAPIConditional                   // fenced if the go-elasticsearch request sets IfSeqNo, a version or a create (esapi.go)
+	NATSLastRevision                   // fenced if a NATS KV delete passes LastRevision(rev) (nats.go)
 )
 
 // When says, for documentation, when a write under the rule is fenced;
@@ -111,6 +112,8 @@ func (r FenceRule) When() string {
 			"or the input sets the legacy `Expected`"
 	case ESAPIConditional:
 		return "as for olivere/elastic, read from the request's fields, its `With` options or the bulk item (`Action: \"create\"`)"
+	case NATSLastRevision:
+		return "`Update` (a compare-and-set on the revision read) and `Create` always; a `Delete` or `Purge` that passes `LastRevision(rev)`"
 	case MinioConditional:
 		return "the `PutObjectOptions` went through `SetMatchETag(etag)` with the ETag read, or `SetMatchETagExcept(\"*\")` (create only)"
 	case ConsulTxn:
@@ -154,6 +157,7 @@ const (
 	Elastic    System = "Elasticsearch"
 	MinIO      System = "MinIO"
 	DynamoDB   System = "DynamoDB"
+	NATSKV     System = "NATS JetStream KV"
 )
 
 // An API is one row of the catalog.
@@ -217,6 +221,8 @@ const (
 	pkgElastic    = "github.com/olivere/elastic"
 	pkgMinio      = "github.com/minio/minio-go"
 	pkgESAPI      = "github.com/elastic/go-elasticsearch/esapi"
+	pkgNATS       = "github.com/nats-io/nats.go"
+	pkgNATSJS     = "github.com/nats-io/nats.go/jetstream"
 	pkgESUtil     = "github.com/elastic/go-elasticsearch/esutil"
 	pkgUUID       = "github.com/google/uuid"
 	pkgGofrsUUID  = "github.com/gofrs/uuid"
@@ -566,6 +572,19 @@ func catalog() []API {
 	}
 	add(API{Pkg: pkgESUtil, Recv: "BulkIndexer", Name: "Add", Role: RoleWrite, System: Elastic, Fence: ESAPIConditional})
 
+	// NATS JetStream's key-value buckets, through the KeyValue interface
+	// of nats.go and of its newer jetstream package: Update is a
+	// compare-and-set on the revision the caller read, Create fails on a
+	// key that exists, and a delete or purge may pass LastRevision.
+	for _, pkg := range []string{pkgNATS, pkgNATSJS} {
+		add(API{Pkg: pkg, Recv: "KeyValue", Name: "Put", Role: RoleWrite, System: NATSKV},
+			API{Pkg: pkg, Recv: "KeyValue", Name: "PutString", Role: RoleWrite, System: NATSKV},
+			API{Pkg: pkg, Recv: "KeyValue", Name: "Create", Role: RoleFenced, System: NATSKV},
+			API{Pkg: pkg, Recv: "KeyValue", Name: "Update", Role: RoleFenced, System: NATSKV},
+			API{Pkg: pkg, Recv: "KeyValue", Name: "Delete", Role: RoleWrite, System: NATSKV, Fence: NATSLastRevision},
+			API{Pkg: pkg, Recv: "KeyValue", Name: "Purge", Role: RoleWrite, System: NATSKV, Fence: NATSLastRevision})
+	}
+
 	// MinIO (minio-go v6 and v7): uploads may carry an ETag condition
 	// (v7); the other writes cannot.
 	for _, name := range []string{"PutObject", "FPutObject", "PutObjectWithContext", "FPutObjectWithContext"} {
@@ -832,6 +851,8 @@ func (s System) FenceAdvice() string {
 		return mongoAdvice
 	case DynamoDB:
 		return "fence it: add a ConditionExpression that compares the item's fence with the lease's token (#fence < :token), set the fence to the token, and abort on ConditionalCheckFailedException"
+	case NATSKV:
+		return "fence it: write with kv.Update(key, value, rev) using the revision you read (or Create to make it), and delete with LastRevision(rev)"
 	case Elastic:
 		return "fence it: index with the lease's token as an external version (Version(token).VersionType(\"external\")), or with IfSeqNo/IfPrimaryTerm of the document you read"
 	case MinIO:

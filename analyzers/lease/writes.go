@@ -107,6 +107,12 @@ func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, calle
 			return nil
 		}
 		w.Fenced, w.FencedBy, w.Token = by != "", by, token
+	case NATSLastRevision:
+		fenced, known := natsLastRevision(c)
+		if !known {
+			return nil
+		}
+		w.Fenced = fenced
 	case DynamoConditional:
 		fenced, known := dynamoFenced(arg(c, api.Arg))
 		if !known {
