@@ -8,11 +8,10 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
-// Elasticsearch (olivere/elastic) and MinIO writes carry their condition in
-// the request the application builds, not in the call that sends it.
-//
-// An olivere/elastic service or bulk request is built by a chain of setter
-// calls, each returning its receiver:
+// An Elasticsearch write carries its condition in the request the
+// application builds, not in the call that sends it. An olivere/elastic
+// service or bulk request is built by a chain of setter calls, each
+// returning its receiver:
 //
 //	client.Index().Index("docs").Id(id).Version(tok).VersionType("external").BodyJson(doc).Do(ctx)
 //
@@ -35,10 +34,12 @@ import (
 // audit, analytics) takes a stale holder's extra document as a duplicate
 // event, which its readers already handle.
 //
-// A bulk request is fenced when every request added to it is. A request
-// whose setters fencelint cannot see (built in another function, a script
-// whose Painless code may compare a stored fence) makes the write unknown:
-// it is not reported, as for dynamic SQL.
+// A bulk request is fenced when every request added to it is, where it is
+// built or in a function of the package it is handed to. A request whose
+// setters fencelint cannot see (one built elsewhere, a script whose
+// Painless code may compare a stored fence) makes the write unknown: it is
+// not reported, as for dynamic SQL. go-elasticsearch's requests are read
+// the same way (esapi.go).
 
 // esConditions are the olivere/elastic setters that make a write
 // conditional by themselves.

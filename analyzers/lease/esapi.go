@@ -25,10 +25,15 @@ import (
 // option whose value fencelint cannot read (an action or op type chosen at
 // run time) leaves the write unjudged.
 
-// esapiKinds are the request types whose writes are judged, by the name of
-// the esapi function type or request struct.
+// esapiKinds maps each API function whose writes are judged to the request
+// struct it fills.
 var esapiKinds = map[string]string{
 	"Index": "IndexRequest", "Create": "CreateRequest", "Update": "UpdateRequest", "Delete": "DeleteRequest",
+}
+
+// bulkActionKinds maps a bulk item's action to the request it stands for.
+var bulkActionKinds = map[string]string{
+	"index": "IndexRequest", "create": "CreateRequest", "update": "UpdateRequest", "delete": "DeleteRequest",
 }
 
 // esapiFieldCall returns the catalog row of a call of one of the client's
@@ -65,8 +70,7 @@ func (b *builder) esapiFenced(call *ssa.CallCommon, api *API) (by string, token 
 		if !ok {
 			return "", nil, false
 		}
-		kind := map[string]string{"index": "IndexRequest", "create": "CreateRequest", "update": "UpdateRequest", "delete": "DeleteRequest"}[action]
-		return esapiJudge(kind, fields)
+		return esapiJudge(bulkActionKinds[action], fields)
 	case api.Field:
 		return esapiJudge(esapiKinds[api.Name], esapiOptions(call))
 	default:
