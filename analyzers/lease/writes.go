@@ -61,6 +61,13 @@ func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, calle
 		w.Fenced = true
 		return w
 	}
+	if cond, ok := b.requestCondition(c, api); ok {
+		if !cond.known {
+			return nil
+		}
+		w.Fenced, w.FencedBy, w.Token = cond.fenced, cond.by, cond.token
+		return w
+	}
 	switch api.Fence {
 	case SQLQuery:
 		if h, ok := b.helperFact(c); ok && h.Each {
@@ -79,52 +86,6 @@ func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, calle
 		return b.entWrite(w, call, api)
 	case EtcdTxn:
 		w.Fenced = etcdTxnFenced(callRecv(c))
-	case S3Conditional:
-		fenced, known := s3Fenced(arg(c, api.Arg))
-		if !known {
-			return nil
-		}
-		w.Fenced = fenced
-	case GCSConditional:
-		fenced, known := gcsFenced(callRecv(c))
-		if !known {
-			return nil
-		}
-		w.Fenced = fenced
-	case ESConditional:
-		req := callRecv(c) // a service or bulk's Do
-		if api.Recv == "BulkProcessor" {
-			req = arg(c, 0) // the request its Add queues
-		}
-		by, token, known := b.esFenced(req)
-		if !known {
-			return nil
-		}
-		w.Fenced, w.FencedBy, w.Token = by != "", by, token
-	case ESAPIConditional:
-		by, token, known := b.esapiFenced(c, api)
-		if !known {
-			return nil
-		}
-		w.Fenced, w.FencedBy, w.Token = by != "", by, token
-	case NATSLastRevision:
-		fenced, known := natsLastRevision(c)
-		if !known {
-			return nil
-		}
-		w.Fenced = fenced
-	case DynamoConditional:
-		fenced, known := dynamoFenced(arg(c, api.Arg))
-		if !known {
-			return nil
-		}
-		w.Fenced = fenced
-	case MinioConditional:
-		fenced, known := minioFenced(c)
-		if !known {
-			return nil
-		}
-		w.Fenced = fenced
 	case ConsulTxn:
 		w.Fenced = consulTxnConditional(fn, arg(c, 0))
 	case ZKVersion:
@@ -160,6 +121,46 @@ func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, calle
 		}
 	}
 	return w
+}
+
+// A condition is what a write whose store takes its condition in the
+// request carries for the store to check.
+type condition struct {
+	fenced bool
+	by     string    // what fences it, where that is worth saying
+	token  ssa.Value // the lease's token the store compares, when the condition is one
+	known  bool      // false: the request was built out of sight, and the write is not judged
+}
+
+// requestCondition reads the condition of a write to a store that takes it
+// in the request (S3, Cloud Storage, Elasticsearch, DynamoDB, NATS KV,
+// MinIO); ok is false for the other fence rules.
+func (b *builder) requestCondition(c *ssa.CallCommon, api *API) (cond condition, ok bool) {
+	switch api.Fence {
+	case S3Conditional:
+		cond.fenced, cond.known = s3Fenced(arg(c, api.Arg))
+	case GCSConditional:
+		cond.fenced, cond.known = gcsFenced(callRecv(c))
+	case MinioConditional:
+		cond.fenced, cond.known = minioFenced(c)
+	case DynamoConditional:
+		cond.fenced, cond.known = dynamoFenced(arg(c, api.Arg))
+	case NATSLastRevision:
+		cond.fenced, cond.known = natsLastRevision(c)
+	case ESConditional:
+		req := callRecv(c) // a service's or a bulk's Do
+		if api.Recv == "BulkProcessor" {
+			req = arg(c, 0) // the request its Add queues
+		}
+		cond.by, cond.token, cond.known = b.esFenced(req)
+		cond.fenced = cond.by != ""
+	case ESAPIConditional:
+		cond.by, cond.token, cond.known = b.esapiFenced(c, api)
+		cond.fenced = cond.by != ""
+	default:
+		return condition{}, false
+	}
+	return cond, true
 }
 
 // rearmsTTL reports whether a call of the Redis command api only sets a
