@@ -535,7 +535,9 @@ func (b *builder) inferFuncRole(fn *ssa.Function, obj *types.Func) bool {
 // the implementation that role was learned from when a wrapped call goes
 // through an interface.
 func (b *builder) wrapperRole(fn *ssa.Function) lockRole {
-	var acquires, releases, renews, checks, writes bool
+	var acquires, releases, renews, checks bool
+	var writeCalls []ssa.Instruction
+	acquireCalls := make(map[ssa.Instruction]bool)
 	var system System
 	var dispatch Dispatch
 	var claim Claim
@@ -557,14 +559,21 @@ func (b *builder) wrapperRole(fn *ssa.Function) lockRole {
 			}
 			c, ok := b.resolve(call.Common())
 			if !ok {
-				writes = writes || b.callWrites(call.Common())
+				if b.callWrites(call.Common()) {
+					writeCalls = append(writeCalls, instr)
+				}
 				continue
 			}
 			if sendsSQL(c.api) {
 				ops := b.sqlOps(call.Common(), c.api)
 				acquires = acquires || ops.acquires
 				releases = releases || ops.releases
-				writes = writes || ops.writes
+				if ops.writes {
+					writeCalls = append(writeCalls, instr)
+				}
+				if ops.acquires {
+					acquireCalls[instr] = true
+				}
 				if ops.acquires || ops.releases {
 					system, dispatch = ops.system, Dispatch{}
 				}
@@ -573,6 +582,7 @@ func (b *builder) wrapperRole(fn *ssa.Function) lockRole {
 			switch {
 			case c.role&(RoleAcquire|RoleTryAcquire) != 0:
 				acquires, system, dispatch, claim = true, c.system, c.dispatch, c.claim
+				acquireCalls[instr] = true
 			case c.role.Has(RoleRelease) && b.failsAfter(call):
 				// A rollback: a wrapper that takes several locks lets go
 				// of those it got when a later one is busy, and fails.
@@ -588,13 +598,21 @@ func (b *builder) wrapperRole(fn *ssa.Function) lockRole {
 			case c.role&(RoleWrite|RoleFenced) != 0 && c.api != nil:
 				switch {
 				case !b.writesOwnLockKey(fn, call.Common(), c.api):
-					writes = true
+					writeCalls = append(writeCalls, instr)
 				case deletes(call.Common(), c.api):
 					releases, system, dispatch = true, c.system, c.dispatch // DEL of the lock's key lets it go
 				}
 			}
 		}
 	}
+	// A function that writes does work, not only lock calls: no wrapper.
+	// Except, in one that tells its caller whether it got the lock (a bool
+	// or error result), for writes every path from which takes the lock
+	// again before returning, or fails: cleaning up after a stale holder
+	// and retrying (pbm marks the stale operation failed, then calls
+	// Acquire again) writes where nothing is held yet.
+	retries := acquires && reportsOutcome(fn)
+	writes := slices.ContainsFunc(writeCalls, func(w ssa.Instruction) bool { return !retries || !acquiredAfter(w, acquireCalls) })
 	switch {
 	case writes:
 		return lockRole{}
@@ -608,6 +626,102 @@ func (b *builder) wrapperRole(fn *ssa.Function) lockRole {
 		return lockRole{RoleCheck, system, dispatch, 0}
 	}
 	return lockRole{}
+}
+
+// acquiredAfter reports whether every path from instr to a return of its
+// function that may hand a lock to the caller passes through one of
+// acquires; a return of false or of an error that cannot be nil hands none. A loop that may go round
+// without an acquire counts as a path that does not.
+func acquiredAfter(instr ssa.Instruction, acquires map[ssa.Instruction]bool) bool {
+	const (
+		visiting = iota + 1
+		yes
+		no
+	)
+	state := make(map[*ssa.BasicBlock]int)
+	var from func(blk *ssa.BasicBlock, start int) bool
+	from = func(blk *ssa.BasicBlock, start int) bool {
+		for _, in := range blk.Instrs[start:] {
+			switch in := in.(type) {
+			case *ssa.Return:
+				return returnsFalse(in) || returnsNewError(in)
+			case *ssa.Panic:
+				return true // returns nothing to the caller
+			}
+			if acquires[in] {
+				return true
+			}
+		}
+		switch state[blk] {
+		case visiting, no:
+			return false
+		case yes:
+			return true
+		}
+		state[blk] = visiting
+		ok := len(blk.Succs) > 0
+		for _, succ := range blk.Succs {
+			ok = ok && from(succ, 0)
+		}
+		state[blk] = no
+		if ok {
+			state[blk] = yes
+		}
+		return ok
+	}
+	blk := instr.Block()
+	return from(blk, slices.Index(blk.Instrs, instr)+1)
+}
+
+// reportsOutcome reports whether fn has a bool or error result, by which an
+// acquire wrapper tells whether it got the lock.
+func reportsOutcome(fn *ssa.Function) bool {
+	res := fn.Signature.Results()
+	for i := range res.Len() {
+		t := res.At(i).Type()
+		if types.Identical(t, types.Typ[types.Bool]) || types.Identical(t, types.Universe.Lookup("error").Type()) {
+			return true
+		}
+	}
+	return false
+}
+
+// returnsNewError reports whether ret returns an error that cannot be nil:
+// a sentinel (errAbort), a value of a concrete error type, or a new one
+// (errors.New, fmt.Errorf, github.com/pkg/errors' Errorf).
+func returnsNewError(ret *ssa.Return) bool {
+	for _, r := range ret.Results {
+		if !isError(r) {
+			continue
+		}
+		switch x := r.(type) {
+		case *ssa.MakeInterface:
+			return true
+		case *ssa.UnOp:
+			if _, ok := x.X.(*ssa.Global); ok {
+				return true
+			}
+		case *ssa.Call:
+			if f := calleeFunc(x.Common()); f != nil && f.Pkg() != nil {
+				path, name := f.Pkg().Path(), f.Name()
+				if path == "errors" && name == "New" || path == "fmt" && name == "Errorf" || errorFunc(path, name) == alwaysError {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// returnsFalse reports whether ret returns the constant false as a bool
+// result: "not acquired".
+func returnsFalse(ret *ssa.Return) bool {
+	for _, r := range ret.Results {
+		if c, ok := r.(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.Bool && !constant.BoolVal(c.Value) {
+			return true
+		}
+	}
+	return false
 }
 
 // writesOwnLockKey reports whether call, a write of api in fn, writes the

@@ -80,8 +80,10 @@ func lockDevice(d *downlink) error {
 	return nil
 }
 
-// lockGateway gives the device's lock back when the gateway is busy: that
-// Del is the lock's own release, not a write the lock guards.
+// lockGateway takes the gateway's lock, and gives the device's lock back
+// when the gateway is busy: that Del, on the path that fails, is the
+// device lock's release, not a write a lock guards, so lockGateway is an
+// acquire its caller holds the gateway lock by.
 func lockGateway(d *downlink) error {
 	ok, err := d.rdb.SetNX(d.ctx, lockKey("gateway", d.gateway), "1", time.Second).Result()
 	if err != nil {
@@ -108,7 +110,7 @@ func loadSession(d *downlink) error {
 // took: a server paused past the lock's 5 s saves a stale session over the
 // next holder's.
 func saveSession(d *downlink) error {
-	return d.rdb.Set(d.ctx, "session:"+d.device, d.session, 0).Err() // want `Set writes to Redis without a fencing token while the Redis lock that lockDevice takes, an earlier step of scheduleSteps \(line 47\) is held`
+	return d.rdb.Set(d.ctx, "session:"+d.device, d.session, 0).Err() // want `Set writes to Redis without a fencing token while the Redis lock that lockGateway takes, an earlier step of scheduleSteps \(line 49\) is held`
 }
 
 // markQueued writes to another store than the lock's, through the handle
@@ -173,7 +175,7 @@ func lockExpiry(d *downlink) error {
 }
 
 func touchExpiry(d *downlink) error {
-	_, err := d.db.ExecContext(d.ctx, `UPDATE devices SET expires = now() WHERE id = $1`, d.device) // want `ExecContext \(UPDATE devices\) writes to SQL database without a fencing token while the PostgreSQL lock that lockExpiry takes, an earlier step of the steps run by Expire \(line 161\) is held`
+	_, err := d.db.ExecContext(d.ctx, `UPDATE devices SET expires = now() WHERE id = $1`, d.device) // want `ExecContext \(UPDATE devices\) writes to SQL database without a fencing token while the PostgreSQL lock that lockExpiry takes, an earlier step of the steps run by Expire \(line 163\) is held`
 	return err
 }
 
