@@ -611,7 +611,7 @@ func (b *builder) wrapperRole(fn *ssa.Function) lockRole {
 	// again before returning, or fails: cleaning up after a stale holder
 	// and retrying (pbm marks the stale operation failed, then calls
 	// Acquire again) writes where nothing is held yet.
-	retries := acquires && reportsOutcome(fn)
+	retries := acquires && returnsResult(fn)
 	writes := slices.ContainsFunc(writeCalls, func(w ssa.Instruction) bool { return !retries || !acquiredAfter(w, acquireCalls) })
 	switch {
 	case writes:
@@ -671,19 +671,6 @@ func acquiredAfter(instr ssa.Instruction, acquires map[ssa.Instruction]bool) boo
 	}
 	blk := instr.Block()
 	return from(blk, slices.Index(blk.Instrs, instr)+1)
-}
-
-// reportsOutcome reports whether fn has a bool or error result, by which an
-// acquire wrapper tells whether it got the lock.
-func reportsOutcome(fn *ssa.Function) bool {
-	res := fn.Signature.Results()
-	for i := range res.Len() {
-		t := res.At(i).Type()
-		if types.Identical(t, types.Typ[types.Bool]) || types.Identical(t, types.Universe.Lookup("error").Type()) {
-			return true
-		}
-	}
-	return false
 }
 
 // returnsNewError reports whether ret returns an error that cannot be nil:
