@@ -630,8 +630,9 @@ func (b *builder) wrapperRole(fn *ssa.Function) lockRole {
 
 // acquiredAfter reports whether every path from instr to a return of its
 // function that may hand a lock to the caller passes through one of
-// acquires; a return of false or of an error that cannot be nil hands none. A loop that may go round
-// without an acquire counts as a path that does not.
+// acquires; a return of false or of an error that cannot be nil hands
+// none. A loop that may go round without an acquire counts as a path that
+// does not.
 func acquiredAfter(instr ssa.Instruction, acquires map[ssa.Instruction]bool) bool {
 	const (
 		visiting = iota + 1
