@@ -174,17 +174,5 @@ func esapiOptions(call *ssa.CallCommon) map[string]ssa.Value {
 
 // esapiType reports whether t is a type of go-elasticsearch's esapi.
 func esapiType(t types.Type) bool {
-	pkg := typePackage(t)
-	return pkg != nil && normalizePath(pkg.Path()) == pkgESAPI
-}
-
-// typePackage returns the package of t's named type, through one pointer.
-func typePackage(t types.Type) *types.Package {
-	if p, ok := types.Unalias(t).(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	if n, ok := types.Unalias(t).(*types.Named); ok {
-		return n.Obj().Pkg()
-	}
-	return nil
+	return normalizePath(pkgPathOf(t)) == pkgESAPI
 }
