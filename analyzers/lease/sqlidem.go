@@ -465,10 +465,11 @@ func agesAreTimes(params []sqlscan.Param, text sqlText, args []ssa.Value, argsKn
 	return true
 }
 
-// isTime reports whether v is a time.Time or the Unix time of one.
+// isTime reports whether v is a time.Time (or of a type defined as one:
+// go-openapi's strfmt.DateTime) or the Unix time of one.
 func isTime(v ssa.Value) bool {
 	v = unwrap(v)
-	if isNamed(v.Type(), "time", "Time") {
+	if isNamed(v.Type(), "time", "Time") || definedAsTime(v.Type()) {
 		return true
 	}
 	if p := producer(v); p != nil {
@@ -477,6 +478,17 @@ func isTime(v ssa.Value) bool {
 		}
 	}
 	return false
+}
+
+// definedAsTime reports whether t is a type defined as time.Time (type
+// DateTime time.Time): its underlying struct is time.Time's own.
+func definedAsTime(t types.Type) bool {
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok || st.NumFields() == 0 {
+		return false
+	}
+	f := st.Field(0)
+	return f.Pkg() != nil && f.Pkg().Path() == "time" && f.Name() == "wall"
 }
 
 // isTxWatermark reports whether v is a PostgreSQL snapshot's xmin, the

@@ -17,6 +17,9 @@ type Session struct {
 	DeletedAt gorm.DeletedAt
 }
 
+// dateTime is a time defined as its own type, as strfmt.DateTime is.
+type dateTime time.Time
+
 // Token names its stamp column.
 type Token struct {
 	ID      int64
@@ -48,6 +51,15 @@ func (s *Store) ExpireSessions(ctx context.Context, id, tok int64, now time.Time
 	}
 	// A fenced soft delete.
 	return checked(s.db.Where("id = ? AND fence < ?", id, tok).Delete(&Session{}))
+}
+
+// PurgeSessions takes its cutoff in a type defined as time.Time, as
+// go-openapi's strfmt.DateTime is: still a delete by age.
+func (s *Store) PurgeSessions(ctx context.Context, id int64, olderThan dateTime) error {
+	if err := s.lock(ctx, id); err != nil {
+		return err
+	}
+	return s.db.Unscoped().Where("deleted_at < ?", olderThan).Delete(&Session{}).Error
 }
 
 func (s *Store) RevokeTokens(ctx context.Context, id int64) error {
