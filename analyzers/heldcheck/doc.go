@@ -25,13 +25,16 @@
 // field while it holds a lease, received in its package or in the one that
 // handed it the channel: election.New(cli, c.signal)), a
 // leader flag that an OnStartedLeading callback
-// sets (leading.Store(true), isLeader = true) or that is set where a lease
+// sets (leading.Store(true), isLeader = true, or through a setter of the
+// package: l.setLeader(true)) or that is set where a lease
 // is held (lost, err := lock.Lock(stop); m.isLeader = true; <-lost;
 // m.isLeader = false, or after Election.Campaign returned): a bool field,
 // package variable or atomic.Bool whose name is about leading (lead,
 // elect, active, primary, master, lease, holder, owner) and that nothing
 // sets to true where no lease is held (read where the lease is held, it is
-// the holder's own flag and no check), a function marked
+// the holder's own flag and no check), read directly or through a getter
+// that returns it (func (l *Elector) IsLeader() bool { return l.isLeader },
+// also called through the application's interface), a function marked
 // //fencelint:check or one that wraps such a call and answers with it
 // (returns its result, or false or an error whenever it says the lease is
 // lost), and a hand-written comparison of the clock with a lease's deadline

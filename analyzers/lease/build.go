@@ -34,6 +34,10 @@ type builder struct {
 	// leaderFields holds the package's fields that cache an election's
 	// leader value, with the election's system (cachedleader.go).
 	leaderFields map[*types.Var]System
+	// leaderFlags holds the bools that leader-election callbacks set to
+	// true, by flagKey (checks.go): found before the roles, so that a
+	// getter of one is a check.
+	leaderFlags map[any]leaderFlag
 	// lockNodes holds the fields that keep the path of a ZooKeeper node the
 	// package claimed with the lock recipe (mirror.go).
 	lockNodes map[*types.Var]bool
@@ -164,6 +168,7 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program, files *SchemaFact) (*M
 	b.deriveFormatters()
 	b.deriveSQLHelpers()
 	b.findLeaderFields()
+	b.leaderFlags = b.callbackLeaderFlags()
 	b.findLockNodes()
 	b.inferRoles()
 	b.rolesKnown = true

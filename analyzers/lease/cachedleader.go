@@ -98,9 +98,17 @@ func isByteSlice(t types.Type) bool {
 // leaderGetterRole returns the role of fn when it returns a leader field
 // (func (e *Etcd) Leader() string { return e.leaderID }): a cached
 // Election.Leader, a check whose value says "held" when it equals ours.
-func (b *builder) leaderGetterRole(fn *ssa.Function) (System, bool) {
-	if len(b.leaderFields) == 0 || fn.Signature.Results().Len() != 1 {
-		return "", false
+// Or when it returns a leader flag (func (l *Elector) IsLeader() bool {
+// return l.isLeader }): a cached IsLeader, a check whose true says "held".
+func (b *builder) leaderGetterRole(fn *ssa.Function) (System, HeldRule, bool) {
+	if fn.Signature.Results().Len() != 1 {
+		return "", 0, false
+	}
+	if system, ok := b.flagGetter(fn); ok {
+		return system, AnyResult, true
+	}
+	if len(b.leaderFields) == 0 {
+		return "", 0, false
 	}
 	found := false
 	var system System
@@ -113,12 +121,52 @@ func (b *builder) leaderGetterRole(fn *ssa.Function) (System, bool) {
 			fv := returnedField(ret.Results[0])
 			s, isLeader := b.leaderFields[fv]
 			if fv == nil || !isLeader {
-				return "", false
+				return "", 0, false
 			}
 			found, system = true, s
 		}
 	}
+	return system, ValueOnly, found
+}
+
+// flagGetter reports whether every return of fn returns a read of one of
+// the leader flags, and whose lease that flag caches.
+func (b *builder) flagGetter(fn *ssa.Function) (System, bool) {
+	if len(b.leaderFlags) == 0 || !typeIsBool(fn.Signature.Results().At(0).Type()) {
+		return "", false
+	}
+	found := false
+	var system System
+	for _, blk := range fn.Blocks {
+		for _, instr := range blk.Instrs {
+			ret, ok := instr.(*ssa.Return)
+			if !ok {
+				continue
+			}
+			flag, isFlag := b.leaderFlags[flagKey(flagRead(ret.Results[0]))]
+			if !isFlag {
+				return "", false
+			}
+			found, system = true, flag.system
+		}
+	}
 	return system, found
+}
+
+// flagRead returns the address v reads a bool from (*addr, or
+// addr.Load() of a sync/atomic.Bool), or nil.
+func flagRead(v ssa.Value) ssa.Value {
+	switch x := v.(type) {
+	case *ssa.UnOp:
+		if x.Op == token.MUL {
+			return x.X
+		}
+	case *ssa.Call:
+		if isAtomicBool(x, "Load") {
+			return x.Call.Args[0]
+		}
+	}
+	return nil
 }
 
 // returnedField returns the struct field a returned value was read from,

@@ -249,7 +249,7 @@ type leaderFlag struct {
 // is held (after Lock returned) are found once the regions are known:
 // regionLeaderFlagChecks.
 func (b *builder) leaderFlagChecks() {
-	b.addFlagChecks(b.leaderFlags(), nil)
+	b.addFlagChecks(b.leaderFlags, nil)
 }
 
 // regionLeaderFlagChecks records reads of the flags that are set to true
@@ -262,11 +262,11 @@ func (b *builder) regionLeaderFlagChecks() {
 	if len(b.model.Leases) == 0 {
 		return
 	}
-	known := b.leaderFlags()
+	known := b.leaderFlags
 	flags := make(map[any]leaderFlag)
 	elsewhere := make(map[any]bool)
 	b.instrs(func(fn *ssa.Function, instr ssa.Instruction) {
-		addr := setsTrue(instr)
+		addr := b.setsTrue(instr)
 		key := flagKey(addr)
 		if key == nil {
 			return
@@ -373,11 +373,11 @@ func (b *builder) firstUse(fn *ssa.Function, obj types.Object) token.Pos {
 	return found
 }
 
-// leaderFlags returns the flags that OnStartedLeading callbacks (and the
-// package's functions they call, two calls deep) set to true, by flagKey,
-// with their names: those named for leading (isLeader, leading, elected,
-// active) and set to true nowhere else.
-func (b *builder) leaderFlags() map[any]leaderFlag {
+// callbackLeaderFlags returns the flags that OnStartedLeading callbacks
+// (and the package's functions they call, two calls deep) set to true, by
+// flagKey, with their names: those named for leading (isLeader, leading,
+// elected, active) and set to true nowhere else.
+func (b *builder) callbackLeaderFlags() map[any]leaderFlag {
 	reached := make(map[*ssa.Function]bool)
 	var visit func(f *ssa.Function, depth int)
 	visit = func(f *ssa.Function, depth int) {
@@ -404,7 +404,7 @@ func (b *builder) leaderFlags() map[any]leaderFlag {
 	flags := make(map[any]leaderFlag)
 	elsewhere := make(map[any]bool) // set true outside the callbacks too: not about leading
 	b.instrs(func(fn *ssa.Function, instr ssa.Instruction) {
-		addr := setsTrue(instr)
+		addr := b.setsTrue(instr)
 		key := flagKey(addr)
 		switch {
 		case key == nil:
@@ -421,8 +421,9 @@ func (b *builder) leaderFlags() map[any]leaderFlag {
 }
 
 // setsTrue returns the address instr sets to true (x = true,
-// x.Store(true)), or nil.
-func setsTrue(instr ssa.Instruction) ssa.Value {
+// x.Store(true), or a call of the package's setter with true:
+// l.setLeader(true)), or nil.
+func (b *builder) setsTrue(instr ssa.Instruction) ssa.Value {
 	var addr, val ssa.Value
 	switch x := instr.(type) {
 	case *ssa.Store:
@@ -430,12 +431,44 @@ func setsTrue(instr ssa.Instruction) ssa.Value {
 	case *ssa.Call:
 		if isAtomicBool(x, "Store") && len(x.Call.Args) == 2 {
 			addr, val = x.Call.Args[0], x.Call.Args[1]
+		} else if fn := x.Call.StaticCallee(); fn != nil && fn.Pkg != nil && fn.Pkg.Pkg == b.pass.Pkg {
+			if stored, i := setterParam(fn); stored != nil && i < len(x.Call.Args) {
+				addr, val = stored, x.Call.Args[i]
+			}
 		}
 	}
 	if c, ok := val.(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.Bool && constant.BoolVal(c.Value) {
 		return addr
 	}
 	return nil
+}
+
+// setterParam returns the flag a setter stores its bool parameter in
+// (func (l *Elector) setLeader(v bool) { l.isLeader = v }) and the
+// parameter's index among the call's arguments (the receiver's is 0), or
+// nil when fn stores no bool parameter in a field or package variable.
+func setterParam(fn *ssa.Function) (ssa.Value, int) {
+	for _, blk := range fn.Blocks {
+		for _, instr := range blk.Instrs {
+			var addr, val ssa.Value
+			switch x := instr.(type) {
+			case *ssa.Store:
+				addr, val = x.Addr, x.Val
+			case *ssa.Call:
+				if isAtomicBool(x, "Store") && len(x.Call.Args) == 2 {
+					addr, val = x.Call.Args[0], x.Call.Args[1]
+				}
+			}
+			p, ok := val.(*ssa.Parameter)
+			if !ok || !typeIsBool(p.Type()) || flagKey(addr) == nil {
+				continue
+			}
+			if i := slices.Index(fn.Params, p); i >= 0 {
+				return addr, i
+			}
+		}
+	}
+	return nil, 0
 }
 
 // leaderWord reports whether a flag's name says it is about leading:

@@ -503,11 +503,11 @@ func (b *builder) inferClosureRole(fn *ssa.Function) bool {
 // earns, and reports whether that changed.
 func (b *builder) inferFuncRole(fn *ssa.Function, obj *types.Func) bool {
 	old := b.roleFact(obj)
-	if system, ok := b.leaderGetterRole(fn); ok {
-		if old != nil && old.Role == RoleCheck && old.Held == ValueOnly {
+	if system, held, ok := b.leaderGetterRole(fn); ok {
+		if old != nil && old.Role == RoleCheck && old.Held == held {
 			return false
 		}
-		b.setLocal(obj, &RoleFact{Role: RoleCheck, System: system, What: shortName(obj), Held: ValueOnly})
+		b.setLocal(obj, &RoleFact{Role: RoleCheck, System: system, What: shortName(obj), Held: held})
 		return true
 	}
 	r := b.wrapperRole(fn)
