@@ -104,50 +104,47 @@ func (b *builder) leaderGetterRole(fn *ssa.Function) (System, HeldRule, bool) {
 	if fn.Signature.Results().Len() != 1 {
 		return "", 0, false
 	}
-	if system, ok := b.flagGetter(fn); ok {
-		return system, AnyResult, true
-	}
-	if len(b.leaderFields) == 0 {
-		return "", 0, false
-	}
-	found := false
-	var system System
-	for _, blk := range fn.Blocks {
-		for _, instr := range blk.Instrs {
-			ret, ok := instr.(*ssa.Return)
-			if !ok {
-				continue
-			}
-			fv := returnedField(ret.Results[0])
-			s, isLeader := b.leaderFields[fv]
-			if fv == nil || !isLeader {
-				return "", 0, false
-			}
-			found, system = true, s
+	if len(b.leaderFlags) > 0 && typeIsBool(fn.Signature.Results().At(0).Type()) {
+		if system, ok := everyReturn(fn, b.returnedFlag); ok {
+			return system, AnyResult, true
 		}
 	}
-	return system, ValueOnly, found
+	if len(b.leaderFields) > 0 {
+		if system, ok := everyReturn(fn, b.returnedLeaderField); ok {
+			return system, ValueOnly, true
+		}
+	}
+	return "", 0, false
 }
 
-// flagGetter reports whether every return of fn returns a read of one of
-// the leader flags, and whose lease that flag caches.
-func (b *builder) flagGetter(fn *ssa.Function) (System, bool) {
-	if len(b.leaderFlags) == 0 || !typeIsBool(fn.Signature.Results().At(0).Type()) {
+// returnedFlag says whose lease the leader flag v reads caches.
+func (b *builder) returnedFlag(v ssa.Value) (System, bool) {
+	flag, ok := b.leaderFlags[flagKey(flagRead(v))]
+	return flag.system, ok
+}
+
+// returnedLeaderField says whose election the leader field v reads caches.
+func (b *builder) returnedLeaderField(v ssa.Value) (System, bool) {
+	fv := returnedField(v)
+	if fv == nil {
 		return "", false
 	}
+	system, ok := b.leaderFields[fv]
+	return system, ok
+}
+
+// everyReturn reports whether fn returns, and every return's one result is
+// what read accepts, with what read says of the last.
+func everyReturn(fn *ssa.Function, read func(ssa.Value) (System, bool)) (System, bool) {
 	found := false
 	var system System
 	for _, blk := range fn.Blocks {
-		for _, instr := range blk.Instrs {
-			ret, ok := instr.(*ssa.Return)
+		if ret, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return); ok && len(ret.Results) == 1 {
+			s, ok := read(ret.Results[0])
 			if !ok {
-				continue
-			}
-			flag, isFlag := b.leaderFlags[flagKey(flagRead(ret.Results[0]))]
-			if !isFlag {
 				return "", false
 			}
-			found, system = true, flag.system
+			found, system = true, s
 		}
 	}
 	return system, found

@@ -424,16 +424,11 @@ func (b *builder) callbackLeaderFlags() map[any]leaderFlag {
 // x.Store(true), or a call of the package's setter with true:
 // l.setLeader(true)), or nil.
 func (b *builder) setsTrue(instr ssa.Instruction) ssa.Value {
-	var addr, val ssa.Value
-	switch x := instr.(type) {
-	case *ssa.Store:
-		addr, val = x.Addr, x.Val
-	case *ssa.Call:
-		if isAtomicBool(x, "Store") && len(x.Call.Args) == 2 {
-			addr, val = x.Call.Args[0], x.Call.Args[1]
-		} else if fn := x.Call.StaticCallee(); fn != nil && fn.Pkg != nil && fn.Pkg.Pkg == b.pass.Pkg {
-			if stored, i := setterParam(fn); stored != nil && i < len(x.Call.Args) {
-				addr, val = stored, x.Call.Args[i]
+	addr, val := boolStore(instr)
+	if call, ok := instr.(*ssa.Call); ok && addr == nil {
+		if fn := call.Call.StaticCallee(); fn != nil && fn.Pkg != nil && fn.Pkg.Pkg == b.pass.Pkg {
+			if stored, i := setterParam(fn); stored != nil && i < len(call.Call.Args) {
+				addr, val = stored, call.Call.Args[i]
 			}
 		}
 	}
@@ -443,6 +438,20 @@ func (b *builder) setsTrue(instr ssa.Instruction) ssa.Value {
 	return nil
 }
 
+// boolStore returns the address instr stores to and the value it stores
+// (x = v, or x.Store(v) of a sync/atomic.Bool), or nils.
+func boolStore(instr ssa.Instruction) (addr, val ssa.Value) {
+	switch x := instr.(type) {
+	case *ssa.Store:
+		return x.Addr, x.Val
+	case *ssa.Call:
+		if isAtomicBool(x, "Store") && len(x.Call.Args) == 2 {
+			return x.Call.Args[0], x.Call.Args[1]
+		}
+	}
+	return nil, nil
+}
+
 // setterParam returns the flag a setter stores its bool parameter in
 // (func (l *Elector) setLeader(v bool) { l.isLeader = v }) and the
 // parameter's index among the call's arguments (the receiver's is 0), or
@@ -450,15 +459,7 @@ func (b *builder) setsTrue(instr ssa.Instruction) ssa.Value {
 func setterParam(fn *ssa.Function) (ssa.Value, int) {
 	for _, blk := range fn.Blocks {
 		for _, instr := range blk.Instrs {
-			var addr, val ssa.Value
-			switch x := instr.(type) {
-			case *ssa.Store:
-				addr, val = x.Addr, x.Val
-			case *ssa.Call:
-				if isAtomicBool(x, "Store") && len(x.Call.Args) == 2 {
-					addr, val = x.Call.Args[0], x.Call.Args[1]
-				}
-			}
+			addr, val := boolStore(instr)
 			p, ok := val.(*ssa.Parameter)
 			if !ok || !typeIsBool(p.Type()) || flagKey(addr) == nil {
 				continue
