@@ -90,6 +90,9 @@ func summarize(pkgs []*packages.Package, prog *lease.Program, files *lease.Schem
 		if hands := new(lease.HandOffsFact); act.PackageFact(act.Package.Types, hands) {
 			units[i].HandOffs = hands.HandOffs
 		}
+		if sets := new(lease.LeaderSetsFact); act.PackageFact(act.Package.Types, sets) {
+			units[i].LeaderSets = sets.Sets
+		}
 	}
 	return lease.NewProgram(units, files), nil
 }

@@ -28,7 +28,10 @@
 // sets (leading.Store(true), isLeader = true, or through a setter of the
 // package: l.setLeader(true)) or that is set where a lease
 // is held (lost, err := lock.Lock(stop); m.isLeader = true; <-lost;
-// m.isLeader = false, or after Election.Campaign returned): a bool field,
+// m.isLeader = false, or after Election.Campaign returned), or, in a
+// standalone run, that another package's code sets through the flag's
+// setter where it holds a lease (main's election callback calling
+// wheel.SetLeader(true) through the wheel's interface): a bool field,
 // package variable or atomic.Bool whose name is about leading (lead,
 // elect, active, primary, master, lease, holder, owner) and that nothing
 // sets to true where no lease is held (read where the lease is held, it is

@@ -15,5 +15,5 @@ func Test(t *testing.T) {
 // TestProgram runs the check as a standalone run does, with every
 // implementation of the application's interfaces known.
 func TestProgram(t *testing.T) {
-	programtest.Run(t, heldcheck.Analyzer, "ifacecheck/...", "leaderprobe/...", "flaggetter/...")
+	programtest.Run(t, heldcheck.Analyzer, "ifacecheck/...", "leaderprobe/...", "flaggetter/...", "flagsetter/...")
 }

@@ -179,6 +179,7 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program, files *SchemaFact) (*M
 	b.exportHandOffs()
 	b.regionLeaderFlagChecks()
 	b.regionNotices()
+	b.exportLeaderSets()
 	b.dropUnleasedChecks()
 	b.exportLookupFacts()
 	b.findWrites()

@@ -376,7 +376,9 @@ func (b *builder) firstUse(fn *ssa.Function, obj types.Object) token.Pos {
 // callbackLeaderFlags returns the flags that OnStartedLeading callbacks
 // (and the package's functions they call, two calls deep) set to true, by
 // flagKey, with their names: those named for leading (isLeader, leading,
-// elected, active) and set to true nowhere else.
+// elected, active) and set to true nowhere else. In a standalone run, so
+// are those the package's setters store where other packages call them
+// with true under a lease (programLeaderFlags).
 func (b *builder) callbackLeaderFlags() map[any]leaderFlag {
 	reached := make(map[*ssa.Function]bool)
 	var visit func(f *ssa.Function, depth int)
@@ -414,7 +416,16 @@ func (b *builder) callbackLeaderFlags() map[any]leaderFlag {
 			flags[key] = leaderFlag{name: flagName(addr), system: Kubernetes, origin: "set in OnStartedLeading"}
 		}
 	})
+	set, notLeader := b.programLeaderFlags()
+	for key, flag := range set {
+		if _, ok := flags[key]; !ok {
+			flags[key] = flag
+		}
+	}
 	for key := range elsewhere {
+		delete(flags, key)
+	}
+	for key := range notLeader {
 		delete(flags, key)
 	}
 	return flags
@@ -432,7 +443,7 @@ func (b *builder) setsTrue(instr ssa.Instruction) ssa.Value {
 			}
 		}
 	}
-	if c, ok := val.(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.Bool && constant.BoolVal(c.Value) {
+	if isConstTrue(val) {
 		return addr
 	}
 	return nil
@@ -520,13 +531,17 @@ func isAtomicBool(call *ssa.Call, name string) bool {
 // answersCheck reports whether call, to a function with RoleCheck that is
 // not in the catalog, answers whether the lease is held: a
 // //fencelint:check function, a wrapper from another package (its fact
-// says so), or a function of this package that is a faithful wrapper.
+// says so), or a function of this package that returns a leader flag or
+// field, or is a faithful wrapper.
 func (b *builder) answersCheck(call *ssa.Call) bool {
 	if obj := calleeFunc(call.Common()); obj != nil && b.dirs.roles[obj.Origin()].Has(RoleCheck) {
 		return true
 	}
 	fn := call.Common().StaticCallee()
 	if fn == nil || fn.Pkg == nil || fn.Pkg.Pkg != b.pass.Pkg || len(fn.Blocks) == 0 {
+		return true
+	}
+	if _, _, getter := b.leaderGetterRole(fn); getter {
 		return true
 	}
 	return b.faithfulWrapper(fn)

@@ -105,10 +105,11 @@ func (p *Program) ForRoots(roots []string) *Program {
 }
 
 // HandsOver reports whether a function of a root is handed over, by
-// another package, to run under a lease: the run must use the Program
-// even if it has nothing to dispatch to.
+// another package, to run under a lease, or a package sets another's
+// leader flag: the run must use the Program even if it has nothing to
+// dispatch to.
 func (p *Program) HandsOver() bool {
-	return p != nil && len(p.entries) > 0
+	return p != nil && (len(p.entries) > 0 || len(p.sets) > 0)
 }
 
 // entryOf returns the hand-over under whose lease the run reports fn's

@@ -54,6 +54,9 @@ type Program struct {
 	handOffs map[string][]HandOff
 	entries  map[string]HandOff
 	entered  map[string]bool // the paths of the packages of entries
+	// sets lists the calls of other packages' methods named for leading
+	// with true (leadersets.go).
+	sets []LeaderSet
 }
 
 // A programType is a named type of the program whose method set has a
@@ -102,6 +105,9 @@ type ProgramPackage struct {
 	// HandOffs lists the functions of other packages it hands over to run
 	// under a lease (HandOffsFact).
 	HandOffs []HandOff
+	// LeaderSets lists its calls of other packages' methods named for
+	// leading with true (LeaderSetsFact).
+	LeaderSets []LeaderSet
 }
 
 // NewProgram summarizes the named types of pkgs whose methods have lease
@@ -121,6 +127,7 @@ func NewProgram(pkgs []ProgramPackage, files *SchemaFact) *Program {
 		for _, h := range pkg.HandOffs {
 			p.handOffs[h.Pkg] = append(p.handOffs[h.Pkg], h)
 		}
+		p.sets = append(p.sets, pkg.LeaderSets...)
 		if pkg.Schema != nil {
 			p.schema = mergeTables(p.schema, pkg.Schema.Tables)
 			p.schemaChanges = append(p.schemaChanges, pkg.Schema.Changes...)
