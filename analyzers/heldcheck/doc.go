@@ -29,9 +29,10 @@
 // package: l.setLeader(true)) or that is set where a lease
 // is held (lost, err := lock.Lock(stop); m.isLeader = true; <-lost;
 // m.isLeader = false, or after Election.Campaign returned), or, in a
-// standalone run, that another package's code sets through the flag's
-// setter where it holds a lease (main's election callback calling
-// wheel.SetLeader(true) through the wheel's interface): a bool field,
+// standalone run, that another package's code sets, through the flag's
+// setter or directly, where it holds a lease (main's election callback
+// calling wheel.SetLeader(true) through the wheel's interface, or
+// pump.Leading.Store(true)): a bool field,
 // package variable or atomic.Bool whose name is about leading (lead,
 // elect, active, primary, master, lease, holder, owner) and that nothing
 // sets to true where no lease is held (read where the lease is held, it is

@@ -3,9 +3,11 @@ package lease
 import (
 	"fmt"
 	"go/constant"
+	"go/token"
 	"go/types"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -38,8 +40,12 @@ func (f *LeaderSetsFact) String() string {
 	return fmt.Sprintf("sets %d leader flags of other packages", len(f.Sets))
 }
 
-// A LeaderSet is a call of another package's method with the constant true.
+// A LeaderSet is a call of another package's method with the constant
+// true, or a store of true in a field of another package's type.
 type LeaderSet struct {
+	// Field names the field: "example.com/app/wheel.Server.Leading";
+	// the rest but Held, System, What and At are then empty.
+	Field  string
 	Method string // "SetLeader"
 	// Func is the method's full name for a static call:
 	// "(*example.com/app/wheel.Pump).SetLeading"; "" for a call through an
@@ -63,11 +69,18 @@ type LeaderSet struct {
 func (b *builder) exportLeaderSets() {
 	var out []LeaderSet
 	b.instrs(func(fn *ssa.Function, instr ssa.Instruction) {
-		call, ok := instr.(*ssa.Call)
-		if !ok {
+		if inTestFile(b.pass.Fset, instr.Pos()) { // a test sets up its fixture
 			return
 		}
-		if set, ok := b.leaderSet(call); ok {
+		set, ok := b.leaderFieldSet(instr)
+		if call, isCall := instr.(*ssa.Call); isCall && !ok {
+			set, ok = b.leaderSet(call)
+		}
+		if ok {
+			set.At = b.shortPos(instr.Pos())
+			if l := b.heldAround(instr, 0); l != nil {
+				set.Held, set.System, set.What = true, l.System, l.What
+			}
 			out = append(out, set)
 		}
 	})
@@ -80,9 +93,6 @@ func (b *builder) exportLeaderSets() {
 // for leading with the constant true.
 func (b *builder) leaderSet(call *ssa.Call) (LeaderSet, bool) {
 	m := calleeFunc(call.Common())
-	if inTestFile(b.pass.Fset, call.Pos()) { // a test sets up its fixture
-		return LeaderSet{}, false
-	}
 	if m == nil || m.Pkg() == nil || m.Pkg() == b.pass.Pkg || m.Signature().Recv() == nil || !leaderWord(m.Name()) {
 		return LeaderSet{}, false
 	}
@@ -111,12 +121,31 @@ func (b *builder) leaderSet(call *ssa.Call) (LeaderSet, bool) {
 	} else {
 		set.Func = m.Origin().FullName()
 	}
-	pos := b.pass.Fset.Position(call.Pos())
-	set.At = fmt.Sprintf("%s:%d", filepath.Base(pos.Filename), pos.Line)
-	if l := b.heldAround(call, 0); l != nil {
-		set.Held, set.System, set.What = true, l.System, l.What
-	}
 	return set, true
+}
+
+// leaderFieldSet describes instr when it sets a bool field of another
+// package's type named for leading to true (srv.Leading = true,
+// srv.Leading.Store(true)).
+func (b *builder) leaderFieldSet(instr ssa.Instruction) (LeaderSet, bool) {
+	addr, val := boolStore(instr)
+	fa, ok := addr.(*ssa.FieldAddr)
+	if !ok || !isConstTrue(val) {
+		return LeaderSet{}, false
+	}
+	t := fa.X.Type().Underlying().(*types.Pointer).Elem()
+	named, ok := types.Unalias(t).(*types.Named)
+	fv := fieldVar(t, fa.Field)
+	if !ok || fv == nil || fv.Pkg() == nil || fv.Pkg() == b.pass.Pkg || !leaderWord(fv.Name()) {
+		return LeaderSet{}, false
+	}
+	return LeaderSet{Field: typePath(named.Origin()) + "." + fv.Name()}, true
+}
+
+// shortPos writes pos as "main.go:73".
+func (b *builder) shortPos(pos token.Pos) string {
+	p := b.pass.Fset.Position(pos)
+	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
 }
 
 // isConstTrue reports whether v is the constant true.
@@ -135,6 +164,22 @@ func (b *builder) programLeaderFlags() (flags map[any]leaderFlag, notLeader map[
 		return nil, nil
 	}
 	flags, notLeader = make(map[any]leaderFlag), make(map[any]bool)
+	add := func(set LeaderSet, key any, name string) {
+		switch {
+		case !set.Held:
+			notLeader[key] = true
+		case leaderWord(name):
+			if _, ok := flags[key]; !ok {
+				flags[key] = leaderFlag{name: name, system: set.System,
+					origin: fmt.Sprintf("set %s at %s while %s is held", set.how(), set.At, set.What)}
+			}
+		}
+	}
+	for _, set := range sets {
+		if fv := b.ownField(set.Field); fv != nil {
+			add(set, fv, fv.Name())
+		}
+	}
 	for _, fn := range b.funcs {
 		obj, ok := fn.Object().(*types.Func)
 		if !ok || obj.Signature().Recv() == nil {
@@ -145,20 +190,45 @@ func (b *builder) programLeaderFlags() (flags map[any]leaderFlag, notLeader map[
 				continue
 			}
 			addr, i := setterParam(fn)
-			key := flagKey(addr)
-			switch {
-			case key == nil || i != set.Arg+1: // the receiver is parameter 0
-			case !set.Held:
-				notLeader[key] = true
-			case leaderWord(flagName(addr)):
-				if _, ok := flags[key]; !ok {
-					flags[key] = leaderFlag{name: flagName(addr), system: set.System,
-						origin: fmt.Sprintf("set by %s(true) at %s while %s is held", set.Method, set.At, set.What)}
-				}
+			if key := flagKey(addr); key != nil && i == set.Arg+1 { // the receiver is parameter 0
+				add(set, key, flagName(addr))
 			}
 		}
 	}
 	return flags, notLeader
+}
+
+// how says how set sets its flag, for the diagnostic: "by
+// SetLeader(true)", "to true".
+func (set LeaderSet) how() string {
+	if set.Field != "" {
+		return "to true"
+	}
+	return "by " + set.Method + "(true)"
+}
+
+// ownField returns the field that name ("example.com/app/wheel.Server.Leading")
+// names among the package's struct types, or nil.
+func (b *builder) ownField(name string) *types.Var {
+	rest, ok := strings.CutPrefix(name, b.pass.Pkg.Path()+".")
+	typ, field, ok2 := strings.Cut(rest, ".")
+	if !ok || !ok2 {
+		return nil
+	}
+	tn, _ := b.pass.Pkg.Scope().Lookup(typ).(*types.TypeName)
+	if tn == nil {
+		return nil
+	}
+	st, _ := tn.Type().Underlying().(*types.Struct)
+	if st == nil {
+		return nil
+	}
+	for fv := range st.Fields() {
+		if fv.Name() == field {
+			return fv
+		}
+	}
+	return nil
 }
 
 // setterOf reports whether set's call can run the method m: m is the
