@@ -4,7 +4,9 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -325,4 +327,11 @@ func calleeFunc(call *ssa.CallCommon) *types.Func {
 		}
 	}
 	return nil
+}
+
+// shortPos writes pos as its file's base name and line, "main.go:73", as
+// diagnostics and facts name a place.
+func (b *builder) shortPos(pos token.Pos) string {
+	p := b.pass.Fset.Position(pos)
+	return filepath.Base(p.Filename) + ":" + strconv.Itoa(p.Line)
 }

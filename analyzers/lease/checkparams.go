@@ -3,7 +3,6 @@ package lease
 import (
 	"fmt"
 	"go/types"
-	"path/filepath"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -100,10 +99,9 @@ func (b *builder) guardedParam(fn *ssa.Function, p *ssa.Parameter, i int) (Guard
 		c := &Check{Fn: fn, held: flow.branches}
 		for _, w := range b.model.Writes {
 			if w.Fn == fn && !w.Fenced && !w.LockImpl && w.Unseen == "" && c.guardsBlock(w.Call.Block()) {
-				pos := b.pass.Fset.Position(call.Pos())
 				return GuardedParam{
 					Param:  i,
-					Call:   fmt.Sprintf("%s() at %s:%d", p.Name(), filepath.Base(pos.Filename), pos.Line),
+					Call:   fmt.Sprintf("%s() at %s", p.Name(), b.shortPos(call.Pos())),
 					Write:  b.describeWrite(w),
 					System: w.System,
 				}, true

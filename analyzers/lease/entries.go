@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"go/types"
 	"maps"
-	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -62,12 +61,12 @@ func (b *builder) exportHandOffs() {
 			continue
 		}
 		seen[name] = true
-		at := b.pass.Fset.Position(key.at.Pos())
+		at := key.at.Pos()
 		if call := handOffCall(key.at); call != nil {
-			at = b.pass.Fset.Position(call.Pos())
+			at = call.Pos()
 		}
 		out = append(out, HandOff{Pkg: obj.Pkg().Path(), Func: name, System: leases[0].System, What: leases[0].What,
-			At: fmt.Sprintf("%s:%d", filepath.Base(at.Filename), at.Line)})
+			At: b.shortPos(at)})
 	}
 	if len(out) > 0 {
 		b.pass.ExportPackageFact(&HandOffsFact{HandOffs: out})

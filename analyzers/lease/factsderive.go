@@ -2,7 +2,6 @@ package lease
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -195,12 +194,10 @@ func sameConvergeFact(x, y *ConvergeFact) bool {
 // describeWrite says where a write happens, for a caller's diagnostic:
 // "ExecContext (UPDATE docs) at store.go:41".
 func (b *builder) describeWrite(w *Write) string {
-	p := b.pass.Fset.Position(w.Pos)
-	what := w.What
 	if w.Via != "" {
-		return fmt.Sprintf("%s, via %s", w.Via, what)
+		return fmt.Sprintf("%s, via %s", w.Via, w.What)
 	}
-	return fmt.Sprintf("%s at %s:%d", what, filepath.Base(p.Filename), p.Line)
+	return fmt.Sprintf("%s at %s", w.What, b.shortPos(w.Pos))
 }
 
 // addFactWrites records as writes the calls to functions that gained write

@@ -3,9 +3,7 @@ package lease
 import (
 	"fmt"
 	"go/constant"
-	"go/token"
 	"go/types"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -140,12 +138,6 @@ func (b *builder) leaderFieldSet(instr ssa.Instruction) (LeaderSet, bool) {
 		return LeaderSet{}, false
 	}
 	return LeaderSet{Field: typePath(named.Origin()) + "." + fv.Name()}, true
-}
-
-// shortPos writes pos as "main.go:73".
-func (b *builder) shortPos(pos token.Pos) string {
-	p := b.pass.Fset.Position(pos)
-	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
 }
 
 // isConstTrue reports whether v is the constant true.

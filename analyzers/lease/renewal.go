@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -258,8 +257,7 @@ func (b *builder) exportSignalFacts() {
 		if s.Observed || s.Call == nil || !ok || fv.Pkg() != b.pass.Pkg {
 			continue
 		}
-		p := b.pass.Fset.Position(s.Pos)
-		f := &LostSignalFact{System: s.System, What: fmt.Sprintf("%s at %s:%d", s.What, filepath.Base(p.Filename), p.Line)}
+		f := &LostSignalFact{System: s.System, What: fmt.Sprintf("%s at %s", s.What, b.shortPos(s.Pos))}
 		b.pass.ExportObjectFact(fv, f)
 		for _, fn := range b.funcs {
 			if obj := declaredFunc(fn); obj != nil && obj.Exported() && returnsField(fn, fv) {

@@ -756,8 +756,7 @@ func (b *builder) keyedEdges(fn *ssa.Function) (map[edge]bool, string) {
 // function that succeeds only after one, or returns "".
 func (b *builder) keyedCall(call *ssa.Call) string {
 	if b.keyed[call] != "" {
-		p := b.pass.Fset.Position(call.Pos())
-		return fmt.Sprintf("the create-if-absent INSERT at %s:%d", filepath.Base(p.Filename), p.Line)
+		return "the create-if-absent INSERT at " + b.shortPos(call.Pos())
 	}
 	if fn := calleeFunc(call.Common()); fn != nil {
 		var f CASFact

@@ -2,7 +2,6 @@ package lease
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -87,8 +86,7 @@ func (b *builder) writeSites(writes []*Write) []string {
 			}
 			continue
 		}
-		p := b.pass.Fset.Position(w.Pos)
-		add(fmt.Sprintf("%s at %s:%d", w.What, filepath.Base(p.Filename), p.Line))
+		add(w.What + " at " + b.shortPos(w.Pos))
 	}
 	if made < 2 && !deep {
 		return nil // its one write: a caller names its call
