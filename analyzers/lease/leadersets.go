@@ -131,9 +131,12 @@ func (b *builder) leaderFieldSet(instr ssa.Instruction) (LeaderSet, bool) {
 	if !ok || !isConstTrue(val) {
 		return LeaderSet{}, false
 	}
-	t := fa.X.Type().Underlying().(*types.Pointer).Elem()
-	named, ok := types.Unalias(t).(*types.Named)
-	fv := fieldVar(t, fa.Field)
+	ptr, ok := fa.X.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return LeaderSet{}, false
+	}
+	named, ok := types.Unalias(ptr.Elem()).(*types.Named)
+	fv := fieldVar(ptr.Elem(), fa.Field)
 	if !ok || fv == nil || fv.Pkg() == nil || fv.Pkg() == b.pass.Pkg || !leaderWord(fv.Name()) {
 		return LeaderSet{}, false
 	}
