@@ -117,6 +117,35 @@ func (b *builder) leaderGetterRole(fn *ssa.Function) (System, HeldRule, bool) {
 	return "", 0, false
 }
 
+// returnedFlagName describes the leader flag the getter fn returns, for
+// RoleFact.Returns: "the leader flag leader, set in OnStartedLeading"; ""
+// when it returns none.
+func (b *builder) returnedFlagName(fn *ssa.Function) string {
+	for _, blk := range fn.Blocks {
+		if ret, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return); ok && len(ret.Results) == 1 {
+			if flag, ok := b.leaderFlags[flagKey(flagRead(ret.Results[0]))]; ok {
+				return "the leader flag " + flag.name + ", " + flag.origin
+			}
+		}
+	}
+	return ""
+}
+
+// returning describes what a getter returns after sep, for the name of a
+// call of it: " (which returns the leader flag ..." after "(", ", which
+// returns ..." after ","; "" for any other function. A "(" opens a
+// parenthesis it closes.
+func (f *RoleFact) returning(sep string) string {
+	switch {
+	case f.Returns == "":
+		return ""
+	case sep == "(":
+		return " (which returns " + f.Returns + ")"
+	default:
+		return sep + " which returns " + f.Returns
+	}
+}
+
 // returnedFlag says whose lease the leader flag v reads caches.
 func (b *builder) returnedFlag(v ssa.Value) (System, bool) {
 	flag, ok := b.leaderFlags[flagKey(flagRead(v))]

@@ -140,6 +140,11 @@ type RoleFact struct {
 	// parameter (1-based, receiver excluded) whose connection or
 	// transaction holds it; 0 when it is not one of them (sessions.go).
 	Session int
+	// Returns says, for a getter of a leader flag, what it returns, for
+	// its checks' diagnostics: the getter's name says nothing of a lease
+	// ("the leader flag leader, set by SetLeader(true) at main.go:73
+	// while ... is held").
+	Returns string
 }
 
 // CallbackParamFact: the function values passed as these parameters

@@ -101,7 +101,7 @@ func (b *builder) resolveCallee(call *ssa.CallCommon) (callee, bool) {
 		return c, true
 	}
 	if f := b.roleFact(fn); f != nil {
-		return callee{fn: fn, role: f.Role, system: f.System, what: shortName(fn), held: f.Held, dispatch: f.Dispatch, claim: f.Claim, session: f.Session}, true
+		return callee{fn: fn, role: f.Role, system: f.System, what: shortName(fn) + f.returning("("), held: f.Held, dispatch: f.Dispatch, claim: f.Claim, session: f.Session}, true
 	}
 	if api := b.sqlHelper(fn); api != nil {
 		return callee{fn: fn, api: api, role: api.Role, system: api.System, what: shortName(fn)}, true
@@ -111,7 +111,7 @@ func (b *builder) resolveCallee(call *ssa.CallCommon) (callee, bool) {
 	}
 	if call.IsInvoke() {
 		if f, via := b.dispatchRole(fn); f != nil {
-			return callee{fn: fn, role: f.Role, system: f.System, what: shortName(fn) + " (via " + via + ")", held: f.Held, dispatch: f.Dispatch, claim: f.Claim}, true
+			return callee{fn: fn, role: f.Role, system: f.System, what: shortName(fn) + " (via " + via + f.returning(",") + ")", held: f.Held, dispatch: f.Dispatch, claim: f.Claim}, true
 		}
 		if api, m := b.mirroredAPI(fn); api != nil {
 			return b.catalogCallee(call, fn, m, api), true
@@ -507,7 +507,7 @@ func (b *builder) inferFuncRole(fn *ssa.Function, obj *types.Func) bool {
 		if old != nil && old.Role == RoleCheck && old.Held == held {
 			return false
 		}
-		b.setLocal(obj, &RoleFact{Role: RoleCheck, System: system, What: shortName(obj), Held: held})
+		b.setLocal(obj, &RoleFact{Role: RoleCheck, System: system, What: shortName(obj), Held: held, Returns: b.returnedFlagName(fn)})
 		return true
 	}
 	r := b.wrapperRole(fn)

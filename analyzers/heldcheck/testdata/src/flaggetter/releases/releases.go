@@ -17,7 +17,7 @@ type Handler struct {
 // Sync asks the elector and then rewrites the whole table: a replica whose
 // lease ended after the check overwrites the next leader's list.
 func (h *Handler) Sync(ctx context.Context, images []string) error {
-	if !h.lead.IsLeader() { // want `ElectorInterface.IsLeader \(via \*leader.Elector.IsLeader\) only tells that the lease was held when it ran, yet it guards the unfenced write Tx.ExecContext \(TRUNCATE release_images\)`
+	if !h.lead.IsLeader() { // want `ElectorInterface.IsLeader \(via \*leader.Elector.IsLeader, which returns the leader flag isLeader, set in OnStartedLeading\) only tells that the lease was held when it ran, yet it guards the unfenced write Tx.ExecContext \(TRUNCATE release_images\)`
 		return nil
 	}
 	tx, err := h.db.BeginTx(ctx, nil)

@@ -62,7 +62,7 @@ func (b *bucket) run(ctx context.Context) {
 // after the check overwrites the next leader's newer offset with its older
 // one.
 func (b *bucket) commitOffset(ctx context.Context) {
-	if !b.isLeader() { // want `bucket.isLeader only tells that the lease was held when it ran, yet it guards the unfenced write KV.Put at line 68: .*fence it: commit it in Txn`
+	if !b.isLeader() { // want `bucket.isLeader \(which returns the leader flag leader, set by SetLeader\(true\) at timer.go:\d+ while the etcd lock taken by Mutex.Lock that Run holds is held\) only tells that the lease was held when it ran, yet it guards the unfenced write KV.Put at line 68: .*fence it: commit it in Txn`
 		return
 	}
 	b.w.kv.Put(ctx, "/offsets/"+b.name, strconv.FormatInt(b.offset, 10))
