@@ -123,7 +123,7 @@ func (b *builder) leaderGetterRole(fn *ssa.Function) (System, HeldRule, bool) {
 func (b *builder) returnedFlagName(fn *ssa.Function) string {
 	for _, blk := range fn.Blocks {
 		if ret, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return); ok && len(ret.Results) == 1 {
-			if flag, ok := b.leaderFlags[flagKey(flagRead(ret.Results[0]))]; ok {
+			if flag, ok := b.readFlag(ret.Results[0]); ok {
 				return "the leader flag " + flag.name + ", " + flag.origin
 			}
 		}
@@ -148,8 +148,14 @@ func (f *RoleFact) returning(sep string) string {
 
 // returnedFlag says whose lease the leader flag v reads caches.
 func (b *builder) returnedFlag(v ssa.Value) (System, bool) {
-	flag, ok := b.leaderFlags[flagKey(flagRead(v))]
+	flag, ok := b.readFlag(v)
 	return flag.system, ok
+}
+
+// readFlag returns the leader flag v reads, if it reads one.
+func (b *builder) readFlag(v ssa.Value) (leaderFlag, bool) {
+	flag, ok := b.leaderFlags[flagKey(flagRead(v))]
+	return flag, ok
 }
 
 // returnedLeaderField says whose election the leader field v reads caches.

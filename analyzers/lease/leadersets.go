@@ -17,18 +17,19 @@ import (
 // they write. Analyzed before main, the flag's package never sees its
 // setter called with true, so the flag is no check there.
 //
-// A standalone run does better. Each package lists the calls it makes
-// outside tests, with the constant true, to methods of other packages
-// named for leading, and
+// A standalone run does better. Each package lists, outside tests, its
+// calls of other packages' methods named for leading with the constant
+// true and its stores of true in their fields named for leading, and
 // whether a lease is held there (LeaderSetsFact); the Program collects the
-// lists; and the flag's package reads the flag its setter stores as a
-// leader flag when every such call is made under a lease
-// (programLeaderFlags). Under go vet the flag's package is analyzed first
-// and cannot know.
+// lists; and the flag's package reads the flag its setter stores, or the
+// field, as a leader flag when every such call or store is made under a
+// lease (programLeaderFlags). Under go vet the flag's package is analyzed
+// first and cannot know.
 
 // LeaderSetsFact lists the package's calls of other packages' methods named
-// for leading (SetLeader, setLeading, MarkActive) with the constant true, in
-// source order.
+// for leading (SetLeader, setLeading, MarkActive) with the constant true,
+// and its stores of true in their fields named for leading, in source
+// order.
 type LeaderSetsFact struct {
 	Sets []LeaderSet
 }
@@ -62,8 +63,8 @@ type LeaderSet struct {
 	At     string // "main.go:73"
 }
 
-// exportLeaderSets exports the package's calls of other packages' methods
-// named for leading with the constant true, for the Program.
+// exportLeaderSets exports the package's calls and stores that set other
+// packages' leader flags to true, for the Program.
 func (b *builder) exportLeaderSets() {
 	var out []LeaderSet
 	b.instrs(func(fn *ssa.Function, instr ssa.Instruction) {
