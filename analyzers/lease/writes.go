@@ -1333,6 +1333,15 @@ func sameValueIn(a, b ssa.Value, depth int, steps map[*ssa.Function]int) bool {
 	case *ssa.Field:
 		y, ok := b.(*ssa.Field)
 		return ok && x.Field == y.Field && same(x.X, y.X)
+	case *ssa.Convert: // string(kv.Key) written out twice
+		y, ok := b.(*ssa.Convert)
+		return ok && types.Identical(x.Type(), y.Type()) && same(x.X, y.X)
+	case *ssa.IndexAddr: // resp.Kvs[0] read twice
+		y, ok := b.(*ssa.IndexAddr)
+		return ok && same(x.X, y.X) && same(x.Index, y.Index)
+	case *ssa.Index:
+		y, ok := b.(*ssa.Index)
+		return ok && same(x.X, y.X) && same(x.Index, y.Index)
 	case *ssa.Parameter:
 		y, ok := b.(*ssa.Parameter)
 		return ok && steps != nil && sameStepParam(x, y, steps)

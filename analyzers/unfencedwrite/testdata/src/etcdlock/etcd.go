@@ -152,6 +152,52 @@ func (r *reconciler) casOnWrittenKey(ctx context.Context, m *concurrency.Mutex, 
 	return nil
 }
 
+// compactGroups deletes each old group key only if it is unchanged since
+// the List: the compare and the delete name the same key, each converted
+// from the listed KeyValue's bytes on its own.
+func (r *reconciler) compactGroups(ctx context.Context, m *concurrency.Mutex, below int64) error {
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	resp, err := r.cli.Get(ctx, "/groups/", clientv3.WithPrefix())
+	if err != nil {
+		return err
+	}
+	for _, kv := range resp.Kvs {
+		if kv.ModRevision >= below {
+			continue
+		}
+		cmp := clientv3.Compare(clientv3.ModRevision(string(kv.Key)), "=", kv.ModRevision)
+		if _, err := r.cli.Txn(ctx).If(cmp).Then(clientv3.OpDelete(string(kv.Key))).Commit(); err != nil {
+			return err
+		}
+	}
+	first := resp.Kvs[0]
+	_, err = r.cli.Txn(ctx).
+		If(clientv3.Compare(clientv3.ModRevision(string(resp.Kvs[0].Key)), "=", first.ModRevision)).
+		Then(clientv3.OpPut(string(resp.Kvs[0].Key), "compacted")).
+		Commit()
+	return err
+}
+
+// compactOther compares one listed key's revision and deletes another's.
+func (r *reconciler) compactOther(ctx context.Context, m *concurrency.Mutex) error {
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	resp, err := r.cli.Get(ctx, "/groups/", clientv3.WithPrefix())
+	if err != nil || len(resp.Kvs) < 2 {
+		return err
+	}
+	_, err = r.cli.Txn(ctx).
+		If(clientv3.Compare(clientv3.ModRevision(string(resp.Kvs[0].Key)), "=", resp.Kvs[0].ModRevision)).
+		Then(clientv3.OpDelete(string(resp.Kvs[1].Key))).
+		Commit() // want `Txn.Commit writes to etcd without a fencing token`
+	return err
+}
+
 // legacy takes the etcd lock through its sync.Locker form.
 func legacy(s *concurrency.Session, db *sql.DB) error {
 	l := concurrency.NewLocker(s, "/locks/legacy")
