@@ -30,6 +30,14 @@ type dispatchTarget struct {
 	impl   Dispatch    // the method, for the facts learned through it
 }
 
+// fullName is the target's full name: "(*example.com/app/pgstore.Store).InsertRun".
+func (t dispatchTarget) fullName() string {
+	if t.remote != nil {
+		return t.remote.full
+	}
+	return t.fn.Origin().FullName()
+}
+
 // interfaceMethod returns the interface that declares fn, if fn is an
 // interface method.
 func interfaceMethod(fn *types.Func) (*types.Interface, bool) {

@@ -7,6 +7,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"golang.org/x/tools/go/ssa"
 )
 
 // A function handed over as a value to run under a lease (OnStartedLeading:
@@ -36,10 +38,23 @@ func (f *HandOffsFact) String() string {
 }
 
 // A HandOff is a function of another package handed over to run under a
-// lease.
+// lease: a method value, or the function a go statement starts.
 type HandOff struct {
-	Pkg    string // the path of the function's package
-	Func   string // its full name: "(*example.com/app/seq.Controller).Start"
+	Pkg  string // the path of the function's package
+	Func string // its full name: "(*example.com/app/seq.Controller).Start"
+	// Method is set instead of Pkg and Func for a go statement through an
+	// interface of the program's (go w.Start(ctx)): Iface lists the
+	// interface's methods (name + signatureKey, sorted), and each
+	// implementation in the program outside By, the package that hands
+	// it over, runs under the lease (Program.handOffTargets).
+	Method string
+	Iface  []string
+	By     string
+	// From, when set, is the full name of the function a go statement is
+	// made in where it holds no lease: the hand-over is made only if From
+	// is itself handed over (a chain: OnStartedLeading starts
+	// event.StartEventWorker, which starts each worker's Start).
+	From   string
 	System System
 	What   string // the lease, as Lease.What
 	At     string // where it is handed over: "main.go:20"
@@ -68,9 +83,86 @@ func (b *builder) exportHandOffs() {
 		out = append(out, HandOff{Pkg: obj.Pkg().Path(), Func: name, System: leases[0].System, What: leases[0].What,
 			At: b.shortPos(at)})
 	}
+	out = append(out, b.goHandOffs()...)
 	if len(out) > 0 {
 		b.pass.ExportPackageFact(&HandOffsFact{HandOffs: out})
 	}
+}
+
+// goHandOffs returns the package's go statements that start a function of
+// another package, or a method of an interface of the application's: where
+// a lease is held, that function runs under it (go event.StartEventWorker(ctx)
+// in OnStartedLeading); elsewhere, under the lease its function is entered
+// with, if it is (From). Goroutines started once are not work under a
+// lease (oncestart.go), and test files hand nothing over.
+func (b *builder) goHandOffs() []HandOff {
+	var out []HandOff
+	for _, fn := range b.funcs {
+		from := b.runsAs(fn)
+		for _, blk := range fn.Blocks {
+			for _, instr := range blk.Instrs {
+				g, ok := instr.(*ssa.Go)
+				if !ok || inTestFile(b.pass.Fset, g.Pos()) {
+					continue
+				}
+				h, ok := b.goTarget(g)
+				if !ok || b.onceAt(fn, g) != oncePerCall {
+					continue
+				}
+				h.By, h.At = b.pass.Pkg.Path(), b.shortPos(g.Pos())
+				if held := b.heldBefore(g); len(held) > 0 {
+					h.System, h.What = held[0].System, held[0].What
+				} else if from != nil {
+					h.From = from.Origin().FullName()
+				} else {
+					continue
+				}
+				out = append(out, h)
+			}
+		}
+	}
+	return out
+}
+
+// goTarget describes what the go statement g starts, when it is a function
+// of another package of the application's or a method of an interface of
+// its own.
+func (b *builder) goTarget(g *ssa.Go) (HandOff, bool) {
+	obj := calleeFunc(g.Common())
+	if obj == nil || obj.Pkg() == nil || b.ix.knowsPath(obj.Pkg().Path()) {
+		return HandOff{}, false
+	}
+	if !g.Common().IsInvoke() {
+		if obj.Pkg() == b.pass.Pkg {
+			return HandOff{}, false // a call like any other, reported where it is made
+		}
+		return HandOff{Pkg: obj.Pkg().Path(), Func: obj.Origin().FullName()}, true
+	}
+	iface, ok := g.Common().Value.Type().Underlying().(*types.Interface)
+	if !ok || !b.ownInterface(obj) {
+		return HandOff{}, false
+	}
+	h := HandOff{Method: obj.Name()}
+	for m := range iface.Methods() {
+		h.Iface = append(h.Iface, m.Name()+signatureKey(m))
+	}
+	slices.Sort(h.Iface)
+	return h, true
+}
+
+// runsAs returns the declared function fn is, or the one whose call runs
+// fn's body: a closure it starts with go, or that such a closure starts.
+// A closure kept for later (a handler, a callback) runs under none of its
+// creator's leases: nil.
+func (b *builder) runsAs(fn *ssa.Function) *types.Func {
+	for fn.Parent() != nil {
+		if !b.startedByGo(fn) {
+			return nil
+		}
+		fn = fn.Parent()
+	}
+	obj, _ := fn.Object().(*types.Func)
+	return obj
 }
 
 // handOffKeys returns the package's hand-overs in source order.
@@ -80,6 +172,72 @@ func (b *builder) handOffKeys() []handOff {
 		return cmp.Or(cmp.Compare(x.at.Pos(), y.at.Pos()), cmp.Compare(x.fn.String(), y.fn.String()))
 	})
 	return keys
+}
+
+// resolveHandOffs fills p.handOffs, by the path of the package that
+// declares them, with the functions listed hand-overs give a lease: a
+// function handed over where a lease is held, each implementation of an
+// interface method a go statement starts there, and, in a chain, what a
+// function so handed over starts in turn (its hand-overs From it). The
+// order is the packages' and then the source's, so the first hand-over of
+// a function, the one it is entered with, is the same in every run.
+func (p *Program) resolveHandOffs(listed []HandOff) {
+	from := make(map[string][]HandOff)
+	var queue []HandOff
+	for _, h := range listed {
+		if h.From != "" {
+			from[h.From] = append(from[h.From], h)
+		} else {
+			queue = append(queue, h)
+		}
+	}
+	entered := make(map[string]bool)
+	for len(queue) > 0 {
+		h := queue[0]
+		queue = queue[1:]
+		for _, t := range p.handOffTargets(h) {
+			if entered[t.Func] || !p.pkgs[t.Pkg] {
+				continue
+			}
+			entered[t.Func] = true
+			p.handOffs[t.Pkg] = append(p.handOffs[t.Pkg], t)
+			for _, next := range from[t.Func] {
+				next.From, next.System, next.What = "", t.System, t.What
+				queue = append(queue, next)
+			}
+		}
+	}
+}
+
+// handOffTargets returns the functions h hands over, each as a hand-over
+// of that function: h itself, or for a go statement through an interface,
+// the program's implementations of its method outside the package that
+// makes it (test doubles are not in p.methods; an implementation with no
+// lease facts writes nothing that could be reported).
+func (p *Program) handOffTargets(h HandOff) []HandOff {
+	if h.Method == "" {
+		return []HandOff{h}
+	}
+	var out []HandOff
+	for _, m := range p.methods[h.Method] {
+		if m.typ.pkgPath == h.By || !m.typ.hasAll(h.Iface) {
+			continue
+		}
+		out = append(out, HandOff{Pkg: m.typ.pkgPath, Func: m.full, System: h.System, What: h.What, At: h.At})
+	}
+	return out
+}
+
+// hasAll reports whether the type has every method of an interface, listed
+// as name + signatureKey.
+func (t *programType) hasAll(iface []string) bool {
+	for _, m := range iface {
+		name, _, _ := strings.Cut(m, "(")
+		if sig, ok := t.sigs[name]; !ok || name+sig != m {
+			return false
+		}
+	}
+	return true
 }
 
 // ForRoots returns a copy of p for a run that reports on the packages
@@ -119,6 +277,16 @@ func (p *Program) entryOf(fn *types.Func) (HandOff, bool) {
 	}
 	h, ok := p.entries[fn.Origin().FullName()]
 	return h, ok
+}
+
+// enters reports whether the run enters the function of that full name
+// with a lease another package hands it over under.
+func (p *Program) enters(fullName string) bool {
+	if p == nil {
+		return false
+	}
+	_, ok := p.entries[fullName]
+	return ok
 }
 
 // enterHandedFuncs gives each function of the package that another

@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -72,6 +71,7 @@ type implMethod struct {
 	typ      *programType
 	method   string // "InsertRun"
 	name     string // "*pgstore.Store.InsertRun"
+	full     string // "(*example.com/app/pgstore.Store).InsertRun"
 	sig      string
 	role     *RoleFact
 	writes   *WritesFact
@@ -122,11 +122,10 @@ func NewProgram(pkgs []ProgramPackage, files *SchemaFact) *Program {
 	p := &Program{pkgs: make(map[string]bool), methods: make(map[string][]*implMethod),
 		called: make(map[string]bool), callersKnown: true, files: files, handOffs: make(map[string][]HandOff)}
 	seen := make(map[string]bool)
+	var listed []HandOff
 	for _, pkg := range pkgs {
 		p.pkgs[pkg.Types.Path()] = true
-		for _, h := range pkg.HandOffs {
-			p.handOffs[h.Pkg] = append(p.handOffs[h.Pkg], h)
-		}
+		listed = append(listed, pkg.HandOffs...)
 		p.sets = append(p.sets, pkg.LeaderSets...)
 		if pkg.Schema != nil {
 			p.schema = mergeTables(p.schema, pkg.Schema.Tables)
@@ -153,12 +152,12 @@ func NewProgram(pkgs []ProgramPackage, files *SchemaFact) *Program {
 			}
 		}
 	}
-	maps.DeleteFunc(p.handOffs, func(path string, _ []HandOff) bool { return !p.pkgs[path] })
 	for _, ms := range p.methods {
 		slices.SortFunc(ms, func(x, y *implMethod) int {
 			return cmp.Or(cmp.Compare(x.typ.pkgPath, y.typ.pkgPath), cmp.Compare(x.name, y.name))
 		})
 	}
+	p.resolveHandOffs(listed)
 	return p
 }
 
@@ -184,7 +183,7 @@ func summarizeType(pkg ProgramPackage, tn *types.TypeName) []*implMethod {
 		if isAbstract(fn) {
 			continue // promoted from an embedded interface: no implementation
 		}
-		m := &implMethod{typ: t, method: fn.Name(), name: implName(named, fn), sig: sig}
+		m := &implMethod{typ: t, method: fn.Name(), name: implName(named, fn), full: fn.Origin().FullName(), sig: sig}
 		var role RoleFact
 		if pkg.Fact(fn, &role) && role.Role&dispatchedRoles != 0 {
 			m.role = &role

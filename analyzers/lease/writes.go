@@ -225,7 +225,7 @@ func (b *builder) factWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
 		return nil // a lock operation (Mutex.Unlock deletes its key): not a protected write
 	}
 	var wf WritesFact
-	if b.callFact(call.Common(), obj, &wf) {
+	if b.callWritesFact(call, obj, &wf) {
 		w := newWrite(fn, call, wf.System, shortName(obj))
 		w.Via, w.Dispatch, w.outsideOf, w.Append, w.accumulates = wf.What, wf.Dispatch, wf.OutsideOf, wf.Append, wf.Append || wf.Accumulates
 		w.Sites, w.sitesOf = reachedSites(call, &wf), obj
@@ -424,6 +424,28 @@ func (b *builder) callFact(c *ssa.CallCommon, obj *types.Func, f analysis.Fact) 
 		return true
 	}
 	return b.ownFact(obj, f) || b.targetsFact(b.receiverTargets(c), f)
+}
+
+// callWritesFact is callFact for a WritesFact, leaving out a function
+// that a go statement starts and that its own package enters with the
+// lease (entries.go): its writes are reported there, where they are made.
+func (b *builder) callWritesFact(call ssa.CallInstruction, obj *types.Func, wf *WritesFact) bool {
+	c := call.Common()
+	if _, ok := call.(*ssa.Go); !ok || !b.prog.HandsOver() {
+		return b.callFact(c, obj, wf)
+	}
+	if !c.IsInvoke() {
+		if _, entered := b.prog.entryOf(obj); entered {
+			return false
+		}
+		return b.callFact(c, obj, wf)
+	}
+	targets := b.receiverTargets(c)
+	rest := slices.DeleteFunc(slices.Clone(targets), func(t dispatchTarget) bool { return b.prog.enters(t.fullName()) })
+	if len(rest) == len(targets) {
+		return b.callFact(c, obj, wf)
+	}
+	return b.ownFact(obj, wf) || b.targetsFact(rest, wf)
 }
 
 // fact reports whether fn has a fact of f's type, local or imported, and

@@ -85,7 +85,13 @@
 //     -vettool, or when the method's package is not among the patterns,
 //     the hand-over is reported where it is made, naming the write it
 //     reaches. A method value handed to a catalogued spawner (g.Go(c.flush),
-//     wait.Until) is reported at that call.
+//     wait.Until) is reported at that call. A go statement that starts a
+//     function of another package, or through an interface of the
+//     application's its implementations in other packages
+//     (go workers[i].Start(ctx)), hands that function over the same way,
+//     and so does a function so handed over for the go statements it makes
+//     in turn: a leader callback's go event.StartEventWorker(ctx), whose
+//     workers' Start methods write, is reported in each worker.
 //   - Lock-holding objects. A type whose method returns still holding a
 //     lease it took and records it in the receiver (c.info = info after
 //     pg_try_advisory_lock), and whose other method releases it reading that
