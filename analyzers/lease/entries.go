@@ -110,7 +110,10 @@ func (b *builder) goHandOffs() []HandOff {
 					continue
 				}
 				h.By, h.At = b.pass.Pkg.Path(), b.shortPos(g.Pos())
-				if held := b.heldBefore(g); len(held) > 0 {
+				// Behind a validity check the go statement is heldcheck's to
+				// report, at the check.
+				held := b.heldBefore(g).without(func(l *Lease) bool { return l.Kind == Checked })
+				if len(held) > 0 {
 					h.System, h.What = held[0].System, held[0].What
 				} else if from != nil {
 					h.From = from.Origin().FullName()

@@ -31,4 +31,13 @@ func run(ctx context.Context, db *sql.DB, lock resourcelock.Interface) {
 	})
 }
 
+// report starts the report behind a leadership check: heldcheck reports
+// that at the check, and the report's own package does not take it for
+// work handed over under the lease.
+func report(ctx context.Context, db *sql.DB, le *leaderelection.LeaderElector) {
+	if le.IsLeader() {
+		go stats.Report(ctx, db)
+	}
+}
+
 func main() {}
