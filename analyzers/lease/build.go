@@ -167,6 +167,7 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program, files *SchemaFact) (*M
 	b.funcs = buildSSA(pass, b.cfgs)
 	b.fencegenFacts() // first: the package's own callers see the API's roles
 	b.exportSessionCtors()
+	b.exportCtxSessions()
 	b.deriveFormatters()
 	b.deriveSQLHelpers()
 	b.findLeaderFields()

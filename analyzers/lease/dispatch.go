@@ -181,6 +181,9 @@ func (b *builder) dispatchRole(fn *types.Func) (*RoleFact, string) {
 		case agreed.Held != role.Held:
 			agreed.Held = AnyResult // a check only one implementation limits to lease regions
 		}
+		if agreed != nil && role != nil && agreed.Session != role.Session {
+			agreed.Session = 0 // implementations that lock on different sessions: none is the call's
+		}
 	}
 	return agreed, via
 }
@@ -242,7 +245,7 @@ func (b *builder) targetsFact(targets []dispatchTarget, f analysis.Fact) bool {
 				return false
 			}
 			dispatched := WritesFact{System: wf.System, What: wf.What + ", via " + t.name + b.otherWriters(targets, t), Dispatch: t.impl, OutsideOf: wf.OutsideOf, Append: wf.Append, Spawned: wf.Spawned, OnceRecv: wf.OnceRecv,
-				Keys: b.agreedKeys(targets, wf.Keys), Sites: wf.Sites}
+				Keys: b.agreedKeys(targets, wf.Keys), Session: b.agreedSession(targets, wf.Session), Sites: wf.Sites}
 			dispatched.BoundColumn, dispatched.BoundParam = b.agreedBound(targets, wf)
 			if wf.OnceRecv { // another implementation may write on every call
 				if once == nil {
@@ -317,6 +320,18 @@ func (b *builder) agreedKeys(targets []dispatchTarget, keys string) string {
 		}
 	}
 	return keys
+}
+
+// agreedSession returns session (WritesFact.Session: the parameter whose
+// session every write goes through) when every implementation among
+// targets that writes unfenced says the same, or 0.
+func (b *builder) agreedSession(targets []dispatchTarget, session int) int {
+	for _, t := range targets {
+		if _, wf, _ := b.targetFacts(t); wf != nil && wf.Session != session {
+			return 0
+		}
+	}
+	return session
 }
 
 // agreedBound returns wf's bounded decrement when every implementation

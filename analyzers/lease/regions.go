@@ -424,7 +424,7 @@ func (b *builder) leaseAt(call ssa.CallInstruction, c callee) *Lease {
 	}
 	holder := callRecv(call.Common())
 	if c.session > 0 {
-		holder = arg(call.Common(), c.session-1) // the session an advisory-lock wrapper locks on
+		holder = b.sessionValue(arg(call.Common(), c.session-1)) // the session an advisory-lock wrapper locks on
 	}
 	l := b.addLease(&Lease{Kind: kind, System: c.system, Pos: call.Pos(), Fn: call.Parent(), Call: call,
 		Holder: holder, What: leaseName(c), Claim: c.claim})
@@ -473,7 +473,7 @@ func (b *builder) sqlLockOps(call *ssa.Call, c callee, state leaseSet) leaseSet 
 	switch locks.acquire {
 	case "":
 	case "pg_advisory_xact_lock", "pg_try_advisory_xact_lock":
-		if isTx(sqlSession(call.Common(), c.api)) {
+		if isTx(b.sessionValue(sqlSession(call.Common(), c.api))) {
 			state = state.with(b.sqlLease(call, c, locks.acquire, false))
 		}
 	default:
@@ -516,7 +516,7 @@ func (b *builder) sqlLease(call *ssa.Call, c callee, fname string, session bool)
 		what = "the MySQL lock taken by GET_LOCK"
 	}
 	l := b.addLease(&Lease{Kind: Acquired, System: system, Pos: call.Pos(), Fn: call.Parent(), Call: call,
-		Holder: sqlSession(call.Common(), c.api), What: what, Session: session})
+		Holder: b.sessionValue(sqlSession(call.Common(), c.api)), What: what, Session: session})
 	b.regions.byCall[call] = l
 	return l
 }
@@ -534,13 +534,12 @@ func sqlLockSystem(fname string) System {
 // transaction), as opposed to a pool (*sql.DB, *pgxpool.Pool) whose calls
 // may each run on another connection.
 func isSession(v ssa.Value) bool {
-	name := typeName(v.Type())
-	return (name == "Conn" || name == "Tx") && pkgPathOf(v.Type()) != ""
+	return isSessionType(v.Type()) || isContext(v.Type()) // a context that carries one (ctxsessions.go)
 }
 
 // isTx reports whether v is a database transaction (*sql.Tx, pgx.Tx).
 func isTx(v ssa.Value) bool {
-	return v != nil && typeName(v.Type()) == "Tx" && pkgPathOf(v.Type()) != ""
+	return v != nil && (typeName(v.Type()) == "Tx" && pkgPathOf(v.Type()) != "" || isContext(v.Type()))
 }
 
 // refineEdge drops, on successor i of blk, the leases whose acquisition is

@@ -111,7 +111,7 @@ func (b *builder) resolveCallee(call *ssa.CallCommon) (callee, bool) {
 	}
 	if call.IsInvoke() {
 		if f, via := b.dispatchRole(fn); f != nil {
-			return callee{fn: fn, role: f.Role, system: f.System, what: shortName(fn) + " (via " + via + f.returning(",") + ")", held: f.Held, dispatch: f.Dispatch, claim: f.Claim}, true
+			return callee{fn: fn, role: f.Role, system: f.System, what: shortName(fn) + " (via " + via + f.returning(",") + ")", held: f.Held, dispatch: f.Dispatch, claim: f.Claim, session: f.Session}, true
 		}
 		if api, m := b.mirroredAPI(fn); api != nil {
 			return b.catalogCallee(call, fn, m, api), true

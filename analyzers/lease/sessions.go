@@ -53,6 +53,12 @@ func (b *builder) sessionOf(w *Write) ssa.Value {
 // the argument a SQL helper's or template's fact names, else the
 // receiver (or the session a query builder runs with).
 func (b *builder) callSQLSession(c *ssa.CallCommon) ssa.Value {
+	return b.sessionValue(b.sentThrough(c))
+}
+
+// sentThrough returns the value whose method sends a call's SQL, as
+// callSQLSession reads it.
+func (b *builder) sentThrough(c *ssa.CallCommon) ssa.Value {
 	if tf, ok := b.templateFact(c); ok && tf.Session > 0 {
 		return arg(c, tf.Session-1)
 	}
@@ -130,7 +136,7 @@ func sessionSendingArg(c *ssa.CallCommon, batch ssa.Value, depth int) ssa.Value 
 func (b *builder) callSession(c *ssa.CallCommon, wf *WritesFact) ssa.Value {
 	switch {
 	case wf.Session > 0:
-		return arg(c, wf.Session-1)
+		return b.sessionValue(arg(c, wf.Session-1))
 	case wf.SessionField != "":
 		ctor, ok := unwrap(callRecv(c)).(*ssa.Call)
 		if !ok {
@@ -300,9 +306,9 @@ func (b *builder) wrappedSession(fn *ssa.Function) int {
 		var s ssa.Value
 		switch {
 		case sendsSQL(c.api) && b.sqlOps(call.Common(), c.api).acquires:
-			s = sqlSession(call.Common(), c.api)
+			s = b.sessionValue(sqlSession(call.Common(), c.api))
 		case c.role&(RoleAcquire|RoleTryAcquire) != 0 && c.session > 0:
-			s = arg(call.Common(), c.session-1)
+			s = b.sessionValue(arg(call.Common(), c.session-1))
 		default:
 			continue
 		}

@@ -521,6 +521,8 @@ func copyFact(dst, src analysis.Fact) {
 		*d = *src.(*NoticeParamFact)
 	case *SessionCtorFact:
 		*d = *src.(*SessionCtorFact)
+	case *CtxSessionFact:
+		*d = *src.(*CtxSessionFact)
 	}
 }
 

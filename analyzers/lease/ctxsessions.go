@@ -1,0 +1,144 @@
+package lease
+
+import (
+	"fmt"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Services often carry the transaction in the context rather than in a
+// parameter: a transactor begins it and hands its callback a context that
+// holds it, and every repository asks the database client for a querier
+// that is that transaction when the context carries one:
+//
+//	func (c Client) Querier(ctx context.Context) Querier {
+//		if tx, ok := ctx.Value(txKey{}).(*sql.Tx); ok {
+//			return tx
+//		}
+//		return c.DB
+//	}
+//
+//	tx.WithTx(ctx, func(ctx context.Context) error {
+//		ok, err := locks.TryJob(ctx, name)   // SELECT pg_try_advisory_xact_lock($1) on c.Querier(ctx)
+//		...
+//		return runs.Claim(ctx, id)           // UPDATE ... on c.Querier(ctx)
+//	})
+//
+// A call through such a querier's result runs on the session of the context
+// it was given, so that context stands for the session (sessionValue): the
+// advisory lock taken through one and the write made through another with
+// the same context share the transaction, and the write is fenced by it
+// as a write on the lock's Tx is. A context derived from it
+// (context.WithTimeout, WithValue) carries the same transaction.
+
+// CtxSessionFact: the function returns the transaction (or connection) its
+// context parameter Param (receiver excluded) carries, when it carries one.
+type CtxSessionFact struct {
+	Param int
+}
+
+func (*CtxSessionFact) AFact() {}
+func (f *CtxSessionFact) String() string {
+	return fmt.Sprintf("returns the session its param %d carries", f.Param)
+}
+
+// exportCtxSessions records the package's functions that return the
+// session their context parameter carries.
+func (b *builder) exportCtxSessions() {
+	for _, fn := range b.funcs {
+		obj := declaredFunc(fn)
+		if obj == nil || fn.Signature.Results().Len() != 1 || !runsSQL(fn.Signature.Results().At(0).Type()) {
+			continue
+		}
+		if i, ok := carriedSessionParam(fn); ok {
+			b.setLocal(obj, &CtxSessionFact{Param: i})
+		}
+	}
+}
+
+// carriedSessionParam returns the context parameter (receiver excluded)
+// whose carried session one of fn's returns gives:
+// ctx.Value(key).(*sql.Tx).
+func carriedSessionParam(fn *ssa.Function) (int, bool) {
+	for _, blk := range fn.Blocks {
+		ret, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return)
+		if !ok || len(ret.Results) != 1 {
+			continue
+		}
+		if ctx := assertedFromContext(ret.Results[0]); ctx != nil {
+			if i := paramIndex(fn, ctx); i >= 0 {
+				return i, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// assertedFromContext returns the context v is the session of, when v is
+// ctx.Value(key) asserted to a session type (ok-form or not).
+func assertedFromContext(v ssa.Value) ssa.Value {
+	v = unwrap(v)
+	if ex, ok := v.(*ssa.Extract); ok && ex.Index == 0 {
+		v = ex.Tuple
+	}
+	ta, ok := v.(*ssa.TypeAssert)
+	if !ok || !isSessionType(ta.AssertedType) {
+		return nil
+	}
+	call, ok := ta.X.(*ssa.Call)
+	if !ok || !call.Call.IsInvoke() || call.Call.Method.Name() != "Value" || !isContext(call.Call.Value.Type()) {
+		return nil
+	}
+	return call.Call.Value
+}
+
+// sessionValue returns the value that stands for the session v is: the
+// context a querier of the application's (CtxSessionFact) picked its
+// session from, followed back through the contexts derived from it; v
+// itself otherwise.
+func (b *builder) sessionValue(v ssa.Value) ssa.Value {
+	call, ok := unwrap(v).(*ssa.Call)
+	if !ok {
+		return rootContext(v)
+	}
+	var f CtxSessionFact
+	if obj := calleeFunc(call.Common()); obj == nil || call.Common().IsInvoke() || !b.fact(obj, &f) {
+		return rootContext(v)
+	}
+	return rootContext(arg(call.Common(), f.Param))
+}
+
+// rootContext follows a context back through the contexts derived from
+// it, which carry its values: context.WithTimeout(ctx, d) is ctx.
+func rootContext(v ssa.Value) ssa.Value {
+	for v != nil && isContext(v.Type()) {
+		u := unwrap(v)
+		if ex, ok := u.(*ssa.Extract); ok && ex.Index == 0 {
+			u = ex.Tuple
+		}
+		call, ok := u.(*ssa.Call)
+		if !ok {
+			return v
+		}
+		f := calleeFunc(call.Common())
+		if f == nil || f.Pkg() == nil || f.Pkg().Path() != "context" || len(call.Call.Args) == 0 {
+			return v
+		}
+		switch f.Name() {
+		case "WithTimeout", "WithDeadline", "WithCancel", "WithCancelCause", "WithTimeoutCause",
+			"WithDeadlineCause", "WithValue", "WithoutCancel":
+			v = call.Call.Args[0]
+		default:
+			return v
+		}
+	}
+	return v
+}
+
+// isSessionType reports whether t is one database session type (a
+// transaction or a connection), as isSession reads a value's.
+func isSessionType(t types.Type) bool {
+	name := typeName(t)
+	return (name == "Conn" || name == "Tx") && pkgPathOf(t) != ""
+}
