@@ -77,8 +77,11 @@ func (b *builder) exportHandOffs() {
 		}
 		seen[name] = true
 		at := key.at.Pos()
-		if call := handOffCall(key.at); call != nil {
+		if call := handOffCall(key.at); call != nil && call.Pos().IsValid() {
 			at = call.Pos()
+		}
+		if st, ok := key.at.(*ssa.Store); ok && !at.IsValid() {
+			at = st.Val.Pos() // a method value stored in a composite literal's field (Run: w.Sweep.Run)
 		}
 		out = append(out, HandOff{Pkg: obj.Pkg().Path(), Func: name, System: leases[0].System, What: leases[0].What,
 			At: b.shortPos(at)})

@@ -164,11 +164,48 @@ func (b *builder) callbackTask(fn *ssa.Function, call *ssa.Call, elected bool) {
 	if !b.lockedTask(call, elected) {
 		return
 	}
-	if target := funcValue(arg(call.Common(), 0)); target != nil {
+	task := arg(call.Common(), 0)
+	if target := taskFunc(task); target != nil && (funcValue(task) != nil || b.onlyLockedTasks(target, elected)) {
 		l := b.addLease(&Lease{Kind: InCallback, System: Gocron, Pos: call.Pos(), Fn: target,
 			What: "the gocron job's distributed lock"})
 		b.regions.hand(call, target, l)
 	}
+}
+
+// taskFunc returns the function a task value runs: a function or closure,
+// or the closure that a factory of the package always returns
+// (gocron.NewTask(j.task(log)), whose task wraps the job's own func with
+// a timeout).
+func taskFunc(v ssa.Value) *ssa.Function {
+	if fn := funcValue(v); fn != nil {
+		return fn
+	}
+	call, ok := unwrap(v).(*ssa.Call)
+	if !ok {
+		return nil
+	}
+	return alwaysReturned(call.Call.StaticCallee(), func(r ssa.Value) *ssa.Function {
+		if mc, ok := unwrap(r).(*ssa.MakeClosure); ok {
+			return mc.Fn.(*ssa.Function)
+		}
+		return nil
+	})
+}
+
+// onlyLockedTasks reports whether every gocron task of the package that
+// runs fn runs under a distributed locker or elector: a factory's closure
+// is one function whatever job it is made for, and a job on a scheduler
+// with no lock may run it too.
+func (b *builder) onlyLockedTasks(fn *ssa.Function, elected bool) bool {
+	locked := true
+	b.calls(func(_ *ssa.Function, call ssa.CallInstruction) bool {
+		c, ok := call.(*ssa.Call)
+		if ok && b.isGocronTask(c) && taskFunc(arg(c.Common(), 0)) == fn && !taskLocked(c, elected) {
+			locked = false
+		}
+		return locked
+	})
+	return locked
 }
 
 // lockedTask reports whether call is a gocron.NewTask whose task runs

@@ -12,7 +12,7 @@ import (
 func Test(t *testing.T) {
 	fencetest.Run(t, unfencedwrite.Analyzer,
 		"sqladvisory", "billing", "etcdlock", "redislocks", "consullock", "zklock",
-		"k8sleader", "cbconfig/...", "cloudstores", "crosspkg", "pgxworker", "gocronjobs", "raftleader", "usewithlock",
+		"k8sleader", "cbconfig/...", "cloudstores", "crosspkg", "pgxworker", "gocronjobs", "gocronshared", "raftleader", "usewithlock",
 		"ifacevet/worker", "errwraps", "k8sworkers", "falsepositives", "sqlforms", "sqlbuilders", "goroutines", "oncestart/...", "fencegen/...", "gormstore", "bunstore", "goqustore", "roomlock", "gccollector",
 		"mongostore", "pipelines", "lockobjects", "messages", "optimistic", "transitions", "releasefuncs/...", "casfence/...", "ownlease", "findorcreate", "upsertdefs/...", "freshkeys", "stmthelpers", "sqlformats/...", "redigostore", "gozeromodel", "goctlmodel", "ownobjectvet", "redismarkers", "sortedclaims", "stmtlists/...", "multilocks", "passedcallbacks/...", "lockkeyhelpers", "mayheld/...", "constargs", "etcdtxnlock", "etcdops", "boundeddecrements", "handoffs", "awaitedlocks", "lockpkg/...", "handlerfields/...", "mongounique", "xactlayers/...", "lockedcopies/...", "retriedacquire")
 }
