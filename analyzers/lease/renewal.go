@@ -1177,7 +1177,10 @@ func (p *pathScan) branch(x *ssa.If, s sense) {
 
 // region scans the blocks that run from start on: those start dominates,
 // and those after which the origin cannot run again (the code after a
-// loop the path breaks out of). Going back around the loop is a retry.
+// loop the path breaks out of), or not before the loop comes round to it
+// again (the rest of the turn after an if on the failure: a session
+// manager sends "" on its output when its renewal ended, however it
+// ended). Going back around the loop is a retry.
 func (p *pathScan) region(start *ssa.BasicBlock) {
 	work := []*ssa.BasicBlock{start}
 	for len(work) > 0 {
@@ -1189,11 +1192,18 @@ func (p *pathScan) region(start *ssa.BasicBlock) {
 		p.seenBlks[blk] = true
 		p.instrs(blk.Instrs)
 		for _, succ := range blk.Succs {
-			if start.Dominates(succ) || !reaches([]*ssa.BasicBlock{succ}, p.origin) {
+			if start.Dominates(succ) || p.sameTurn(succ) {
 				work = append(work, succ)
 			}
 		}
 	}
+}
+
+// sameTurn reports whether blk runs after the event without going round
+// the loop the event is in: the origin cannot run again after it, or blk
+// is no block every path to the origin passes (a loop's header is one).
+func (p *pathScan) sameTurn(blk *ssa.BasicBlock) bool {
+	return !reaches([]*ssa.BasicBlock{blk}, p.origin) || !blk.Dominates(p.origin)
 }
 
 // after scans what runs after instr: the rest of its block, then on.
@@ -1207,7 +1217,7 @@ func (p *pathScan) after(instr ssa.Instruction) {
 	}
 	p.seenBlks[blk] = true
 	for _, succ := range blk.Succs {
-		if blk.Dominates(succ) || !reaches([]*ssa.BasicBlock{succ}, p.origin) {
+		if blk.Dominates(succ) || p.sameTurn(succ) {
 			p.region(succ)
 		}
 	}
