@@ -29,8 +29,9 @@ import (
 // it was given, so that context stands for the session (sessionValue): the
 // advisory lock taken through one and the write made through another with
 // the same context share the transaction, and the write is fenced by it
-// as a write on the lock's Tx is. A context derived from it
-// (context.WithTimeout, WithValue) carries the same transaction.
+// as a write on the lock's Tx is, when the lock is transaction-scoped
+// (lockSession). A context derived from it (context.WithTimeout, WithValue)
+// carries the same transaction.
 
 // CtxSessionFact: the function returns the transaction (or connection) its
 // context parameter Param (receiver excluded) carries, when it carries one.
@@ -107,6 +108,27 @@ func (b *builder) sessionValue(v ssa.Value) ssa.Value {
 		return rootContext(v)
 	}
 	return rootContext(arg(call.Common(), f.Param))
+}
+
+// lockSession returns the session an advisory lock taken with the SQL
+// function fname through v holds: sessionValue's, except that a context
+// stands only for a transaction-scoped lock's session. Without a
+// transaction in the context the querier gives the pool, which drops such
+// a lock at once; a session-level lock (pg_advisory_lock, GET_LOCK) would
+// stay on whichever pooled connection ran it while the writes go to
+// others.
+func (b *builder) lockSession(v ssa.Value, fname string) ssa.Value {
+	s := b.sessionValue(v)
+	if isContext(s.Type()) && !xactLock(fname) {
+		return v
+	}
+	return s
+}
+
+// xactLock reports whether the SQL lock function fname takes a
+// transaction-scoped lock.
+func xactLock(fname string) bool {
+	return fname == "pg_advisory_xact_lock" || fname == "pg_try_advisory_xact_lock"
 }
 
 // rootContext follows a context back through the contexts derived from

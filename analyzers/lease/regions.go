@@ -553,7 +553,7 @@ func (b *builder) sqlLease(call *ssa.Call, c callee, fname string, session bool)
 		what = "the MySQL lock taken by GET_LOCK"
 	}
 	l := b.addLease(&Lease{Kind: Acquired, System: system, Pos: call.Pos(), Fn: call.Parent(), Call: call,
-		Holder: b.sessionValue(sqlSession(call.Common(), c.api)), What: what, Session: session})
+		Holder: b.lockSession(sqlSession(call.Common(), c.api), fname), What: what, Session: session})
 	b.regions.byCall[call] = l
 	return l
 }
