@@ -265,6 +265,8 @@ func catalog() []API {
 		API{Pkg: pkgEtcdConc, Recv: "Election", Name: "Observe", Role: RoleObserve, System: Etcd},
 		API{Pkg: pkgEtcdConc, Recv: "Election", Name: "Rev", Role: RoleToken, System: Etcd,
 			Note: "the leader key's create revision"},
+		API{Pkg: pkgEtcdConc, Recv: "Election", Name: "Key", Role: RoleNotToken, System: Etcd,
+			Note: "the leader key is the prefix plus the hex lease ID, which is not ordered"},
 		// etcd: Lease and KV interfaces (Client embeds both).
 		API{Pkg: pkgEtcd, Recv: "Lease", Name: "Grant", Role: RoleGrant, System: Etcd},
 		API{Pkg: pkgEtcd, Recv: "Lease", Name: "KeepAlive", Role: RoleAutoRenew | RoleLost, System: Etcd},

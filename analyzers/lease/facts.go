@@ -114,6 +114,10 @@ type FencedByParamFact struct {
 	// TokenSource names a token source of the writing package for
 	// diagnostics (fencegen's AcquireLease), or "".
 	TokenSource string
+	// LeaseKey says the parameter is no token but a key whose existence
+	// the write requires: it is fenced when the caller passes the
+	// holder's own election or mutex key (etcdleasekey.go).
+	LeaseKey bool
 }
 
 // RoleFact: the function acts as a lock API with these roles (from a

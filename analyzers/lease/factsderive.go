@@ -98,7 +98,7 @@ func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 			}
 		case !w.Fenced && unfenced == nil:
 			unfenced = w
-		case w.Fenced && fenced == nil && tokenParam(fn, w.Token) >= 0:
+		case w.Fenced && fenced == nil && (tokenParam(fn, w.Token) >= 0 || w.keyExists != nil && tokenParam(fn, w.keyExists) >= 0):
 			fenced = w
 		}
 	}
@@ -155,7 +155,11 @@ func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 		if field == "" && fenced.TokenField != nil {
 			field = fenced.TokenField.Name()
 		}
-		f := &FencedByParamFact{System: fenced.System, Param: param, Field: field, What: b.describeWrite(fenced), Dispatch: fenced.Dispatch, TokenSource: fenced.TokenSource}
+		leaseKey := fenced.Token == nil && fenced.keyExists != nil
+		if leaseKey {
+			param, field = tokenParam(fn, fenced.keyExists), ""
+		}
+		f := &FencedByParamFact{System: fenced.System, Param: param, Field: field, What: b.describeWrite(fenced), Dispatch: fenced.Dispatch, TokenSource: fenced.TokenSource, LeaseKey: leaseKey}
 		if b.fact(obj, &old) && old == *f {
 			return false
 		}

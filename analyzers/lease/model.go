@@ -183,6 +183,11 @@ type Write struct {
 	// WritesFact.KeyParams): a caller that passes a lock's key there
 	// writes the lock itself.
 	keyParams uint64
+	// keyExists is the parameter of Fn whose key's existence a Txn's If
+	// requires (If(clientv3util.KeyExists(leaderKey))): the write is fenced
+	// when the caller passes the holder's own election or mutex key
+	// (etcdleasekey.go); nil otherwise.
+	keyExists ssa.Value
 	// outsideOf names a lease the write is not made under even where it
 	// is held: the write is in a goroutine that takes that lease itself.
 	outsideOf string

@@ -86,6 +86,9 @@ func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, calle
 		return b.entWrite(w, call, api)
 	case EtcdTxn:
 		w.Fenced = etcdTxnFenced(callRecv(c))
+		if !w.Fenced {
+			w.Fenced, w.keyExists = b.leaseKeyFence(fn, etcdTxnExists(callRecv(c)))
+		}
 	case ConsulTxn:
 		w.Fenced = consulTxnConditional(fn, arg(c, 0))
 	case ZKVersion:
@@ -266,6 +269,10 @@ func (b *builder) factWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
 		w := newWrite(fn, call, fp.System, shortName(obj))
 		w.Via, w.Dispatch, w.TokenSource = fp.What, fp.Dispatch, fp.TokenSource
 		tok := arg(call.Common(), fp.Param)
+		if fp.LeaseKey {
+			w.Fenced, w.keyExists = b.leaseKeyFence(fn, tok)
+			return w
+		}
 		if fp.Field != "" {
 			b.fieldToken(w, tok, fp.Field)
 			return w
