@@ -201,6 +201,9 @@ func (b *builder) describeWrite(w *Write) string {
 	if w.Via != "" {
 		return fmt.Sprintf("%s, via %s", w.Via, w.What)
 	}
+	if w.Note != "" {
+		return fmt.Sprintf("%s at %s, %s", w.What, b.shortPos(w.Pos), w.Note)
+	}
 	return fmt.Sprintf("%s at %s", w.What, b.shortPos(w.Pos))
 }
 

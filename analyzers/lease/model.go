@@ -107,6 +107,9 @@ type Write struct {
 	Fn     *ssa.Function
 	System System
 	What   string // "ExecContext (UPDATE docs)", "Put", "PutObject"
+	// Note says why a write that looks fenced is not ("its revision read
+	// afresh on every retry"), or is empty.
+	Note string
 	// Fenced says the store rejects the write from a stale holder.
 	Fenced bool
 	// Unchecked marks a SQL write that has a fence but whose rows-affected

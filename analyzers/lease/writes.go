@@ -89,13 +89,19 @@ func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, calle
 		if !w.Fenced {
 			w.Fenced, w.keyExists = b.leaseKeyFence(fn, etcdTxnExists(callRecv(c)))
 		}
+		if !w.Fenced && etcdTxnBlindSwap(callRecv(c)) {
+			w.Note = blindSwapNote("revision")
+		}
 	case ConsulTxn:
 		w.Fenced = consulTxnConditional(fn, arg(c, 0))
 	case ZKVersion:
 		v := arg(c, api.Arg)
 		// A version is compare-and-set on the node, not a token: leave Token nil.
 		if n, ok := constInt(v); !ok || n != -1 {
-			w.Fenced = true
+			w.Fenced = !zkBlindSwap(call, api)
+			if !w.Fenced {
+				w.Note = blindSwapNote("version")
+			}
 		}
 	case ZKMulti:
 		w.Fenced = hasCheckVersion(arg(c, 0))
@@ -854,7 +860,7 @@ func etcdTxnFenced(txn ssa.Value) bool {
 	}
 	written := etcdOpKeys(slices.Concat(steps.thens, steps.elses))
 	for _, cmp := range steps.ifs {
-		if etcdCmpFences(cmp, written) {
+		if etcdCmpFences(cmp, written, steps.thens) {
 			return true
 		}
 	}
@@ -972,8 +978,9 @@ func etcdOpKeys(ops []ssa.Value) []ssa.Value {
 	return keys
 }
 
-// etcdCmpFences reports whether one compare of a Txn's If fences it.
-func etcdCmpFences(cmp ssa.Value, written []ssa.Value) bool {
+// etcdCmpFences reports whether one compare of a Txn's If fences it;
+// thens are the ops of the Txn's Then.
+func etcdCmpFences(cmp ssa.Value, written, thens []ssa.Value) bool {
 	p := producer(cmp)
 	if p == nil {
 		return true // built out of sight
@@ -1008,9 +1015,60 @@ func etcdCmpFences(cmp ssa.Value, written []ssa.Value) bool {
 	case "CreateRevision", "LeaseValue":
 		return true
 	case "ModRevision", "Version", "Value":
-		return writesKey(written, arg(target.Common(), 0))
+		key := arg(target.Common(), 0)
+		return writesKey(written, key) && !etcdBlindSwap(p, key, arg(p.Common(), 2), thens)
 	}
 	return true
+}
+
+// etcdTxnBlindSwap reports whether a compare of the Txn that txn is a step
+// of makes a blind compare-and-swap of what it writes.
+func etcdTxnBlindSwap(txn ssa.Value) bool {
+	steps := etcdTxnSteps(txn)
+	for _, cmp := range steps.ifs {
+		p := producer(cmp)
+		if p == nil {
+			continue
+		}
+		if f := calleeFunc(p.Common()); f == nil || f.Name() != "Compare" {
+			continue
+		}
+		target := producer(arg(p.Common(), 0))
+		if target == nil {
+			continue
+		}
+		switch tf := calleeFunc(target.Common()); {
+		case tf == nil:
+		case tf.Name() == "ModRevision" || tf.Name() == "Version" || tf.Name() == "Value":
+			if etcdBlindSwap(p, arg(target.Common(), 0), arg(p.Common(), 2), steps.thens) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// etcdBlindSwap reports whether cmp, a compare of key with expected, makes
+// a blind compare-and-swap of the op among thens that writes key
+// (blindswap.go).
+func etcdBlindSwap(cmp *ssa.Call, key, expected ssa.Value, thens []ssa.Value) bool {
+	for _, op := range thens {
+		p := producer(op)
+		if p == nil {
+			continue
+		}
+		f := calleeFunc(p.Common())
+		if f == nil || !sameValue(arg(p.Common(), 0), key, 0) {
+			continue
+		}
+		switch f.Name() {
+		case "OpPut":
+			return blindSwap(cmp, key, expected, arg(p.Common(), 1))
+		case "OpDelete":
+			return blindSwap(cmp, key, expected, nil)
+		}
+	}
+	return false
 }
 
 // existenceCheck reports whether the clientv3.Compare call cmp checks

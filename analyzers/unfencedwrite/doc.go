@@ -192,6 +192,17 @@
 //     "fence": tok}}), then check MatchedCount (ErrNoDocuments from a
 //     FindOneAndUpdate's Err or Decode): 0 means a newer holder wrote first.
 //
+// A compare-and-swap whose version is read afresh right before it and that
+// is retried with the same value when the compare fails overwrites whatever
+// is there: an etcd Get, then Txn If(Compare(ModRevision(key), "=", rev))
+// .Then(OpPut(key, data)) in a loop until Succeeded, or a ZooKeeper Get,
+// then Set(path, data, stat.Version) again on ErrBadVersion, where data was
+// made before the loop (the caller's copy). It is reported, the message
+// saying "its revision read afresh on every retry": compare the version
+// read when the write was decided, and give up on a conflict. A loop that
+// decodes the value it read, or looks at it before writing, decides again
+// on every turn and is taken as fenced.
+//
 // SQL is read however the program builds it: constants, + and fmt.Sprintf
 // around constant fragments (a value formatted into the text, such as the
 // token in "fence <= %d", counts as a placeholder), printf-like formatters

@@ -75,8 +75,11 @@ func message(pass *analysis.Pass, w *lease.Write, l *lease.Lease) string {
 			w.What, outcome, l.What, pass.Fset.Position(l.Pos).Line, fix)
 	}
 	what := w.What
-	if w.Via != "" {
+	switch {
+	case w.Via != "":
 		what = fmt.Sprintf("%s (%s%s)", w.What, w.Via, w.SitesNote())
+	case w.Note != "":
+		what = fmt.Sprintf("%s (%s)", w.What, w.Note)
 	}
 	if w.Unseen != "" {
 		return fmt.Sprintf("%s writes to %s while %s (line %d) is held, and fencelint could not see its %s: "+
