@@ -23,7 +23,9 @@ import (
 //   - In the helper package, Unlock's DEL is the lock's release (its role,
 //     which Unlock's callers then see), though no call there passes it a
 //     lock key: its key is built from its parameter as Lock's SET NX key
-//     is from the same parameter of Lock. Only a function named for
+//     is from the same parameter of Lock. So is the package's generic
+//     delete when Unlock hands it that parameter (Unlock(key) { return
+//     s.Delete(key) }): the write is the lock's own. Only a function named for
 //     letting go or renewing (unlock, release, extend, renew, refresh) is
 //     read so: the package's generic Del(key) builds its key the same
 //     way. A variadic key list (unlock(ctx, keys ...string)) pairs with a
@@ -216,9 +218,12 @@ func keyParamsOf(writes []*Write) uint64 {
 // whose keys are built from those of fn's parameters the arguments are
 // built from, if any.
 func (b *builder) keyParamCall(w *Write, fn *ssa.Function, call *ssa.CallCommon, mask uint64) {
-	if bits.OnesCount64(mask) == 1 && b.isLockKey(arg(call, bits.TrailingZeros64(mask))) {
-		w.LockImpl = true // a helper of two keys may write another one too
-		return
+	if bits.OnesCount64(mask) == 1 {
+		// A helper of two keys may write another one too.
+		if k := arg(call, bits.TrailingZeros64(mask)); b.isLockKey(k) || b.isPairedLockKey(fn, k) {
+			w.LockImpl = true
+			return
+		}
 	}
 	var keys []ssa.Value
 	for i := range 64 {

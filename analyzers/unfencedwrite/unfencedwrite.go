@@ -3,8 +3,10 @@ package unfencedwrite
 import (
 	_ "embed"
 	"fmt"
+	"go/types"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
 
 	"github.com/fencelint/fencelint/analyzers/internal/analysisdoc"
 	"github.com/fencelint/fencelint/analyzers/lease"
@@ -25,22 +27,116 @@ var Analyzer = &analysis.Analyzer{
 
 func run(pass *analysis.Pass) (any, error) {
 	m := lease.ModelOf(pass)
-	var idx calls // built on the first finding: most packages have none
+	var found []finding
 	for _, w := range m.Writes {
 		held := m.Guarding(w)
 		if !isUnfencedUnderLease(w, held) || m.DrawsToken(w) {
 			continue // a drawn counter is a token (weaktoken's), not protected data
 		}
-		if idx == nil {
-			idx = indexCalls(pass)
+		found = append(found, finding{w, held[0]})
+	}
+	if len(found) == 0 {
+		return nil, nil
+	}
+	idx := indexCalls(pass)
+	for _, g := range groupRepeatedCalls(found) {
+		d := analysis.Diagnostic{
+			Pos:            g.first.w.Pos,
+			Message:        message(pass, g.first.w, g.first.lease),
+			SuggestedFixes: suggestFixes(pass, idx, g.first.w),
 		}
-		m.Report(pass, analysis.Diagnostic{
-			Pos:            w.Pos,
-			Message:        message(pass, w, held[0]),
-			SuggestedFixes: suggestFixes(pass, idx, w),
-		})
+		if n := len(g.again); n > 0 {
+			d.Message += fmt.Sprintf(" (%s is called %d more %s in %s under this lease: see the related positions)",
+				calleeName(g.first.w), n, plural(n, "time", "times"), g.first.w.Fn.Name())
+			for _, again := range g.again {
+				d.Related = append(d.Related, analysis.RelatedInformation{Pos: again.w.Pos, Message: "called again here"})
+			}
+		}
+		m.Report(pass, d)
 	}
 	return nil, nil
+}
+
+// A finding is an unfenced write and the lease it is made under.
+type finding struct {
+	w     *lease.Write
+	lease *lease.Lease
+}
+
+// A callGroup is the calls of one writing function made in one function
+// under one lease: one bug, fixed in the callee, reported at the first.
+type callGroup struct {
+	first finding
+	again []finding
+}
+
+// groupRepeatedCalls groups the findings that call the same writing
+// function from the same function under the same lease (a stopAnalysis
+// helper called on each of thirty error paths), in the order of found.
+// A write made directly, or through a func value, is a group of its own.
+func groupRepeatedCalls(found []finding) []*callGroup {
+	type key struct {
+		fn     any
+		callee any
+		lease  *lease.Lease
+	}
+	var groups []*callGroup
+	byKey := make(map[key]*callGroup)
+	for _, f := range found {
+		callee := writingCallee(f.w)
+		if callee == nil {
+			groups = append(groups, &callGroup{first: f})
+			continue
+		}
+		k := key{f.w.Fn, callee, f.lease}
+		g := byKey[k]
+		switch {
+		case g == nil:
+			g = &callGroup{first: f}
+			byKey[k] = g
+			groups = append(groups, g)
+		case f.w.Pos < g.first.w.Pos:
+			g.again = append(g.again, g.first)
+			g.first = f
+		default:
+			g.again = append(g.again, f)
+		}
+	}
+	return groups
+}
+
+// writingCallee returns the function w calls when w is a call (not a go
+// statement: each starts work of its own) of a function or interface
+// method that writes, or nil.
+func writingCallee(w *lease.Write) any {
+	call, ok := w.Call.(*ssa.Call)
+	if !ok || w.Via == "" {
+		return nil
+	}
+	if c := call.Common(); c.IsInvoke() {
+		return c.Method
+	} else if f := c.StaticCallee(); f != nil {
+		return f
+	}
+	return nil
+}
+
+// calleeName names the function w, a grouped call, calls.
+func calleeName(w *lease.Write) string {
+	switch f := writingCallee(w).(type) {
+	case *types.Func:
+		return f.Name()
+	case *ssa.Function:
+		return f.Name()
+	}
+	return "it"
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // isUnfencedUnderLease reports whether w is made while held, the leases
