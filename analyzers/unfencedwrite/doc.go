@@ -42,7 +42,10 @@
 // call, it lists each where the application makes it nearest the store (a
 // call through an interface at that call), leaving out the writes that
 // only add rows when another replaces data, and names first one that
-// replaces data. A write that the function makes only for
+// replaces data. Calls of one such function made from one function under
+// one lease (a helper that records a status, called on every way out) are
+// one finding, at the first, which says how many more there are and lists
+// them as related positions: the fix is in the helper. A write that the function makes only for
 // some values of its parameters (under `if fix {`, after `if dryRun {
 // return }`, for `ttl < 0`, with a non-nil counter, also in a closure it
 // runs) is not the call's when a constant argument rules that path out
