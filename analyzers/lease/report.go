@@ -28,6 +28,11 @@ func (m *Model) Report(pass *analysis.Pass, d analysis.Diagnostic) {
 	pass.Report(d)
 }
 
+// Silenced reports whether a directive silences pass's analyzer at pos.
+func (m *Model) Silenced(pass *analysis.Pass, pos token.Pos) bool {
+	return m.silencer(pass, pos) != nil
+}
+
 // Reportf reports a diagnostic for node (anything with a position range).
 func (m *Model) Reportf(pass *analysis.Pass, rng analysis.Range, format string, args ...any) {
 	m.Report(pass, analysis.Diagnostic{Pos: rng.Pos(), End: rng.End(), Message: fmt.Sprintf(format, args...)})

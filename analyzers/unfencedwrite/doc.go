@@ -45,7 +45,8 @@
 // replaces data. Calls of one such function made from one function under
 // one lease (a helper that records a status, called on every way out) are
 // one finding, at the first, which says how many more there are and lists
-// them as related positions: the fix is in the helper. A write that the function makes only for
+// them as related positions: the fix is in the helper. A call silenced by
+// a directive stays out of its group: the directive silences its own line. A write that the function makes only for
 // some values of its parameters (under `if fix {`, after `if dryRun {
 // return }`, for `ttl < 0`, with a non-nil counter, also in a closure it
 // runs) is not the call's when a constant argument rules that path out

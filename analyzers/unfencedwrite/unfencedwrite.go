@@ -39,7 +39,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	idx := indexCalls(pass)
-	for _, g := range groupRepeatedCalls(found) {
+	for _, g := range groupRepeatedCalls(found, func(f finding) bool { return m.Silenced(pass, f.w.Pos) }) {
 		d := analysis.Diagnostic{
 			Pos:            g.first.w.Pos,
 			Message:        message(pass, g.first.w, g.first.lease),
@@ -73,8 +73,10 @@ type callGroup struct {
 // groupRepeatedCalls groups the findings that call the same writing
 // function from the same function under the same lease (a stopAnalysis
 // helper called on each of thirty error paths), in the order of found.
-// A write made directly, or through a func value, is a group of its own.
-func groupRepeatedCalls(found []finding) []*callGroup {
+// A write made directly, or through a func value, is a group of its own,
+// and so is a silenced one: a directive silences its own line, not the
+// calls grouped with it.
+func groupRepeatedCalls(found []finding, silenced func(finding) bool) []*callGroup {
 	type key struct {
 		fn     any
 		callee any
@@ -84,7 +86,7 @@ func groupRepeatedCalls(found []finding) []*callGroup {
 	byKey := make(map[key]*callGroup)
 	for _, f := range found {
 		callee := writingCallee(f.w)
-		if callee == nil {
+		if callee == nil || silenced(f) {
 			groups = append(groups, &callGroup{first: f})
 			continue
 		}

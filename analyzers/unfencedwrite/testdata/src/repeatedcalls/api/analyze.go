@@ -53,3 +53,18 @@ func (a *API) analyze(an *analysis, files []string) error {
 	}
 	return a.stopAnalysis(an, "Success")
 }
+
+// reanalyze's first way out is accepted with a directive: it silences that
+// call only, and the next one is reported.
+func (a *API) reanalyze(an *analysis) error {
+	key := "api:analyze:" + an.Repo
+	if ok, err := a.Cache.Lock(key, 5*time.Minute); err != nil || !ok {
+		return errors.New("analysis in progress")
+	}
+	defer a.Cache.Unlock(key)
+	if an.Status == "" {
+		//fencelint:ignore a skipped analysis is recorded the same by every holder
+		return a.stopAnalysis(an, "Skipped")
+	}
+	return a.stopAnalysis(an, "Success") // want `API.stopAnalysis \(DB.Exec \(UPDATE analyses\) at analyze.go:\d+\) writes to SQL database without a fencing token while the Redis lock taken by LockStore.Lock \(via \*cache.RedisStore.Lock\) \(line 61\) is held: [^()]*$`
+}
