@@ -1026,26 +1026,35 @@ func etcdCmpFences(cmp ssa.Value, written, thens []ssa.Value) bool {
 func etcdTxnBlindSwap(txn ssa.Value) bool {
 	steps := etcdTxnSteps(txn)
 	for _, cmp := range steps.ifs {
-		p := producer(cmp)
-		if p == nil {
-			continue
-		}
-		if f := calleeFunc(p.Common()); f == nil || f.Name() != "Compare" {
-			continue
-		}
-		target := producer(arg(p.Common(), 0))
-		if target == nil {
-			continue
-		}
-		switch tf := calleeFunc(target.Common()); {
-		case tf == nil:
-		case tf.Name() == "ModRevision" || tf.Name() == "Version" || tf.Name() == "Value":
-			if etcdBlindSwap(p, arg(target.Common(), 0), arg(p.Common(), 2), steps.thens) {
-				return true
-			}
+		if p, key := etcdVersionCompare(cmp); p != nil && etcdBlindSwap(p, key, arg(p.Common(), 2), steps.thens) {
+			return true
 		}
 	}
 	return false
+}
+
+// etcdVersionCompare returns the clientv3.Compare call cmp is and the key
+// it compares, when it compares a key's ModRevision, Version or Value;
+// nil otherwise.
+func etcdVersionCompare(cmp ssa.Value) (*ssa.Call, ssa.Value) {
+	p := producer(cmp)
+	if p == nil {
+		return nil, nil
+	}
+	if f := calleeFunc(p.Common()); f == nil || f.Name() != "Compare" {
+		return nil, nil
+	}
+	target := producer(arg(p.Common(), 0))
+	if target == nil {
+		return nil, nil
+	}
+	switch tf := calleeFunc(target.Common()); {
+	case tf == nil:
+		return nil, nil
+	case tf.Name() == "ModRevision" || tf.Name() == "Version" || tf.Name() == "Value":
+		return p, arg(target.Common(), 0)
+	}
+	return nil, nil
 }
 
 // etcdBlindSwap reports whether cmp, a compare of key with expected, makes
