@@ -503,6 +503,7 @@ func runParams(fact func(types.Object, analysis.Fact) bool, fn *types.Func) []in
 	var r RunParamFact
 	if fact(fn.Origin(), &r) {
 		out = append(out, r.Params...)
+		out = append(out, r.Calls...)
 	}
 	slices.Sort(out)
 	return slices.Compact(out)

@@ -222,6 +222,9 @@ func (b *builder) addFactWrites() {
 			w = b.spawnedWrite(fn, call)
 		}
 		if w == nil {
+			w = b.ranWrite(fn, call)
+		}
+		if w == nil {
 			w = b.nextWrite(fn, call)
 		}
 		if w != nil {

@@ -3,6 +3,7 @@ package lease
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -46,6 +47,49 @@ func (b *builder) spawnedWrite(fn *ssa.Function, call ssa.CallInstruction) *Writ
 		return w
 	}
 	return nil
+}
+
+// ranWrite returns the write made by a declared function or method value
+// that call hands to a function of the application's that runs it before
+// it returns or in a goroutine (RunParamFact, GoParamFact): a worker's
+// processNextItem(c.queue, c.syncHandler) writes what the handler writes.
+// It is what the handler's writes amount to for the callers of a function
+// that holds no lease itself (a worker started with wait.Until). A closure
+// handed over needs none of this (regions.go), nor a catalogued Spawner
+// (spawnedWrite).
+func (b *builder) ranWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
+	c := call.Common()
+	helper := calleeFunc(c)
+	if helper == nil || b.ix.lookupSpawner(helper) != nil {
+		return nil
+	}
+	if b.regions.byCall[call] != nil || len(b.heldBefore(call)) > 0 {
+		// A lock helper's callback, and a func handed over under a
+		// lease, run under it and report there (handOnRuns).
+		return nil
+	}
+	for _, i := range b.runParamsOf(c) {
+		obj := declaredValue(arg(c, i))
+		if obj == nil {
+			continue
+		}
+		var wf WritesFact
+		if !b.fact(obj, &wf) {
+			continue
+		}
+		w := newWrite(fn, call, wf.System, shortName(helper)+"("+shortName(obj)+")")
+		w.Via, w.Dispatch, w.outsideOf, w.Append = wf.What, wf.Dispatch, wf.OutsideOf, wf.Append
+		w.Sites, w.sitesOf = reachedSites(call, &wf), obj
+		w.spawned = wf.Spawned || b.goParam(helper, i)
+		return w
+	}
+	return nil
+}
+
+// goParam reports whether helper runs its func parameter i in a goroutine.
+func (b *builder) goParam(helper *types.Func, i int) bool {
+	var g GoParamFact
+	return b.pass.ImportObjectFact(helper.Origin(), &g) && (slices.Contains(g.Params, i) || slices.Contains(g.Returning, i))
 }
 
 // declaredValue returns the declared function or method v is a value of

@@ -28,19 +28,27 @@ import (
 // checked: a helper that swallowed it would be read as holding a lock it
 // may not hold.
 
-// RunParamFact: the function calls the func() error values passed as these
-// parameters (receiver excluded) before it returns its own error.
+// RunParamFact: the function calls the func() error values passed as
+// Params (receiver excluded) before it returns its own error, and the func
+// values passed as Calls, of any type, before it returns.
+//
+// Calls carries a lease into a method value handed to a plain helper: a
+// controller's processNextItem(queue, c.syncHandler) calls the handler
+// from a func literal it calls itself, so the handler runs under the
+// lease the worker runs under. Params is the narrower reading that makes
+// a retried closure's acquire the helper's (resolveRunParam).
 type RunParamFact struct {
 	Params []int
+	Calls  []int
 }
 
 func (*RunParamFact) AFact() {}
 func (f *RunParamFact) String() string {
-	return fmt.Sprintf("runs params %v before it returns", f.Params)
+	return fmt.Sprintf("runs params %v before it returns", slices.Concat(f.Params, f.Calls))
 }
 
 // exportRunParams exports a RunParamFact for each declared function of the
-// package that calls one of its func() error parameters itself.
+// package that calls one of its func parameters itself.
 func (b *builder) exportRunParams() {
 	for _, file := range b.pass.Files {
 		for _, d := range file.Decls {
@@ -49,14 +57,101 @@ func (b *builder) exportRunParams() {
 				continue
 			}
 			fn, ok := b.pass.TypesInfo.Defs[decl.Name].(*types.Func)
-			if !ok || !lastResultError(fn.Signature()) {
+			if !ok {
 				continue
 			}
-			if params := b.calledErrParams(fn, decl.Body); len(params) > 0 {
-				b.pass.ExportObjectFact(fn, &RunParamFact{Params: params})
+			var f RunParamFact
+			if lastResultError(fn.Signature()) {
+				f.Params = b.calledErrParams(fn, decl.Body)
+			}
+			f.Calls = b.calledFuncParams(fn, decl.Body)
+			if len(f.Params)+len(f.Calls) > 0 {
+				b.pass.ExportObjectFact(fn, &f)
 			}
 		}
 	}
+}
+
+// calledFuncParams returns the indexes of fn's func parameters that body
+// calls before it returns: outside go statements and outside func
+// literals, or in a func literal the body calls itself (processItem :=
+// func(obj any) error { ...; return syncer(key) }; processItem(obj)).
+func (b *builder) calledFuncParams(fn *types.Func, body *ast.BlockStmt) []int {
+	index := make(map[*types.Var]int)
+	for i, p := range funcParams(fn) {
+		if p != nil {
+			index[p] = i
+		}
+	}
+	if len(index) == 0 {
+		return nil
+	}
+	run := b.calledLiterals(body)
+	var out []int
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.GoStmt:
+			return false
+		case *ast.FuncLit:
+			return run[x]
+		case *ast.CallExpr:
+			if i, ok := index[b.calledVar(x)]; ok && !slices.Contains(out, i) {
+				out = append(out, i)
+			}
+		}
+		return true
+	})
+	slices.Sort(out)
+	return out
+}
+
+// calledLiterals returns the func literals of body that body calls
+// outside go statements: at once (func() { ... }()) or through the local
+// variable they are assigned to.
+func (b *builder) calledLiterals(body *ast.BlockStmt) map[*ast.FuncLit]bool {
+	assigned := make(map[*types.Var][]*ast.FuncLit)
+	ast.Inspect(body, func(n ast.Node) bool {
+		if as, ok := n.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
+			for i, rhs := range as.Rhs {
+				lit, ok := ast.Unparen(rhs).(*ast.FuncLit)
+				id, isID := as.Lhs[i].(*ast.Ident)
+				if !ok || !isID {
+					continue
+				}
+				if v, ok := b.pass.TypesInfo.ObjectOf(id).(*types.Var); ok {
+					assigned[v] = append(assigned[v], lit)
+				}
+			}
+		}
+		return true
+	})
+	run := make(map[*ast.FuncLit]bool)
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.GoStmt:
+			return false
+		case *ast.CallExpr:
+			if lit, ok := ast.Unparen(x.Fun).(*ast.FuncLit); ok {
+				run[lit] = true
+			}
+			for _, lit := range assigned[b.calledVar(x)] {
+				run[lit] = true
+			}
+		}
+		return true
+	})
+	return run
+}
+
+// calledVar returns the variable a call calls (f(x) with f a variable),
+// or nil.
+func (b *builder) calledVar(call *ast.CallExpr) *types.Var {
+	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, _ := b.pass.TypesInfo.Uses[id].(*types.Var)
+	return v
 }
 
 // calledErrParams returns the indexes of fn's func() error parameters that

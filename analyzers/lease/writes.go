@@ -34,6 +34,9 @@ func (b *builder) writeAt(fn *ssa.Function, call ssa.CallInstruction) *Write {
 	if w := b.spawnedWrite(fn, call); w != nil {
 		return w
 	}
+	if w := b.ranWrite(fn, call); w != nil {
+		return w
+	}
 	if callee, ok := b.resolve(c); ok {
 		switch {
 		case callee.api != nil && callee.role&(RoleWrite|RoleFenced) != 0:
