@@ -157,6 +157,7 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program, files *SchemaFact) (*M
 	b.exportSchema() // for importers, even where this package has nothing to judge
 	b.exportGoParams()
 	b.exportRunParams()
+	b.exportKubeNews()
 	b.exportTexts()
 	b.exportScripts()
 	if !b.relevant() {

@@ -74,6 +74,7 @@ const (
 	DynamoConditional                  // fenced if the input's ConditionExpression compares an attribute or asks for absence (dynamodb.go)
 	ESAPIConditional                   // fenced if the go-elasticsearch request sets IfSeqNo, a version or a create (esapi.go)
 	NATSLastRevision                   // fenced if a NATS KV delete passes LastRevision(rev) (nats.go)
+	KubeResourceVersion                // fenced unless the object was built afresh, without a resourceVersion (kubeobjects.go)
 )
 
 // When says, for documentation, when a write under the rule is fenced;
@@ -112,6 +113,9 @@ func (r FenceRule) When() string {
 			"or the input sets the legacy `Expected`"
 	case ESAPIConditional:
 		return "as for olivere/elastic, read from the request's fields, its `With` options or the bulk item (`Action: \"create\"`)"
+	case KubeResourceVersion:
+		return "the object was read from the API server (a `Get`, a lister, a `DeepCopy` of one) and keeps its `resourceVersion`, " +
+			"or the code sets `ResourceVersion`; not when it was built afresh (a literal, a constructor that returns one)"
 	case NATSLastRevision:
 		return "`Update` (a compare-and-set on the revision read) and `Create` always; a `Delete` or `Purge` that passes `LastRevision(rev)`"
 	case MinioConditional:
@@ -158,6 +162,7 @@ const (
 	MinIO      System = "MinIO"
 	DynamoDB   System = "DynamoDB"
 	NATSKV     System = "NATS JetStream KV"
+	KubeAPI    System = "the Kubernetes API"
 )
 
 // An API is one row of the catalog.
@@ -204,6 +209,9 @@ const (
 	pkgLeader     = "k8s.io/client-go/tools/leaderelection"
 	pkgResLock    = "k8s.io/client-go/tools/leaderelection/resourcelock"
 	pkgCoordV1    = "k8s.io/api/coordination/v1"
+	pkgKubeClient = "k8s.io/client-go/kubernetes"
+	pkgKubeCoreV1 = "k8s.io/client-go/kubernetes/typed/core/v1"
+	pkgCtrlClient = "sigs.k8s.io/controller-runtime/pkg/client"
 	pkgGocron     = "github.com/go-co-op/gocron"
 	pkgRaft       = "github.com/hashicorp/raft"
 	pkgSQL        = "database/sql"
@@ -397,6 +405,20 @@ func catalog() []API {
 		API{Pkg: pkgCoordV1, Recv: "LeaseSpec", Name: "LeaseTransitions", Field: true, Role: RoleNotToken, System: Kubernetes,
 			Note: "LeaseTransitions does not move when the same identity re-acquires and restarts at 0 when the Lease object is recreated"},
 	)
+
+	// Kubernetes API objects: an Update is a compare-and-set on the
+	// object's resourceVersion, unless the object was built afresh
+	// (kubeobjects.go). The typed clients' Update and UpdateStatus (the
+	// clientset's, the dynamic client's, and those of clientsets client-gen
+	// generates in the application) are recognised by their
+	// metav1.UpdateOptions parameter (kubeTypedUpdate) and share these
+	// rows; controller-runtime's client by its package (its status and
+	// subresource writers' Update too). Create, Patch and Delete are not
+	// read.
+	for _, name := range []string{"Update", "UpdateStatus"} {
+		add(API{Pkg: pkgKubeCoreV1, Recv: "*", Name: name, Role: RoleWrite, System: KubeAPI, Fence: KubeResourceVersion, Arg: 1})
+	}
+	add(API{Pkg: pkgCtrlClient, Recv: "*", Name: "Update", Role: RoleWrite, System: KubeAPI, Fence: KubeResourceVersion, Arg: 1})
 
 	// gocron v2.
 	add(
@@ -674,6 +696,14 @@ func etcdOpRole(name string) (Role, bool) {
 	return RoleWrite, false
 }
 
+// clientPaths lists the packages that hand out clients whose writes the
+// catalog recognises by signature rather than by package (client-go's
+// clientset: a typed client per API group, kubeTypedUpdate): importing
+// one makes a package relevant, as importing a catalogued package does.
+func clientPaths() []string {
+	return []string{pkgKubeClient, "k8s.io/client-go/dynamic"}
+}
+
 // redisWrites lists the go-redis commands that change data, under the
 // names of every version (v9 renamed SetEX to SetEx). A pop or move is a
 // write: it takes the element out (ZPOPMIN then a ZADD back is a
@@ -859,6 +889,8 @@ func (s System) FenceAdvice() string {
 		return "fence it: index with the lease's token as an external version (Version(token).VersionType(\"external\")), or with IfSeqNo/IfPrimaryTerm of the document you read"
 	case MinIO:
 		return "fence it: upload with opts.SetMatchETag(etag) of the object you read, or opts.SetMatchETagExcept(\"*\") to create only"
+	case KubeAPI:
+		return "fence it: update the object you read (a Get or lister copy keeps its resourceVersion, and the API server refuses the update once another holder wrote), or set ResourceVersion to the one you read"
 	}
 	return "fence it: make the store compare the lease's fencing token before it applies the write"
 }

@@ -34,6 +34,9 @@ func newIndex() *index {
 	for _, f := range forks() {
 		ix.forks[f.Path] = f.Pkg
 	}
+	for _, p := range clientPaths() {
+		ix.paths[p], ix.known[p] = true, true
+	}
 	apis := catalog()
 	for i := range apis {
 		api := &apis[i]

@@ -91,6 +91,9 @@ func (b *builder) resolveCallee(call *ssa.CallCommon) (callee, bool) {
 	if api := b.ix.lookupFunc(fn); api != nil {
 		return b.catalogCallee(call, fn, fn, api), true
 	}
+	if api := b.kubeTypedUpdate(fn); api != nil {
+		return b.catalogCallee(call, fn, fn, api), true
+	}
 	if c, ok := b.resolveOnceDo(call, fn); ok {
 		return c, true
 	}
@@ -125,6 +128,9 @@ func (b *builder) resolveCallee(call *ssa.CallCommon) (callee, bool) {
 // arguments that change a row's role read at the call.
 func (b *builder) catalogCallee(call *ssa.CallCommon, fn, lib *types.Func, api *API) callee {
 	c := callee{fn: fn, api: api, role: api.Role, system: api.System, what: apiName(lib, api), held: api.Held}
+	if api.System == KubeAPI {
+		c.what = shortName(lib) // StatefulSetInterface.Update: the client says which object
+	}
 	if fn != lib {
 		c.what = shortName(fn) + " (as " + c.what + ")"
 	}

@@ -159,6 +159,8 @@ func (b *builder) requestCondition(c *ssa.CallCommon, api *API) (cond condition,
 		cond.fenced, cond.known = dynamoFenced(arg(c, api.Arg))
 	case NATSLastRevision:
 		cond.fenced, cond.known = natsLastRevision(c)
+	case KubeResourceVersion:
+		cond.fenced, cond.known = !b.kubeFresh(arg(c, api.Arg), c), true
 	case ESConditional:
 		req := callRecv(c) // a service's or a bulk's Do
 		if api.Recv == "BulkProcessor" {
