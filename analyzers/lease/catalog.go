@@ -50,31 +50,31 @@ func (r Role) Has(want Role) bool { return r&want == want }
 type FenceRule uint8
 
 const (
-	NeverFenced       FenceRule = iota // the call has no way to carry a condition
-	SQLQuery                           // SQL text in the argument at API.Arg; fenced if its predicate compares a token
-	SQLPrepared                        // a prepared statement: the SQL comes from the Prepare call that made the receiver
-	EtcdTxn                            // fenced if the Txn chain has an If with an ownership compare
-	S3Conditional                      // fenced if the input struct sets IfMatch / IfNoneMatch
-	GCSConditional                     // fenced if the object handle went through If(Conditions{...})
-	ConsulTxn                          // fenced if the ops hold a check-session, check-index or cas op, or create-if-absent (consultxn.go)
-	ZKVersion                          // fenced if the version argument at API.Arg is not -1
-	ZKMulti                            // fenced if the ops hold a *zk.CheckVersionRequest
-	ZKCreate                           // create-only unless the flags at API.Arg are sequential: ZooKeeper refuses an existing node
-	RedisScript                        // fenced if the Lua script at API.Arg compares a stored fence
-	RedisWatched                       // fenced: inside WATCH/MULTI the EXEC aborts on conflict
-	RedisCommand                       // the command is named by the call's first string argument (redigo's Do): a write only if it names one
-	EtcdOp                             // the call runs the etcd Op at API.Arg (KV.Do): a write unless the Op is a read (etcdOpRole)
-	SQLBuilder                         // a query builder's Exec: the SQL is written out from the builder chain (sqlbuilders.go)
-	SQLORM                             // an ORM's write: the SQL is written out from the call chain ending at the call (sqlorm.go)
-	SQLNamed                           // a query run by the name at API.Arg, from a file of named queries (sqldotsql.go)
-	EntGraph                           // an ent client's write (sqlgraph), read at the application's call of the generated builder (sqlent.go)
-	MongoFilter                        // a MongoDB collection write, read as the SQL statement its filter and update amount to (mongo.go)
-	ESConditional                      // fenced if the olivere/elastic request carries a version, IfSeqNo or OpType("create") (elastic.go)
-	MinioConditional                   // fenced if the PutObjectOptions went through SetMatchETag or SetMatchETagExcept("*") (minio.go)
-	DynamoConditional                  // fenced if the input's ConditionExpression compares an attribute or asks for absence (dynamodb.go)
-	ESAPIConditional                   // fenced if the go-elasticsearch request sets IfSeqNo, a version or a create (esapi.go)
-	NATSLastRevision                   // fenced if a NATS KV delete passes LastRevision(rev) (nats.go)
-	KubeResourceVersion                // fenced unless the object was built afresh, without a resourceVersion (kubeobjects.go)
+	NeverFenced         FenceRule = iota // the call has no way to carry a condition
+	SQLQuery                             // SQL text in the argument at API.Arg; fenced if its predicate compares a token
+	SQLPrepared                          // a prepared statement: the SQL comes from the Prepare call that made the receiver
+	EtcdTxn                              // fenced if the Txn chain has an If with an ownership compare
+	S3Conditional                        // fenced if the input struct sets IfMatch / IfNoneMatch
+	GCSConditional                       // fenced if the object handle went through If(Conditions{...})
+	ConsulTxn                            // fenced if the ops hold a check-session, check-index or cas op, or create-if-absent (consultxn.go)
+	ZKVersion                            // fenced if the version argument at API.Arg is not -1
+	ZKMulti                              // fenced if the ops hold a *zk.CheckVersionRequest
+	ZKCreate                             // create-only unless the flags at API.Arg are sequential: ZooKeeper refuses an existing node
+	RedisScript                          // fenced if the Lua script at API.Arg compares a stored fence
+	RedisWatched                         // fenced: inside WATCH/MULTI the EXEC aborts on conflict
+	RedisCommand                         // the command is named by the call's first string argument (redigo's Do): a write only if it names one
+	EtcdOp                               // the call runs the etcd Op at API.Arg (KV.Do): a write unless the Op is a read (etcdOpRole)
+	SQLBuilder                           // a query builder's Exec: the SQL is written out from the builder chain (sqlbuilders.go)
+	SQLORM                               // an ORM's write: the SQL is written out from the call chain ending at the call (sqlorm.go)
+	SQLNamed                             // a query run by the name at API.Arg, from a file of named queries (sqldotsql.go)
+	EntGraph                             // an ent client's write (sqlgraph), read at the application's call of the generated builder (sqlent.go)
+	MongoFilter                          // a MongoDB collection write, read as the SQL statement its filter and update amount to (mongo.go)
+	ESConditional                        // fenced if the olivere/elastic request carries a version, IfSeqNo or OpType("create") (elastic.go)
+	MinioConditional                     // fenced if the PutObjectOptions went through SetMatchETag or SetMatchETagExcept("*") (minio.go)
+	DynamoConditional                    // fenced if the input's ConditionExpression compares an attribute or asks for absence (dynamodb.go)
+	ESAPIConditional                     // fenced if the go-elasticsearch request sets IfSeqNo, a version or a create (esapi.go)
+	NATSLastRevision                     // fenced if a NATS KV delete passes LastRevision(rev) (nats.go)
+	KubeResourceVersion                  // fenced unless the object was built afresh, without a resourceVersion (kubeobjects.go)
 )
 
 // When says, for documentation, when a write under the rule is fenced;
