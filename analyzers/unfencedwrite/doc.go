@@ -36,7 +36,15 @@
 // KV Put and Delete and Txns without a check-session, check-index or cas op
 // (or a check-not-exists op in a Txn that deletes nothing);
 // ZooKeeper Set and Delete with version -1, sequential Creates, and Multi
-// without a CheckVersionRequest. A call, made while the lease is held, to a function
+// without a CheckVersionRequest; Kubernetes objects updated (Update and
+// UpdateStatus of client-go's typed and dynamic clients, of the clientsets
+// client-gen generates, and of controller-runtime's client) with an object
+// built afresh, as a literal or by a constructor of the application's,
+// that carries no resourceVersion: the API server applies it whatever is
+// stored, where an object read from the server (a Get, a lister, a List
+// item, a DeepCopy of one) carries the version it was read at and its
+// update fails once the next leader wrote (a compare-and-set). Kubernetes
+// Creates fail on an existing name; Patches and Deletes are not judged. A call, made while the lease is held, to a function
 // (in this package or another) that makes such a write is reported at the
 // call and names the inner write; when the call reaches several on every
 // call, it lists each where the application makes it nearest the store (a
@@ -89,7 +97,12 @@
 //     -vettool, or when the method's package is not among the patterns,
 //     the hand-over is reported where it is made, naming the write it
 //     reaches. A method value handed to a catalogued spawner (g.Go(c.flush),
-//     wait.Until) is reported at that call. A go statement that starts a
+//     wait.Until) is reported at that call. A function that holds no lease
+//     itself and hands a method value to a helper that calls it (a
+//     controller worker's processNextItem(c.queue, c.syncHandler), which
+//     calls the handler from a func literal it calls) writes what the
+//     handler writes, so the worker started with wait.Until under the
+//     leader's lease is reported at that call, naming the handler. A go statement that starts a
 //     function of another package, or through an interface of the
 //     application's its implementations in other packages
 //     (go workers[i].Start(ctx)), hands that function over the same way,
