@@ -36,17 +36,26 @@ func (b *builder) spawnedWrite(fn *ssa.Function, call ssa.CallInstruction) *Writ
 		targets = append(targets, obj)
 	}
 	for _, obj := range targets {
-		var wf WritesFact
-		if !b.fact(obj, &wf) {
-			continue
+		if w := b.handedWrite(fn, call, spawner, obj, sp.Goroutine); w != nil {
+			return w
 		}
-		w := newWrite(fn, call, wf.System, shortName(spawner)+"("+shortName(obj)+")")
-		w.Via, w.Dispatch, w.outsideOf, w.Append = wf.What, wf.Dispatch, wf.OutsideOf, wf.Append
-		w.Sites, w.sitesOf = reachedSites(call, &wf), obj
-		w.spawned = sp.Goroutine || wf.Spawned
-		return w
 	}
 	return nil
+}
+
+// handedWrite returns the write made by obj, a declared function handed to
+// the function to (a spawner, a helper that runs it) at call, or nil if
+// obj writes nothing; spawned says whether to runs it in a goroutine.
+func (b *builder) handedWrite(fn *ssa.Function, call ssa.CallInstruction, to, obj *types.Func, spawned bool) *Write {
+	var wf WritesFact
+	if !b.fact(obj, &wf) {
+		return nil
+	}
+	w := newWrite(fn, call, wf.System, shortName(to)+"("+shortName(obj)+")")
+	w.Via, w.Dispatch, w.outsideOf, w.Append = wf.What, wf.Dispatch, wf.OutsideOf, wf.Append
+	w.Sites, w.sitesOf = reachedSites(call, &wf), obj
+	w.spawned = spawned || wf.Spawned
+	return w
 }
 
 // ranWrite returns the write made by a declared function or method value
@@ -69,19 +78,11 @@ func (b *builder) ranWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
 		return nil
 	}
 	for _, i := range b.runParamsOf(c) {
-		obj := declaredValue(arg(c, i))
-		if obj == nil {
-			continue
+		if obj := declaredValue(arg(c, i)); obj != nil {
+			if w := b.handedWrite(fn, call, helper, obj, b.goParam(helper, i)); w != nil {
+				return w
+			}
 		}
-		var wf WritesFact
-		if !b.fact(obj, &wf) {
-			continue
-		}
-		w := newWrite(fn, call, wf.System, shortName(helper)+"("+shortName(obj)+")")
-		w.Via, w.Dispatch, w.outsideOf, w.Append = wf.What, wf.Dispatch, wf.OutsideOf, wf.Append
-		w.Sites, w.sitesOf = reachedSites(call, &wf), obj
-		w.spawned = wf.Spawned || b.goParam(helper, i)
-		return w
 	}
 	return nil
 }
