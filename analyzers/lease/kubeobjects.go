@@ -122,7 +122,7 @@ func mayGetVersion(v ssa.Value, write *ssa.CallCommon, depth int) bool {
 	for _, r := range *refs {
 		switch x := r.(type) {
 		case *ssa.FieldAddr:
-			switch fieldName(x.X.Type().Underlying().(*types.Pointer).Elem(), x.Field) {
+			switch fieldName(x.X.Type(), x.Field) {
 			case "ResourceVersion":
 				return true
 			case "ObjectMeta":
@@ -185,7 +185,7 @@ func literalMeta(v ssa.Value, depth int) bool {
 	for _, r := range *alloc.Referrers() {
 		switch x := r.(type) {
 		case *ssa.FieldAddr:
-			if fieldName(alloc.Type().Underlying().(*types.Pointer).Elem(), x.Field) == "ResourceVersion" {
+			if fieldName(alloc.Type(), x.Field) == "ResourceVersion" {
 				return false
 			}
 		case *ssa.Store:
