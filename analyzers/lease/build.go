@@ -224,17 +224,23 @@ func (b *builder) dropTestWrites() {
 }
 
 // relevant reports whether the package can hold a lease or write to a store:
-// it imports a catalogued package or one that exported lease facts, or it
-// uses a fencelint directive. Everything else is skipped before SSA is built,
+// it imports a catalogued package or one that exported lease facts, or a
+// Kubernetes clientset and calls an Update, or it uses a fencelint
+// directive. Everything else is skipped before SSA is built,
 // which is most of the cost.
 func (b *builder) relevant() bool {
 	if len(b.dirs.roles) > 0 || len(b.dirs.ignores) > 0 {
 		return true
 	}
+	client := false
 	for _, imp := range b.pass.Pkg.Imports() {
 		if b.ix.knowsPath(imp.Path()) || b.hasFacts(imp) {
 			return true
 		}
+		client = client || b.ix.knowsClient(imp.Path())
+	}
+	if client && b.callsKubeUpdate() {
+		return true
 	}
 	return b.prog.relevantTo(b.pass.Pkg)
 }

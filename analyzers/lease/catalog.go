@@ -696,12 +696,14 @@ func etcdOpRole(name string) (Role, bool) {
 	return RoleWrite, false
 }
 
-// clientPaths lists the packages that hand out clients whose writes the
-// catalog recognises by signature rather than by package (client-go's
-// clientset: a typed client per API group, kubeTypedUpdate): importing
-// one makes a package relevant, as importing a catalogued package does.
+// clientPaths lists the packages that hand out Kubernetes clients, whose
+// writes the catalog recognises by signature (client-go's clientset has a
+// typed client per API group: kubeTypedUpdate): importing one makes a
+// package relevant when its syntax calls an Update (callsKubeUpdate), not
+// otherwise, since most of the packages that import a clientset (client-go's
+// own informers, an application's wiring) only pass it on.
 func clientPaths() []string {
-	return []string{pkgKubeClient, "k8s.io/client-go/dynamic"}
+	return []string{pkgKubeClient, pkgKubeCoreV1, "k8s.io/client-go/dynamic", pkgCtrlClient}
 }
 
 // redisWrites lists the go-redis commands that change data, under the

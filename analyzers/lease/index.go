@@ -10,23 +10,27 @@ type index struct {
 	funcs  map[symbolKey]*API // Recv "" (package funcs) and named receivers
 	any    map[symbolKey]*API // Recv "*": any receiver in the package
 	fields map[symbolKey]*API
-	paths  map[string]bool   // import paths of lock libraries and stores: importing one makes a package relevant
-	known  map[string]bool   // every catalogued import path
-	forks  map[string]string // a fork's path to the catalogued path it shares the API with
-	spawn  map[symbolKey]*Spawner
+	paths  map[string]bool // import paths of lock libraries and stores: importing one makes a package relevant
+	// clients holds clientPaths: importing one makes a package relevant
+	// when it also calls a method its writes are recognised by.
+	clients map[string]bool
+	known   map[string]bool   // every catalogued import path
+	forks   map[string]string // a fork's path to the catalogued path it shares the API with
+	spawn   map[symbolKey]*Spawner
 }
 
 type symbolKey struct{ pkg, recv, name string }
 
 func newIndex() *index {
 	ix := &index{
-		funcs:  make(map[symbolKey]*API),
-		any:    make(map[symbolKey]*API),
-		fields: make(map[symbolKey]*API),
-		paths:  make(map[string]bool),
-		known:  make(map[string]bool),
-		forks:  make(map[string]string),
-		spawn:  make(map[symbolKey]*Spawner),
+		funcs:   make(map[symbolKey]*API),
+		any:     make(map[symbolKey]*API),
+		fields:  make(map[symbolKey]*API),
+		paths:   make(map[string]bool),
+		clients: make(map[string]bool),
+		known:   make(map[string]bool),
+		forks:   make(map[string]string),
+		spawn:   make(map[symbolKey]*Spawner),
 	}
 	for _, sp := range spawners() {
 		ix.spawn[symbolKey{sp.Pkg, sp.Recv, sp.Name}] = &sp
@@ -35,7 +39,7 @@ func newIndex() *index {
 		ix.forks[f.Path] = f.Pkg
 	}
 	for _, p := range clientPaths() {
-		ix.paths[p], ix.known[p] = true, true
+		ix.clients[p], ix.known[p] = true, true
 	}
 	apis := catalog()
 	for i := range apis {
@@ -49,10 +53,11 @@ func newIndex() *index {
 		default:
 			ix.funcs[key] = api
 		}
-		if api.Role&^(RoleNotToken|RoleFreshID|RoleEntropy) != 0 {
+		if api.Role&^(RoleNotToken|RoleFreshID|RoleEntropy) != 0 && api.System != KubeAPI {
 			// Packages that only supply values mistaken for tokens,
 			// fresh IDs or entropy (time, os, uuid, crypto/rand) do not
-			// make an importer relevant.
+			// make an importer relevant, nor do Kubernetes clients
+			// alone (clientPaths: only with an Update call).
 			ix.paths[api.Pkg] = true
 		}
 		ix.known[api.Pkg] = true
@@ -119,6 +124,9 @@ func (ix *index) lookupField(owner types.Type, field *types.Var) *API {
 
 // knowsPath reports whether path (as imported) is a catalogued package.
 func (ix *index) knowsPath(path string) bool { return ix.paths[ix.canonical(path)] }
+
+// knowsClient reports whether path is one of clientPaths.
+func (ix *index) knowsClient(path string) bool { return ix.clients[ix.canonical(path)] }
 
 // canonical is CanonicalPath with the index's map of forks.
 func (ix *index) canonical(path string) string {

@@ -48,6 +48,37 @@ func (b *builder) kubeTypedUpdate(fn *types.Func) *API {
 	return b.ix.any[symbolKey{pkgKubeCoreV1, "", fn.Name()}]
 }
 
+// callsKubeUpdate reports whether the package's syntax calls a Kubernetes
+// client's Update: a package that imports a clientset only to build
+// informers, or pass the client on, writes nothing.
+func (b *builder) callsKubeUpdate() bool {
+	found := false
+	for _, file := range b.pass.Files {
+		ast.Inspect(file, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				if sel, ok := call.Fun.(*ast.SelectorExpr); ok && b.kubeUpdate(sel) {
+					found = true
+				}
+			}
+			return !found
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// kubeUpdate reports whether sel names a typed client's Update or
+// UpdateStatus, or controller-runtime's Update.
+func (b *builder) kubeUpdate(sel *ast.SelectorExpr) bool {
+	fn, ok := b.pass.TypesInfo.Uses[sel.Sel].(*types.Func)
+	if !ok || fn.Pkg() == nil {
+		return false
+	}
+	return b.kubeTypedUpdate(fn) != nil || b.ix.canonical(fn.Pkg().Path()) == pkgCtrlClient && fn.Name() == "Update"
+}
+
 // kubeObject reports whether t is a pointer to a Kubernetes object: a
 // struct with an ObjectMeta field of metav1's.
 func kubeObject(t types.Type) bool {
