@@ -13,6 +13,8 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/leaderelection"
 	"k8s.io/client-go/tools/leaderelection/resourcelock"
+
+	"k8sobjects/bundles"
 )
 
 type Publisher struct {
@@ -84,10 +86,11 @@ func (p *Publisher) Lead(ctx context.Context, lock resourcelock.Interface, bundl
 		RetryPeriod:   2 * time.Second,
 		Callbacks: leaderelection.LeaderCallbacks{
 			OnStartedLeading: func(ctx context.Context) {
-				_ = p.publish(ctx, bundle)             // want `Publisher.publish \(SecretInterface.Update at objects.go:\d+\) writes to the Kubernetes API without a fencing token while the Kubernetes leader election lease \(OnStartedLeading\) \(line \d+\) is held: .*update the object you read`
-				_ = p.rotate(ctx, bundle)              // a compare-and-set on the version read
-				_ = p.replace(ctx, bundle)             // the version read, set by hand or copied
-				_ = p.reportStatus(ctx, "publisher-0") // want `Publisher.reportStatus \(PodInterface.UpdateStatus at objects.go:\d+\) writes to the Kubernetes API without a fencing token`
+				_ = p.publish(ctx, bundle)                              // want `Publisher.publish \(SecretInterface.Update at objects.go:\d+\) writes to the Kubernetes API without a fencing token while the Kubernetes leader election lease \(OnStartedLeading\) \(line \d+\) is held: .*update the object you read`
+				_ = p.rotate(ctx, bundle)                               // a compare-and-set on the version read
+				_ = p.replace(ctx, bundle)                              // the version read, set by hand or copied
+				_ = bundles.Overwrite(ctx, p.kube, p.namespace, bundle) // want `bundles.Overwrite \(SecretInterface.Update at bundles.go:\d+\) writes to the Kubernetes API without a fencing token`
+				_ = p.reportStatus(ctx, "publisher-0")                  // want `Publisher.reportStatus \(PodInterface.UpdateStatus at objects.go:\d+\) writes to the Kubernetes API without a fencing token`
 			},
 			OnStoppedLeading: func() {},
 		},
