@@ -51,6 +51,9 @@ type builder struct {
 	// findingKeys is set while lockKeys resolves the package's calls: a
 	// Del is then not asked whether it deletes one (lockhelpers.go).
 	findingKeys bool
+	// queues holds the types that take from a Redis list with a blocking
+	// pop (redisqueue.go); nil until first asked.
+	queues map[*types.TypeName]bool
 	// markers holds the SET NX calls that are markers, not locks
 	// (redismarkers.go); nil until first asked.
 	markers map[*ssa.CallCommon]bool

@@ -118,6 +118,9 @@ func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, calle
 	if api.System == Etcd && api.Name == "Put" && b.etcdLockKeyDeleted(arg(c, 1)) {
 		w.LockImpl = true // a hand-rolled lock puts its own key again (a holder taking it over)
 	}
+	if api.System == Redis && b.pushesOntoQueue(fn, b.redisCommand(c)) {
+		return nil // a message onto a queue the package's own type consumes
+	}
 	if api.System == Redis {
 		w.Fenced = w.Fenced || b.inWatch(fn) || api.Fence == RedisCommand && redigoWatches(fn)
 		w.LockImpl = b.touchesLockKey(fn, c)

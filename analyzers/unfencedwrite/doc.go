@@ -409,6 +409,16 @@
 //     replace a newer one: put the lease's token in the message for them
 //     to compare, and declare the publishing function //fencelint:write to
 //     have its calls reported.
+//   - Queue pushes: an LPUSH or RPUSH (LPUSHX, RPUSHX) made in a method of
+//     a type whose methods also take from a list with a blocking pop
+//     (BLPOP, BRPOP, BLMOVE, BRPOPLPUSH, BLMPOP): the application's own
+//     queue, an Enqueue beside a Dequeue. Its workers take each entry once,
+//     so a push appends a message, as an XADD does, and a stale holder can
+//     add a duplicate, which a queue's consumers already meet (a job
+//     retried after a crash). A push anywhere else stays a write (a list
+//     whose readers fencelint does not see may be state read whole), and
+//     so does one in a function that also trims, pops or rewrites the
+//     list: a bounded history, not a queue.
 //   - A Redis EXPIRE, PEXPIRE, EXPIREAT or PEXPIREAT that sets a key's
 //     TTL again (rdb.Expire(ctx, "history:"+user, 24*time.Hour) after the
 //     LPUSH it follows): every holder runs the same code and sets the same

@@ -104,9 +104,17 @@ type ListCmdable interface {
 	LPush(ctx context.Context, key string, values ...interface{}) *IntCmd
 	LRange(ctx context.Context, key string, start, stop int64) *StringSliceCmd
 	RPush(ctx context.Context, key string, values ...interface{}) *IntCmd
+	BLPop(ctx context.Context, timeout time.Duration, keys ...string) *StringSliceCmd
+	BRPop(ctx context.Context, timeout time.Duration, keys ...string) *StringSliceCmd
 }
 
 func (c cmdable) LPush(ctx context.Context, key string, values ...interface{}) (_ *IntCmd) { return }
+func (c cmdable) BLPop(ctx context.Context, timeout time.Duration, keys ...string) (_ *StringSliceCmd) {
+	return
+}
+func (c cmdable) BRPop(ctx context.Context, timeout time.Duration, keys ...string) (_ *StringSliceCmd) {
+	return
+}
 func (c cmdable) LRange(ctx context.Context, key string, start, stop int64) (_ *StringSliceCmd) {
 	return
 }
