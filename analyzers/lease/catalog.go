@@ -115,7 +115,8 @@ func (r FenceRule) When() string {
 		return "as for olivere/elastic, read from the request's fields, its `With` options or the bulk item (`Action: \"create\"`)"
 	case KubeResourceVersion:
 		return "the object was read from the API server (a `Get`, a lister, a `DeepCopy` of one) and keeps its `resourceVersion`, " +
-			"or the code sets `ResourceVersion`; not when it was built afresh (a literal, a constructor that returns one)"
+			"or the code sets `ResourceVersion`; not when it was built afresh (a literal, a constructor that returns one), " +
+			"nor when its `ResourceVersion` is copied from an object the function has just read (a blind swap)"
 	case NATSLastRevision:
 		return "`Update` (a compare-and-set on the revision read) and `Create` always; a `Delete` or `Purge` that passes `LastRevision(rev)`"
 	case MinioConditional:
@@ -892,7 +893,7 @@ func (s System) FenceAdvice() string {
 	case MinIO:
 		return "fence it: upload with opts.SetMatchETag(etag) of the object you read, or opts.SetMatchETagExcept(\"*\") to create only"
 	case KubeAPI:
-		return "fence it: update the object you read (a Get or lister copy keeps its resourceVersion, and the API server refuses the update once another holder wrote), or set ResourceVersion to the one you read"
+		return "fence it: update the object you read (a Get or lister copy keeps its resourceVersion, and the API server refuses the update once another holder wrote), or set ResourceVersion to the one read with the state your change is computed from, not one read just before the update"
 	}
 	return "fence it: make the store compare the lease's fencing token before it applies the write"
 }

@@ -2,7 +2,9 @@ package lease
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/types/typeutil"
@@ -460,4 +462,120 @@ func rootIdent(e ast.Expr) *ast.Ident {
 			return nil
 		}
 	}
+}
+
+// An Update whose object gets its resourceVersion copied from another
+// object read just before is a blind swap, the idiom of a create-or-update
+// helper:
+//
+//	stored, err := c.AppsV1().StatefulSets(ns).Get(ctx, desired.Name, metav1.GetOptions{})
+//	...
+//	desired.ResourceVersion = stored.ResourceVersion
+//	_, err = c.AppsV1().StatefulSets(ns).Update(ctx, desired, metav1.UpdateOptions{})
+//
+// The version is the one stored now, so the API server's compare always
+// passes, and desired, built from what the holder saw before, replaces
+// whatever the next holder wrote meanwhile. A version the caller read
+// with the object it changed (an object passed in, or kept from the read
+// its change is computed from) still fences; so does an object changed
+// from the fresh read itself (a DeepCopy of it), the read-modify-write
+// retry client-go documents.
+
+// kubeVersionCopied reports whether the function that sends obj in an
+// Update copies onto it the resourceVersion of another object it reads
+// itself.
+func kubeVersionCopied(obj ssa.Value) bool {
+	fn := obj.Parent()
+	if fn == nil {
+		return false
+	}
+	for _, blk := range fn.Blocks {
+		for _, instr := range blk.Instrs {
+			target, src := versionCopy(instr)
+			if target != nil && src != nil && sameKey(target, obj) && readHere(src) && !derivedFrom(obj, src) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// versionCopy returns the object instr sets the resourceVersion of, and
+// the object whose resourceVersion it sets: obj.ResourceVersion =
+// src.ResourceVersion, or obj.SetResourceVersion(src.GetResourceVersion()).
+func versionCopy(instr ssa.Instruction) (target, src ssa.Value) {
+	switch x := instr.(type) {
+	case *ssa.Store:
+		if target = versionOwner(x.Addr); target != nil {
+			return target, versionSource(x.Val)
+		}
+	case ssa.CallInstruction:
+		c := x.Common()
+		if f := calleeFunc(c); f != nil && f.Name() == "SetResourceVersion" && len(callArgs(c)) == 1 {
+			return metaOwner(callRecv(c)), versionSource(callArgs(c)[0])
+		}
+	}
+	return nil, nil
+}
+
+// versionOwner returns the object whose resourceVersion addr addresses
+// (&obj.ObjectMeta.ResourceVersion), or nil.
+func versionOwner(addr ssa.Value) ssa.Value {
+	fa, ok := addr.(*ssa.FieldAddr)
+	if !ok || fieldName(fa.X.Type(), fa.Field) != "ResourceVersion" {
+		return nil
+	}
+	return metaOwner(fa.X)
+}
+
+// metaOwner returns the object v is the ObjectMeta address of, or v
+// itself (an object whose own method is called, an unstructured one).
+func metaOwner(v ssa.Value) ssa.Value {
+	v = unwrap(v)
+	if fa, ok := v.(*ssa.FieldAddr); ok && fieldName(fa.X.Type(), fa.Field) == "ObjectMeta" {
+		return fa.X
+	}
+	return v
+}
+
+// versionSource returns the object whose resourceVersion v is:
+// src.ResourceVersion loaded, or src.GetResourceVersion(); nil otherwise.
+func versionSource(v ssa.Value) ssa.Value {
+	switch x := v.(type) {
+	case *ssa.UnOp:
+		if x.Op == token.MUL {
+			return versionOwner(x.X)
+		}
+	case *ssa.Call:
+		if f := calleeFunc(x.Common()); f != nil && f.Name() == "GetResourceVersion" {
+			return metaOwner(callRecv(x.Common()))
+		}
+	}
+	return nil
+}
+
+// readHere reports whether the object src was returned by a call the
+// function makes (a Get, a lister's Get).
+func readHere(src ssa.Value) bool {
+	switch x := unwrap(src).(type) {
+	case *ssa.Call:
+		return true
+	case *ssa.Extract:
+		_, ok := x.Tuple.(*ssa.Call)
+		return ok
+	}
+	return false
+}
+
+// derivedFrom reports whether obj is src or a deep copy of it.
+func derivedFrom(obj, src ssa.Value) bool {
+	if sameKey(obj, src) {
+		return true
+	}
+	call, ok := unwrap(obj).(*ssa.Call)
+	if !ok {
+		return false
+	}
+	f := calleeFunc(call.Common())
+	return f != nil && strings.HasPrefix(f.Name(), "DeepCopy") && sameKey(callRecv(call.Common()), src)
 }

@@ -68,7 +68,7 @@ func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, calle
 		if !cond.known {
 			return nil
 		}
-		w.Fenced, w.FencedBy, w.Token = cond.fenced, cond.by, cond.token
+		w.Fenced, w.FencedBy, w.Token, w.Note = cond.fenced, cond.by, cond.token, cond.note
 		return w
 	}
 	switch api.Fence {
@@ -144,6 +144,7 @@ type condition struct {
 	fenced bool
 	by     string    // what fences it, where that is worth saying
 	token  ssa.Value // the lease's token the store compares, when the condition is one
+	note   string    // why a condition that looks like a fence is none
 	known  bool      // false: the request was built out of sight, and the write is not judged
 }
 
@@ -163,7 +164,11 @@ func (b *builder) requestCondition(c *ssa.CallCommon, api *API) (cond condition,
 	case NATSLastRevision:
 		cond.fenced, cond.known = natsLastRevision(c)
 	case KubeResourceVersion:
-		cond.fenced, cond.known = !b.kubeFresh(arg(c, api.Arg), c), true
+		obj := arg(c, api.Arg)
+		cond.fenced, cond.known = !b.kubeFresh(obj, c), true
+		if cond.fenced && kubeVersionCopied(obj) {
+			cond.fenced, cond.note = false, "its resourceVersion copied from an object read just before"
+		}
 	case ESConditional:
 		req := callRecv(c) // a service's or a bulk's Do
 		if api.Recv == "BulkProcessor" {

@@ -40,10 +40,13 @@
 // UpdateStatus of client-go's typed and dynamic clients, of the clientsets
 // client-gen generates, and of controller-runtime's client) with an object
 // built afresh, as a literal or by a constructor of the application's,
-// that carries no resourceVersion: the API server applies it whatever is
-// stored, where an object read from the server (a Get, a lister, a List
-// item, a DeepCopy of one) carries the version it was read at and its
-// update fails once the next leader wrote (a compare-and-set). Kubernetes
+// that carries no resourceVersion, or one copied from an object the
+// function has just read (desired.ResourceVersion =
+// stored.ResourceVersion, a blind swap whose compare always passes): the
+// API server applies it whatever is stored, where an object read from the
+// server (a Get, a lister, a List item, a DeepCopy of one) carries the
+// version it was read at and its update fails once the next leader wrote
+// (a compare-and-set), as does a version the caller passes in. Kubernetes
 // Creates fail on an existing name; Patches and Deletes are not judged. A call, made while the lease is held, to a function
 // (in this package or another) that makes such a write is reported at the
 // call and names the inner write; when the call reaches several on every

@@ -6,7 +6,23 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
+
+// TenantResource is the tenants' custom resource.
+var TenantResource = schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "tenants"}
+
+// TenantObject builds the tenant's custom resource afresh, unstructured.
+func TenantObject(t Tenant) *unstructured.Unstructured {
+	u := &unstructured.Unstructured{}
+	u.SetAPIVersion("example.com/v1")
+	u.SetKind("Tenant")
+	u.SetName(t.Name)
+	u.SetNamespace(t.Namespace)
+	_ = unstructured.SetNestedField(u.Object, int64(t.Replicas), "spec", "replicas")
+	return u
+}
 
 // Tenant is what the operator deploys.
 type Tenant struct {

@@ -55,7 +55,9 @@ func (p *Publisher) rotate(ctx context.Context, bundle []byte) error {
 	return err
 }
 
-// replace builds the Secret afresh but sends the version it read.
+// replace builds the Secret afresh and copies onto it the version it has
+// just read: the compare always passes, so the bundle this leader built
+// replaces whatever the next leader stored (a blind swap).
 func (p *Publisher) replace(ctx context.Context, bundle []byte) error {
 	current, err := p.kube.CoreV1().Secrets(p.namespace).Get(ctx, "ca-bundle", metav1.GetOptions{})
 	if err != nil {
@@ -63,10 +65,41 @@ func (p *Publisher) replace(ctx context.Context, bundle []byte) error {
 	}
 	s := newCASecret(p.namespace, bundle)
 	s.ResourceVersion = current.ResourceVersion
-	if _, err := p.kube.CoreV1().Secrets(p.namespace).Update(ctx, s, metav1.UpdateOptions{}); err != nil {
+	_, err = p.kube.CoreV1().Secrets(p.namespace).Update(ctx, s, metav1.UpdateOptions{})
+	return err
+}
+
+// adopt sends a Secret that keeps the metadata it read, version and all:
+// read as the object read (what a helper copies is not followed).
+func (p *Publisher) adopt(ctx context.Context, bundle []byte) error {
+	current, err := p.kube.CoreV1().Secrets(p.namespace).Get(ctx, "ca-bundle", metav1.GetOptions{})
+	if err != nil {
 		return err
 	}
 	_, err = p.kube.CoreV1().Secrets(p.namespace).Update(ctx, copiedSecret(current, bundle), metav1.UpdateOptions{})
+	return err
+}
+
+// restore writes the bundle at the version the caller read it at, with
+// the Secret it took the bundle from: a compare-and-set on that read.
+func (p *Publisher) restore(ctx context.Context, read *corev1.Secret, bundle []byte) error {
+	s := newCASecret(p.namespace, bundle)
+	s.ResourceVersion = read.ResourceVersion
+	_, err := p.kube.CoreV1().Secrets(p.namespace).Update(ctx, s, metav1.UpdateOptions{})
+	return err
+}
+
+// refresh changes a copy of the Secret it read; the copy keeps the
+// version, set again by hand: the read-modify-write client-go documents.
+func (p *Publisher) refresh(ctx context.Context, bundle []byte) error {
+	current, err := p.kube.CoreV1().Secrets(p.namespace).Get(ctx, "ca-bundle", metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	s := current.DeepCopy()
+	s.Data["ca.crt"] = bundle
+	s.SetResourceVersion(current.GetResourceVersion())
+	_, err = p.kube.CoreV1().Secrets(p.namespace).Update(ctx, s, metav1.UpdateOptions{})
 	return err
 }
 
@@ -86,9 +119,14 @@ func (p *Publisher) Lead(ctx context.Context, lock resourcelock.Interface, bundl
 		RetryPeriod:   2 * time.Second,
 		Callbacks: leaderelection.LeaderCallbacks{
 			OnStartedLeading: func(ctx context.Context) {
-				_ = p.publish(ctx, bundle)                              // want `Publisher.publish \(SecretInterface.Update at objects.go:\d+\) writes to the Kubernetes API without a fencing token while the Kubernetes leader election lease \(OnStartedLeading\) \(line \d+\) is held: .*update the object you read`
-				_ = p.rotate(ctx, bundle)                               // a compare-and-set on the version read
-				_ = p.replace(ctx, bundle)                              // the version read, set by hand or copied
+				_ = p.publish(ctx, bundle) // want `Publisher.publish \(SecretInterface.Update at objects.go:\d+\) writes to the Kubernetes API without a fencing token while the Kubernetes leader election lease \(OnStartedLeading\) \(line \d+\) is held: .*update the object you read`
+				_ = p.rotate(ctx, bundle)  // a compare-and-set on the version read
+				_ = p.replace(ctx, bundle) // want `Publisher.replace \(SecretInterface.Update at objects.go:\d+, its resourceVersion copied from an object read just before\) writes to the Kubernetes API without a fencing token`
+				_ = p.adopt(ctx, bundle)   // the metadata read, copied by a helper
+				_ = p.refresh(ctx, bundle) // a copy of the object read
+				if read, err := p.kube.CoreV1().Secrets(p.namespace).Get(ctx, "ca-bundle", metav1.GetOptions{}); err == nil {
+					_ = p.restore(ctx, read, bundle) // the version the caller read
+				}
 				_ = bundles.Overwrite(ctx, p.kube, p.namespace, bundle) // want `bundles.Overwrite \(SecretInterface.Update at bundles.go:\d+\) writes to the Kubernetes API without a fencing token`
 				_ = p.reportStatus(ctx, "publisher-0")                  // want `Publisher.reportStatus \(PodInterface.UpdateStatus at objects.go:\d+\) writes to the Kubernetes API without a fencing token`
 			},

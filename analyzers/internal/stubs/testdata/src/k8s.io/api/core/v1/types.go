@@ -8,6 +8,16 @@ type Secret struct {
 	Data              map[string][]byte `json:"data,omitempty" protobuf:"bytes,2,rep,name=data"`
 }
 
+// DeepCopy is generated in client-go's API types; the stub copies the
+// metadata and shares the data.
+func (in *Secret) DeepCopy() *Secret {
+	if in == nil {
+		return nil
+	}
+	out := *in
+	return &out
+}
+
 type Pod struct {
 	metav1.ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
 	Status            PodStatus `json:"status,omitempty" protobuf:"bytes,3,opt,name=status"`

@@ -16,6 +16,9 @@ type ObjectMeta struct {
 	Labels          map[string]string `json:"labels,omitempty"`
 }
 
+func (meta *ObjectMeta) GetResourceVersion() string        { return meta.ResourceVersion }
+func (meta *ObjectMeta) SetResourceVersion(version string) { meta.ResourceVersion = version }
+
 type GetOptions struct {
 	ResourceVersion string `json:"resourceVersion,omitempty"`
 }
