@@ -245,7 +245,20 @@ func (b *builder) relevant() bool {
 	if client && b.callsKubeUpdate() {
 		return true
 	}
-	return b.prog.relevantTo(b.pass.Pkg)
+	return b.usesKnownAPI() || b.prog.relevantTo(b.pass.Pkg)
+}
+
+// usesKnownAPI reports whether the package calls a catalogued package's
+// function or method without importing it: through a type alias another
+// package of the application declares (type Cmdable = redis.Cmdable, a
+// client package that re-exports the library's types for the rest).
+func (b *builder) usesKnownAPI() bool {
+	for _, obj := range b.pass.TypesInfo.Uses {
+		if f, ok := obj.(*types.Func); ok && f.Pkg() != nil && f.Pkg() != b.pass.Pkg && b.ix.knowsPath(f.Pkg().Path()) {
+			return true
+		}
+	}
+	return false
 }
 
 // hasFacts reports whether pkg exported any lease fact.
