@@ -81,6 +81,31 @@ func (b *builder) kubeUpdate(sel *ast.SelectorExpr) bool {
 	return b.kubeTypedUpdate(fn) != nil || b.ix.canonical(fn.Pkg().Path()) == pkgCtrlClient && fn.Name() == "Update"
 }
 
+// kubeUpdatedObject returns the object an Update sends: its first
+// argument that is a Kubernetes object (client-go since 0.18 takes a
+// context before it, older client-go the object alone: Update(cm)), or
+// nil when none is.
+func kubeUpdatedObject(c *ssa.CallCommon) ssa.Value {
+	for _, a := range callArgs(c) {
+		if t := unwrap(a).Type(); kubeObject(t) || unstructuredObject(t) {
+			return a
+		}
+	}
+	return nil
+}
+
+// unstructuredObject reports whether t is a pointer to apimachinery's
+// Unstructured, the dynamic client's object.
+func unstructuredObject(t types.Type) bool {
+	p, ok := t.(*types.Pointer)
+	if !ok {
+		return false
+	}
+	named, ok := types.Unalias(p.Elem()).(*types.Named)
+	return ok && named.Obj().Name() == "Unstructured" && named.Obj().Pkg() != nil &&
+		strings.HasSuffix(named.Obj().Pkg().Path(), "apimachinery/pkg/apis/meta/v1/unstructured")
+}
+
 // kubeObject reports whether t is a pointer to a Kubernetes object: a
 // struct with an ObjectMeta field of metav1's.
 func kubeObject(t types.Type) bool {

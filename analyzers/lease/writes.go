@@ -164,9 +164,9 @@ func (b *builder) requestCondition(c *ssa.CallCommon, api *API) (cond condition,
 	case NATSLastRevision:
 		cond.fenced, cond.known = natsLastRevision(c)
 	case KubeResourceVersion:
-		obj := arg(c, api.Arg)
-		cond.fenced, cond.known = !b.kubeFresh(obj, c), true
-		if cond.fenced && kubeVersionCopied(obj) {
+		obj := kubeUpdatedObject(c)
+		cond.fenced, cond.known = obj == nil || !b.kubeFresh(obj, c), true
+		if cond.fenced && obj != nil && kubeVersionCopied(obj) {
 			cond.fenced, cond.note = false, "its resourceVersion copied from an object read just before"
 		}
 	case ESConditional:
