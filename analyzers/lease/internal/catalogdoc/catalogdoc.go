@@ -132,6 +132,11 @@ func messages(sb *strings.Builder, rows []lease.API) {
 		fmt.Fprintf(sb, "Messages, not writes (%s): %s. They overwrite nothing another holder wrote; where "+
 			"subscribers apply messages as state, last message wins, declare the publishing function `//fencelint:write`.\n",
 			sys, namesAll(bySystem(rows, sys), lease.RoleMessage))
+		if sys == lease.Redis {
+			sb.WriteString("So is a list push (`LPush`, `RPush`, `LPushX`, `RPushX`, or redigo's) made in a method of a type " +
+				"whose methods also take from a list with a blocking pop (`BLPop`, `BRPop`, `BLMove`, `BRPopLPush`, `BLMPop`): " +
+				"a queue of the application's, unless the pushing function also trims, pops or rewrites the list.\n")
+		}
 	}
 }
 
