@@ -36,9 +36,15 @@
 // package variable or atomic.Bool whose name is about leading (lead,
 // elect, active, primary, master, lease, holder, owner) and that nothing
 // sets to true where no lease is held (read where the lease is held, it is
-// the holder's own flag and no check), read directly or through a getter
+// the holder's own flag and no check), or a pointer so named that holds
+// what the leader runs and nil otherwise (c.setOwner(newOwner()) after
+// Campaign, c.setOwner(nil) once it returns: c.owner != nil asks whether
+// it leads) and that nothing sets to a value that is not nil where no
+// lease is held, read directly or through a getter
 // that returns it (func (l *Elector) IsLeader() bool { return l.isLeader },
-// also called through the application's interface), a function marked
+// func (c *Capture) IsOwner() bool { return c.owner != nil }, with or
+// without a deferred unlock; the getters of flags the package sets under
+// its own lease are checks in the package), a function marked
 // //fencelint:check or one that wraps such a call and answers with it
 // (returns its result, or false or an error whenever it says the lease is
 // lost), and a hand-written comparison of the clock with a lease's deadline

@@ -123,8 +123,10 @@ func (b *builder) leaderGetterRole(fn *ssa.Function) (System, HeldRule, bool) {
 func (b *builder) returnedFlagName(fn *ssa.Function) string {
 	for _, blk := range fn.Blocks {
 		if ret, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return); ok && len(ret.Results) == 1 {
-			if flag, ok := b.readFlag(ret.Results[0]); ok {
-				return "the leader flag " + flag.name + ", " + flag.origin
+			for _, r := range resultValues(ret.Results[0]) {
+				if flag, ok := b.readFlag(r); ok {
+					return "the leader flag " + flag.name + ", " + flag.origin
+				}
 			}
 		}
 	}
@@ -146,10 +148,19 @@ func (f *RoleFact) returning(sep string) string {
 	}
 }
 
-// returnedFlag says whose lease the leader flag v reads caches.
+// returnedFlag says whose lease the leader flag v reads caches, also
+// through the result slot of a function with defers.
 func (b *builder) returnedFlag(v ssa.Value) (System, bool) {
-	flag, ok := b.readFlag(v)
-	return flag.system, ok
+	values := resultValues(v)
+	var flag leaderFlag
+	for _, r := range values {
+		f, ok := b.readFlag(r)
+		if !ok {
+			return "", false
+		}
+		flag = f
+	}
+	return flag.system, len(values) > 0
 }
 
 // readFlag returns the leader flag v reads, if it reads one.
@@ -185,13 +196,24 @@ func everyReturn(fn *ssa.Function, read func(ssa.Value) (System, bool)) (System,
 	return system, found
 }
 
-// flagRead returns the address v reads a bool from (*addr, or
-// addr.Load() of a sync/atomic.Bool), or nil.
+// flagRead returns the address v reads a flag from (*addr, addr.Load()
+// of a sync/atomic.Bool, or *addr != nil of a pointer flag), or nil.
 func flagRead(v ssa.Value) ssa.Value {
 	switch x := v.(type) {
 	case *ssa.UnOp:
 		if x.Op == token.MUL {
 			return x.X
+		}
+	case *ssa.BinOp:
+		if x.Op != token.NEQ {
+			return nil
+		}
+		for _, side := range [2][2]ssa.Value{{x.X, x.Y}, {x.Y, x.X}} {
+			if c, ok := side[1].(*ssa.Const); ok && c.IsNil() && isPointer(side[0].Type()) {
+				if load, ok := side[0].(*ssa.UnOp); ok && load.Op == token.MUL {
+					return load.X
+				}
+			}
 		}
 	case *ssa.Call:
 		if isAtomicBool(x, "Load") {

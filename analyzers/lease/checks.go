@@ -290,7 +290,7 @@ func (b *builder) regionLeaderFlagChecks() {
 	// A read where a lease is held is the holder's own: the lease guards
 	// what follows it (unfencedwrite), the flag adds nothing.
 	outside := func(instr ssa.Instruction) bool { return b.leaseHeldAt(instr) == nil }
-	if b.addFlagChecks(flags, outside) == 0 {
+	if b.addFlagChecks(flags, outside)+b.addGetterChecks(flags, outside) == 0 {
 		return
 	}
 	slices.SortStableFunc(b.model.Checks, func(x, y *Check) int { return int(x.Pos - y.Pos) })
@@ -322,7 +322,7 @@ func (b *builder) addFlagChecks(flags map[any]leaderFlag, keep func(ssa.Instruct
 		var load *ssa.Call
 		switch x := instr.(type) {
 		case *ssa.UnOp:
-			if x.Op == token.MUL && typeIsBool(x.Type()) {
+			if x.Op == token.MUL && isFlagType(x.Type()) {
 				addr = x.X
 			}
 		case *ssa.Call:
@@ -352,6 +352,93 @@ func (b *builder) addFlagChecks(flags map[any]leaderFlag, keep func(ssa.Instruct
 		n++
 	})
 	return n
+}
+
+// addGetterChecks records every call of a getter of the package that
+// returns one of flags (func (c *Capture) IsOwner() bool { return c.owner
+// != nil }) whose result decides a branch (and that keep accepts) as a
+// validity check, and returns how many it recorded. Getters of the flags
+// OnStartedLeading sets are checks by their roles already
+// (leaderGetterRole); these are for flags found with the regions.
+func (b *builder) addGetterChecks(flags map[any]leaderFlag, keep func(ssa.Instruction) bool) int {
+	returned := make(map[*ssa.Function]*leaderFlag)
+	getterFlag := func(fn *ssa.Function) *leaderFlag {
+		if f, ok := returned[fn]; ok {
+			return f
+		}
+		var flag *leaderFlag
+		if fn.Signature.Results().Len() == 1 && typeIsBool(fn.Signature.Results().At(0).Type()) {
+			_, every := everyReturn(fn, func(v ssa.Value) (System, bool) {
+				for _, r := range resultValues(v) {
+					f, ok := flags[flagKey(flagRead(r))]
+					if !ok {
+						return "", false
+					}
+					flag = &f
+				}
+				if flag == nil {
+					return "", false
+				}
+				return flag.system, true
+			})
+			if !every {
+				flag = nil
+			}
+		}
+		returned[fn] = flag
+		return flag
+	}
+	n := 0
+	b.instrs(func(fn *ssa.Function, instr ssa.Instruction) {
+		call, ok := instr.(*ssa.Call)
+		if !ok || keep != nil && !keep(instr) {
+			return
+		}
+		getter := call.Call.StaticCallee()
+		if getter == nil || getter.Pkg == nil || getter.Pkg.Pkg != b.pass.Pkg {
+			return
+		}
+		obj, ok := getter.Object().(*types.Func)
+		if !ok {
+			return
+		}
+		flag := getterFlag(getter)
+		if flag == nil {
+			return
+		}
+		flow := newCheckFlow()
+		flow.follow(call, +1)
+		if len(flow.branches) == 0 {
+			return
+		}
+		check := &Check{Call: call, Fn: fn, System: flag.system,
+			What: shortName(obj) + " (which returns the leader flag " + flag.name + ", " + flag.origin + ")", held: flow.branches}
+		check.Pos, check.End = b.callExtent(call)
+		b.model.Checks = append(b.model.Checks, check)
+		n++
+	})
+	return n
+}
+
+// resultValues returns the values a returned value v stands for: those
+// stored in the result slot a function with defers returns from (its
+// recover block returns *slot), or v itself.
+func resultValues(v ssa.Value) []ssa.Value {
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return []ssa.Value{v}
+	}
+	slot, ok := load.X.(*ssa.Alloc)
+	if !ok || slot.Heap {
+		return []ssa.Value{v}
+	}
+	var out []ssa.Value
+	for _, ref := range *slot.Referrers() {
+		if st, ok := ref.(*ssa.Store); ok && st.Addr == slot {
+			out = append(out, st.Val)
+		}
+	}
+	return out
 }
 
 // firstUse returns the position of the first identifier in fn's source
@@ -431,9 +518,10 @@ func (b *builder) callbackLeaderFlags() map[any]leaderFlag {
 	return flags
 }
 
-// setsTrue returns the address instr sets to true (x = true,
-// x.Store(true), or a call of the package's setter with true:
-// l.setLeader(true)), or nil.
+// setsTrue returns the address instr raises a flag at (x = true,
+// x.Store(true), a pointer flag given a value that is not nil: c.owner =
+// o; or a call of the package's setter with such a value:
+// l.setLeader(true), c.setOwner(o)), or nil.
 func (b *builder) setsTrue(instr ssa.Instruction) ssa.Value {
 	addr, val := boolStore(instr)
 	if call, ok := instr.(*ssa.Call); ok && addr == nil {
@@ -443,10 +531,30 @@ func (b *builder) setsTrue(instr ssa.Instruction) ssa.Value {
 			}
 		}
 	}
-	if isConstTrue(val) {
+	if raisesFlag(val) {
 		return addr
 	}
 	return nil
+}
+
+// raisesFlag reports whether val, stored in a flag, says "leading": the
+// constant true, or a pointer that is not the constant nil (the owner
+// object a service keeps while it leads: IsOwner() is c.owner != nil). A
+// setter's parameter says what its callers pass (setsTrue reads them).
+func raisesFlag(val ssa.Value) bool {
+	switch x := val.(type) {
+	case nil, *ssa.Parameter:
+		return false
+	case *ssa.Const:
+		return isConstTrue(x) || isPointer(x.Type()) && !x.IsNil()
+	}
+	return isPointer(val.Type())
+}
+
+// isFlagType reports whether a variable of type t can be a leader flag:
+// a bool, or a pointer whose being nil says "not leading".
+func isFlagType(t types.Type) bool {
+	return typeIsBool(t) || isPointer(t)
 }
 
 // boolStore returns the address instr stores to and the value it stores
@@ -463,16 +571,17 @@ func boolStore(instr ssa.Instruction) (addr, val ssa.Value) {
 	return nil, nil
 }
 
-// setterParam returns the flag a setter stores its bool parameter in
-// (func (l *Elector) setLeader(v bool) { l.isLeader = v }) and the
+// setterParam returns the flag a setter stores its bool or pointer
+// parameter in (func (l *Elector) setLeader(v bool) { l.isLeader = v },
+// func (c *Capture) setOwner(o *Owner) { c.owner = o }) and the
 // parameter's index among the call's arguments (the receiver's is 0), or
-// nil when fn stores no bool parameter in a field or package variable.
+// nil when fn stores no such parameter in a field or package variable.
 func setterParam(fn *ssa.Function) (ssa.Value, int) {
 	for _, blk := range fn.Blocks {
 		for _, instr := range blk.Instrs {
 			addr, val := boolStore(instr)
 			p, ok := val.(*ssa.Parameter)
-			if !ok || !typeIsBool(p.Type()) || flagKey(addr) == nil {
+			if !ok || !isFlagType(p.Type()) || flagKey(addr) == nil {
 				continue
 			}
 			if i := slices.Index(fn.Params, p); i >= 0 {

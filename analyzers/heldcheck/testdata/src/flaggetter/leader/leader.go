@@ -32,7 +32,11 @@ type Elector struct {
 
 var _ ElectorInterface = &Elector{}
 
+// IsLeader reads the flag under the mutex: the result leaves through the
+// slot the deferred unlock runs before.
 func (l *Elector) IsLeader() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	return l.isLeader
 }
 
