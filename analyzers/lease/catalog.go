@@ -75,6 +75,7 @@ const (
 	ESAPIConditional                     // fenced if the go-elasticsearch request sets IfSeqNo, a version or a create (esapi.go)
 	NATSLastRevision                     // fenced if a NATS KV delete passes LastRevision(rev) (nats.go)
 	KubeResourceVersion                  // fenced unless the object was built afresh, without a resourceVersion (kubeobjects.go)
+	EtcdSTM                              // fenced if the STM reads the lease's key and decides on what it read (etcdstm.go)
 )
 
 // When says, for documentation, when a write under the rule is fenced;
@@ -100,6 +101,9 @@ func (r FenceRule) When() string {
 			"and `MatchedCount` (`ErrNoDocuments` for `FindOneAnd*`) is read; or an upsert only does `$setOnInsert`"
 	case EtcdTxn:
 		return "the `Txn`'s `If` compares ownership (`IsOwner()`, `CreateRevision(key) = rev`)"
+	case EtcdSTM:
+		return "the STM reads the lease's key (`stm.Rev(mutex.Key())`) and gives up when it is gone: " +
+			"its commit then fails once the key changes; an STM's conflict check covers only the keys it reads"
 	case S3Conditional:
 		return "the input sets `IfMatch` or `IfNoneMatch`"
 	case GCSConditional:
@@ -286,6 +290,8 @@ func catalog() []API {
 		API{Pkg: pkgEtcd, Recv: "KV", Name: "Delete", Role: RoleWrite, System: Etcd},
 		API{Pkg: pkgEtcd, Recv: "KV", Name: "Do", Role: RoleWrite, System: Etcd, Fence: EtcdOp, Arg: 1},
 		API{Pkg: pkgEtcd, Recv: "Txn", Name: "Commit", Role: RoleWrite, System: Etcd, Fence: EtcdTxn},
+		API{Pkg: pkgEtcdConc, Recv: "STM", Name: "Put", Role: RoleWrite, System: Etcd, Fence: EtcdSTM},
+		API{Pkg: pkgEtcdConc, Recv: "STM", Name: "Del", Role: RoleWrite, System: Etcd, Fence: EtcdSTM},
 		API{Pkg: pkgEtcd, Recv: "LeaseGrantResponse", Name: "ID", Field: true, Role: RoleNotToken, System: Etcd,
 			Note: "an etcd lease ID is picked per cluster member from a clock and a counter, so IDs from different members are not ordered"},
 		API{Pkg: pkgEtcdPB, Recv: "ResponseHeader", Name: "Revision", Field: true, Role: RoleToken, System: Etcd,

@@ -89,6 +89,9 @@ func (l *Lease) FenceAdvice(w *Write) string {
 
 // fenceAdvice says how to fence w under a lease of system taken as claim.
 func fenceAdvice(system System, claim Claim, w *Write) string {
+	if w.Advice == stmAdvice {
+		return w.Advice // the fence goes inside the STM, whatever took the lease
+	}
 	if a := claim.FenceAdvice(w.System); a != "" {
 		return a
 	}

@@ -95,6 +95,11 @@ func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, calle
 		if !w.Fenced && etcdTxnBlindSwap(callRecv(c)) {
 			w.Note = blindSwapNote("revision")
 		}
+	case EtcdSTM:
+		w.Fenced = b.stmFenced(fn, c.Value)
+		if !w.Fenced {
+			w.Note, w.Advice = stmNote, stmAdvice
+		}
 	case ConsulTxn:
 		w.Fenced = consulTxnConditional(fn, arg(c, 0))
 	case ZKVersion:

@@ -30,7 +30,9 @@
 // database/sql and pgx statements that write (UPDATE, INSERT, DELETE, MERGE,
 // COPY) without a predicate comparing a column with the token parameter, or
 // whose rows-affected result is never read; etcd Put, Delete, Do and Txns
-// without an If; go-redis commands outside WATCH/MULTI or a fence-comparing
+// without an If, and an STM's Put and Del (concurrency.NewSTM) unless the
+// STM reads the lease's key and gives up when it is gone (its commit checks
+// only the keys it read, not the lease); go-redis commands outside WATCH/MULTI or a fence-comparing
 // script; S3 PutObject, DeleteObject, CopyObject and uploads without IfMatch
 // or IfNoneMatch; Cloud Storage writers, updates and deletes without If; Consul
 // KV Put and Delete and Txns without a check-session, check-index or cas op
@@ -194,7 +196,8 @@
 //     down into callbacks of the same package.
 //   - etcd: Txn(ctx).If(mutex.IsOwner()).Then(clientv3.OpPut(k, v)).Commit(),
 //     then check Succeeded; for an external store use the mutex's revision,
-//     m.Header().Revision, as the token.
+//     m.Header().Revision, as the token. In an STM, read the lease's key and
+//     give up when it is gone: if stm.Rev(m.Key()) == 0 { return errLost }.
 //   - Redis: a Lua script that reads the stored fence, refuses an older token
 //     and writes in one step, or WATCH the fence key and write in MULTI/EXEC.
 //   - S3: PutObject with IfMatch set to the ETag read earlier (or IfNoneMatch

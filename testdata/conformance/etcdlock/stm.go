@@ -1,0 +1,62 @@
+package etcdlock
+
+import (
+	"context"
+	"errors"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.etcd.io/etcd/client/v3/concurrency"
+)
+
+var errNotLeader = errors.New("no longer the scheduler's leader")
+
+// JobBoard moves job states in STMs while it leads the scheduler
+// election (the session watched through its Done channel).
+type JobBoard struct {
+	cli *clientv3.Client
+}
+
+// Dispatch marks a job dispatched in an STM that checks only the job key:
+// a leader paused past its session commits over the next leader's state.
+func (s *JobBoard) Dispatch(ctx context.Context, job string) error {
+	sess, err := concurrency.NewSession(s.cli, concurrency.WithTTL(10))
+	if err != nil {
+		return err
+	}
+	defer sess.Close()
+	e := concurrency.NewElection(sess, "/election/scheduler")
+	if err := e.Campaign(ctx, "node-1"); err != nil {
+		return err
+	}
+	_, err = concurrency.NewSTMSerializable(sess.Ctx(), s.cli, func(stm concurrency.STM) error {
+		if stm.Get("/jobs/"+job) == "done" {
+			return nil
+		}
+		stm.Put("/jobs/"+job, "dispatched") // want unfencedwrite:"an STM retries when the keys it read change"
+		return nil
+	})
+	return err
+}
+
+// Complete reads the election's key in the STM and gives up when it is
+// gone, so the commit fails once another node leads.
+func (s *JobBoard) Complete(ctx context.Context, job string) error {
+	sess, err := concurrency.NewSession(s.cli, concurrency.WithTTL(10))
+	if err != nil {
+		return err
+	}
+	defer sess.Close()
+	e := concurrency.NewElection(sess, "/election/scheduler")
+	if err := e.Campaign(ctx, "node-1"); err != nil {
+		return err
+	}
+	_, err = concurrency.NewSTMSerializable(sess.Ctx(), s.cli, func(stm concurrency.STM) error {
+		if stm.Rev(e.Key()) == 0 {
+			return errNotLeader
+		}
+		stm.Put("/jobs/"+job, "done")
+		stm.Del("/queue/" + job)
+		return nil
+	})
+	return err
+}
