@@ -41,6 +41,7 @@ const (
 	RoleFreshID                        // returns an identifier no other caller can know (a random UUID): a key built from it names a new object (freshkey.go)
 	RoleEntropy                        // a source of random bytes no other process repeats (crypto/rand.Reader), for a Seeded generator
 	RoleRefresh                        // sets a Redis key's value or TTL again (SET, EXPIRE): a SET NX key every caller refreshes, won or not, is a marker, not a lock (redismarkers.go)
+	RoleHandler                        // an interface field of a library's config whose value's methods run while the lease the config's API.With field takes is held (handlerfields.go)
 )
 
 // Has reports whether r includes every role in want.
@@ -187,6 +188,9 @@ type API struct {
 	// Seeded, on a RoleFreshID or RoleEntropy row: only when the argument
 	// at Arg is a RoleEntropy source (ulid.New's entropy, ulid.Monotonic's).
 	Seeded bool
+	// With, on a RoleHandler row: the field of the same struct that makes
+	// the library take the lease when it is set (kooper's LeaderElector).
+	With string
 }
 
 // A HeldRule says, for a RoleCheck row, which uses of the result say that the
@@ -218,6 +222,7 @@ const (
 	pkgKubeCoreV1 = "k8s.io/client-go/kubernetes/typed/core/v1"
 	pkgCtrlClient = "sigs.k8s.io/controller-runtime/pkg/client"
 	pkgGocron     = "github.com/go-co-op/gocron"
+	pkgKooper     = "github.com/spotahome/kooper/controller"
 	pkgRaft       = "github.com/hashicorp/raft"
 	pkgSQL        = "database/sql"
 	pkgPgx        = "github.com/jackc/pgx"
@@ -411,6 +416,9 @@ func catalog() []API {
 			Note: "a holder identity is a name, not an ordered number"},
 		API{Pkg: pkgCoordV1, Recv: "LeaseSpec", Name: "LeaseTransitions", Field: true, Role: RoleNotToken, System: Kubernetes,
 			Note: "LeaseTransitions does not move when the same identity re-acquires and restarts at 0 when the Lease object is recreated"},
+		// kooper's controller runs its handler under client-go leader
+		// election when its config names a LeaderElector.
+		API{Pkg: pkgKooper, Recv: "Config", Name: "Handler", Field: true, Role: RoleHandler, System: Kubernetes, With: "LeaderElector"},
 	)
 
 	// Kubernetes API objects: an Update is a compare-and-set on the
@@ -730,7 +738,7 @@ func redisWrites() []string {
 		"RPopCount", "LMPop", "RPopLPush", "LMove", "SPopN", "SInterStore", "SUnionStore", "SDiffStore",
 		"ZPopMin", "ZPopMax", "ZMPop", "ZRemRangeByLex", "ZUnionStore", "ZInterStore", "ZDiffStore",
 		"ZRangeStore", "GeoAdd", "PFMerge", "BitOpAnd", "BitOpOr", "BitOpXor", "BitOpNot", "Copy",
-		"Restore", "RestoreReplace",
+		"Restore", "RestoreReplace", "SlaveOf",
 	}
 }
 
@@ -765,8 +773,15 @@ func redisWriteCommands() []string {
 		"SMOVE", "SINTERSTORE", "SUNIONSTORE", "SDIFFSTORE", "ZADD", "ZREM", "ZINCRBY",
 		"ZREMRANGEBYSCORE", "ZREMRANGEBYRANK", "ZREMRANGEBYLEX", "ZPOPMIN", "ZPOPMAX", "ZUNIONSTORE",
 		"ZINTERSTORE", "ZDIFFSTORE", "ZRANGESTORE", "ZMPOP", "LMPOP", "XDEL", "XTRIM", "SETBIT",
-		"BITOP", "PFADD", "PFMERGE", "GEOADD", "FLUSHDB", "FLUSHALL",
+		"BITOP", "PFADD", "PFMERGE", "GEOADD", "FLUSHDB", "FLUSHALL", "SLAVEOF", "REPLICAOF",
 	}
+}
+
+// redisReplicationCommand reports whether cmd (as redisCommand names it)
+// points a server's replication at another master: a write to the
+// topology, not to a key, which no condition can fence.
+func redisReplicationCommand(cmd string) bool {
+	return cmd == "SLAVEOF" || cmd == "REPLICAOF"
 }
 
 // leaseRoles are the roles of the rows that take or grant a lease.

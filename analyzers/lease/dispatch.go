@@ -244,7 +244,7 @@ func (b *builder) targetsFact(targets []dispatchTarget, f analysis.Fact) bool {
 			if !ok {
 				return false
 			}
-			dispatched := WritesFact{System: wf.System, What: wf.What + ", via " + t.name + b.otherWriters(targets, t), Dispatch: t.impl, OutsideOf: wf.OutsideOf, Append: wf.Append, Spawned: wf.Spawned, OnceRecv: wf.OnceRecv,
+			dispatched := WritesFact{System: wf.System, What: wf.What + ", via " + t.name + b.otherWriters(targets, t), Advice: wf.Advice, Dispatch: t.impl, OutsideOf: wf.OutsideOf, Append: wf.Append, Spawned: wf.Spawned, OnceRecv: wf.OnceRecv,
 				Keys: b.agreedKeys(targets, wf.Keys), Session: b.agreedSession(targets, wf.Session), Sites: wf.Sites}
 			dispatched.BoundColumn, dispatched.BoundParam = b.agreedBound(targets, wf)
 			if wf.OnceRecv { // another implementation may write on every call

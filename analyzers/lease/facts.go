@@ -25,6 +25,9 @@ type WritesFact struct {
 	// starts that takes that lease itself: its writes are not made under a
 	// caller's hold of it (goroutines.go).
 	OutsideOf string
+	// Advice says how to fence the write named, when its store's usual
+	// advice does not fit it (an STM's write, a SLAVEOF); "" otherwise.
+	Advice string
 	// Append: every unfenced write of the function only adds rows.
 	Append bool
 	// Accumulates: every unfenced write of the function adds rows or adds
@@ -84,7 +87,7 @@ type WritesFact struct {
 
 // sameWritesFact reports whether x and y say the same.
 func sameWritesFact(x, y *WritesFact) bool {
-	return x.System == y.System && x.What == y.What && x.Dispatch == y.Dispatch && x.OutsideOf == y.OutsideOf &&
+	return x.System == y.System && x.What == y.What && x.Advice == y.Advice && x.Dispatch == y.Dispatch && x.OutsideOf == y.OutsideOf &&
 		x.Append == y.Append && x.Accumulates == y.Accumulates && x.FreshKeys == y.FreshKeys && x.KeyParams == y.KeyParams && x.Session == y.Session && x.SessionField == y.SessionField && x.Spawned == y.Spawned &&
 		x.OnceRecv == y.OnceRecv && x.Keys == y.Keys && x.BoundColumn == y.BoundColumn && x.BoundParam == y.BoundParam &&
 		sameCases(x.Cases, y.Cases) && slices.Equal(x.Sites, y.Sites)

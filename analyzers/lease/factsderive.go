@@ -141,7 +141,7 @@ func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 			unfenced = b.factNamedWrite(unfenced, writes)
 			sites = b.writeSites(writes)
 		}
-		f := &WritesFact{System: unfenced.System, What: b.describeWrite(unfenced), Dispatch: unfenced.Dispatch, OutsideOf: outsideOf, Append: appends, Accumulates: accumulates, FreshKeys: freshKeys, KeyParams: keyParams,
+		f := &WritesFact{System: unfenced.System, What: b.describeWrite(unfenced), Advice: ownAdvice(unfenced), Dispatch: unfenced.Dispatch, OutsideOf: outsideOf, Append: appends, Accumulates: accumulates, FreshKeys: freshKeys, KeyParams: keyParams,
 			Spawned: allSpawned && !once, OnceRecv: once, Keys: keys, Cases: cases, Sites: sites}
 		f.BoundColumn, f.BoundParam = boundOfAll(fn, writes)
 		f.Session, f.SessionField = b.sessionParamOf(fn, unfencedOf(writes))
@@ -193,6 +193,15 @@ func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 
 func sameConvergeFact(x, y *ConvergeFact) bool {
 	return x.System == y.System && x.What == y.What && x.Dispatch == y.Dispatch && x.LeaseKey == y.LeaseKey && slices.Equal(x.Values, y.Values)
+}
+
+// ownAdvice returns w's advice when it is not its store's usual one, for
+// a caller's diagnostic to give it too.
+func ownAdvice(w *Write) string {
+	if w.Advice == w.System.FenceAdvice() {
+		return ""
+	}
+	return w.Advice
 }
 
 // describeWrite says where a write happens, for a caller's diagnostic:

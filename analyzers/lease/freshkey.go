@@ -70,7 +70,7 @@ import (
 // their first argument after ctx.
 func freshKeyCommand(name string) bool {
 	switch name {
-	case "MSet", "MSetNX", "Del", "Unlink", "Rename", "RenameNX", "SMove", "FlushDB", "FlushAll":
+	case "MSet", "MSetNX", "Del", "Unlink", "Rename", "RenameNX", "SMove", "FlushDB", "FlushAll", "SlaveOf":
 		return false
 	}
 	return slices.Contains(redisWrites(), name)

@@ -128,7 +128,10 @@ func (b *builder) findCallbacks() {
 		for _, blk := range fn.Blocks {
 			for _, instr := range blk.Instrs {
 				switch x := instr.(type) {
-				case *ssa.Store, *ssa.MapUpdate:
+				case *ssa.Store:
+					b.callbackField(x)
+					b.handlerField(x)
+				case *ssa.MapUpdate:
 					b.callbackField(x)
 				case *ssa.Call:
 					b.callbackTask(fn, x, elected)

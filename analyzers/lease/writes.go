@@ -126,6 +126,10 @@ func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, calle
 	if api.System == Redis && b.pushesOntoQueue(fn, b.redisCommand(c)) {
 		return nil // a message onto a queue the package's own type consumes
 	}
+	if api.System == Redis && redisReplicationCommand(b.redisCommand(c)) {
+		w.Advice = replicationAdvice // a server's master: no key, no script, no WATCH
+		return w
+	}
 	if api.System == Redis {
 		w.Fenced = w.Fenced || b.inWatch(fn) || api.Fence == RedisCommand && redigoWatches(fn)
 		w.LockImpl = b.touchesLockKey(fn, c)
@@ -142,6 +146,12 @@ func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, calle
 	}
 	return w
 }
+
+// replicationAdvice says what to do about a SLAVEOF or REPLICAOF a stale
+// holder may send: Redis applies it whoever sends it.
+const replicationAdvice = "Redis applies SLAVEOF whoever sends it, so no token can fence it: " +
+	"read the topology again (ROLE) right before sending it and decide from that, or leave failover to Sentinel, " +
+	"which orders its decisions by its configuration epoch"
 
 // A condition is what a write whose store takes its condition in the
 // request carries for the store to check.
@@ -256,6 +266,9 @@ func (b *builder) factWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
 		w := newWrite(fn, call, wf.System, shortName(obj))
 		w.Via, w.Dispatch, w.outsideOf, w.Append, w.accumulates = wf.What, wf.Dispatch, wf.OutsideOf, wf.Append, wf.Append || wf.Accumulates
 		w.Sites, w.sitesOf = reachedSites(call, &wf), obj
+		if wf.Advice != "" {
+			w.Advice = wf.Advice
+		}
 		if !w.reachCases(wf.Cases) {
 			return nil // the call's constant arguments rule out every write it could make
 		}

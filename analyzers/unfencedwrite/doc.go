@@ -33,7 +33,9 @@
 // without an If, and an STM's Put and Del (concurrency.NewSTM) unless the
 // STM reads the lease's key and gives up when it is gone (its commit checks
 // only the keys it read, not the lease); go-redis commands outside WATCH/MULTI or a fence-comparing
-// script; S3 PutObject, DeleteObject, CopyObject and uploads without IfMatch
+// script, and SLAVEOF or REPLICAOF, which no condition can fence (a stale
+// holder re-points a server's replication after the next holder healed it);
+// S3 PutObject, DeleteObject, CopyObject and uploads without IfMatch
 // or IfNoneMatch; Cloud Storage writers, updates and deletes without If; Consul
 // KV Put and Delete and Txns without a check-session, check-index or cas op
 // (or a check-not-exists op in a Txn that deletes nothing);

@@ -49,7 +49,7 @@ func Markdown() string {
 
 // Role groups, one a column.
 const (
-	regionRoles  = lease.RoleAcquire | lease.RoleTryAcquire | lease.RoleCallback | lease.RoleElect | lease.RoleLocker
+	regionRoles  = lease.RoleAcquire | lease.RoleTryAcquire | lease.RoleCallback | lease.RoleElect | lease.RoleLocker | lease.RoleHandler
 	renewalRoles = lease.RoleRenew | lease.RoleAutoRenew | lease.RoleLost | lease.RoleOnLost | lease.RoleOnLease | lease.RoleEventCallback
 	writeRoles   = lease.RoleWrite | lease.RoleFenced
 )

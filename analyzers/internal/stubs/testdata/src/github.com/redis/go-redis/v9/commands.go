@@ -417,3 +417,4 @@ func (c cmdable) Restore(ctx context.Context, key string, ttl time.Duration, val
 func (c cmdable) RestoreReplace(ctx context.Context, key string, ttl time.Duration, value string) (_ *StatusCmd) {
 	return
 }
+func (c cmdable) SlaveOf(ctx context.Context, host, port string) (_ *StatusCmd) { return }

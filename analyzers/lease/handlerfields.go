@@ -1,0 +1,104 @@
+package lease
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Controller libraries run the application's handler under a lease they
+// take themselves. kooper's
+//
+//	controller.New(&controller.Config{Handler: h, LeaderElector: le, ...})
+//
+// calls h.Handle for each event only while le leads (client-go leader
+// election), and with no LeaderElector calls it under no lease at all. A
+// value stored in such a handler field (RoleHandler) of a config whose
+// field API.With is set, to something other than nil, in the same function
+// gives the methods of its type that the field's interface names the
+// lease on entry: the handler's body is a region of the application's own
+// package, where its writes are reported. A func adapted to the interface
+// (controller.HandlerFunc(func(ctx, obj) error {...})) is the func itself.
+// Only a value whose dynamic type is known where it is stored counts (a
+// constructor's concrete result, a literal).
+
+// handlerField gives the handler stored by st, when it is one, the lease
+// its library takes.
+func (b *builder) handlerField(st *ssa.Store) {
+	fa, ok := st.Addr.(*ssa.FieldAddr)
+	if !ok {
+		return
+	}
+	fv := fieldVar(fa.X.Type(), fa.Field)
+	api := b.ix.lookupField(fa.X.Type(), fv)
+	if api == nil || !api.Role.Has(RoleHandler) || !setsField(fa.X, api.With) {
+		return
+	}
+	iface, ok := fv.Type().Underlying().(*types.Interface)
+	if !ok {
+		return
+	}
+	for _, target := range handlerMethods(st.Parent().Prog, st.Val, iface) {
+		if target.Pkg == nil || target.Pkg.Pkg != b.pass.Pkg {
+			continue // another package's handler: its own analysis does not see this store
+		}
+		pos := st.Pos()
+		if !pos.IsValid() {
+			pos = st.Val.Pos()
+		}
+		l := b.addLease(&Lease{Kind: InCallback, System: api.System, Pos: pos, Fn: target,
+			What: "the " + string(api.System) + " lease that " + fv.Pkg().Name() + "." + typeName(fa.X.Type()) + "." + api.With + " takes"})
+		b.regions.hand(st, target, l)
+	}
+}
+
+// setsField reports whether the struct at base gets its field name set to
+// a value that is not the constant nil.
+func setsField(base ssa.Value, name string) bool {
+	refs := base.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, ref := range *refs {
+		fa, ok := ref.(*ssa.FieldAddr)
+		if !ok || fa.X != base || fieldName(base.Type(), fa.Field) != name {
+			continue
+		}
+		for _, use := range *fa.Referrers() {
+			st, ok := use.(*ssa.Store)
+			if !ok || st.Addr != fa {
+				continue
+			}
+			if c, isConst := st.Val.(*ssa.Const); !isConst || !c.IsNil() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// handlerMethods returns the functions that run when the methods of iface
+// are called on v: the methods of v's dynamic type, or the func a func
+// type adapts to the interface.
+func handlerMethods(prog *ssa.Program, v ssa.Value, iface *types.Interface) []*ssa.Function {
+	mi, ok := v.(*ssa.MakeInterface)
+	if !ok {
+		return nil
+	}
+	if _, isFunc := mi.X.Type().Underlying().(*types.Signature); isFunc {
+		if fn := callbackFunc(mi.X); fn != nil {
+			return []*ssa.Function{fn}
+		}
+		return nil
+	}
+	var out []*ssa.Function
+	mset := prog.MethodSets.MethodSet(mi.X.Type())
+	for m := range iface.Methods() {
+		if sel := mset.Lookup(m.Pkg(), m.Name()); sel != nil {
+			if fn := prog.MethodValue(sel); fn != nil {
+				out = append(out, fn)
+			}
+		}
+	}
+	return out
+}
