@@ -121,6 +121,10 @@ type FencedByParamFact struct {
 	// the write requires: it is fenced when the caller passes the
 	// holder's own election or mutex key (etcdleasekey.go).
 	LeaseKey bool
+	// KubeObject says the parameter is no token but the Kubernetes object
+	// an Update sends: the write is fenced when the caller's object carries
+	// the resourceVersion it was read at (kubeobjects.go).
+	KubeObject bool
 }
 
 // RoleFact: the function acts as a lock API with these roles (from a

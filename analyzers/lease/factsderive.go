@@ -98,7 +98,8 @@ func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 			}
 		case !w.Fenced && unfenced == nil:
 			unfenced = w
-		case w.Fenced && fenced == nil && (tokenParam(fn, w.Token) >= 0 || w.keyExists != nil && tokenParam(fn, w.keyExists) >= 0):
+		case w.Fenced && fenced == nil && (tokenParam(fn, w.Token) >= 0 || w.keyExists != nil && tokenParam(fn, w.keyExists) >= 0 ||
+			w.kubeObject != nil):
 			fenced = w
 		}
 	}
@@ -159,7 +160,11 @@ func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 		if leaseKey {
 			param, field = tokenParam(fn, fenced.keyExists), ""
 		}
-		f := &FencedByParamFact{System: fenced.System, Param: param, Field: field, What: b.describeWrite(fenced), Dispatch: fenced.Dispatch, TokenSource: fenced.TokenSource, LeaseKey: leaseKey}
+		kubeObject := fenced.Token == nil && fenced.kubeObject != nil
+		if kubeObject {
+			param, field = tokenParam(fn, fenced.kubeObject), ""
+		}
+		f := &FencedByParamFact{System: fenced.System, Param: param, Field: field, What: b.describeWrite(fenced), Dispatch: fenced.Dispatch, TokenSource: fenced.TokenSource, LeaseKey: leaseKey, KubeObject: kubeObject}
 		if b.fact(obj, &old) && old == *f {
 			return false
 		}
@@ -207,6 +212,9 @@ func ownAdvice(w *Write) string {
 // describeWrite says where a write happens, for a caller's diagnostic:
 // "ExecContext (UPDATE docs) at store.go:41".
 func (b *builder) describeWrite(w *Write) string {
+	if w.Via != "" && w.Note != "" {
+		return fmt.Sprintf("%s, via %s, %s", w.Via, w.What, w.Note)
+	}
 	if w.Via != "" {
 		return fmt.Sprintf("%s, via %s", w.Via, w.What)
 	}

@@ -604,3 +604,41 @@ func derivedFrom(obj, src ssa.Value) bool {
 	f := calleeFunc(call.Common())
 	return f != nil && strings.HasPrefix(f.Name(), "DeepCopy") && sameKey(callRecv(call.Common()), src)
 }
+
+// kubeCopiedNote says, in diagnostics, why an Update whose object looks
+// read is no fence.
+const kubeCopiedNote = "its resourceVersion copied from an object read just before"
+
+// kubeParamObject returns obj, the object a fenced Update sends, when it
+// is a parameter of fn, whose caller gave it its resourceVersion: a helper
+// (func (s *Service) UpdateStatefulSet(ns string, ss *appsv1.StatefulSet)
+// error) fences only as well as its callers' objects do.
+func kubeParamObject(fn *ssa.Function, obj ssa.Value) ssa.Value {
+	if obj == nil || tokenParam(fn, obj) < 0 {
+		return nil
+	}
+	if _, ok := unwrap(obj).(*ssa.Parameter); !ok {
+		return nil
+	}
+	return obj
+}
+
+// kubeObjectCall judges w, a call of a helper whose Update sends the
+// object it is passed (obj, FencedByParamFact.KubeObject), as the Update
+// itself would be judged here: unfenced when obj was built afresh or its
+// resourceVersion copied from an object read just before
+// (CreateOrUpdateStatefulSet copies the stored version onto the desired
+// object and hands it to UpdateStatefulSet), and fenced by this function's
+// own caller when obj is a parameter here too.
+func (b *builder) kubeObjectCall(w *Write, fn *ssa.Function, c *ssa.CallCommon, obj ssa.Value) {
+	switch {
+	case obj == nil:
+		w.Fenced = true
+	case b.kubeFresh(obj, c):
+	case kubeVersionCopied(obj):
+		w.Note = kubeCopiedNote
+	default:
+		w.Fenced = true
+		w.kubeObject = kubeParamObject(fn, obj)
+	}
+}

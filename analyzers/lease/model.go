@@ -194,6 +194,12 @@ type Write struct {
 	// when the caller passes the holder's own election or mutex key
 	// (etcdleasekey.go); nil otherwise.
 	keyExists ssa.Value
+	// kubeObject is the parameter of Fn whose object a fenced Kubernetes
+	// Update sends with the resourceVersion the caller gave it
+	// (kubeobjects.go): the write is fenced when the caller's object was
+	// read from the API server, not built afresh or given a version copied
+	// from a read just before; nil otherwise.
+	kubeObject ssa.Value
 	// outsideOf names a lease the write is not made under even where it
 	// is held: the write is in a goroutine that takes that lease itself.
 	outsideOf string

@@ -69,6 +69,9 @@ func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, calle
 			return nil
 		}
 		w.Fenced, w.FencedBy, w.Token, w.Note = cond.fenced, cond.by, cond.token, cond.note
+		if api.Fence == KubeResourceVersion && w.Fenced {
+			w.kubeObject = kubeParamObject(fn, kubeUpdatedObject(c))
+		}
 		return w
 	}
 	switch api.Fence {
@@ -182,7 +185,7 @@ func (b *builder) requestCondition(c *ssa.CallCommon, api *API) (cond condition,
 		obj := kubeUpdatedObject(c)
 		cond.fenced, cond.known = obj == nil || !b.kubeFresh(obj, c), true
 		if cond.fenced && obj != nil && kubeVersionCopied(obj) {
-			cond.fenced, cond.note = false, "its resourceVersion copied from an object read just before"
+			cond.fenced, cond.note = false, kubeCopiedNote
 		}
 	case ESConditional:
 		req := callRecv(c) // a service's or a bulk's Do
@@ -308,6 +311,10 @@ func (b *builder) factWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
 		tok := arg(call.Common(), fp.Param)
 		if fp.LeaseKey {
 			w.Fenced, w.keyExists = b.leaseKeyFence(fn, tok)
+			return w
+		}
+		if fp.KubeObject {
+			b.kubeObjectCall(w, fn, call.Common(), tok)
 			return w
 		}
 		if fp.Field != "" {

@@ -46,7 +46,9 @@
 // built afresh, as a literal or by a constructor of the application's,
 // that carries no resourceVersion, or one copied from an object the
 // function has just read (desired.ResourceVersion =
-// stored.ResourceVersion, a blind swap whose compare always passes): the
+// stored.ResourceVersion, a blind swap whose compare always passes), also
+// when a helper of the application's sends the object its caller built or
+// gave a copied version (CreateOrUpdate copies, UpdateStatefulSet sends): the
 // API server applies it whatever is stored, where an object read from the
 // server (a Get, a lister, a List item, a DeepCopy of one) carries the
 // version it was read at and its update fails once the next leader wrote

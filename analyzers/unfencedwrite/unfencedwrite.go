@@ -174,6 +174,8 @@ func message(pass *analysis.Pass, w *lease.Write, l *lease.Lease) string {
 	}
 	what := w.What
 	switch {
+	case w.Via != "" && w.Note != "":
+		what = fmt.Sprintf("%s (%s%s; %s)", w.What, w.Via, w.SitesNote(), w.Note)
 	case w.Via != "":
 		what = fmt.Sprintf("%s (%s%s)", w.What, w.Via, w.SitesNote())
 	case w.Note != "":

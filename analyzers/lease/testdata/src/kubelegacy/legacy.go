@@ -11,8 +11,9 @@ import (
 	v1 "k8s.io/client-go/kubernetes/typed/core/v1"
 )
 
-// rotate updates the Secret it was handed: the version it was read at.
-func rotate(secrets v1.LegacySecretInterface, s *corev1.Secret) error {
+// rotate updates the Secret it was handed: the version it was read at,
+// fenced as well as its callers' Secrets are.
+func rotate(secrets v1.LegacySecretInterface, s *corev1.Secret) error { // want rotate:"fenced by param 1"
 	_, err := secrets.Update(s) // want `fenced`
 	return err
 }
@@ -22,6 +23,11 @@ func publish(secrets v1.LegacySecretInterface) error { // want publish:"writes L
 	s := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "ca-bundle"}}
 	_, err := secrets.Update(s) // want `unfenced`
 	return err
+}
+
+// reset hands rotate a Secret it built: the Update sends no version.
+func reset(secrets v1.LegacySecretInterface) error { // want reset:"writes LegacySecretInterface.Update at legacy.go:17, via kubelegacy.rotate"
+	return rotate(secrets, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "ca-bundle"}}) // want `unfenced`
 }
 
 // lead publishes the bundle while it holds the lock.

@@ -103,6 +103,42 @@ func (p *Publisher) refresh(ctx context.Context, bundle []byte) error {
 	return err
 }
 
+// updateSecret sends the Secret its caller gives it, at the caller's
+// version: it fences as well as its callers' objects do.
+func (p *Publisher) updateSecret(ctx context.Context, s *corev1.Secret) error {
+	_, err := p.kube.CoreV1().Secrets(p.namespace).Update(ctx, s, metav1.UpdateOptions{})
+	return err
+}
+
+// createOrUpdate copies the stored version onto the Secret it built and
+// hands it to updateSecret (redis-operator's CreateOrUpdateStatefulSet): a
+// blind swap one call away.
+func (p *Publisher) createOrUpdate(ctx context.Context, bundle []byte) error {
+	stored, err := p.kube.CoreV1().Secrets(p.namespace).Get(ctx, "ca-bundle", metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	desired := newCASecret(p.namespace, bundle)
+	desired.ResourceVersion = stored.ResourceVersion
+	return p.updateSecret(ctx, desired)
+}
+
+// edit hands updateSecret a copy of the Secret it read: a compare-and-set.
+func (p *Publisher) edit(ctx context.Context, bundle []byte) error {
+	stored, err := p.kube.CoreV1().Secrets(p.namespace).Get(ctx, "ca-bundle", metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	s := stored.DeepCopy()
+	s.Data["ca.crt"] = bundle
+	return p.updateSecret(ctx, s)
+}
+
+// forward passes its own caller's Secret on: the version is the caller's.
+func (p *Publisher) forward(ctx context.Context, s *corev1.Secret) error {
+	return p.updateSecret(ctx, s)
+}
+
 // reportStatus writes a status of its own making over the pod's.
 func (p *Publisher) reportStatus(ctx context.Context, pod string) error {
 	status := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: pod, Namespace: p.namespace}}
@@ -126,6 +162,12 @@ func (p *Publisher) Lead(ctx context.Context, lock resourcelock.Interface, bundl
 				_ = p.refresh(ctx, bundle) // a copy of the object read
 				if read, err := p.kube.CoreV1().Secrets(p.namespace).Get(ctx, "ca-bundle", metav1.GetOptions{}); err == nil {
 					_ = p.restore(ctx, read, bundle) // the version the caller read
+				}
+				_ = p.createOrUpdate(ctx, bundle)                         // want `Publisher.createOrUpdate \(SecretInterface.Update at objects.go:\d+, via Publisher.updateSecret, its resourceVersion copied from an object read just before\) writes to the Kubernetes API without a fencing token`
+				_ = p.edit(ctx, bundle)                                   // a copy of the object read, sent by a helper
+				_ = p.updateSecret(ctx, newCASecret(p.namespace, bundle)) // want `Publisher.updateSecret \(SecretInterface.Update at objects.go:\d+\) writes to the Kubernetes API without a fencing token`
+				if read, err := p.kube.CoreV1().Secrets(p.namespace).Get(ctx, "ca-bundle", metav1.GetOptions{}); err == nil {
+					_ = p.forward(ctx, read) // the object read, through two helpers
 				}
 				_ = bundles.Overwrite(ctx, p.kube, p.namespace, bundle) // want `bundles.Overwrite \(SecretInterface.Update at bundles.go:\d+\) writes to the Kubernetes API without a fencing token`
 				_ = p.reportStatus(ctx, "publisher-0")                  // want `Publisher.reportStatus \(PodInterface.UpdateStatus at objects.go:\d+\) writes to the Kubernetes API without a fencing token`
