@@ -1,6 +1,8 @@
 package lease
 
 import (
+	"slices"
+
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -38,11 +40,11 @@ func (b *builder) stmFenced(fn *ssa.Function, stm ssa.Value) bool {
 			if name := call.Call.Method.Name(); name != "Get" && name != "Rev" {
 				continue
 			}
-			key := call.Call.Args[0]
-			if slice, ok := key.(*ssa.Slice); ok { // Get(key ...string)
-				key = firstStored(slice)
+			keys := call.Call.Args[:1]
+			if elems, ok := variadic(keys[0]); ok { // Get(key ...string)
+				keys = elems
 			}
-			if key != nil && (b.isLeaseKey(key) || b.isLockKey(key)) && decidesBranch(call, 0) {
+			if slices.ContainsFunc(keys, b.isLeaseOrLockKey) && decidesBranch(call, 0) {
 				return true
 			}
 		}
@@ -50,25 +52,10 @@ func (b *builder) stmFenced(fn *ssa.Function, stm ssa.Value) bool {
 	return false
 }
 
-// firstStored returns the value stored in the first element of the array
-// a variadic call's slice is made from, or nil.
-func firstStored(s *ssa.Slice) ssa.Value {
-	arr, ok := s.X.(*ssa.Alloc)
-	if !ok {
-		return nil
-	}
-	for _, ref := range *arr.Referrers() {
-		idx, ok := ref.(*ssa.IndexAddr)
-		if !ok || !isConstInt(idx.Index, 0) {
-			continue
-		}
-		for _, use := range *idx.Referrers() {
-			if st, ok := use.(*ssa.Store); ok && st.Addr == idx {
-				return st.Val
-			}
-		}
-	}
-	return nil
+// isLeaseOrLockKey reports whether v is an etcd election's or mutex's
+// key, or a hand-rolled lock's.
+func (b *builder) isLeaseOrLockKey(v ssa.Value) bool {
+	return v != nil && (b.isLeaseKey(v) || b.isLockKey(v))
 }
 
 // decidesBranch reports whether v flows, through comparisons, negations,
