@@ -172,6 +172,47 @@ func variadic(v ssa.Value) ([]ssa.Value, bool) {
 	return nil, false
 }
 
+// appendedElems returns the elements of a slice that the function builds
+// from a literal (or nil) by appending, in a loop or on branches
+// (ops = append(ops, clientv3.OpGet(k)); txn.Then(ops...)), in no
+// particular order; false when any part of it comes from elsewhere.
+func appendedElems(v ssa.Value) ([]ssa.Value, bool) {
+	var elems []ssa.Value
+	seen := make(map[ssa.Value]bool)
+	var walk func(v ssa.Value) bool
+	walk = func(v ssa.Value) bool {
+		v = unwrap(v)
+		if seen[v] {
+			return true
+		}
+		seen[v] = true
+		if phi, ok := v.(*ssa.Phi); ok {
+			for _, e := range phi.Edges {
+				if !walk(e) {
+					return false
+				}
+			}
+			return true
+		}
+		if lit, ok := variadic(v); ok {
+			elems = append(elems, lit...)
+			return true
+		}
+		call, ok := v.(*ssa.Call)
+		if !ok {
+			return false
+		}
+		if b, ok := call.Call.Value.(*ssa.Builtin); !ok || b.Name() != "append" || len(call.Call.Args) != 2 {
+			return false
+		}
+		return walk(call.Call.Args[0]) && walk(call.Call.Args[1])
+	}
+	if !walk(v) {
+		return nil, false
+	}
+	return elems, true
+}
+
 // arrayElems returns the values stored into the elements of an array
 // allocation, in index order (missing ones are nil).
 func arrayElems(alloc *ssa.Alloc) []ssa.Value {

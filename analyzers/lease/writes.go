@@ -916,7 +916,7 @@ type txnSteps struct {
 // add records the compares or ops of step, a call of the Txn method name,
 // and reports whether name is If, Then or Else.
 func (s *txnSteps) add(name string, step *ssa.CallCommon) bool {
-	args, known := variadic(arg(step, 0))
+	args, known := appendedElems(arg(step, 0))
 	switch name {
 	case "If":
 		s.ifs = append(s.ifs, args...)
@@ -934,8 +934,9 @@ func (s *txnSteps) add(name string, step *ssa.CallCommon) bool {
 }
 
 // etcdTxnSteps walks the builder chain txn ends (Txn(ctx).If(...).Then(...)
-// .Else(...)) back to its start. Ops or compares passed as a slice built
-// elsewhere are left out.
+// .Else(...)) back to its start. Ops or compares passed as a slice the
+// function builds by appending are read (appendedElems); those of a slice
+// built elsewhere are left out.
 func etcdTxnSteps(txn ssa.Value) txnSteps {
 	var s txnSteps
 	for v := txn; v != nil; {

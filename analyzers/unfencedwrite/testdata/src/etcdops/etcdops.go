@@ -133,6 +133,44 @@ func (s *store) snapshot(ctx context.Context, sess *concurrency.Session, key str
 	return err
 }
 
+// batchRead reads many keys at one revision, ten Gets a Txn, as agola's
+// GetExecutorTasksForRun does: the ops are appended in a loop, and all of
+// them read (a hard negative).
+func (s *store) batchRead(ctx context.Context, sess *concurrency.Session, keys []string, rev int64) error {
+	m, err := s.lock(ctx, sess)
+	if err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	for i := 0; i < len(keys); {
+		ops := []clientv3.Op{}
+		for c := 0; c < 10 && i < len(keys); c++ {
+			ops = append(ops, clientv3.OpGet(keys[i], clientv3.WithRev(rev)))
+			i++
+		}
+		if _, err := s.cli.Txn(ctx).Then(ops...).Commit(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// batchMark appends a put to the Gets it batches: that Txn writes.
+func (s *store) batchMark(ctx context.Context, sess *concurrency.Session, keys []string, val string) error {
+	m, err := s.lock(ctx, sess)
+	if err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	var ops []clientv3.Op
+	for _, k := range keys {
+		ops = append(ops, clientv3.OpGet(k))
+	}
+	ops = append(ops, clientv3.OpPut(prefix+"marked", val))
+	_, err = s.cli.Txn(ctx).Then(ops...).Commit() // want `Txn.Commit writes to etcd without a fencing token`
+	return err
+}
+
 // txnWrites commits Txns that write, or whose ops fencelint cannot see,
 // under the lock with no fence.
 func (s *store) txnWrites(ctx context.Context, sess *concurrency.Session, key, val string, ops []clientv3.Op, txn clientv3.Txn) error {
