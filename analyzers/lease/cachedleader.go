@@ -151,16 +151,23 @@ func (f *RoleFact) returning(sep string) string {
 // returnedFlag says whose lease the leader flag v reads caches, also
 // through the result slot of a function with defers.
 func (b *builder) returnedFlag(v ssa.Value) (System, bool) {
+	flag, ok := returnedFlagIn(b.leaderFlags, v)
+	return flag.system, ok
+}
+
+// returnedFlagIn returns the flag among flags that v, a returned value,
+// reads: every value v stands for (resultValues) reads that flag.
+func returnedFlagIn(flags map[any]leaderFlag, v ssa.Value) (leaderFlag, bool) {
 	values := resultValues(v)
 	var flag leaderFlag
 	for _, r := range values {
-		f, ok := b.readFlag(r)
+		f, ok := flags[flagKey(flagRead(r))]
 		if !ok {
-			return "", false
+			return leaderFlag{}, false
 		}
 		flag = f
 	}
-	return flag.system, len(values) > 0
+	return flag, len(values) > 0
 }
 
 // readFlag returns the leader flag v reads, if it reads one.

@@ -368,21 +368,13 @@ func (b *builder) addGetterChecks(flags map[any]leaderFlag, keep func(ssa.Instru
 		}
 		var flag *leaderFlag
 		if fn.Signature.Results().Len() == 1 && typeIsBool(fn.Signature.Results().At(0).Type()) {
-			_, every := everyReturn(fn, func(v ssa.Value) (System, bool) {
-				for _, r := range resultValues(v) {
-					f, ok := flags[flagKey(flagRead(r))]
-					if !ok {
-						return "", false
-					}
-					flag = &f
-				}
-				if flag == nil {
-					return "", false
-				}
-				return flag.system, true
-			})
-			if !every {
-				flag = nil
+			var last leaderFlag
+			if _, every := everyReturn(fn, func(v ssa.Value) (System, bool) {
+				f, ok := returnedFlagIn(flags, v)
+				last = f
+				return f.system, ok
+			}); every {
+				flag = &last
 			}
 		}
 		returned[fn] = flag
