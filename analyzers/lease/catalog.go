@@ -445,6 +445,16 @@ func catalog() []API {
 		API{Pkg: pkgGocron, Recv: "Locker", Name: "Lock", Role: RoleAcquire, System: Gocron},
 		API{Pkg: pkgGocron, Recv: "Lock", Name: "Unlock", Role: RoleRelease, System: Gocron},
 	)
+	// gocron v1 (the same import path but for /v2, so the Locker, Lock
+	// and Elector rows above serve it too): the scheduler is configured by
+	// its methods, and a job's func is what Do (after Every(...).Minute()
+	// or Cron(...)) runs, under the scheduler's locker or elector.
+	add(
+		API{Pkg: pkgGocron, Recv: "Scheduler", Name: "WithDistributedLocker", Role: RoleElect, System: Gocron},
+		API{Pkg: pkgGocron, Recv: "Scheduler", Name: "WithDistributedElector", Role: RoleElect, System: Gocron},
+		API{Pkg: pkgGocron, Recv: "Scheduler", Name: "Do", Role: RoleCallback, System: Gocron},
+		API{Pkg: pkgGocron, Recv: "Scheduler", Name: "DoWithJobDetails", Role: RoleCallback, System: Gocron},
+	)
 
 	// hashicorp/raft.
 	add(

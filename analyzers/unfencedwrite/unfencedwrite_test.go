@@ -12,7 +12,7 @@ import (
 func Test(t *testing.T) {
 	fencetest.Run(t, unfencedwrite.Analyzer,
 		"sqladvisory", "billing", "etcdlock", "redislocks", "consullock", "zklock",
-		"k8sleader", "cbconfig/...", "cloudstores", "crosspkg", "pgxworker", "gocronjobs", "gocronshared", "raftleader", "usewithlock",
+		"k8sleader", "cbconfig/...", "cloudstores", "crosspkg", "pgxworker", "gocronjobs", "gocronshared", "gocronv1/...", "raftleader", "usewithlock",
 		"ifacevet/worker", "errwraps", "k8sworkers", "k8sobjects/...", "falsepositives", "sqlforms", "sqlbuilders", "goroutines", "oncestart/...", "fencegen/...", "gormstore", "bunstore", "goqustore", "roomlock", "gccollector",
 		"mongostore", "pipelines", "lockobjects", "messages/...", "optimistic", "transitions", "releasefuncs/...", "casfence/...", "ownlease", "findorcreate", "upsertdefs/...", "freshkeys", "stmthelpers", "sqlformats/...", "redigostore", "gozeromodel", "goctlmodel", "ownobjectvet", "redismarkers", "sortedclaims", "stmtlists/...", "multilocks", "passedcallbacks/...", "lockkeyhelpers", "mayheld/...", "constargs", "etcdtxnlock", "etcdops", "boundeddecrements", "handoffs", "awaitedlocks", "lockpkg/...", "handlerfields/...", "mongounique", "xactlayers/...", "lockedcopies/...", "retriedacquire", "blindswaps", "repeatedcalls/...", "reexports/...", "kooperctl")
 }

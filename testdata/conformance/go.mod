@@ -16,6 +16,7 @@ require (
 	github.com/elastic/go-elasticsearch/v8 v8.19.4
 	github.com/gin-gonic/gin v1.11.0
 	github.com/go-chi/chi/v5 v5.3.0
+	github.com/go-co-op/gocron v1.37.0
 	github.com/go-co-op/gocron/v2 v2.21.2
 	github.com/go-redis/redis/v8 v8.11.5
 	github.com/go-redsync/redsync/v4 v4.18.1
