@@ -51,6 +51,9 @@ type builder struct {
 	// findingKeys is set while lockKeys resolves the package's calls: a
 	// Del is then not asked whether it deletes one (lockhelpers.go).
 	findingKeys bool
+	// gocronV1 holds, on first use, the package's gocron v1 schedulers
+	// (gocronv1.go).
+	gocronV1 *gocronV1
 	// queues holds the types that take from a Redis list with a blocking
 	// pop (redisqueue.go); nil until first asked.
 	queues map[*types.TypeName]bool

@@ -203,7 +203,7 @@ func (b *builder) onlyLockedTasks(fn *ssa.Function, elected bool) bool {
 	locked := true
 	b.calls(func(_ *ssa.Function, call ssa.CallInstruction) bool {
 		c, ok := call.(*ssa.Call)
-		if ok && b.isGocronTask(c) && taskFunc(arg(c.Common(), 0)) == fn && !taskLocked(c, elected) {
+		if ok && b.isGocronTask(c) && taskFunc(arg(c.Common(), 0)) == fn && !b.taskLocked(c, elected) {
 			locked = false
 		}
 		return locked
@@ -214,7 +214,7 @@ func (b *builder) onlyLockedTasks(fn *ssa.Function, elected bool) bool {
 // lockedTask reports whether call is a gocron.NewTask whose task runs
 // under a distributed locker or elector.
 func (b *builder) lockedTask(call *ssa.Call, elected bool) bool {
-	return b.isGocronTask(call) && taskLocked(call, elected)
+	return b.isGocronTask(call) && b.taskLocked(call, elected)
 }
 
 // isGocronTask reports whether call is a gocron.NewTask.
@@ -246,7 +246,7 @@ func (b *builder) findTaskFields() {
 			order = append(order, fv)
 			locked[fv] = true
 		}
-		locked[fv] = locked[fv] && taskLocked(c, elected)
+		locked[fv] = locked[fv] && b.taskLocked(c, elected)
 		return true
 	})
 	for _, fv := range order {
@@ -256,12 +256,21 @@ func (b *builder) findTaskFields() {
 	}
 }
 
-// taskLocked reports whether the gocron task made by newTask runs under a
+// taskLocked reports whether the gocron task that call registers (v2's
+// NewTask, v1's Do) runs under a distributed lock.
+func (b *builder) taskLocked(call *ssa.Call, elected bool) bool {
+	if isV1Do(call) {
+		return b.v1DoLocked(call, elected)
+	}
+	return v2TaskLocked(call, elected)
+}
+
+// v2TaskLocked reports whether the gocron task made by newTask runs under a
 // distributed lock: its job has WithDistributedJobLocker, or its scheduler
 // was made with WithDistributedLocker or WithDistributedElector, and the
 // job does not opt out. When the job or scheduler is made out of sight,
 // elected (the package configures a locker or elector somewhere) decides.
-func taskLocked(newTask *ssa.Call, elected bool) bool {
+func v2TaskLocked(newTask *ssa.Call, elected bool) bool {
 	job := jobOf(newTask)
 	if job == nil {
 		return elected
