@@ -26,7 +26,8 @@ import (
 // carries (LockRoom(name) returning a token for UnlockRoom(name, token)),
 // makes no lock-holding object. In a standalone run, a method that only
 // tests call runs under the lock for nobody and is left out
-// (programcallers.go).
+// (programcallers.go); so is an unexported method that only the type's
+// constructors call, on the object they are still building.
 
 // findLockObjects gives the other methods of each lock-holding object of
 // the package the lease its lock method leaves held, and reruns the region
@@ -59,7 +60,7 @@ func (b *builder) findLockObjects() {
 					l.What, shortName(declaredFunc(lock)), named.Obj().Name(), shortName(declaredFunc(unlock)))})
 			for _, fn := range fns {
 				if fn == lock || fn == unlock || b.lockRoleOf(fn) != 0 || calls(fn, lock, unlock) ||
-					!b.prog.calledOutsideTests(declaredFunc(fn)) {
+					!b.prog.calledOutsideTests(declaredFunc(fn)) || b.calledOnlyWhileBuilt(fn, named) {
 					continue
 				}
 				b.regions.entry[fn] = b.regions.entry[fn].with(held)
@@ -75,6 +76,55 @@ func (b *builder) findLockObjects() {
 			b.flow(fn)
 		}
 	}
+}
+
+// calledOnlyWhileBuilt reports whether fn, an unexported method of named,
+// is called only by the package's constructors of named, on the object
+// they are building (NewMember calls m.setupCluster() before it returns
+// &m): no one can have called the lock method on that object yet.
+func (b *builder) calledOnlyWhileBuilt(fn *ssa.Function, named *types.Named) bool {
+	decl := declaredFunc(fn)
+	if decl == nil || decl.Exported() {
+		return false
+	}
+	called := false
+	for _, caller := range b.funcs {
+		for _, blk := range caller.Blocks {
+			for _, instr := range blk.Instrs {
+				if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn.(*ssa.Function).Object() == decl {
+					return false // a method value: called from anywhere
+				}
+				call, ok := instr.(ssa.CallInstruction)
+				if !ok || call.Common().StaticCallee() != fn {
+					continue
+				}
+				if _, built := unwrap(callRecv(call.Common())).(*ssa.Alloc); !built || !constructs(caller, named) {
+					return false
+				}
+				called = true
+			}
+		}
+	}
+	return called
+}
+
+// constructs reports whether fn is a package-level function that returns
+// a named (or a pointer to one): a constructor.
+func constructs(fn *ssa.Function, named *types.Named) bool {
+	if fn.Parent() != nil || fn.Signature.Recv() != nil {
+		return false
+	}
+	res := fn.Signature.Results()
+	for i := range res.Len() {
+		t := res.At(i).Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if n, ok := types.Unalias(t).(*types.Named); ok && n.Origin() == named.Origin() {
+			return true
+		}
+	}
+	return false
 }
 
 // leaseKeptAtReturn returns a lease that fn acquires itself and may still

@@ -133,3 +133,19 @@ func (s *RoomStore) UnlockRoom(ctx context.Context, name, token string) error {
 func (s *RoomStore) StoreRoom(ctx context.Context, name string, room []byte) error {
 	return s.rdb.HSet(ctx, "rooms", name, room).Err()
 }
+
+// NewPGClient builds a client and records it in the state registry before
+// anyone can call its Lock: register, which only the constructor calls on
+// the client it is building, runs under no lock (a hard negative).
+func NewPGClient(ctx context.Context, db *sql.DB, name string) (*PGClient, error) {
+	c := PGClient{db: db, name: name}
+	if err := c.register(ctx); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+func (c *PGClient) register(ctx context.Context) error {
+	_, err := c.db.ExecContext(ctx, `INSERT INTO state_clients (name, created_at) VALUES ($1, now()) ON CONFLICT (name) DO UPDATE SET created_at = now()`, c.name)
+	return err
+}
