@@ -105,8 +105,8 @@ func (b *builder) fieldsCalledIn(fn *ssa.Function, memo map[*ssa.Function][]*typ
 
 // calledField returns the field of a struct declared in pkg whose func
 // value v is: the field itself (s.f), an element of the slice or map it
-// holds (s.hs[i], s.byName[k]), or one ranged over
-// (for _, h := range s.hs).
+// holds (s.hs[i], s.byName[k]) or of a copy of that slice, or one ranged
+// over (for _, h := range s.hs).
 func calledField(v ssa.Value, pkg *types.Package) *types.Var {
 	var fv *types.Var
 	switch x := v.(type) {
@@ -118,12 +118,12 @@ func calledField(v ssa.Value, pkg *types.Package) *types.Var {
 		case *ssa.FieldAddr:
 			fv = fieldVar(addr.X.Type(), addr.Field)
 		case *ssa.IndexAddr:
-			fv = loadedField(addr.X)
+			fv = copiedField(addr.X)
 		}
 	case *ssa.Field:
 		fv = fieldVar(x.X.Type(), x.Field)
 	case *ssa.Index:
-		fv = loadedField(x.X)
+		fv = copiedField(x.X)
 	case *ssa.Lookup:
 		fv = loadedField(x.X)
 	case *ssa.Extract:
@@ -138,4 +138,32 @@ func calledField(v ssa.Value, pkg *types.Package) *types.Var {
 		return nil
 	}
 	return fv
+}
+
+// copiedField returns the field whose slice v is: loaded from it, or a
+// copy of it taken to call its funcs outside a mutex (cbs := make([]F,
+// len(s.cbs)); copy(cbs, s.cbs), or append([]F(nil), s.cbs...)).
+func copiedField(v ssa.Value) *types.Var {
+	if fv := loadedField(v); fv != nil {
+		return fv
+	}
+	switch x := v.(type) {
+	case *ssa.MakeSlice:
+		for _, ref := range *x.Referrers() {
+			if c, ok := ref.(*ssa.Call); ok && isBuiltin(c, "copy") && len(c.Call.Args) == 2 && c.Call.Args[0] == x {
+				return loadedField(c.Call.Args[1])
+			}
+		}
+	case *ssa.Call:
+		if isBuiltin(x, "append") && len(x.Call.Args) == 2 && isConst(x.Call.Args[0]) {
+			return loadedField(x.Call.Args[1])
+		}
+	}
+	return nil
+}
+
+// isBuiltin reports whether call calls the builtin name.
+func isBuiltin(call *ssa.Call, name string) bool {
+	b, ok := call.Call.Value.(*ssa.Builtin)
+	return ok && b.Name() == name
 }

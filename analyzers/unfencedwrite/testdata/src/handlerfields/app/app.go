@@ -33,9 +33,15 @@ func (c *controller) follow(ctx context.Context) {
 	_, _ = c.db.ExecContext(ctx, "DELETE FROM shard_moves WHERE done") // want `writes to SQL database without a fencing token`
 }
 
+// rebalance runs under the election's mutex (member.OnLeader).
+func (c *controller) rebalance(ctx context.Context) {
+	_, _ = c.db.ExecContext(ctx, "UPDATE shards SET weight = weight * 2 WHERE hot") // want `writes to SQL database without a fencing token`
+}
+
 // Wire registers the controller's methods with the election.
 func Wire(m member.Member, c *controller) {
 	m.Register(c.onMembership)
+	m.OnLeader(c.rebalance)
 	m.OnStop(c.flush)
 	m.Watch("moves", c.follow)
 }

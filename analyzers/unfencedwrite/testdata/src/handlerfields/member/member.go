@@ -26,6 +26,7 @@ type Member interface {
 	Register(h Handler)
 	OnStop(f func())
 	Watch(name string, f func(ctx context.Context))
+	OnLeader(f func(ctx context.Context))
 }
 
 type member struct {
@@ -36,6 +37,7 @@ type member struct {
 	handlers []Handler
 	stops    []func()
 	watchers map[string]func(ctx context.Context)
+	leading  []func(ctx context.Context)
 }
 
 // New returns the election for cli.
@@ -60,11 +62,20 @@ func (m *member) Watch(name string, f func(ctx context.Context)) {
 	m.watchers[name] = f
 }
 
+// OnLeader's functions run under the mutex too, called from a copy of
+// the list taken under m.mu, so that they may register more.
+func (m *member) OnLeader(f func(ctx context.Context)) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.leading = append(m.leading, f)
+}
+
 func (m *member) tryLock(ctx context.Context) error {
 	if err := m.mutex.TryLock(ctx); err != nil {
 		return err
 	}
 	m.exec(ctx, BecameLeader)
+	m.lead(ctx)
 	for _, w := range m.watchers {
 		go w(ctx)
 	}
@@ -76,6 +87,16 @@ func (m *member) exec(ctx context.Context, ev Event) {
 	defer m.mu.Unlock()
 	for _, h := range m.handlers {
 		_ = h(ctx, ev)
+	}
+}
+
+func (m *member) lead(ctx context.Context) {
+	m.mu.Lock()
+	fns := make([]func(ctx context.Context), len(m.leading))
+	copy(fns, m.leading)
+	m.mu.Unlock()
+	for _, f := range fns {
+		f(ctx)
 	}
 }
 
