@@ -181,36 +181,41 @@ func appendedElems(v ssa.Value) ([]ssa.Value, bool) {
 	seen := make(map[ssa.Value]bool)
 	var walk func(v ssa.Value) bool
 	walk = func(v ssa.Value) bool {
-		v = unwrap(v)
-		if seen[v] {
-			return true
-		}
-		seen[v] = true
-		if phi, ok := v.(*ssa.Phi); ok {
-			for _, e := range phi.Edges {
-				if !walk(e) {
-					return false
-				}
+		return mergedValues(unwrap(v), seen, func(v ssa.Value) bool {
+			if lit, ok := variadic(v); ok {
+				elems = append(elems, lit...)
+				return true
 			}
-			return true
-		}
-		if lit, ok := variadic(v); ok {
-			elems = append(elems, lit...)
-			return true
-		}
-		call, ok := v.(*ssa.Call)
-		if !ok {
-			return false
-		}
-		if b, ok := call.Call.Value.(*ssa.Builtin); !ok || b.Name() != "append" || len(call.Call.Args) != 2 {
-			return false
-		}
-		return walk(call.Call.Args[0]) && walk(call.Call.Args[1])
+			call, ok := v.(*ssa.Call)
+			if !ok || !isBuiltin(call, "append") || len(call.Call.Args) != 2 {
+				return false
+			}
+			return walk(call.Call.Args[0]) && walk(call.Call.Args[1])
+		})
 	}
 	if !walk(v) {
 		return nil, false
 	}
 	return elems, true
+}
+
+// mergedValues calls leaf on each value v stands for through phis (the
+// merges of a loop or of branches), once each, and reports whether leaf
+// accepted them all. seen is shared by walks that go on through leaf.
+func mergedValues(v ssa.Value, seen map[ssa.Value]bool, leaf func(ssa.Value) bool) bool {
+	if seen[v] {
+		return true
+	}
+	seen[v] = true
+	if phi, ok := v.(*ssa.Phi); ok {
+		for _, e := range phi.Edges {
+			if !mergedValues(e, seen, leaf) {
+				return false
+			}
+		}
+		return true
+	}
+	return leaf(v)
 }
 
 // arrayElems returns the values stored into the elements of an array

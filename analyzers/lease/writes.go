@@ -373,22 +373,11 @@ func (b *builder) chosenWrite(fn *ssa.Function, call ssa.CallInstruction) *Write
 // be, when each is a function or a closure (a bound method among them) or
 // nil.
 func chosenFuncs(v ssa.Value) []*ssa.Function {
+	if _, ok := v.(*ssa.Phi); !ok {
+		return nil
+	}
 	var out []*ssa.Function
-	seen := make(map[ssa.Value]bool)
-	var walk func(ssa.Value) bool
-	walk = func(v ssa.Value) bool {
-		if seen[v] {
-			return true
-		}
-		seen[v] = true
-		if phi, ok := v.(*ssa.Phi); ok {
-			for _, e := range phi.Edges {
-				if !walk(e) {
-					return false
-				}
-			}
-			return true
-		}
+	if !mergedValues(v, make(map[ssa.Value]bool), func(v ssa.Value) bool {
 		if c, ok := v.(*ssa.Const); ok && c.IsNil() {
 			return true // the zero value of a func variable, not called
 		}
@@ -398,8 +387,7 @@ func chosenFuncs(v ssa.Value) []*ssa.Function {
 		}
 		out = append(out, f)
 		return true
-	}
-	if _, ok := v.(*ssa.Phi); !ok || !walk(v) {
+	}) {
 		return nil
 	}
 	return out
