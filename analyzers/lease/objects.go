@@ -60,7 +60,7 @@ func (b *builder) findLockObjects() {
 					l.What, shortName(declaredFunc(lock)), named.Obj().Name(), shortName(declaredFunc(unlock)))})
 			for _, fn := range fns {
 				if fn == lock || fn == unlock || b.lockRoleOf(fn) != 0 || calls(fn, lock, unlock) ||
-					!b.prog.calledOutsideTests(declaredFunc(fn)) || b.calledOnlyWhileBuilt(fn, named) {
+					!b.prog.calledOutsideTests(declaredFunc(fn)) || b.calledOnlyWhileBuilt(fn, named, lock) {
 					continue
 				}
 				b.regions.entry[fn] = b.regions.entry[fn].with(held)
@@ -81,8 +81,9 @@ func (b *builder) findLockObjects() {
 // calledOnlyWhileBuilt reports whether fn, an unexported method of named,
 // is called only by the package's constructors of named, on the object
 // they are building (NewMember calls m.setupCluster() before it returns
-// &m): no one can have called the lock method on that object yet.
-func (b *builder) calledOnlyWhileBuilt(fn *ssa.Function, named *types.Named) bool {
+// &m), none of which calls the lock method: no one can have taken the
+// object's lock yet.
+func (b *builder) calledOnlyWhileBuilt(fn *ssa.Function, named *types.Named, lock *ssa.Function) bool {
 	decl := declaredFunc(fn)
 	if decl == nil || decl.Exported() {
 		return false
@@ -98,7 +99,7 @@ func (b *builder) calledOnlyWhileBuilt(fn *ssa.Function, named *types.Named) boo
 				if !ok || call.Common().StaticCallee() != fn {
 					continue
 				}
-				if _, built := unwrap(callRecv(call.Common())).(*ssa.Alloc); !built || !constructs(caller, named) {
+				if _, built := unwrap(callRecv(call.Common())).(*ssa.Alloc); !built || !constructs(caller, named) || calls(caller, lock) {
 					return false
 				}
 				called = true

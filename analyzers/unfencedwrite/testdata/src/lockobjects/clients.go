@@ -149,3 +149,21 @@ func (c *PGClient) register(ctx context.Context) error {
 	_, err := c.db.ExecContext(ctx, `INSERT INTO state_clients (name, created_at) VALUES ($1, now()) ON CONFLICT (name) DO UPDATE SET created_at = now()`, c.name)
 	return err
 }
+
+// OpenPGClient builds a client that starts locked: load, which it calls
+// after Lock, runs under the lock the client keeps.
+func OpenPGClient(ctx context.Context, db *sql.DB, name string) (*PGClient, error) {
+	c := PGClient{db: db, name: name}
+	if _, err := c.Lock(ctx, &LockInfo{ID: name}); err != nil {
+		return nil, err
+	}
+	if err := c.load(ctx); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+func (c *PGClient) load(ctx context.Context) error {
+	_, err := c.db.ExecContext(ctx, `UPDATE states SET opened_at = now() WHERE name = $1`, c.name) // want `ExecContext \(UPDATE states\) writes to SQL database without a fencing token while the PostgreSQL advisory lock taken by pg_try_advisory_lock in PGClient.Lock`
+	return err
+}
