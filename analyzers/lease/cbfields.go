@@ -111,7 +111,7 @@ func appendedTo(fv *types.Var, v ssa.Value) ([]ssa.Value, bool) {
 	if !ok {
 		return nil, false
 	}
-	if bi, ok := call.Call.Value.(*ssa.Builtin); !ok || bi.Name() != "append" || len(call.Call.Args) != 2 {
+	if !isBuiltin(call, "append") || len(call.Call.Args) != 2 {
 		return nil, false
 	}
 	if loadedField(call.Call.Args[0]) != fv {
