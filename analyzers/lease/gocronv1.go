@@ -30,10 +30,11 @@ func (b *builder) v1DoLocked(do *ssa.Call, elected bool) bool {
 	if id == nil {
 		return elected
 	}
-	if b.v1Configured()[id] {
+	scheds := b.v1Schedulers()
+	if scheds.configured[id] {
 		return true
 	}
-	if _, made := id.(*ssa.Call); made || b.v1FilledFields()[id] {
+	if _, made := id.(*ssa.Call); made || scheds.filled[id] {
 		return false // made in sight, and never given a locker or elector
 	}
 	return elected
@@ -73,12 +74,13 @@ func (b *builder) v1SchedulerID(v ssa.Value) any {
 	return nil
 }
 
-// v1Configured returns the schedulers (by v1SchedulerID) that the package
-// gives a distributed locker or elector, with the fields a configured
+// v1Schedulers returns, found once, the schedulers (by v1SchedulerID)
+// that the package gives a distributed locker or elector, with the fields
+// a configured NewScheduler result is stored in, and the fields any
 // NewScheduler result is stored in.
-func (b *builder) v1Configured() map[any]bool {
+func (b *builder) v1Schedulers() *gocronV1 {
 	if b.gocronV1 != nil {
-		return b.gocronV1.configured
+		return b.gocronV1
 	}
 	b.gocronV1 = &gocronV1{configured: make(map[any]bool), filled: make(map[any]bool)}
 	b.calls(func(_ *ssa.Function, call ssa.CallInstruction) bool {
@@ -107,14 +109,7 @@ func (b *builder) v1Configured() map[any]bool {
 		}
 		return true
 	})
-	return b.gocronV1.configured
-}
-
-// v1FilledFields returns the fields the package stores a NewScheduler
-// result in.
-func (b *builder) v1FilledFields() map[any]bool {
-	b.v1Configured()
-	return b.gocronV1.filled
+	return b.gocronV1
 }
 
 // gocronV1 is what the package does with gocron v1 schedulers.
