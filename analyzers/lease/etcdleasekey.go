@@ -65,6 +65,11 @@ func (b *builder) leaseKeyFence(fn *ssa.Function, key ssa.Value) (bool, ssa.Valu
 	if p, ok := unwrap(key).(*ssa.Parameter); ok && p.Parent() == fn && paramIndex(fn, p) >= 0 {
 		return true, p
 	}
+	// A closure of fn's (a goroutine the leader's loop starts) that
+	// captured the parameter: its callers fill it all the same.
+	if p, ok := unwrap(capturedValue(key)).(*ssa.Parameter); ok && fn.Parent() != nil && p.Parent() == outermost(fn) && paramIndex(p.Parent(), p) >= 0 {
+		return true, p
+	}
 	return false, nil
 }
 

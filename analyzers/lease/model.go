@@ -115,6 +115,10 @@ type Write struct {
 	Note string
 	// Fenced says the store rejects the write from a stale holder.
 	Fenced bool
+	// Entered lists the leases of Held that Fn holds only because every
+	// call of it is made under them (leaseonly.go): the lease is taken in
+	// another function, which a diagnostic names.
+	Entered []*Lease
 	// Unchecked marks a SQL write that has a fence but whose rows-affected
 	// count is never read: the holder cannot learn that it lost.
 	Unchecked bool

@@ -67,6 +67,9 @@ type regions struct {
 	// one instruction that hands it over (a helper's callback argument, a
 	// library callback field): the paths through that instruction.
 	handed map[handOff]leaseSet
+	// leaseOnly holds the leases a function called only under them was
+	// entered with (leaseonly.go).
+	leaseOnly map[*ssa.Function]leaseSet
 	// paths caches each function's lease states path by path (paths.go).
 	paths map[*ssa.Function]*pathStates
 	// carried holds the leases that values of a struct type carry over a
@@ -92,13 +95,14 @@ func (r *regions) hand(at ssa.Instruction, fn *ssa.Function, l *Lease) {
 // Model.Leases with the leases that open them.
 func (b *builder) findLeases() {
 	b.regions = &regions{
-		in:      make(map[*ssa.BasicBlock]leaseSet),
-		entry:   make(map[*ssa.Function]leaseSet),
-		byCall:  make(map[ssa.CallInstruction]*Lease),
-		checked: make(map[*ssa.BasicBlock]leaseSet),
-		handed:  make(map[handOff]leaseSet),
-		paths:   make(map[*ssa.Function]*pathStates),
-		carried: make(map[*types.Named]*Lease),
+		in:        make(map[*ssa.BasicBlock]leaseSet),
+		entry:     make(map[*ssa.Function]leaseSet),
+		byCall:    make(map[ssa.CallInstruction]*Lease),
+		checked:   make(map[*ssa.BasicBlock]leaseSet),
+		handed:    make(map[handOff]leaseSet),
+		leaseOnly: make(map[*ssa.Function]leaseSet),
+		paths:     make(map[*ssa.Function]*pathStates),
+		carried:   make(map[*types.Named]*Lease),
 	}
 	b.findCallbacks()
 	b.enterHandedFuncs()
@@ -110,6 +114,7 @@ func (b *builder) findLeases() {
 	b.findHandOffs()
 	b.findLockObjects()
 	b.propagateCallbacks()
+	b.enterLeaseOnlyCallees()
 	slices.SortStableFunc(b.model.Leases, func(x, y *Lease) int { return int(x.Pos - y.Pos) })
 }
 
@@ -812,9 +817,10 @@ func (b *builder) markWrite(w *Write) {
 	if w.handedUnder != nil {
 		before = before.with(w.handedUnder)
 	}
+	callers := b.enteredOnly(w, before)
 	held := before.without(func(l *Lease) bool {
 		return l.OwnStore && lockStore(l.System) != w.System || w.outsideOf != "" && l.What == w.outsideOf ||
-			b.unguardedBy(l, w)
+			b.unguardedBy(l, w) || slices.Contains(callers, l)
 	})
 	// A handed-over method's write is made only under the lease it is
 	// handed to: its function's callers do not make it.
@@ -833,6 +839,10 @@ func (b *builder) markWrite(w *Write) {
 	}
 	w.Held = b.sameImplLeases(w, held)
 	w.heldOwn = w.heldOwn && len(w.Held) > 0
+	w.Entered = nil
+	if entered := b.regions.leaseOnly[outermost(w.Fn)]; len(entered) > 0 {
+		w.Entered = leaseSet(w.Held).without(func(l *Lease) bool { return !slices.Contains(entered, l) })
+	}
 }
 
 // addCheckedRegions opens a Checked lease in the blocks a positive validity

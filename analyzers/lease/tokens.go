@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -783,8 +784,12 @@ func sessionCompared(ptr ssa.Value) bool {
 // takes, and other than a bare session, which is not yet the lock a counter
 // would be ordered by), or nil.
 func (t *tokenFlow) heldAt(instr ssa.Instruction) *Lease {
+	var entered leaseSet // judged at the function's calls, as for any function
+	if fn := instr.Parent(); fn != nil && t.b.regions != nil {
+		entered = t.b.regions.leaseOnly[outermost(fn)]
+	}
 	for _, l := range t.b.heldBefore(instr) {
-		if l.Call != instr && !t.sessionOnly(l) {
+		if l.Call != instr && !t.sessionOnly(l) && !slices.Contains(entered, l) {
 			return l
 		}
 	}

@@ -81,6 +81,21 @@
 // A lease is held in more places than between a Lock call and its Unlock
 // in one function:
 //
+//   - Functions called only under it. An unexported function of the package
+//     that is called only where a lease is held (a leader's loop, the step
+//     the loop calls, the helper the step calls), each call under the same
+//     lease, runs all of it under that lease: its writes are reported where
+//     it makes them, naming the function that takes the lease ("line 49, in
+//     Controller.Run, under which every call of Controller.runOnce is
+//     made"), and not at the region's call, which would name one of them at
+//     a line far from all. A function also called where no lease is held,
+//     or under another lease, deferred, kept as a value, or that an
+//     interface of the package may call by its name keeps the rule above:
+//     its writes are reported at each call made under a lease. So do the
+//     writes its callers decide on: one fenced by a token, a lease key or an
+//     object they pass, one through a connection or transaction they pass
+//     (the lock's session, maybe), one whose key or bound comes from them.
+//     Calls from _test.go files do not count.
 //   - Pipelines of steps. A slice literal of functions that a runner calls
 //     in order (for _, step := range steps { if err := step(ctx); ... })
 //     runs every step after one that takes a lock and keeps it (SET NX with

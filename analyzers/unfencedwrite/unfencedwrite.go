@@ -187,8 +187,8 @@ func message(pass *analysis.Pass, w *lease.Write, l *lease.Lease) string {
 			"build the fence into the constant text (\"... AND fence < $token\") or mark the write //fencelint:ignore with the reason it is safe",
 			what, w.System, l.What, pass.Fset.Position(l.Pos).Line, w.Unseen, staleHarm(w))
 	}
-	return fmt.Sprintf("%s writes to %s without a fencing token while %s (line %d) is held: %s; %s",
-		what, w.System, l.What, pass.Fset.Position(l.Pos).Line, staleHarm(w), l.FenceAdvice(w))
+	return fmt.Sprintf("%s writes to %s without a fencing token while %s (line %d%s) is held: %s; %s",
+		what, w.System, l.What, pass.Fset.Position(l.Pos).Line, w.EnteredNote(l), staleHarm(w), l.FenceAdvice(w))
 }
 
 // staleHarm says what a holder paused past the lease's expiry does with w.

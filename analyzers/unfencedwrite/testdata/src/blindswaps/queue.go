@@ -35,7 +35,7 @@ func lead(ctx context.Context, q *queue, s *concurrency.Session, pending []*entr
 	}
 	for _, en := range pending {
 		en.Step++
-		if err := q.update(ctx, en); err != nil { // want `queue.update \(Txn.Commit at queue.go:\d+, its revision read afresh on every retry\) writes to etcd without a fencing token while the etcd lock taken by Election.Campaign \(line 33\) is held`
+		if err := q.update(ctx, en); err != nil {
 			return err
 		}
 		if err := q.advance(ctx, en.Index); err != nil {
@@ -71,7 +71,7 @@ RETRY:
 	txn, err := q.cli.Txn(ctx).
 		If(clientv3.Compare(clientv3.ModRevision(key), "=", rev)).
 		Then(clientv3.OpPut(key, string(data))).
-		Commit()
+		Commit() // want `Txn.Commit \(its revision read afresh on every retry\) writes to etcd without a fencing token while the etcd lock taken by Election.Campaign \(line 33, in blindswaps.lead, under which every call of queue.update is made\) is held`
 	if err != nil {
 		return err
 	}

@@ -48,7 +48,7 @@ func (d *dispatcher) worker() {
 	for {
 		select {
 		case e := <-d.work:
-			d.run(e) // want `dispatcher.run \(KV.Put at handoffs.go:\d+\) writes to Consul without a fencing token while the Consul lock taken by Lock.Lock at handoffs.go:36 and handed over with the execution sent from handoffs.go \(line 42\) is held`
+			d.run(e)
 		case <-d.stop:
 			return
 		}
@@ -58,13 +58,13 @@ func (d *dispatcher) worker() {
 // rangeWorker receives with range: the same.
 func (d *dispatcher) rangeWorker() {
 	for e := range d.work {
-		d.run(e) // want `dispatcher.run .* handed over with the execution`
+		d.run(e)
 	}
 }
 
 func (d *dispatcher) run(e *execution) {
 	defer e.release()
-	d.client.KV().Put(&api.KVPair{Key: "executions/" + e.id + "/status", Value: []byte("done")}, nil)
+	d.client.KV().Put(&api.KVPair{Key: "executions/" + e.id + "/status", Value: []byte("done")}, nil) // want `KV.Put writes to Consul without a fencing token while the Consul lock taken by Lock.Lock at handoffs.go:36 and handed over with the execution sent from handoffs.go \(line 42, in dispatcher.dispatch, under which every call of dispatcher.run is made\) is held`
 }
 
 // A report names the lock it was made under but nothing lets that lock go

@@ -28,16 +28,28 @@ func (c *controller) run(ctx context.Context, lock resourcelock.Interface) {
 			OnStartedLeading: func(ctx context.Context) {
 				c.db.ExecContext(ctx, `UPDATE jobs SET owner = 'me' WHERE owner IS NULL`) // want `DB.ExecContext \(UPDATE jobs\) writes to SQL database without a fencing token while the Kubernetes leader election lease \(OnStartedLeading\) \(line 28\) is held`
 				c.sweep(ctx)                                                              // want `controller.sweep \(Pool.Exec \(DELETE leases\) at leader.go:\d+\) writes to PostgreSQL without a fencing token`
+				c.prune(ctx)
 			},
 			OnStoppedLeading: func() {},
 		},
 	})
 }
 
-// sweep writes through pgx; on its own it holds no lease, so it is quiet
-// here and reported where the leader calls it.
+// sweep writes through pgx; on its own it holds no lease (Cleanup calls it
+// too), so it is quiet here and reported where the leader calls it.
 func (c *controller) sweep(ctx context.Context) {
 	c.pool.Exec(ctx, `DELETE FROM leases WHERE released`)
+}
+
+// Cleanup sweeps on an operator's request, as no leader.
+func (c *controller) Cleanup(ctx context.Context) {
+	c.sweep(ctx)
+}
+
+// prune runs only where the leader calls it: all of it runs under the
+// lease, and its write is reported here, where it is fixed.
+func (c *controller) prune(ctx context.Context) {
+	c.pool.Exec(ctx, `DELETE FROM leases WHERE expired`) // want `Pool.Exec \(DELETE leases\) writes to PostgreSQL without a fencing token while the Kubernetes leader election lease \(OnStartedLeading\) \(line 28, in controller.run, under which every call of controller.prune is made\) is held`
 }
 
 // reader only reads as the leader.

@@ -39,7 +39,7 @@ func copiedSecret(from *corev1.Secret, bundle []byte) *corev1.Secret {
 
 // publish overwrites the bundle with the one this leader built.
 func (p *Publisher) publish(ctx context.Context, bundle []byte) error {
-	_, err := p.kube.CoreV1().Secrets(p.namespace).Update(ctx, newCASecret(p.namespace, bundle), metav1.UpdateOptions{})
+	_, err := p.kube.CoreV1().Secrets(p.namespace).Update(ctx, newCASecret(p.namespace, bundle), metav1.UpdateOptions{}) // want `SecretInterface.Update writes to the Kubernetes API without a fencing token while the Kubernetes leader election lease \(OnStartedLeading\) \(line \d+, in Publisher.Lead, under which every call of Publisher.publish is made\) is held: .*update the object you read`
 	return err
 }
 
@@ -65,7 +65,7 @@ func (p *Publisher) replace(ctx context.Context, bundle []byte) error {
 	}
 	s := newCASecret(p.namespace, bundle)
 	s.ResourceVersion = current.ResourceVersion
-	_, err = p.kube.CoreV1().Secrets(p.namespace).Update(ctx, s, metav1.UpdateOptions{})
+	_, err = p.kube.CoreV1().Secrets(p.namespace).Update(ctx, s, metav1.UpdateOptions{}) // want `SecretInterface.Update \(its resourceVersion copied from an object read just before\) writes to the Kubernetes API without a fencing token`
 	return err
 }
 
@@ -120,7 +120,7 @@ func (p *Publisher) createOrUpdate(ctx context.Context, bundle []byte) error {
 	}
 	desired := newCASecret(p.namespace, bundle)
 	desired.ResourceVersion = stored.ResourceVersion
-	return p.updateSecret(ctx, desired)
+	return p.updateSecret(ctx, desired) // want `Publisher.updateSecret \(SecretInterface.Update at objects.go:\d+; its resourceVersion copied from an object read just before\) writes to the Kubernetes API without a fencing token`
 }
 
 // edit hands updateSecret a copy of the Secret it read: a compare-and-set.
@@ -143,7 +143,7 @@ func (p *Publisher) forward(ctx context.Context, s *corev1.Secret) error {
 func (p *Publisher) reportStatus(ctx context.Context, pod string) error {
 	status := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: pod, Namespace: p.namespace}}
 	status.Status.Message = "bundle published"
-	_, err := p.kube.CoreV1().Pods(p.namespace).UpdateStatus(ctx, status, metav1.UpdateOptions{})
+	_, err := p.kube.CoreV1().Pods(p.namespace).UpdateStatus(ctx, status, metav1.UpdateOptions{}) // want `PodInterface.UpdateStatus writes to the Kubernetes API without a fencing token`
 	return err
 }
 
@@ -155,22 +155,22 @@ func (p *Publisher) Lead(ctx context.Context, lock resourcelock.Interface, bundl
 		RetryPeriod:   2 * time.Second,
 		Callbacks: leaderelection.LeaderCallbacks{
 			OnStartedLeading: func(ctx context.Context) {
-				_ = p.publish(ctx, bundle) // want `Publisher.publish \(SecretInterface.Update at objects.go:\d+\) writes to the Kubernetes API without a fencing token while the Kubernetes leader election lease \(OnStartedLeading\) \(line \d+\) is held: .*update the object you read`
+				_ = p.publish(ctx, bundle)
 				_ = p.rotate(ctx, bundle)  // a compare-and-set on the version read
-				_ = p.replace(ctx, bundle) // want `Publisher.replace \(SecretInterface.Update at objects.go:\d+, its resourceVersion copied from an object read just before\) writes to the Kubernetes API without a fencing token`
+				_ = p.replace(ctx, bundle)
 				_ = p.adopt(ctx, bundle)   // the metadata read, copied by a helper
 				_ = p.refresh(ctx, bundle) // a copy of the object read
 				if read, err := p.kube.CoreV1().Secrets(p.namespace).Get(ctx, "ca-bundle", metav1.GetOptions{}); err == nil {
 					_ = p.restore(ctx, read, bundle) // the version the caller read
 				}
-				_ = p.createOrUpdate(ctx, bundle)                         // want `Publisher.createOrUpdate \(SecretInterface.Update at objects.go:\d+, via Publisher.updateSecret, its resourceVersion copied from an object read just before\) writes to the Kubernetes API without a fencing token`
+				_ = p.createOrUpdate(ctx, bundle)
 				_ = p.edit(ctx, bundle)                                   // a copy of the object read, sent by a helper
 				_ = p.updateSecret(ctx, newCASecret(p.namespace, bundle)) // want `Publisher.updateSecret \(SecretInterface.Update at objects.go:\d+\) writes to the Kubernetes API without a fencing token`
 				if read, err := p.kube.CoreV1().Secrets(p.namespace).Get(ctx, "ca-bundle", metav1.GetOptions{}); err == nil {
 					_ = p.forward(ctx, read) // the object read, through two helpers
 				}
 				_ = bundles.Overwrite(ctx, p.kube, p.namespace, bundle) // want `bundles.Overwrite \(SecretInterface.Update at bundles.go:\d+\) writes to the Kubernetes API without a fencing token`
-				_ = p.reportStatus(ctx, "publisher-0")                  // want `Publisher.reportStatus \(PodInterface.UpdateStatus at objects.go:\d+\) writes to the Kubernetes API without a fencing token`
+				_ = p.reportStatus(ctx, "publisher-0")
 			},
 			OnStoppedLeading: func() {},
 		},

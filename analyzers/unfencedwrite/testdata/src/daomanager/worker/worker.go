@@ -26,9 +26,9 @@ type Controller struct {
 // is lost; start, which it captures, runs under the lease.
 func (c *Controller) Start() {
 	start := func(ctx context.Context) {
-		go c.handlePods() // want `Controller.handlePods \(DB.Save \(UPDATE service_events\) at dao.go:\d+, via \*dao.EventDaoImpl.UpdateModel, via Dao.UpdateModel\) writes to SQL database without a fencing token while the Kubernetes leader election lease \(OnStartedLeading\) that RunAsLeader holds`
+		go c.handlePods()
 		go c.recordProbes()
-		c.syncVolumeTypes([]*model.VolumeType{{VolumeType: "csi-rbd"}}) // want `Controller.syncVolumeTypes \(DB.Save \(UPDATE volume_types\) at dao.go:\d+, via VolumeTypeDaoImpl.UpdateModel, via \*dao.VolumeTypeDaoImpl.CreateOrUpdateVolumeType, via VolumeTypeDao.CreateOrUpdateVolumeType\) writes to SQL database without a fencing token`
+		c.syncVolumeTypes([]*model.VolumeType{{VolumeType: "csi-rbd"}})
 		<-ctx.Done()
 	}
 	again := make(chan struct{}, 1)
@@ -47,7 +47,7 @@ func (c *Controller) Start() {
 
 func (c *Controller) syncVolumeTypes(vts []*model.VolumeType) {
 	for _, vt := range vts {
-		db.GetManager().VolumeTypeDao().CreateOrUpdateVolumeType(vt)
+		db.GetManager().VolumeTypeDao().CreateOrUpdateVolumeType(vt) // want `VolumeTypeDao.CreateOrUpdateVolumeType \(DB.Save \(UPDATE volume_types\) at dao.go:\d+, via VolumeTypeDaoImpl.UpdateModel, via \*dao.VolumeTypeDaoImpl.CreateOrUpdateVolumeType\) writes to SQL database without a fencing token`
 	}
 }
 
@@ -62,7 +62,7 @@ func (c *Controller) handlePods() {
 				continue
 			}
 			evt.FinalStatus = "emptycomplete"
-			db.GetManager().ServiceEventDao().UpdateModel(evt)
+			db.GetManager().ServiceEventDao().UpdateModel(evt) // want `Dao.UpdateModel \(DB.Save \(UPDATE service_events\) at dao.go:\d+, via \*dao.EventDaoImpl.UpdateModel\) writes to SQL database without a fencing token while the Kubernetes leader election lease \(OnStartedLeading\) that RunAsLeader holds`
 		case <-c.stopCh:
 			return
 		}

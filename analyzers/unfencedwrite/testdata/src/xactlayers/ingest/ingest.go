@@ -117,7 +117,7 @@ func (s *Store) StoreArchived(ctx context.Context, op Op) error {
 		if err := s.acquireLock(ctx, tx, 42); err != nil {
 			return err
 		}
-		return s.writeArchived(ctx, tx, op) // want `writeArchived .* writes to PostgreSQL without a fencing token`
+		return s.writeArchived(ctx, tx, op)
 	})
 }
 
@@ -133,6 +133,6 @@ func (s *Store) archive(ctx context.Context, op Op) error {
 }
 
 func (s *Store) logArchived(ctx context.Context, table string) error {
-	_, err := s.pool.Exec(ctx, "UPDATE archive_log SET archived_at = now(), tbl = $1 WHERE id = 1", table)
+	_, err := s.pool.Exec(ctx, "UPDATE archive_log SET archived_at = now(), tbl = $1 WHERE id = 1", table) // want `Pool.Exec \(UPDATE archive_log\) writes to PostgreSQL without a fencing token while the PostgreSQL lock taken by Store.acquireLock \(line 117, in Store.StoreArchived, under which every call of Store.logArchived is made\)`
 	return err
 }
