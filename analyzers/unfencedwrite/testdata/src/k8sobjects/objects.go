@@ -156,7 +156,7 @@ func (p *Publisher) Lead(ctx context.Context, lock resourcelock.Interface, bundl
 		Callbacks: leaderelection.LeaderCallbacks{
 			OnStartedLeading: func(ctx context.Context) {
 				_ = p.publish(ctx, bundle)
-				_ = p.rotate(ctx, bundle)  // a compare-and-set on the version read
+				_ = p.rotate(ctx, bundle) // a compare-and-set on the version read
 				_ = p.replace(ctx, bundle)
 				_ = p.adopt(ctx, bundle)   // the metadata read, copied by a helper
 				_ = p.refresh(ctx, bundle) // a copy of the object read
