@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -45,7 +46,14 @@ func run(pass *analysis.Pass) (any, error) {
 			Message:        message(pass, g.first.w, g.first.lease),
 			SuggestedFixes: suggestFixes(pass, idx, g.first.w),
 		}
-		if n := len(g.again); n > 0 {
+		switch n := len(g.again); {
+		case n > 0 && g.entered:
+			d.Message += fmt.Sprintf(" (%s makes %d more unfenced %s under this lease: see the related positions)",
+				outermost(g.first.w.Fn).Name(), n, plural(n, "write", "writes"))
+			for _, again := range g.again {
+				d.Related = append(d.Related, analysis.RelatedInformation{Pos: again.w.Pos, Message: "another unfenced write"})
+			}
+		case n > 0:
 			d.Message += fmt.Sprintf(" (%s is called %d more %s in %s under this lease: see the related positions)",
 				calleeName(g.first.w), n, plural(n, "time", "times"), g.first.w.Fn.Name())
 			for _, again := range g.again {
@@ -64,10 +72,14 @@ type finding struct {
 }
 
 // A callGroup is the calls of one writing function made in one function
-// under one lease: one bug, fixed in the callee, reported at the first.
+// under one lease: one bug, fixed in the callee, reported at the first. Or
+// (entered) the writes of a function that runs only under the lease its
+// callers hold: one bug, a function doing unfenced work under a lease,
+// reported at its first write.
 type callGroup struct {
-	first finding
-	again []finding
+	first   finding
+	again   []finding
+	entered bool
 }
 
 // groupRepeatedCalls groups the findings that call the same writing
@@ -86,15 +98,19 @@ func groupRepeatedCalls(found []finding, silenced func(finding) bool) []*callGro
 	byKey := make(map[key]*callGroup)
 	for _, f := range found {
 		callee := writingCallee(f.w)
-		if callee == nil || silenced(f) {
+		entered := slices.Contains(f.w.Entered, f.lease)
+		if callee == nil && !entered || silenced(f) {
 			groups = append(groups, &callGroup{first: f})
 			continue
 		}
 		k := key{f.w.Fn, callee, f.lease}
+		if entered {
+			k = key{outermost(f.w.Fn), nil, f.lease}
+		}
 		g := byKey[k]
 		switch {
 		case g == nil:
-			g = &callGroup{first: f}
+			g = &callGroup{first: f, entered: entered}
 			byKey[k] = g
 			groups = append(groups, g)
 		case f.w.Pos < g.first.w.Pos:
@@ -199,4 +215,12 @@ func staleHarm(w *lease.Write) string {
 		return "a holder paused past the lease's expiry still adds its rows after the next holder took over, a duplicate of the next holder's work"
 	}
 	return "a holder paused past the lease's expiry overwrites the next holder's data"
+}
+
+// outermost returns the declared function fn is, or is a closure of.
+func outermost(fn *ssa.Function) *ssa.Function {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	return fn
 }
