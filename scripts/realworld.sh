@@ -223,6 +223,10 @@ unexpectedErrors() {
 # "ANALYZER POSN<TAB>MESSAGE"; jq_errors prints each analysis error.
 readonly jq_findings='to_entries[] | .value | to_entries[] | select(.value | type == "array")
 	| .key as $a | .value[] | "\($a) \(.posn)\t\(.message)"'
+# Each related position of a finding (the other calls of a helper, the other
+# writes of a function run under the lease), after its finding's key.
+readonly jq_related='to_entries[] | .value | to_entries[] | select(.value | type == "array")
+	| .key as $a | .value[] | "\($a) \(.posn)" as $k | (.related // [])[] | "\($k)\t\(.posn)"'
 readonly jq_errors='to_entries[] | .key as $p | .value | to_entries[] | select(.value | type == "object")
 	| "\($p): \(.key): \(.value.error)"'
 
@@ -265,6 +269,10 @@ analyze() {
 	jq -r "$jq_findings" "$work/$name.json" 2>/dev/null | grep -v '_test\.go:' |
 		sed -E -e "s#^([a-z]+) ${base//./\\.}#\1 $name/#" -e 's#^([a-z]+ [^\t]+\.go:[0-9]+):[0-9]+\t#\1\t#' |
 		sort -u >"$work/$name.findings" || true
+	jq -r "$jq_related" "$work/$name.json" 2>/dev/null | grep -v '_test\.go:' |
+		sed -E -e "s#^([a-z]+) ${base//./\\.}#\1 $name/#" -e 's#^([a-z]+ [^\t]+\.go:[0-9]+):[0-9]+\t#\1\t#' \
+			-e "s#\t${base//./\\.}#\t$name/#" -e 's#(\.go:[0-9]+):[0-9]+$#\1#' |
+		sort -u >"$work/$name.related" || true
 	nfind=$(wc -l <"$work/$name.findings")
 	# GNU time puts "Command exited with non-zero status N" above the figures.
 	read -r wall kb < <(tail -n 1 "$work/$name.time")
@@ -322,10 +330,14 @@ report() {
 
 	# targets.tsv: ID<TAB>KIND<TAB>NAME/PATH:LINE[,LINE...][;NAME/PATH:LINE...]<TAB>CLASS<TAB>WHY.
 	# A target is found when a finding of any check that is triaged true lands
-	# on one of its lines (a finding there that names a write the lease does
-	# not guard finds nothing); a trap is sprung when any finding lands on it.
-	sed -E 's/^[a-z]+ //' "$work/actual.keys" | sort -u >"$work/actual.lines"
-	awk -F'\t' '$2 == "TP" {print $1}' "$work/current.txt" | sed -E 's/^[a-z]+ //' | sort -u >"$work/true.lines"
+	# on one of its lines, or lists one as a related position (the other
+	# writes of a function run under the lease, one finding for them all; a
+	# finding there that names a write the lease does not guard finds
+	# nothing); a trap is sprung when any finding lands on it or lists it.
+	{ sed -E 's/^[a-z]+ //' "$work/actual.keys"; cut -f2 "$work/related.txt"; } | sort -u >"$work/actual.lines"
+	awk -F'\t' '$2 == "TP" {print $1}' "$work/current.txt" >"$work/true.keys"
+	{ sed -E 's/^[a-z]+ //' "$work/true.keys"; join -t$'\t' <(sort "$work/true.keys") <(sort -t$'\t' -k1,1 "$work/related.txt") | cut -f2; } |
+		sort -u >"$work/true.lines"
 	local found=0 total=0 traps=0 sprung=0 missed="" sprung_list=""
 	while IFS=$'\t' read -r id kind where class why; do
 		[[ $where =~ $measured_re ]] || continue
@@ -370,6 +382,7 @@ napps=0
 mkdir -p "$layout_root"
 : >"$work/measured.txt"
 : >"$work/actual.txt"
+: >"$work/related.txt"
 : >"$work/lines.txt"
 if ! $layout_only; then
 	if [[ -n $binary ]]; then
@@ -406,6 +419,7 @@ while read -r name; do
 	cat "$work/$name.out"
 	cat "$work/$name.problems" >&2
 	cat "$work/$name.findings" >>"$work/actual.txt"
+	cat "$work/$name.related" >>"$work/related.txt" 2>/dev/null || true
 	cat "$work/$name.lines" >>"$work/lines.txt"
 	[[ ! -e $work/$name.failed ]] || failed=1
 done <"$work/measured.txt"

@@ -51,7 +51,7 @@ func run(pass *analysis.Pass) (any, error) {
 			d.Message += fmt.Sprintf(" (%s makes %d more unfenced %s under this lease: see the related positions)",
 				outermost(g.first.w.Fn).Name(), n, plural(n, "write", "writes"))
 			for _, again := range g.again {
-				d.Related = append(d.Related, analysis.RelatedInformation{Pos: again.w.Pos, Message: "another unfenced write"})
+				d.Related = append(d.Related, analysis.RelatedInformation{Pos: again.w.Pos, Message: "also unfenced under the lease: " + again.w.What})
 			}
 		case n > 0:
 			d.Message += fmt.Sprintf(" (%s is called %d more %s in %s under this lease: see the related positions)",

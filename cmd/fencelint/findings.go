@@ -77,13 +77,19 @@ func relative(dir, file string) string {
 }
 
 // printText prints f as go vet does, file:line:col: message, with the file
-// relative to cwd, and with context lines of source around it if context
-// is not negative. Suppressed findings are not printed.
+// relative to cwd, then its related positions indented below it, as
+// staticcheck prints them (the other calls of a helper, the other writes of
+// a function run under the lease), and with context lines of source around
+// it if context is not negative. Suppressed findings are not printed.
 func printText(w io.Writer, f finding, cwd string, context int) {
 	if f.suppressed != nil {
 		return
 	}
 	fmt.Fprintf(w, "%s:%d:%d: %s\n", relative(cwd, f.pos.Filename), f.pos.Line, f.pos.Column, f.diag.Message)
+	for _, r := range f.diag.Related {
+		pos := f.fset.Position(r.Pos)
+		fmt.Fprintf(w, "\t%s:%d:%d: %s\n", relative(cwd, pos.Filename), pos.Line, pos.Column, r.Message)
+	}
 	if context >= 0 {
 		printContext(w, f.pos.Filename, f.pos.Line-context, f.end.Line+context)
 	}

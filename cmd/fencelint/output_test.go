@@ -365,3 +365,44 @@ func TestProgressOnTerminal(t *testing.T) {
 		t.Errorf("progress drawn with -json:\n%q", out)
 	}
 }
+
+// TestRelatedPositionsInText: a finding's related positions (here the
+// other write of a function run only under the lease) are printed in text
+// output too, indented under it, as staticcheck prints them.
+func TestRelatedPositionsInText(t *testing.T) {
+	dir := writeModule(t)
+	text := `package closer
+
+import (
+	"context"
+	"database/sql"
+)
+
+func Close(ctx context.Context, db *sql.DB, conn *sql.Conn) error {
+	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock(1)"); err != nil {
+		return err
+	}
+	defer conn.ExecContext(ctx, "SELECT pg_advisory_unlock(1)")
+	return closeDay(ctx, db)
+}
+
+func closeDay(ctx context.Context, db *sql.DB) error {
+	if _, err := db.ExecContext(ctx, "UPDATE invoices SET state = 'closed'"); err != nil {
+		return err
+	}
+	_, err := db.ExecContext(ctx, "UPDATE days SET closed = true")
+	return err
+}
+`
+	os.MkdirAll(filepath.Join(dir, "closer"), 0o777)
+	if err := os.WriteFile(filepath.Join(dir, "closer", "closer.go"), []byte(text), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	got := run(t, dir, fencelintBin, "./closer")
+	lines := strings.Split(strings.TrimSpace(got.stderr), "\n")
+	if got.code != 3 || len(lines) != 2 ||
+		!strings.HasPrefix(lines[0], filepath.Join("closer", "closer.go")+":17:") || !strings.Contains(lines[0], "closeDay makes 1 more unfenced write") ||
+		lines[1] != "\t"+filepath.Join("closer", "closer.go")+":20:26: also unfenced under the lease: DB.ExecContext (UPDATE days)" {
+		t.Errorf("exit code %d, stderr:\n%s\nwant exit code 3, the finding at closer.go:17 and its related position closer.go:20 indented under it", got.code, got.stderr)
+	}
+}
