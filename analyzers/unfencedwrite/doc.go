@@ -89,8 +89,9 @@
 //     Controller.Run, under which every call of Controller.runOnce is
 //     made"), and not at the region's call, which would name one of them at
 //     a line far from all. Such a function's unfenced writes under one lease
-//     are one finding, at the first, listing the others as related
-//     positions: it does unfenced work under the lease, fixed in its body. A function also called where no lease is held,
+//     are one finding, at the first that replaces data (else the first),
+//     listing the others as related positions: it does unfenced work under
+//     the lease, fixed in its body. A function also called where no lease is held,
 //     or under another lease, deferred, kept as a value, or that an
 //     interface of the package may call by its name keeps the rule above:
 //     its writes are reported at each call made under a lease. So do the

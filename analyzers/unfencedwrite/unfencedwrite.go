@@ -113,7 +113,7 @@ func groupRepeatedCalls(found []finding, silenced func(finding) bool) []*callGro
 			g = &callGroup{first: f, entered: entered}
 			byKey[k] = g
 			groups = append(groups, g)
-		case f.w.Pos < g.first.w.Pos:
+		case g.named(f):
 			g.again = append(g.again, g.first)
 			g.first = f
 		default:
@@ -121,6 +121,17 @@ func groupRepeatedCalls(found []finding, silenced func(finding) bool) []*callGro
 		}
 	}
 	return groups
+}
+
+// named reports whether f, rather than g's first finding so far, is the
+// one g's diagnostic names: the first in the source, except that a
+// function's write that replaces data is named before one that only adds
+// rows (as a call's finding names it: WritesFact).
+func (g *callGroup) named(f finding) bool {
+	if g.entered && f.w.Append != g.first.w.Append {
+		return !f.w.Append
+	}
+	return f.w.Pos < g.first.w.Pos
 }
 
 // writingCallee returns the function w calls when w is a call (not a go

@@ -156,3 +156,23 @@ func mark(ctx context.Context, cli *clientv3.Client) error {
 	_, err := cli.Put(ctx, "/marked", "yes")
 	return err
 }
+
+// Settle runs settle under its lock.
+func Settle(ctx context.Context, cli *clientv3.Client, db *sql.DB, s *concurrency.Session) error {
+	m := concurrency.NewMutex(s, "/settle")
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	return settle(ctx, db)
+}
+
+// settle appends an audit row, then overwrites the balance: the finding
+// names the overwrite, the write that loses data, and lists the append.
+func settle(ctx context.Context, db *sql.DB) error {
+	if _, err := db.ExecContext(ctx, `INSERT INTO audit (event) VALUES ('settle')`); err != nil {
+		return err
+	}
+	_, err := db.ExecContext(ctx, `UPDATE balances SET settled = total WHERE id = 1`) // want `DB.ExecContext \(UPDATE balances\) writes to SQL database without a fencing token .* \(settle makes 1 more unfenced write under this lease: see the related positions\)`
+	return err
+}
