@@ -41,11 +41,15 @@ const maxLeaseOnlyRounds = 8
 // that lease on entry, and reruns the region analysis until no more are
 // entered.
 func (b *builder) enterLeaseOnlyCallees() {
+	if len(b.model.Leases) == 0 {
+		return
+	}
 	candidates := b.leaseOnlyCandidates()
+	sites := b.staticCallSites(candidates)
 	for range maxLeaseOnlyRounds {
 		grew := false
 		for _, fn := range candidates {
-			held := b.heldAtEveryCall(fn)
+			held := b.heldAtEveryCall(sites[fn])
 			if len(held) == 0 || held.equal(b.regions.entry[fn]) {
 				continue
 			}
@@ -84,31 +88,38 @@ func (b *builder) leaseOnlyCandidates() []*ssa.Function {
 	return out
 }
 
-// heldAtEveryCall returns the leases (no validity check's) held at every
-// call of fn outside fn itself and outside tests; nil if some call holds
-// none, is deferred, or there is no call.
-func (b *builder) heldAtEveryCall(fn *ssa.Function) leaseSet {
-	var common leaseSet
-	called := false
-	ok := true
+// staticCallSites returns, for each of fns, the calls of it the package
+// makes outside it and outside tests.
+func (b *builder) staticCallSites(fns []*ssa.Function) map[*ssa.Function][]ssa.CallInstruction {
+	sites := make(map[*ssa.Function][]ssa.CallInstruction, len(fns))
+	for _, fn := range fns {
+		sites[fn] = nil
+	}
 	b.calls(func(caller *ssa.Function, call ssa.CallInstruction) bool {
-		if call.Common().StaticCallee() != fn || outermost(caller) == fn || inTestFile(b.pass.Fset, call.Pos()) {
-			return true
+		fn := call.Common().StaticCallee()
+		if _, ok := sites[fn]; ok && outermost(caller) != fn && !inTestFile(b.pass.Fset, call.Pos()) {
+			sites[fn] = append(sites[fn], call)
 		}
+		return true
+	})
+	return sites
+}
+
+// heldAtEveryCall returns the leases (no validity check's) held at every
+// one of calls; nil if one holds none or is deferred, or there is none.
+func (b *builder) heldAtEveryCall(calls []ssa.CallInstruction) leaseSet {
+	var common leaseSet
+	for i, call := range calls {
 		if _, deferred := call.(*ssa.Defer); deferred {
-			ok = false
-			return false
+			return nil
 		}
 		held := b.heldBefore(call).without(func(l *Lease) bool { return l.Kind == Checked })
-		if called {
+		if i > 0 {
 			held = held.without(func(l *Lease) bool { return !slices.Contains(common, l) })
 		}
-		common, called = held, true
-		ok = len(common) > 0
-		return ok
-	})
-	if !ok || !called {
-		return nil
+		if common = held; len(common) == 0 {
+			return nil
+		}
 	}
 	return common
 }
