@@ -101,13 +101,15 @@
 //
 // heldcheck reports at the check and names the first unfenced write it
 // guards; when that write is a call that reaches several, it lists each,
-// as unfencedwrite does (lease.Write.SitesNote). A write is guarded when
-// it runs only after the check said the lease is held: in the then-branch
-// of an if, after an early return (if !ok { return }), in a loop whose
-// condition is the check, behind && (including a boolean assigned from
-// one), or in a closure made there. A write after the if/else that runs
-// whichever way the check went is not guarded, nor is one on the branch
-// where the check says the lease is lost.
+// as unfencedwrite does (lease.Write.SitesNote). The other writes the
+// check guards, and the writes those calls reach, are its related
+// positions. A write is guarded when it runs only after the check said the
+// lease is held: in the then-branch of an if, after an early return
+// (if !ok { return }), in a loop whose condition is the check, behind &&
+// (including a boolean assigned from one), or in a closure made there. A
+// write after the if/else that runs whichever way the check went is not
+// guarded, nor is one on the branch where the check says the lease is
+// lost.
 //
 // A SQL statement that has a fence but whose rows-affected count is never
 // read counts as unfenced: the store refuses the stale write, but the

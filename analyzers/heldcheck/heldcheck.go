@@ -3,6 +3,8 @@ package heldcheck
 import (
 	_ "embed"
 	"fmt"
+	"go/token"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -26,12 +28,31 @@ var Analyzer = &analysis.Analyzer{
 
 func run(pass *analysis.Pass) (any, error) {
 	m := lease.ModelOf(pass)
+	var files map[string]*token.File // by name, for the sites calls reach
 	for _, c := range m.Checks {
-		if ws := unfenced(m, c.Guarded); len(ws) > 0 {
-			m.Report(pass, analysis.Diagnostic{Pos: c.Pos, End: c.End, Message: message(pass, c, ws)})
+		ws := unfenced(m, c.Guarded)
+		if len(ws) == 0 {
+			continue
 		}
+		if files == nil && slices.ContainsFunc(ws, func(w *lease.Write) bool { return len(w.Sites) > 1 }) {
+			files = lease.FilesByName(pass)
+		}
+		m.Report(pass, analysis.Diagnostic{Pos: c.Pos, End: c.End, Message: message(pass, c, ws), Related: related(ws, files)})
 	}
 	return nil, nil
+}
+
+// related points at each write the check guards, the first one's message
+// names, and the writes the calls among them reach.
+func related(ws []*lease.Write, files map[string]*token.File) []analysis.RelatedInformation {
+	var out []analysis.RelatedInformation
+	for i, w := range ws {
+		if i > 0 {
+			out = append(out, analysis.RelatedInformation{Pos: w.Pos, Message: "also guarded, unfenced: " + w.What})
+		}
+		out = append(out, w.SiteRelated(files)...)
+	}
+	return out
 }
 
 // unfenced returns the writes a stale holder can make: not fenced, not the

@@ -82,7 +82,7 @@ type WritesFact struct {
 	// makes it nearest the store, in order: "StateStore.SaveCursor at
 	// syncer.go:94" (writesites.go); those that only add rows are left
 	// out when another replaces data. nil: What is the only one.
-	Sites []string
+	Sites []Site
 }
 
 // sameWritesFact reports whether x and y say the same.

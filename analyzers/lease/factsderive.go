@@ -132,7 +132,7 @@ func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 		var old WritesFact
 		plain := spawned == nil && onceRecv == nil && fenced == nil && cond == nil && len(converge) == 0
 		var cases []WriteCase
-		var sites []string
+		var sites []Site
 		if plain {
 			// only plain unfenced writes: a call that reaches none of
 			// them writes nothing this fact could stand for

@@ -151,7 +151,7 @@ type Write struct {
 	// unfenced write on every call, each of them where the program makes
 	// it nearest the store (WritesFact.Sites: it may list one, when the
 	// others only add rows); nil otherwise.
-	Sites []string
+	Sites []Site
 	// Dispatch is set when the write was found through an interface call
 	// resolved to another package's implementation.
 	Dispatch Dispatch

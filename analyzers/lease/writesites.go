@@ -2,9 +2,13 @@ package lease
 
 import (
 	"fmt"
+	"go/token"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -38,6 +42,55 @@ import (
 // parameter, or a call whose callee has Cases, may not be made by a given
 // caller, and a fact with Cases lists none (paramconds.go names the first
 // case left instead).
+//
+// Each site keeps its full position, so the caller's finding can point at
+// it as a related position (Site.Pos), one a reader can jump to, even in
+// another package: the fact carries it as text, which any driver can
+// encode, and a run that parsed the file (a standalone run over the
+// program) turns it back into a position.
+
+// A Site is an unfenced write a call reaches, where the program makes it
+// nearest the store.
+type Site struct {
+	What   string // what is written: "StateStore.SaveCursor"
+	File   string // the file's full name
+	Line   int
+	Column int
+}
+
+// String names the site as a diagnostic does: "StateStore.SaveCursor at
+// syncer.go:94".
+func (s Site) String() string {
+	return s.What + " at " + filepath.Base(s.File) + ":" + strconv.Itoa(s.Line)
+}
+
+// Pos returns the site's position in pass's file set, or token.NoPos when
+// the run did not parse its file (go vet analyzes a package alone).
+// files indexes the set's files by name (FilesByName), built once for
+// the many sites of a package's findings.
+func (s Site) Pos(files map[string]*token.File) token.Pos {
+	f := files[s.File]
+	if f == nil || s.Line < 1 || s.Line > f.LineCount() {
+		return token.NoPos
+	}
+	start := f.LineStart(s.Line)
+	if offset := f.Offset(start) + s.Column - 1; s.Column > 1 && offset < f.Size() {
+		return f.Pos(offset)
+	}
+	return start
+}
+
+// FilesByName indexes the files of pass's file set by name, for Site.Pos.
+func FilesByName(pass *analysis.Pass) map[string]*token.File {
+	files := make(map[string]*token.File)
+	pass.Fset.Iterate(func(f *token.File) bool {
+		if _, dup := files[f.Name()]; !dup {
+			files[f.Name()] = f
+		}
+		return true
+	})
+	return files
+}
 
 // SitesNote names every unfenced write a call reaches when it reaches more
 // than one ("; it reaches 3 unfenced writes: ..."), or returns "": each
@@ -51,7 +104,27 @@ func (w *Write) SitesNote() string {
 	if len(w.Sites) >= MaxWriteSites {
 		count = "at least " + count
 	}
-	return fmt.Sprintf("; it reaches %s unfenced writes: %s", count, strings.Join(w.Sites, ", "))
+	names := make([]string, len(w.Sites))
+	for i, site := range w.Sites {
+		names[i] = site.String()
+	}
+	return fmt.Sprintf("; it reaches %s unfenced writes: %s", count, strings.Join(names, ", "))
+}
+
+// SiteRelated points at each unfenced write w, a call, reaches (SitesNote
+// lists them), where the run has parsed the site's file; files is
+// FilesByName's index.
+func (w *Write) SiteRelated(files map[string]*token.File) []analysis.RelatedInformation {
+	if len(w.Sites) < 2 {
+		return nil
+	}
+	var out []analysis.RelatedInformation
+	for _, site := range w.Sites {
+		if pos := site.Pos(files); pos.IsValid() {
+			out = append(out, analysis.RelatedInformation{Pos: pos, Message: "reached unfenced: " + site.What})
+		}
+	}
+	return out
 }
 
 // MaxWriteSites bounds the Sites a fact keeps; a longer list is cut (the
@@ -62,9 +135,9 @@ const MaxWriteSites = 24
 // in order: nil when it makes one write itself and calls nothing that
 // makes more. Writes that only add rows are left out when another
 // replaces data, so one may be left.
-func (b *builder) writeSites(writes []*Write) []string {
-	var out []string
-	add := func(site string) {
+func (b *builder) writeSites(writes []*Write) []Site {
+	var out []Site
+	add := func(site Site) {
 		if len(out) < MaxWriteSites && !slices.Contains(out, site) {
 			out = append(out, site)
 		}
@@ -86,12 +159,18 @@ func (b *builder) writeSites(writes []*Write) []string {
 			}
 			continue
 		}
-		add(w.What + " at " + b.shortPos(w.Pos))
+		add(b.siteOf(w))
 	}
 	if made < 2 && !deep {
 		return nil // its one write: a caller names its call
 	}
 	return out
+}
+
+// siteOf returns w, a write the package makes, as a Site.
+func (b *builder) siteOf(w *Write) Site {
+	p := b.pass.Fset.Position(w.Pos)
+	return Site{What: w.What, File: p.Filename, Line: p.Line, Column: p.Column}
 }
 
 // everyCallWrite reports whether w is a plain unfenced write (unfencedCase)
@@ -143,7 +222,7 @@ func (b *builder) refreshSites() {
 // reachedSites returns the Sites a call of a function with fact wf carries:
 // none when its Cases say a call may reach only some of its writes, or
 // when the call is through an interface (named at the call).
-func reachedSites(call ssa.CallInstruction, wf *WritesFact) []string {
+func reachedSites(call ssa.CallInstruction, wf *WritesFact) []Site {
 	if wf.Cases != nil || call.Common().IsInvoke() {
 		return nil
 	}

@@ -59,7 +59,9 @@
 // call, it lists each where the application makes it nearest the store (a
 // call through an interface at that call), leaving out the writes that
 // only add rows when another replaces data, and names first one that
-// replaces data. Calls of one such function made from one function under
+// replaces data; each is a related position too, in another package as
+// well, when the run parsed its file (a standalone run does; go vet, which
+// analyzes one package at a time, has only the message's list). Calls of one such function made from one function under
 // one lease (a helper that records a status, called on every way out) are
 // one finding, at the first, which says how many more there are and lists
 // them as related positions: the fix is in the helper. A call silenced by

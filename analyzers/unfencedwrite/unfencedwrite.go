@@ -3,6 +3,7 @@ package unfencedwrite
 import (
 	_ "embed"
 	"fmt"
+	"go/token"
 	"go/types"
 	"slices"
 
@@ -40,11 +41,18 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	idx := indexCalls(pass)
+	var files map[string]*token.File // by name, for the sites calls reach
 	for _, g := range groupRepeatedCalls(found, func(f finding) bool { return m.Silenced(pass, f.w.Pos) }) {
 		d := analysis.Diagnostic{
 			Pos:            g.first.w.Pos,
 			Message:        message(pass, g.first.w, g.first.lease),
 			SuggestedFixes: suggestFixes(pass, idx, g.first.w),
+		}
+		if len(g.first.w.Sites) > 1 {
+			if files == nil {
+				files = lease.FilesByName(pass)
+			}
+			d.Related = g.first.w.SiteRelated(files)
 		}
 		switch n := len(g.again); {
 		case n > 0 && g.entered:

@@ -406,3 +406,66 @@ func closeDay(ctx context.Context, db *sql.DB) error {
 		t.Errorf("exit code %d, stderr:\n%s\nwant exit code 3, the finding at closer.go:17 and its related position closer.go:20 indented under it", got.code, got.stderr)
 	}
 }
+
+// TestRelatedPositionsOfReachedWrites checks that a finding at a region's
+// call of another package's function that makes several unfenced writes
+// points at each of them as a related position (in text and -json), and
+// that go vet, which analyzes the callee's package in another process,
+// still reports the call and names the writes in its message.
+func TestRelatedPositionsOfReachedWrites(t *testing.T) {
+	dir := writeFiles(t, writeModule(t), map[string]string{
+		"billing/billing.go": `package billing
+
+import (
+	"context"
+	"database/sql"
+)
+
+// CloseDay marks the day's invoices and the day itself closed.
+func CloseDay(ctx context.Context, db *sql.DB) error {
+	if _, err := db.ExecContext(ctx, "UPDATE invoices SET state = 'closed'"); err != nil {
+		return err
+	}
+	_, err := db.ExecContext(ctx, "UPDATE days SET closed = true")
+	return err
+}
+`,
+		"closer/closer.go": `package closer
+
+import (
+	"context"
+	"database/sql"
+
+	"example.com/vetme/billing"
+)
+
+func Close(ctx context.Context, db *sql.DB, conn *sql.Conn) error {
+	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock(1)"); err != nil {
+		return err
+	}
+	defer conn.ExecContext(ctx, "SELECT pg_advisory_unlock(1)")
+	return billing.CloseDay(ctx, db)
+}
+`,
+	})
+	invoices, days := filepath.Join("billing", "billing.go")+":10:", filepath.Join("billing", "billing.go")+":13:"
+
+	got := run(t, dir, fencelintBin, "./closer")
+	lines := strings.Split(strings.TrimSpace(got.stderr), "\n")
+	if got.code != 3 || len(lines) != 3 ||
+		!strings.HasPrefix(lines[0], filepath.Join("closer", "closer.go")+":15:") || !strings.Contains(lines[0], "it reaches 2 unfenced writes") ||
+		!strings.HasPrefix(lines[1], "\t"+invoices) || !strings.Contains(lines[1], "reached unfenced: DB.ExecContext (UPDATE invoices)") ||
+		!strings.HasPrefix(lines[2], "\t"+days) || !strings.Contains(lines[2], "reached unfenced: DB.ExecContext (UPDATE days)") {
+		t.Errorf("exit code %d, stderr:\n%s\nwant exit code 3, the finding at closer.go:15 and the two writes of billing.go indented under it", got.code, got.stderr)
+	}
+
+	js := run(t, dir, fencelintBin, "-json", "./closer")
+	for _, want := range []string{invoices, days} {
+		if !strings.Contains(js.stdout, `"related": [`) || !strings.Contains(js.stdout, filepath.Join(dir, want)) {
+			t.Errorf("-json output has no related position %s:\n%s", want, js.stdout)
+		}
+	}
+
+	vet := run(t, dir, "go", "vet", "-vettool="+fencelintBin, "./closer")
+	checkContains(t, "go vet's stderr", vet.stderr, []string{"closer.go:15:", "it reaches 2 unfenced writes", "billing.go:10", "billing.go:13"})
+}
