@@ -21,13 +21,17 @@
 # An application without a mirror is reported as NOT LAID OUT and left out
 # of every number (the summary says how many were measured).
 #
-# Usage: scripts/realworld.sh [-only NAME,...] [-jobs N] [-fencelint BINARY] [-layout] [-keep]
+# Usage: scripts/realworld.sh [-only NAME,...] [-jobs N] [-fencelint BINARY] [-reuse DIR] [-layout] [-keep]
 #   -only NAME,...      only these applications
 #   -jobs N             analyze up to N applications at once (default 1); on
 #                       a machine shared with other work, more jobs get the
 #                       run a larger share of it (wall times and peaks are
 #                       still per application)
 #   -fencelint BINARY   run this binary instead of building ./cmd/fencelint
+#   -reuse DIR          take the results of the applications a kept earlier
+#                       run (its work directory) finished, when it ran the
+#                       same fencelint binary, and analyze only the others
+#                       (a run cut short, or one split in parts)
 #   -layout             lay the applications out and stop
 #   -keep               keep the work directory (fencelint's JSON per app)
 # Environment: REALWORLD_DIR (default /work/realworld), REALWORLD_MIRRORS
@@ -49,6 +53,7 @@ fi
 only=
 jobs=1
 binary=
+reuse=
 layout_only=false
 keep=false
 while (($#)); do
@@ -56,9 +61,10 @@ while (($#)); do
 	-only) only=${2:?-only needs names}; shift 2 ;;
 	-jobs) jobs=${2:?-jobs needs a number}; shift 2 ;;
 	-fencelint) binary=$(realpath "${2:?-fencelint needs a path}"); shift 2 ;;
+	-reuse) reuse=$(realpath -e "${2:?-reuse needs a directory}") || exit 2; shift 2 ;;
 	-layout) layout_only=true; shift ;;
 	-keep) keep=true; shift ;;
-	*) echo "realworld.sh: unknown argument $1; usage: realworld.sh [-only NAME,...] [-jobs N] [-fencelint BINARY] [-layout] [-keep]" >&2; exit 2 ;;
+	*) echo "realworld.sh: unknown argument $1; usage: realworld.sh [-only NAME,...] [-jobs N] [-fencelint BINARY] [-reuse DIR] [-layout] [-keep]" >&2; exit 2 ;;
 	esac
 done
 if ! [[ $jobs =~ ^[1-9][0-9]*$ ]]; then
@@ -391,6 +397,10 @@ if ! $layout_only; then
 		(cd "$root" && go build -o "$work/fencelint" ./cmd/fencelint)
 	fi
 	printf '%-20s\n' application
+	if [[ -n $reuse ]] && ! cmp -s "$reuse/fencelint" "$work/fencelint"; then
+		echo "realworld.sh: -reuse $reuse: that run's fencelint is not this one; analyze everything" >&2
+		reuse=
+	fi
 fi
 while IFS=$'\t' read -r name repo commit moddir patterns _locks flags; do
 	selected "$name" || continue
@@ -400,6 +410,10 @@ while IFS=$'\t' read -r name repo commit moddir patterns _locks flags; do
 	fi
 	$layout_only && continue
 	echo "$name" >>"$work/measured.txt"
+	if [[ -n $reuse && -e $reuse/$name.lines ]]; then
+		cp -p "$reuse/$name".* "$work/"
+		continue
+	fi
 	while (($(jobs -rp | wc -l) >= jobs)); do
 		wait -n || true
 	done

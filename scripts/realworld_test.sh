@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # realworld_test.sh checks realworld.sh's handling of broken=PKG,... in
-# apps.tsv's flags, without the network or the real applications: it lays
+# apps.tsv's flags, and of -reuse (a kept run's results taken only when its
+# binary is the same), without the network or the real applications: it lays
 # out a tiny module whose package broken does not type-check and whose
 # package user imports it, runs the real fencelint over it through
 # realworld.sh, and checks that
@@ -42,10 +43,12 @@ echo "$commit" >"$app/.realworld-commit"
 failures=0
 
 # check runs realworld.sh over the application with the flags column FLAGS
-# and checks its exit status (WANT_STATUS) and that its output holds each
-# line of MUST and none of MUST_NOT (grep -E patterns, one a line).
+# (and the script's own ARGS, words) and checks its exit status
+# (WANT_STATUS) and that its output holds each line of MUST and none of
+# MUST_NOT (grep -E patterns, one a line).
 check() {
-	local name=$1 flags=$2 want_status=$3 must=$4 must_not=$5
+	local name=$1 flags=$2 want_status=$3 must=$4 must_not=$5 args
+	read -r -a args <<<"${6:-}"
 	local root=$work/root-$name
 	mkdir -p "$root/testdata/realworld"
 	printf '# test\napp\texample/app\t%s\t.\t./...\tnone\t%s\n' "$commit" "$flags" >"$root/testdata/realworld/apps.tsv"
@@ -53,7 +56,7 @@ check() {
 	echo '# none' >"$root/testdata/realworld/targets.tsv"
 	local status=0
 	REALWORLD_ROOT=$root REALWORLD_DIR=$work/apps REALWORLD_MIRRORS=$work/no-mirrors \
-		bash "$repo/scripts/realworld.sh" -fencelint "$binary" >"$work/$name.out" 2>&1 || status=$?
+		bash "$repo/scripts/realworld.sh" -fencelint "$binary" "${args[@]}" >"$work/$name.out" 2>&1 || status=$?
 	local bad=
 	[[ $status == "$want_status" ]] || bad+="exit status $status, want $want_status; "
 	local p
@@ -82,8 +85,22 @@ check importer-unlisted 'broken=example.com/app/broken' 1 \
 	$'FAIL: .*analysis errors\n^  example.com/app/user: ' \
 	$'^  example.com/app/broken: \n^realworld.sh: ok$'
 
+# -reuse takes a kept run's finished results when that run's binary is
+# this one (its output, marked here, is printed again), and analyzes
+# again otherwise.
+check kept 'broken=example.com/app/broken,example.com/app/user' 0 '^realworld.sh: ok$' 'FAIL' -keep
+kept=$(sed -n 's/^work directory: //p' "$work/kept.out")
+echo 'reused result' >>"$kept/app.out"
+check reused 'broken=example.com/app/broken,example.com/app/user' 0 \
+	$'^reused result$\n^realworld.sh: ok$' 'FAIL|not this one' "-reuse $kept"
+cp "$binary" "$work/other-fencelint" && printf 'x' >>"$work/other-fencelint"
+cp "$work/other-fencelint" "$kept/fencelint"
+check not-reused 'broken=example.com/app/broken,example.com/app/user' 0 \
+	$'not this one; analyze everything\n^realworld.sh: ok$' '^reused result$' "-reuse $kept"
+rm -rf "$kept"
+
 if ((failures)); then
-	echo "realworld_test.sh: $failures of 3 cases failed"
+	echo "realworld_test.sh: $failures of 6 cases failed"
 	exit 1
 fi
 echo "realworld_test.sh: ok"
