@@ -469,3 +469,72 @@ func Close(ctx context.Context, db *sql.DB, conn *sql.Conn) error {
 	vet := run(t, dir, "go", "vet", "-vettool="+fencelintBin, "./closer")
 	checkContains(t, "go vet's stderr", vet.stderr, []string{"closer.go:15:", "it reaches 2 unfenced writes", "billing.go:10", "billing.go:13"})
 }
+
+// TestRelatedPositionsOfGuardedWrites checks heldcheck's related
+// positions end to end: a check's finding names the first write it
+// guards and points, indented under it, at the others and at the writes
+// a guarded call reaches in another package.
+func TestRelatedPositionsOfGuardedWrites(t *testing.T) {
+	dir := writeFiles(t, writeModule(t), map[string]string{
+		"billing/billing.go": `package billing
+
+import (
+	"context"
+	"database/sql"
+)
+
+// CloseDay marks the day's invoices and the day itself closed.
+func CloseDay(ctx context.Context, db *sql.DB) error {
+	if _, err := db.ExecContext(ctx, "UPDATE invoices SET state = 'closed'"); err != nil {
+		return err
+	}
+	_, err := db.ExecContext(ctx, "UPDATE days SET closed = true")
+	return err
+}
+`,
+		"closer/closer.go": `package closer
+
+import (
+	"context"
+	"database/sql"
+
+	"example.com/vetme/billing"
+)
+
+type Lease struct{}
+
+// Held tells whether this process still holds the billing lease.
+//
+//fencelint:check
+func (l *Lease) Held(ctx context.Context) bool { return true }
+
+func Close(ctx context.Context, l *Lease, db *sql.DB) error {
+	if l.Held(ctx) {
+		db.ExecContext(ctx, "UPDATE ledger SET frozen = true")
+		return billing.CloseDay(ctx, db)
+	}
+	return nil
+}
+`,
+	})
+	closer := filepath.Join("closer", "closer.go")
+	invoices, days := filepath.Join("billing", "billing.go")+":10:", filepath.Join("billing", "billing.go")+":13:"
+
+	got := run(t, dir, fencelintBin, "./closer")
+	lines := strings.Split(strings.TrimSpace(got.stderr), "\n")
+	if got.code != 3 || len(lines) != 4 ||
+		!strings.HasPrefix(lines[0], closer+":18:") || !strings.Contains(lines[0], "Lease.Held only tells that the lease was held when it ran") ||
+		!strings.Contains(lines[0], "UPDATE ledger") ||
+		!strings.HasPrefix(lines[1], "\t"+closer+":20:") || !strings.Contains(lines[1], "also guarded, unfenced: billing.CloseDay") ||
+		!strings.HasPrefix(lines[2], "\t"+invoices) || !strings.Contains(lines[2], "reached unfenced: DB.ExecContext (UPDATE invoices)") ||
+		!strings.HasPrefix(lines[3], "\t"+days) || !strings.Contains(lines[3], "reached unfenced: DB.ExecContext (UPDATE days)") {
+		t.Errorf("exit code %d, stderr:\n%s\nwant exit code 3, the finding at closer.go:18, and under it the call at line 20 and the two writes of billing.go it reaches", got.code, got.stderr)
+	}
+
+	js := run(t, dir, fencelintBin, "-json", "./closer")
+	for _, want := range []string{closer + ":20:", invoices, days} {
+		if !strings.Contains(js.stdout, filepath.Join(dir, want)) {
+			t.Errorf("-json output has no related position %s:\n%s", want, js.stdout)
+		}
+	}
+}
