@@ -246,8 +246,16 @@ func maySession(t types.Type) bool {
 // EnteredNote names, for l, a lease w's function holds only because every
 // call of it is made under l, the function that takes l: ", in
 // Controller.run, under which every call of Controller.runOp is made".
-// It is empty for a lease taken where w is made.
+// For a lease under which every send on the channel w's function received
+// its work from is made, it names the channel: ", in dispatcher.Run, under
+// which every send on jobs is made". It is empty for a lease taken where w is made.
 func (w *Write) EnteredNote(l *Lease) string {
+	if l.Sent != "" {
+		if taker := declaredFunc(outermost(l.Fn)); l.Fn != nil && taker != nil {
+			return fmt.Sprintf(", in %s, under which every send on %s is made", shortName(taker), l.Sent)
+		}
+		return fmt.Sprintf(", under which every send on %s is made", l.Sent)
+	}
 	if !slices.Contains(w.Entered, l) || l.Fn == nil {
 		return ""
 	}

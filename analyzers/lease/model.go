@@ -78,6 +78,10 @@ type Lease struct {
 	// Claim says how the lock was taken, where that changes how a write
 	// under it is fenced (a hand-rolled etcd lock has no Mutex to ask).
 	Claim Claim
+	// Sent names the channel for the lease under which the work received
+	// from it is done, every send on it being made under the lease
+	// (chanwork.go); it is a copy of that lease.
+	Sent string
 }
 
 // FenceAdvice says how to fence w where l is held: as w's store advises,

@@ -75,6 +75,9 @@ type regions struct {
 	// carried holds the leases that values of a struct type carry over a
 	// channel to the goroutine that receives them (handoff.go).
 	carried map[*types.Named]*Lease
+	// received holds, by function, the receives of work that every send
+	// made under a lease (chanwork.go).
+	received map[*ssa.Function][]chanWork
 }
 
 // A handOff is an instruction that hands fn over to run under a lease.
@@ -103,6 +106,7 @@ func (b *builder) findLeases() {
 		leaseOnly: make(map[*ssa.Function]leaseSet),
 		paths:     make(map[*ssa.Function]*pathStates),
 		carried:   make(map[*types.Named]*Lease),
+		received:  make(map[*ssa.Function][]chanWork),
 	}
 	b.findCallbacks()
 	b.enterHandedFuncs()
@@ -115,6 +119,7 @@ func (b *builder) findLeases() {
 	b.findLockObjects()
 	b.propagateCallbacks()
 	b.enterLeaseOnlyCallees()
+	b.findChannelWork()
 	slices.SortStableFunc(b.model.Leases, func(x, y *Lease) int { return int(x.Pos - y.Pos) })
 }
 
@@ -814,6 +819,11 @@ func (b *builder) markWrite(w *Write) {
 		return
 	}
 	before := b.heldBefore(w.Call)
+	for _, l := range b.receivedUnder(w.Call) {
+		if !slices.ContainsFunc(before, func(h *Lease) bool { return h.Pos == l.Pos && h.Fn == l.Fn }) {
+			before = before.with(l) // work sent under a lease (chanwork.go), unless it is held here anyway
+		}
+	}
 	if w.handedUnder != nil {
 		before = before.with(w.handedUnder)
 	}

@@ -167,7 +167,17 @@
 // value and sends the value on a channel, holding the lock at both, where
 // some function of the package releases a lock it reads from that field
 // (a dispatcher's execution, let go by the worker that runs it), starts
-// the lease at every receive of a value of that type. An acquire run in a
+// the lease at every receive of a value of that type. Work sent on a
+// channel runs under the lease its every send is made under: a leader
+// that picks the due jobs and sends them to workers a constructor started
+// (for j := range s.jobs { s.store.MarkRun(j) }) has the workers write for
+// it, and a job a stale leader sent is still written after its lease has
+// gone. What a receive of such a value dominates (a range loop's body, the
+// code after v := <-ch, a select's case) is made under that lease, and
+// nothing before or after it; the channel must be one the package sees
+// all of (an unexported field or package variable it makes, sent on,
+// received from, closed or passed only to its own functions), carrying
+// work, not a signal (struct{}, bool, error). An acquire run in a
 // goroutine and awaited (go func() { errc <- lock.Lock() }(), then err :=
 // <-errc beside ctx.Done()) holds the lease from that receive on, a test
 // of the value received telling success from failure. A library's lock

@@ -68,7 +68,9 @@ func (d *dispatcher) run(e *execution) {
 }
 
 // A report names the lock it was made under but nothing lets that lock go
-// through it: sending one hands no lease over (hard negative).
+// through it: sending one hands no lock over. Every report is sent while a
+// lock is held, though, so what the reporter does with one is work done
+// under that lock (chanwork.go), as a stale publisher's report is.
 type report struct {
 	id   string
 	lock *api.Lock
@@ -88,7 +90,7 @@ func (d *dispatcher) publish(id string) {
 
 func (d *dispatcher) reporter() {
 	for r := range d.reports {
-		d.client.KV().Put(&api.KVPair{Key: "reports/" + r.id, Value: []byte("sent")}, nil)
+		d.client.KV().Put(&api.KVPair{Key: "reports/" + r.id, Value: []byte("sent")}, nil) // want `KV.Put writes to Consul without a fencing token while the Consul lock taken by Lock.Lock \(line \d+, in dispatcher.publish, under which every send on reports is made\) is held`
 	}
 }
 

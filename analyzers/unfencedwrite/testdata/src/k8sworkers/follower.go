@@ -10,9 +10,9 @@ import (
 )
 
 // Mirror's queue is drained by a worker started when the mirror is made,
-// outside any lease; the leader only fills the queue. What the worker
-// writes is not done under the lease (every replica writes it, leader or
-// not), so the leader's callback is quiet.
+// outside any lease, and filled by the leader and by every replica's
+// watch. What the worker writes is not done under the lease (every
+// replica writes it, leader or not), so the leader's callback is quiet.
 type Mirror struct {
 	storage Storage
 	queue   chan event
@@ -22,6 +22,11 @@ func NewMirror(storage Storage, stop <-chan struct{}) *Mirror {
 	m := &Mirror{storage: storage, queue: make(chan event, 100)}
 	go wait.Until(m.drain, time.Second, stop)
 	return m
+}
+
+// Observe records a change every replica sees, leader or not.
+func (m *Mirror) Observe(name string, data []byte) {
+	m.queue <- event{name: name, data: data}
 }
 
 func (m *Mirror) drain() {
