@@ -250,8 +250,12 @@ type Write struct {
 	leaseKey  bool
 	// cases lists, for a call of a function whose WritesFact has Cases,
 	// the cases the call can reach, on outermost(Fn)'s parameters
-	// (paramconds.go); the first is the one Via names.
-	cases []WriteCase
+	// (paramconds.go); the first is the one Via names. casesMet says
+	// the call's constant arguments meet every condition of that first
+	// case: the call makes its write as surely as a call of a function
+	// without cases (Upsert(seq, nil) where nil picks the update).
+	cases    []WriteCase
+	casesMet bool
 	// sitesOf is, for a call whose Sites come from a declared function's
 	// WritesFact, that function (refreshSites reads it again).
 	sitesOf *types.Func

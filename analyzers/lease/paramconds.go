@@ -123,52 +123,58 @@ func viaCases(cases []WriteCase, via string) []WriteCase {
 // bindCases returns the cases of a call's callee that the call can reach,
 // with their conditions restated on the caller's parameters (as
 // outermost(fn)'s). It reports false when the call's constant arguments
-// rule every case out. With no cases it returns nil, true.
-func bindCases(fn *ssa.Function, call ssa.CallInstruction, cases []WriteCase) ([]WriteCase, bool) {
+// rule every case out, and whether they meet every condition of the first
+// case it keeps (met). With no cases it returns nil, true, true.
+func bindCases(fn *ssa.Function, call ssa.CallInstruction, cases []WriteCase) (out []WriteCase, ok, firstMet bool) {
 	if cases == nil {
-		return nil, true
+		return nil, true, true
 	}
-	var out []WriteCase
 	for _, c := range cases {
 		var needs []ParamCond
-		refuted := false
+		refuted, met := false, true
 		for _, cond := range c.Needs {
-			bound, ok := bindCond(fn, call, cond)
+			bound, ok, byConst := bindCond(fn, call, cond)
 			if !ok {
 				refuted = true
 				break
 			}
 			needs = unionConds(needs, bound)
+			met = met && byConst
 		}
 		if !refuted {
+			if len(out) == 0 {
+				firstMet = met
+			}
 			c.Needs = needs
 			out = append(out, c)
 		}
 	}
-	return out, len(out) > 0
+	return out, len(out) > 0, firstMet
 }
 
 // bindCond restates cond, on the callee's parameter, as the conditions on
 // fn's parameters that the call's argument for it implies. It reports
 // false when the argument is a constant that makes cond false, or a phi
-// whose every edge is one.
-func bindCond(fn *ssa.Function, call ssa.CallInstruction, cond ParamCond) ([]ParamCond, bool) {
+// whose every edge is one, and whether it is a constant that makes cond
+// true (met): an argument it cannot read leaves cond open, not met.
+func bindCond(fn *ssa.Function, call ssa.CallInstruction, cond ParamCond) (conds []ParamCond, ok, met bool) {
 	a := arg(call.Common(), cond.Param)
 	if a == nil {
-		return nil, true
+		return nil, true, false
 	}
 	switch a := a.(type) {
 	case *ssa.Const:
 		holds, known := condHolds(cond, a)
-		return nil, holds || !known
+		return nil, holds || !known, holds && known
 	case *ssa.Phi:
-		return phiConds(fn, a, cond)
+		conds, ok := phiConds(fn, a, cond)
+		return conds, ok, false
 	}
 	if i := outerParam(fn, a); i >= 0 {
 		cond.Param = i
-		return []ParamCond{cond}, true
+		return []ParamCond{cond}, true, false
 	}
-	return nil, true
+	return nil, true, false
 }
 
 // phiConds returns the conditions on fn's parameters that every edge of phi
@@ -477,11 +483,11 @@ func sameCases(x, y []WriteCase) bool {
 // to the callee's cases the call can reach, naming the first. It reports
 // false when the call reaches none.
 func (w *Write) reachCases(cases []WriteCase) bool {
-	bound, ok := bindCases(w.Fn, w.Call, cases)
+	bound, ok, met := bindCases(w.Fn, w.Call, cases)
 	if !ok {
 		return false
 	}
-	w.cases = bound
+	w.cases, w.casesMet = bound, met
 	if bound != nil {
 		first := bound[0]
 		if first.System != w.System {
@@ -507,7 +513,7 @@ func (b *builder) refreshCases() {
 		if obj == nil || !b.callFact(w.Call.Common(), obj, &wf) {
 			continue
 		}
-		if _, ok := bindCases(w.Fn, w.Call, wf.Cases); !ok {
+		if _, ok, _ := bindCases(w.Fn, w.Call, wf.Cases); !ok {
 			continue
 		}
 		if wf.System != w.System {

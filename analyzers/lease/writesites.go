@@ -175,9 +175,10 @@ func (b *builder) siteOf(w *Write) Site {
 
 // everyCallWrite reports whether w is a plain unfenced write (unfencedCase)
 // that every call of its function reaches: no branch on a parameter leads
-// to it, and its callee's fact, if it has one, has no Cases.
+// to it, and its callee's fact, if it has one, has no Cases or the call's
+// constant arguments meet the first case's conditions.
 func (b *builder) everyCallWrite(w *Write) bool {
-	return b.unfencedCase(w) && w.cases == nil && len(b.writeReach(w)) == 0
+	return b.unfencedCase(w) && (w.cases == nil || w.casesMet) && len(b.writeReach(w)) == 0
 }
 
 // factNamedWrite returns the write a function's WritesFact names: first,

@@ -100,6 +100,18 @@ func (s *Scheduler) Reconcile(ctx context.Context, node string, up bool) error {
 	return s.statuses.Touch(ctx, node, 90) // want `Statuses.Touch \(Set at store.go:134, via \*store.Other.Touch\) writes to Redis without a fencing token`
 }
 
+// Rebuild's finding names the first write the store's Rebuild reaches
+// and lists the writes its constant flags reach, not the sweep its
+// computed flag may skip.
+func (s *Scheduler) Rebuild(ctx context.Context, node string) error {
+	unlock, err := s.lock(ctx, node)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return s.st.Rebuild(ctx, node) // want `Store.Rebuild \(Set at store.go:26, via Store.Usage; it reaches 2 unfenced writes: Store.Usage at store.go:142, Store.Prune at store.go:145\) writes to Redis without a fencing token`
+}
+
 // usage hands its flag on to the store.
 func (s *Scheduler) usage(ctx context.Context, node string, fix bool) error {
 	_, err := s.st.Usage(ctx, node, fix)

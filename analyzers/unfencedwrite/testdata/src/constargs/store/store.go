@@ -133,3 +133,17 @@ func (o *Other) Touch(ctx context.Context, node string, ttl int64) error {
 	}
 	return o.rdb.Set(ctx, "status:"+node, "alive", time.Duration(ttl)*time.Second).Err()
 }
+
+// Rebuild recounts the node's usage and prunes its stale workloads: the
+// constant flags it passes reach both writes. Whether it sweeps the other
+// nodes depends on what Redis holds, so the sweep is not a write of every
+// call.
+func (s *Store) Rebuild(ctx context.Context, node string) error {
+	if _, err := s.Usage(ctx, node, true); err != nil {
+		return err
+	}
+	if err := s.Prune(ctx, node, false); err != nil {
+		return err
+	}
+	return s.Sweep(ctx, []string{node}, s.recount(ctx, node) == 0)
+}
