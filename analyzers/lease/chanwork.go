@@ -26,8 +26,9 @@ import (
 // handed over with the job. A channel's receivers work under a lease when
 // every send on it is made while that lease is held; what a receive
 // dominates (the body of a range loop, the code after v := <-ch, a
-// select's case) is then under it, and nothing else is (the code before
-// the loop, or after it). Only channels the package sees all of count: an
+// select's case, and a function literal made there that is only started or
+// called: go func() { ... }()) is then under it, and nothing else is (the
+// code before the loop, or after it). Only channels the package sees all of count: an
 // unexported field or package variable made here (make(chan T)), whose
 // value is only sent on, received from, closed or passed to a function of
 // the package that does the same; a channel of struct{}, bool or error is a
@@ -269,17 +270,58 @@ func (b *builder) heldAtEverySend(sends []ssa.Instruction) *Lease {
 
 // receivedUnder returns the leases under which the values received before
 // instr, in its function, were sent: those of the receives that dominate it.
+// A function literal the receiving code starts or calls with the value
+// (go func() { ... }(), g.Go(func() error { ... })) does that work too: its
+// instructions are under what dominates the closure's making.
 func (b *builder) receivedUnder(instr ssa.Instruction) leaseSet {
-	if instr == nil || b.regions == nil {
+	if instr == nil || b.regions == nil || len(b.regions.received) == 0 {
 		return nil
 	}
 	var out leaseSet
-	for _, cw := range b.regions.received[instr.Parent()] {
-		if dominates(cw.recv, instr) {
-			out = out.with(cw.lease)
+	for at := instr; at != nil; at = closureSite(at.Parent()) {
+		for _, cw := range b.regions.received[at.Parent()] {
+			if dominates(cw.recv, at) {
+				out = out.with(cw.lease)
+			}
 		}
 	}
 	return out
+}
+
+// closureSite returns the instruction of its enclosing function that makes
+// fn, a function literal, when that is its only use there and the closure
+// is only called, started or passed to a call (not stored for later); nil
+// otherwise.
+func closureSite(fn *ssa.Function) ssa.Instruction {
+	if fn == nil || fn.Parent() == nil {
+		return nil
+	}
+	var site ssa.Instruction
+	for _, blk := range fn.Parent().Blocks {
+		for _, instr := range blk.Instrs {
+			if !refersTo(instr, fn) {
+				continue
+			}
+			if site != nil {
+				return nil
+			}
+			site = instr
+		}
+	}
+	switch x := site.(type) {
+	case ssa.CallInstruction:
+		return site
+	case *ssa.MakeClosure:
+		for _, ref := range referrers(x) {
+			if _, ok := ref.(ssa.CallInstruction); !ok {
+				if _, debug := ref.(*ssa.DebugRef); !debug {
+					return nil
+				}
+			}
+		}
+		return site
+	}
+	return nil
 }
 
 // dominates reports whether every path to y, in one function, passes x
