@@ -407,14 +407,9 @@ func closeDay(ctx context.Context, db *sql.DB) error {
 	}
 }
 
-// TestRelatedPositionsOfReachedWrites checks that a finding at a region's
-// call of another package's function that makes several unfenced writes
-// points at each of them as a related position (in text and -json), and
-// that go vet, which analyzes the callee's package in another process,
-// still reports the call and names the writes in its message.
-func TestRelatedPositionsOfReachedWrites(t *testing.T) {
-	dir := writeFiles(t, writeModule(t), map[string]string{
-		"billing/billing.go": `package billing
+// billingPackage is a package whose one function makes two unfenced
+// writes, at billing.go:10 and billing.go:13.
+const billingPackage = `package billing
 
 import (
 	"context"
@@ -429,7 +424,16 @@ func CloseDay(ctx context.Context, db *sql.DB) error {
 	_, err := db.ExecContext(ctx, "UPDATE days SET closed = true")
 	return err
 }
-`,
+`
+
+// TestRelatedPositionsOfReachedWrites checks that a finding at a region's
+// call of another package's function that makes several unfenced writes
+// points at each of them as a related position (in text and -json), and
+// that go vet, which analyzes the callee's package in another process,
+// still reports the call and names the writes in its message.
+func TestRelatedPositionsOfReachedWrites(t *testing.T) {
+	dir := writeFiles(t, writeModule(t), map[string]string{
+		"billing/billing.go": billingPackage,
 		"closer/closer.go": `package closer
 
 import (
@@ -476,22 +480,7 @@ func Close(ctx context.Context, db *sql.DB, conn *sql.Conn) error {
 // a guarded call reaches in another package.
 func TestRelatedPositionsOfGuardedWrites(t *testing.T) {
 	dir := writeFiles(t, writeModule(t), map[string]string{
-		"billing/billing.go": `package billing
-
-import (
-	"context"
-	"database/sql"
-)
-
-// CloseDay marks the day's invoices and the day itself closed.
-func CloseDay(ctx context.Context, db *sql.DB) error {
-	if _, err := db.ExecContext(ctx, "UPDATE invoices SET state = 'closed'"); err != nil {
-		return err
-	}
-	_, err := db.ExecContext(ctx, "UPDATE days SET closed = true")
-	return err
-}
-`,
+		"billing/billing.go": billingPackage,
 		"closer/closer.go": `package closer
 
 import (
