@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/packages"
 
 	"github.com/fencelint/fencelint/analyzers"
 )
@@ -189,6 +190,25 @@ func TestParseStandalone(t *testing.T) {
 		want := []any{tt.checks, tt.patterns, tt.format, tt.tests, tt.context, tt.fix, tt.diff, tt.cpu, tt.mem}
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("parseStandalone(%q) = checks, patterns, format, tests, context, fix, diff, profiles %q; want %q", tt.args, got, want)
+		}
+	}
+}
+
+// TestMissingHeader checks that gcc's and clang's reports of a missing C
+// header both name it, and that other reports name none.
+func TestMissingHeader(t *testing.T) {
+	for _, c := range []struct {
+		kind packages.ErrorKind
+		msg  string
+		want string
+	}{
+		{packages.ListError, "# example.com/fs\nfs/fs.go:3:11: fatal error: fuse/fuse.h: No such file or directory\ncompilation terminated.\n", "fuse/fuse.h"},
+		{packages.ListError, "# example.com/fs\nfs/fs.go:3:10: fatal error: 'security/pam_appl.h' file not found\n", "security/pam_appl.h"},
+		{packages.ListError, "# example.com/fs\nfs/fs.go:6:9: error: 'x' undeclared\n", ""},
+		{packages.TypeError, "fatal error: fuse.h: No such file or directory", ""},
+	} {
+		if got := missingHeader(packages.Error{Kind: c.kind, Msg: c.msg}); got != c.want {
+			t.Errorf("missingHeader(%q) = %q, want %q", c.msg, got, c.want)
 		}
 	}
 }

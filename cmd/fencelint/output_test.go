@@ -45,6 +45,31 @@ func TestLoadErrorsOnce(t *testing.T) {
 	}
 }
 
+// TestMissingCHeader checks that a cgo package whose C header is missing
+// reports cgo's own error and what to do about it, not only the type
+// checker's "could not import C", and exits 1.
+func TestMissingCHeader(t *testing.T) {
+	dir := writeFiles(t, t.TempDir(), map[string]string{
+		"go.mod": "module example.com/fuse\n\ngo 1.26\n",
+		"fs/fs.go": `package fs
+
+// #include <fencelint_missing_header.h>
+import "C"
+
+func Mount() int { return int(C.fuse_mount()) }
+`,
+	})
+	got := run(t, dir, fencelintBin, "./...")
+	if got.code != 1 {
+		t.Errorf("exit code %d, want 1", got.code)
+	}
+	checkContains(t, "stderr", got.stderr, []string{
+		"fs/fs.go:3:11: fatal error: fencelint_missing_header.h: No such file or directory",
+		"cgo could not find the C header fencelint_missing_header.h",
+		"install the development package of the library that provides it",
+	})
+}
+
 // TestBrokenUnimportedPackage checks that a package of the module that does
 // not build fails only the runs that need it. Standalone mode loads, for
 // interface dispatch, the packages of the module that may implement an

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -537,12 +538,16 @@ func listEmbedded(pkgs []*packages.Package) {
 // with paths relative to the current directory, and returns how many there
 // were. A package and its test variant share files, and so errors; and when
 // the parser or type checker explains a package's errors, go list's copy of
-// the compiler's report of them is left out.
+// the compiler's report of them is left out. The type checker's "could not
+// import C" explains nothing: cgo's own report, kept, says what failed (a
+// missing C header, most often), and a hint says what to do.
 func printErrors(stderr io.Writer, pkgs []*packages.Package) int {
 	cwd, _ := os.Getwd()
 	seen := make(map[string]bool)
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		explained := slices.ContainsFunc(p.Errors, func(e packages.Error) bool { return e.Kind != packages.ListError })
+		explained := slices.ContainsFunc(p.Errors, func(e packages.Error) bool {
+			return e.Kind != packages.ListError && !isCgoSymptom(e)
+		})
 		for _, e := range p.Errors {
 			if explained && e.Kind == packages.ListError && strings.HasPrefix(e.Msg, "# ") {
 				continue
@@ -551,6 +556,10 @@ func printErrors(stderr io.Writer, pkgs []*packages.Package) int {
 			if e.Pos != "" && e.Pos != "-" {
 				msg = relative(cwd, e.Pos) + ": " + msg
 			}
+			if header := missingHeader(e); header != "" {
+				msg = strings.TrimRight(msg, "\n") + "\n" + fmt.Sprintf(
+					"fencelint: cgo could not find the C header %s, so the package does not build: install the development package of the library that provides it (on Debian, apt-file search %s names it), then run fencelint again", header, header)
+			}
 			if !seen[msg] {
 				seen[msg] = true
 				fmt.Fprintln(stderr, msg)
@@ -558,6 +567,31 @@ func printErrors(stderr io.Writer, pkgs []*packages.Package) int {
 		}
 	})
 	return len(seen)
+}
+
+// isCgoSymptom reports whether e is the type checker's note that cgo did
+// not run ("could not import C (no metadata for C)"), which says nothing of
+// why.
+func isCgoSymptom(e packages.Error) bool {
+	return e.Kind == packages.TypeError && strings.Contains(e.Msg, "could not import C")
+}
+
+// missingHeaderRE matches a C compiler's report of a missing include file:
+// gcc's ("fatal error: fuse.h: No such file or directory") or clang's
+// ("fatal error: 'fuse.h' file not found").
+var missingHeaderRE = regexp.MustCompile(`fatal error: (?:([^:\s']+\.h): No such file or directory|'([^']+\.h)' file not found)`)
+
+// missingHeader returns the C header that cgo's report e says is missing,
+// or "".
+func missingHeader(e packages.Error) string {
+	if e.Kind != packages.ListError {
+		return ""
+	}
+	m := missingHeaderRE.FindStringSubmatch(e.Msg)
+	if m == nil {
+		return ""
+	}
+	return m[1] + m[2]
 }
 
 // printAnalysisErrors prints the analysis errors worth reading: an error in
