@@ -221,10 +221,11 @@ func (b *builder) refreshSites() {
 }
 
 // reachedSites returns the Sites a call of a function with fact wf carries:
-// none when its Cases say a call may reach only some of its writes, or
-// when the call is through an interface (named at the call).
-func reachedSites(call ssa.CallInstruction, wf *WritesFact) []Site {
-	if wf.Cases != nil || call.Common().IsInvoke() {
+// none when its Cases say a call may reach only some of its writes. A call
+// through an interface carries those of the implementation its message
+// names (targetsFact), which are the writes the named path reaches.
+func reachedSites(_ ssa.CallInstruction, wf *WritesFact) []Site {
+	if wf.Cases != nil {
 		return nil
 	}
 	return wf.Sites

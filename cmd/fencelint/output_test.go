@@ -552,3 +552,78 @@ func Close(ctx context.Context, l *Lease, db *sql.DB) error {
 		}
 	}
 }
+
+// TestRelatedPositionsThroughInterfaces checks that a region's call
+// through the application's own interface points at the writes the
+// implementation its message names reaches: main wires the PostgreSQL
+// ledger into a package that sees only the interface.
+func TestRelatedPositionsThroughInterfaces(t *testing.T) {
+	dir := writeFiles(t, writeModule(t), map[string]string{
+		"books/books.go": `package books
+
+import (
+	"context"
+	"database/sql"
+)
+
+// Ledger closes days in PostgreSQL.
+type Ledger struct{ DB *sql.DB }
+
+// CloseDay marks the day's invoices and the day itself closed.
+func (l *Ledger) CloseDay(ctx context.Context) error {
+	if _, err := l.DB.ExecContext(ctx, "UPDATE invoices SET state = 'closed'"); err != nil {
+		return err
+	}
+	_, err := l.DB.ExecContext(ctx, "UPDATE days SET closed = true")
+	return err
+}
+`,
+		"closer/closer.go": `package closer
+
+import (
+	"context"
+	"database/sql"
+)
+
+// Books closes a day; main wires the PostgreSQL ledger in.
+type Books interface {
+	CloseDay(ctx context.Context) error
+}
+
+func Close(ctx context.Context, books Books, conn *sql.Conn) error {
+	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock(1)"); err != nil {
+		return err
+	}
+	defer conn.ExecContext(ctx, "SELECT pg_advisory_unlock(1)")
+	return books.CloseDay(ctx)
+}
+`,
+		"cmd/closer/main.go": `package main
+
+import (
+	"context"
+	"database/sql"
+
+	"example.com/vetme/books"
+	"example.com/vetme/closer"
+)
+
+func main() {
+	ctx := context.Background()
+	db, _ := sql.Open("postgres", "")
+	conn, _ := db.Conn(ctx)
+	closer.Close(ctx, &books.Ledger{DB: db}, conn)
+}
+`,
+	})
+	invoices, days := filepath.Join("books", "books.go")+":13:", filepath.Join("books", "books.go")+":16:"
+
+	got := run(t, dir, fencelintBin, "./books", "./closer", "./cmd/closer")
+	lines := strings.Split(strings.TrimSpace(got.stderr), "\n")
+	if got.code != 3 || len(lines) != 3 ||
+		!strings.HasPrefix(lines[0], filepath.Join("closer", "closer.go")+":18:") || !strings.Contains(lines[0], "via *books.Ledger.CloseDay; it reaches 2 unfenced writes") ||
+		!strings.HasPrefix(lines[1], "\t"+invoices) || !strings.Contains(lines[1], "reached unfenced: DB.ExecContext (UPDATE invoices)") ||
+		!strings.HasPrefix(lines[2], "\t"+days) || !strings.Contains(lines[2], "reached unfenced: DB.ExecContext (UPDATE days)") {
+		t.Errorf("exit code %d, stderr:\n%s\nwant exit code 3, the finding at closer.go:18 and the two writes of books.go indented under it", got.code, got.stderr)
+	}
+}
