@@ -544,6 +544,7 @@ func (b *builder) wrapperRole(fn *ssa.Function) lockRole {
 	var acquires, releases, renews, checks bool
 	var writeCalls []ssa.Instruction
 	acquireCalls := make(map[ssa.Instruction]bool)
+	releaseCalls := make(map[ssa.Instruction]bool) // made where they are (not deferred)
 	var system System
 	var dispatch Dispatch
 	var claim Claim
@@ -597,6 +598,9 @@ func (b *builder) wrapperRole(fn *ssa.Function) lockRole {
 					continue // the caller resumes holding it when fn succeeds
 				}
 				releases, system, dispatch = true, c.system, c.dispatch
+				if _, now := instr.(*ssa.Call); now {
+					releaseCalls[instr] = true
+				}
 			case c.role.Has(RoleRenew):
 				renews, system, dispatch = true, c.system, c.dispatch
 			case c.role.Has(RoleCheck):
@@ -617,8 +621,15 @@ func (b *builder) wrapperRole(fn *ssa.Function) lockRole {
 	// again before returning, or fails: cleaning up after a stale holder
 	// and retrying (pbm marks the stale operation failed, then calls
 	// Acquire again) writes where nothing is held yet.
+	// And in one that only lets go, writes made once it has let go
+	// (glusterd2's Txn.Done unlocks the transaction's mutexes, then wipes
+	// its scratch keys): the caller's region ends at the call, and they
+	// are under no lease.
 	retries := acquires && returnsResult(fn)
-	writes := slices.ContainsFunc(writeCalls, func(w ssa.Instruction) bool { return !retries || !acquiredAfter(w, acquireCalls) })
+	released := !acquires && releases && len(releaseCalls) > 0
+	writes := slices.ContainsFunc(writeCalls, func(w ssa.Instruction) bool {
+		return (!retries || !acquiredAfter(w, acquireCalls)) && (!released || !releasedBefore(w, releaseCalls))
+	})
 	switch {
 	case writes:
 		return lockRole{}
@@ -678,6 +689,58 @@ func acquiredAfter(instr ssa.Instruction, acquires map[ssa.Instruction]bool) boo
 	}
 	blk := instr.Block()
 	return from(blk, slices.Index(blk.Instrs, instr)+1)
+}
+
+// releasedBefore reports whether every path from its function's entry to
+// instr passes through one of releases, or leaves a loop that makes one:
+// a loop that lets go of each lock a container holds runs no turn only
+// when there was none to let go (for _, m := range t.locks { m.Unlock() }).
+func releasedBefore(instr ssa.Instruction, releases map[ssa.Instruction]bool) bool {
+	blk := instr.Block()
+	for _, in := range blk.Instrs[:slices.Index(blk.Instrs, instr)] {
+		if releases[in] {
+			return true
+		}
+	}
+	fn := blk.Parent()
+	releasing := make(map[*ssa.BasicBlock]bool) // blocks that make a release
+	for in := range releases {
+		releasing[in.Block()] = true
+	}
+	loopReleases := make(map[*ssa.BasicBlock]map[*ssa.BasicBlock]bool) // a block's loop, when it makes a release
+	for _, b := range fn.Blocks {
+		loop := loopOf(b)
+		for x := range loop {
+			if releasing[x] {
+				loopReleases[b] = loop
+				break
+			}
+		}
+	}
+	// A must-analysis: released on entry to a block when released on each
+	// edge into it, starting from everything but the entry block.
+	in := make(map[*ssa.BasicBlock]bool)
+	for _, b := range fn.Blocks {
+		in[b] = b.Index != 0
+	}
+	edge := func(from, to *ssa.BasicBlock) bool {
+		return in[from] || releasing[from] || loopReleases[from] != nil && !loopReleases[from][to]
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, b := range fn.Blocks {
+			if !in[b] || b.Index == 0 {
+				continue
+			}
+			for _, p := range b.Preds {
+				if !edge(p, b) {
+					in[b], changed = false, true
+					break
+				}
+			}
+		}
+	}
+	return in[blk]
 }
 
 // returnsNewError reports whether ret returns an error that cannot be nil:
