@@ -564,6 +564,14 @@ func (b *builder) wrapperRole(fn *ssa.Function) lockRole {
 				// a constructor that starts an election loop holds nothing.
 				continue
 			}
+			if b.closesPgxConn(call.Common()) {
+				// Closing a pgx connection ends its session and the
+				// advisory locks taken on it: goalert's migrate.Up locks on
+				// a connection it closes on return, and holds nothing then.
+				// Closing it on a failing path is a rollback.
+				releases = releases || !b.failsAfter(call)
+				continue
+			}
 			c, ok := b.resolve(call.Common())
 			if !ok {
 				if b.callWrites(call.Common()) {
@@ -689,6 +697,17 @@ func acquiredAfter(instr ssa.Instruction, acquires map[ssa.Instruction]bool) boo
 	}
 	blk := instr.Block()
 	return from(blk, slices.Index(blk.Instrs, instr)+1)
+}
+
+// closesPgxConn reports whether call closes a pgx connection (*pgx.Conn,
+// one session of its own, unlike a pooled connection, which Release and
+// database/sql's Conn.Close hand back to the pool still holding its locks).
+func (b *builder) closesPgxConn(call *ssa.CallCommon) bool {
+	fn := calleeFunc(call)
+	if fn == nil || fn.Name() != "Close" || fn.Pkg() == nil || b.ix.canonical(fn.Pkg().Path()) != pkgPgx {
+		return false
+	}
+	return receiverName(fn) == "Conn"
 }
 
 // releasedBefore reports whether every path from its function's entry to
