@@ -143,6 +143,10 @@ func (b *builder) writeSites(writes []*Write) []Site {
 		}
 	}
 	replaces := slices.ContainsFunc(writes, func(w *Write) bool { return !w.Append && b.everyCallWrite(w) })
+	// A call through an interface is a site of its own: the application's
+	// call names what it does, and the implementation's lines are often
+	// one generic store that many calls share. Only a region's own call
+	// through an interface points into the implementation (reachedSites).
 	made, deep := 0, false
 	for _, w := range byPos(writes) {
 		if !b.everyCallWrite(w) {
@@ -152,7 +156,7 @@ func (b *builder) writeSites(writes []*Write) []Site {
 		if replaces && w.Append {
 			continue
 		}
-		if len(w.Sites) > 0 {
+		if len(w.Sites) > 0 && (w.Call == nil || !w.Call.Common().IsInvoke()) {
 			deep = true
 			for _, site := range w.Sites {
 				add(site)

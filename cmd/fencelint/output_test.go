@@ -626,4 +626,65 @@ func main() {
 		!strings.HasPrefix(lines[2], "\t"+days) || !strings.Contains(lines[2], "reached unfenced: DB.ExecContext (UPDATE days)") {
 		t.Errorf("exit code %d, stderr:\n%s\nwant exit code 3, the finding at closer.go:18 and the two writes of books.go indented under it", got.code, got.stderr)
 	}
+
+	// A function that makes another write beside its call through the
+	// interface points at that call, not into the implementation.
+	writeFiles(t, dir, map[string]string{"closer/closer.go": `package closer
+
+import (
+	"context"
+	"database/sql"
+)
+
+// Books closes a day; main wires the PostgreSQL ledger in.
+type Books interface {
+	CloseDay(ctx context.Context) error
+}
+
+func Close(ctx context.Context, books Books, conn *sql.Conn, db *sql.DB) error {
+	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock(1)"); err != nil {
+		return err
+	}
+	defer conn.ExecContext(ctx, "SELECT pg_advisory_unlock(1)")
+	return closeAndStamp(ctx, books, db)
+}
+
+// Reopen runs it with no lock: the writes are reported at Close's call.
+func Reopen(ctx context.Context, books Books, db *sql.DB) error {
+	return closeAndStamp(ctx, books, db)
+}
+
+func closeAndStamp(ctx context.Context, books Books, db *sql.DB) error {
+	if err := books.CloseDay(ctx); err != nil {
+		return err
+	}
+	_, err := db.ExecContext(ctx, "UPDATE stamps SET closed_at = now()")
+	return err
+}
+`, "cmd/closer/main.go": `package main
+
+import (
+	"context"
+	"database/sql"
+
+	"example.com/vetme/books"
+	"example.com/vetme/closer"
+)
+
+func main() {
+	ctx := context.Background()
+	db, _ := sql.Open("postgres", "")
+	conn, _ := db.Conn(ctx)
+	closer.Close(ctx, &books.Ledger{DB: db}, conn, db)
+}
+`})
+	got = run(t, dir, fencelintBin, "./books", "./closer", "./cmd/closer")
+	lines = strings.Split(strings.TrimSpace(got.stderr), "\n")
+	closer := filepath.Join("closer", "closer.go")
+	if got.code != 3 || len(lines) != 3 ||
+		!strings.HasPrefix(lines[0], closer+":18:") || !strings.Contains(lines[0], "it reaches 2 unfenced writes") ||
+		!strings.HasPrefix(lines[1], "\t"+closer+":27:") || !strings.Contains(lines[1], "reached unfenced: Books.CloseDay") ||
+		!strings.HasPrefix(lines[2], "\t"+closer+":30:") || !strings.Contains(lines[2], "reached unfenced: DB.ExecContext (UPDATE stamps)") {
+		t.Errorf("exit code %d, stderr:\n%s\nwant exit code 3, the finding at closer.go:18 and under it the call through the interface at line 27 and the write at line 30", got.code, got.stderr)
+	}
 }
