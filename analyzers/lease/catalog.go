@@ -41,7 +41,7 @@ const (
 	RoleFreshID                        // returns an identifier no other caller can know (a random UUID): a key built from it names a new object (freshkey.go)
 	RoleEntropy                        // a source of random bytes no other process repeats (crypto/rand.Reader), for a Seeded generator
 	RoleRefresh                        // sets a Redis key's value or TTL again (SET, EXPIRE): a SET NX key every caller refreshes, won or not, is a marker, not a lock (redismarkers.go)
-	RoleHandler                        // an interface field of a library's config whose value's methods run while the lease the config's API.With field takes is held (handlerfields.go)
+	RoleHandler                        // an interface field of a library's config whose value's methods run while the lease the config's API.With field takes is held, or a call registering a handler (its Arg) that runs so (handlerfields.go)
 )
 
 // Has reports whether r includes every role in want.
@@ -207,50 +207,51 @@ const (
 
 // Import paths, version elements removed (see normalizePath).
 const (
-	pkgEtcd       = "go.etcd.io/etcd/client"
-	pkgEtcdConc   = "go.etcd.io/etcd/client/concurrency"
-	pkgEtcdPB     = "go.etcd.io/etcd/api/etcdserverpb"
-	pkgEtcdMVCC   = "go.etcd.io/etcd/api/mvccpb"
-	pkgRedsync    = "github.com/go-redsync/redsync"
-	pkgRedislock  = "github.com/bsm/redislock"
-	pkgConsul     = "github.com/hashicorp/consul/api"
-	pkgZK         = "github.com/go-zookeeper/zk"
-	pkgLeader     = "k8s.io/client-go/tools/leaderelection"
-	pkgResLock    = "k8s.io/client-go/tools/leaderelection/resourcelock"
-	pkgCoordV1    = "k8s.io/api/coordination/v1"
-	pkgKubeClient = "k8s.io/client-go/kubernetes"
-	pkgKubeCoreV1 = "k8s.io/client-go/kubernetes/typed/core/v1"
-	pkgCtrlClient = "sigs.k8s.io/controller-runtime/pkg/client"
-	pkgGocron     = "github.com/go-co-op/gocron"
-	pkgKooper     = "github.com/spotahome/kooper/controller"
-	pkgRaft       = "github.com/hashicorp/raft"
-	pkgSQL        = "database/sql"
-	pkgPgx        = "github.com/jackc/pgx"
-	pkgPgxpool    = "github.com/jackc/pgx/pgxpool"
-	pkgGoRedis    = "github.com/redis/go-redis"
-	pkgRedigo     = "github.com/gomodule/redigo/redis"
-	pkgS3         = "github.com/aws/aws-sdk-go-v2/service/s3"
-	pkgS3Manager  = "github.com/aws/aws-sdk-go-v2/feature/s3/manager"
-	pkgS3v1       = "github.com/aws/aws-sdk-go/service/s3"
-	pkgS3v1Upload = "github.com/aws/aws-sdk-go/service/s3/s3manager"
-	pkgDynamo     = "github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	pkgDynamoV1   = "github.com/aws/aws-sdk-go/service/dynamodb"
-	pkgGCS        = "cloud.google.com/go/storage"
-	pkgElastic    = "github.com/olivere/elastic"
-	pkgMinio      = "github.com/minio/minio-go"
-	pkgESAPI      = "github.com/elastic/go-elasticsearch/esapi"
-	pkgNATS       = "github.com/nats-io/nats.go"
-	pkgNATSJS     = "github.com/nats-io/nats.go/jetstream"
-	pkgESUtil     = "github.com/elastic/go-elasticsearch/esutil"
-	pkgUUID       = "github.com/google/uuid"
-	pkgGofrsUUID  = "github.com/gofrs/uuid"
-	pkgXID        = "github.com/rs/xid"
-	pkgKSUID      = "github.com/segmentio/ksuid"
-	pkgULID       = "github.com/oklog/ulid"
-	pkgTime       = "time"
-	pkgMathRand   = "math/rand"
-	pkgCryptoRand = "crypto/rand"
-	pkgOS         = "os"
+	pkgEtcd        = "go.etcd.io/etcd/client"
+	pkgEtcdConc    = "go.etcd.io/etcd/client/concurrency"
+	pkgEtcdPB      = "go.etcd.io/etcd/api/etcdserverpb"
+	pkgEtcdMVCC    = "go.etcd.io/etcd/api/mvccpb"
+	pkgRedsync     = "github.com/go-redsync/redsync"
+	pkgRedislock   = "github.com/bsm/redislock"
+	pkgConsul      = "github.com/hashicorp/consul/api"
+	pkgZK          = "github.com/go-zookeeper/zk"
+	pkgLeader      = "k8s.io/client-go/tools/leaderelection"
+	pkgResLock     = "k8s.io/client-go/tools/leaderelection/resourcelock"
+	pkgCoordV1     = "k8s.io/api/coordination/v1"
+	pkgKubeClient  = "k8s.io/client-go/kubernetes"
+	pkgKubeCoreV1  = "k8s.io/client-go/kubernetes/typed/core/v1"
+	pkgCtrlClient  = "sigs.k8s.io/controller-runtime/pkg/client"
+	pkgCtrlBuilder = "sigs.k8s.io/controller-runtime/pkg/builder"
+	pkgGocron      = "github.com/go-co-op/gocron"
+	pkgKooper      = "github.com/spotahome/kooper/controller"
+	pkgRaft        = "github.com/hashicorp/raft"
+	pkgSQL         = "database/sql"
+	pkgPgx         = "github.com/jackc/pgx"
+	pkgPgxpool     = "github.com/jackc/pgx/pgxpool"
+	pkgGoRedis     = "github.com/redis/go-redis"
+	pkgRedigo      = "github.com/gomodule/redigo/redis"
+	pkgS3          = "github.com/aws/aws-sdk-go-v2/service/s3"
+	pkgS3Manager   = "github.com/aws/aws-sdk-go-v2/feature/s3/manager"
+	pkgS3v1        = "github.com/aws/aws-sdk-go/service/s3"
+	pkgS3v1Upload  = "github.com/aws/aws-sdk-go/service/s3/s3manager"
+	pkgDynamo      = "github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	pkgDynamoV1    = "github.com/aws/aws-sdk-go/service/dynamodb"
+	pkgGCS         = "cloud.google.com/go/storage"
+	pkgElastic     = "github.com/olivere/elastic"
+	pkgMinio       = "github.com/minio/minio-go"
+	pkgESAPI       = "github.com/elastic/go-elasticsearch/esapi"
+	pkgNATS        = "github.com/nats-io/nats.go"
+	pkgNATSJS      = "github.com/nats-io/nats.go/jetstream"
+	pkgESUtil      = "github.com/elastic/go-elasticsearch/esutil"
+	pkgUUID        = "github.com/google/uuid"
+	pkgGofrsUUID   = "github.com/gofrs/uuid"
+	pkgXID         = "github.com/rs/xid"
+	pkgKSUID       = "github.com/segmentio/ksuid"
+	pkgULID        = "github.com/oklog/ulid"
+	pkgTime        = "time"
+	pkgMathRand    = "math/rand"
+	pkgCryptoRand  = "crypto/rand"
+	pkgOS          = "os"
 )
 
 // catalog returns every known API. It is a function, not a variable, so the
@@ -419,6 +420,12 @@ func catalog() []API {
 		// kooper's controller runs its handler under client-go leader
 		// election when its config names a LeaderElector.
 		API{Pkg: pkgKooper, Recv: "Config", Name: "Handler", Field: true, Role: RoleHandler, System: Kubernetes, With: "LeaderElector"},
+		// controller-runtime's manager runs the reconciler a builder
+		// completes under its leader election (Options.LeaderElection,
+		// which an HA deployment turns on): each Reconcile is entered
+		// holding the lease.
+		API{Pkg: pkgCtrlBuilder, Recv: "TypedBuilder", Name: "Complete", Role: RoleHandler, System: Kubernetes},
+		API{Pkg: pkgCtrlBuilder, Recv: "TypedBuilder", Name: "Build", Role: RoleHandler, System: Kubernetes},
 	)
 
 	// Kubernetes API objects: an Update is a compare-and-set on the

@@ -22,6 +22,46 @@ import (
 // Only a value whose dynamic type is known where it is stored counts (a
 // constructor's concrete result, a literal).
 
+// controller-runtime registers the handler with a call:
+//
+//	ctrl.NewControllerManagedBy(mgr).For(&v1.MariaDB{}).Complete(r)
+//
+// and its manager calls r.Reconcile only while it leads (when its
+// Options.LeaderElection is on, as in any deployment of more than one
+// replica; the manager is made in main, out of the reconciler package's
+// sight). A RoleHandler row that is a function gives the methods of its
+// Arg's type that the parameter's interface names the lease on entry, in
+// the same way.
+
+// handlerCall gives the handler call registers, when it is a handler
+// registrar, the lease its library takes.
+func (b *builder) handlerCall(call *ssa.Call) {
+	fn := calleeFunc(call.Common())
+	if fn == nil {
+		return
+	}
+	api := b.ix.lookupFunc(fn)
+	if api == nil || !api.Role.Has(RoleHandler) || api.Field {
+		return
+	}
+	v := arg(call.Common(), api.Arg)
+	if v == nil {
+		return
+	}
+	iface, ok := v.Type().Underlying().(*types.Interface)
+	if !ok {
+		return
+	}
+	for _, target := range handlerMethods(call.Parent().Prog, v, iface) {
+		if target.Pkg == nil || target.Pkg.Pkg != b.pass.Pkg {
+			continue // another package's handler: its own analysis does not see this call
+		}
+		l := b.addLease(&Lease{Kind: InCallback, System: api.System, Pos: call.Pos(), Fn: target,
+			What: "the " + string(api.System) + " lease of the controller-runtime manager that runs this reconciler, registered by " + shortName(fn)})
+		b.regions.hand(call, target, l)
+	}
+}
+
 // handlerField gives the handler stored by st, when it is one, the lease
 // its library takes.
 func (b *builder) handlerField(st *ssa.Store) {

@@ -145,6 +145,7 @@ func (b *builder) findCallbacks() {
 					b.callbackField(x)
 				case *ssa.Call:
 					b.callbackTask(fn, x, elected)
+					b.handlerCall(x)
 				}
 			}
 		}
