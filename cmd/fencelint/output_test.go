@@ -553,6 +553,28 @@ func Close(ctx context.Context, l *Lease, db *sql.DB) error {
 	}
 }
 
+// closerMain is a main package that wires the PostgreSQL ledger into
+// closer.Close, passing it args after the ledger.
+func closerMain(args string) string {
+	return `package main
+
+import (
+	"context"
+	"database/sql"
+
+	"example.com/vetme/books"
+	"example.com/vetme/closer"
+)
+
+func main() {
+	ctx := context.Background()
+	db, _ := sql.Open("postgres", "")
+	conn, _ := db.Conn(ctx)
+	closer.Close(ctx, &books.Ledger{DB: db}, ` + args + `)
+}
+`
+}
+
 // TestRelatedPositionsThroughInterfaces checks that a region's call
 // through the application's own interface points at the writes the
 // implementation its message names reaches: main wires the PostgreSQL
@@ -598,23 +620,7 @@ func Close(ctx context.Context, books Books, conn *sql.Conn) error {
 	return books.CloseDay(ctx)
 }
 `,
-		"cmd/closer/main.go": `package main
-
-import (
-	"context"
-	"database/sql"
-
-	"example.com/vetme/books"
-	"example.com/vetme/closer"
-)
-
-func main() {
-	ctx := context.Background()
-	db, _ := sql.Open("postgres", "")
-	conn, _ := db.Conn(ctx)
-	closer.Close(ctx, &books.Ledger{DB: db}, conn)
-}
-`,
+		"cmd/closer/main.go": closerMain("conn"),
 	})
 	invoices, days := filepath.Join("books", "books.go")+":13:", filepath.Join("books", "books.go")+":16:"
 
@@ -661,23 +667,7 @@ func closeAndStamp(ctx context.Context, books Books, db *sql.DB) error {
 	_, err := db.ExecContext(ctx, "UPDATE stamps SET closed_at = now()")
 	return err
 }
-`, "cmd/closer/main.go": `package main
-
-import (
-	"context"
-	"database/sql"
-
-	"example.com/vetme/books"
-	"example.com/vetme/closer"
-)
-
-func main() {
-	ctx := context.Background()
-	db, _ := sql.Open("postgres", "")
-	conn, _ := db.Conn(ctx)
-	closer.Close(ctx, &books.Ledger{DB: db}, conn, db)
-}
-`})
+`, "cmd/closer/main.go": closerMain("conn, db")})
 	got = run(t, dir, fencelintBin, "./books", "./closer", "./cmd/closer")
 	lines = strings.Split(strings.TrimSpace(got.stderr), "\n")
 	closer := filepath.Join("closer", "closer.go")
