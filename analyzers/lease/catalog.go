@@ -426,6 +426,8 @@ func catalog() []API {
 		// holding the lease.
 		API{Pkg: pkgCtrlBuilder, Recv: "TypedBuilder", Name: "Complete", Role: RoleHandler, System: Kubernetes},
 		API{Pkg: pkgCtrlBuilder, Recv: "TypedBuilder", Name: "Build", Role: RoleHandler, System: Kubernetes},
+		API{Pkg: pkgCtrlBuilder, Recv: "Builder", Name: "Complete", Role: RoleHandler, System: Kubernetes}, // before 0.19
+		API{Pkg: pkgCtrlBuilder, Recv: "Builder", Name: "Build", Role: RoleHandler, System: Kubernetes},
 	)
 
 	// Kubernetes API objects: an Update is a compare-and-set on the
