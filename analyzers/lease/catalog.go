@@ -41,7 +41,8 @@ const (
 	RoleFreshID                        // returns an identifier no other caller can know (a random UUID): a key built from it names a new object (freshkey.go)
 	RoleEntropy                        // a source of random bytes no other process repeats (crypto/rand.Reader), for a Seeded generator
 	RoleRefresh                        // sets a Redis key's value or TTL again (SET, EXPIRE): a SET NX key every caller refreshes, won or not, is a marker, not a lock (redismarkers.go)
-	RoleHandler                        // an interface field of a library's config whose value's methods run while the lease the config's API.With field takes is held, or a call registering a handler (its Arg) that runs so (handlerfields.go)
+	RoleHandler                        // an interface field of a library's config whose value's methods run while the lease the config's API.With field takes is held, or a call registering a handler (its Arg) that runs so, Note naming what runs it (handlerfields.go)
+	RoleEndsSession                    // closes a connection that is a database session of its own: the session's advisory locks end with it (roles.go's wrapperRole)
 )
 
 // Has reports whether r includes every role in want.
@@ -254,6 +255,10 @@ const (
 	pkgOS          = "os"
 )
 
+// ctrlManager is what runs a reconciler controller-runtime's builder
+// registers.
+const ctrlManager = "the controller-runtime manager that runs this reconciler"
+
 // catalog returns every known API. It is a function, not a variable, so the
 // analyzers share no mutable state; the index built from it lives in one pass.
 func catalog() []API {
@@ -424,10 +429,10 @@ func catalog() []API {
 		// completes under its leader election (Options.LeaderElection,
 		// which an HA deployment turns on): each Reconcile is entered
 		// holding the lease.
-		API{Pkg: pkgCtrlBuilder, Recv: "TypedBuilder", Name: "Complete", Role: RoleHandler, System: Kubernetes},
-		API{Pkg: pkgCtrlBuilder, Recv: "TypedBuilder", Name: "Build", Role: RoleHandler, System: Kubernetes},
-		API{Pkg: pkgCtrlBuilder, Recv: "Builder", Name: "Complete", Role: RoleHandler, System: Kubernetes}, // before 0.19
-		API{Pkg: pkgCtrlBuilder, Recv: "Builder", Name: "Build", Role: RoleHandler, System: Kubernetes},
+		API{Pkg: pkgCtrlBuilder, Recv: "TypedBuilder", Name: "Complete", Role: RoleHandler, System: Kubernetes, Note: ctrlManager},
+		API{Pkg: pkgCtrlBuilder, Recv: "TypedBuilder", Name: "Build", Role: RoleHandler, System: Kubernetes, Note: ctrlManager},
+		API{Pkg: pkgCtrlBuilder, Recv: "Builder", Name: "Complete", Role: RoleHandler, System: Kubernetes, Note: ctrlManager}, // before 0.19
+		API{Pkg: pkgCtrlBuilder, Recv: "Builder", Name: "Build", Role: RoleHandler, System: Kubernetes, Note: ctrlManager},
 	)
 
 	// Kubernetes API objects: an Update is a compare-and-set on the
@@ -496,6 +501,10 @@ func catalog() []API {
 	for _, name := range []string{"Exec", "ExecContext", "Query", "QueryContext", "QueryRow", "QueryRowContext"} {
 		add(API{Pkg: pkgSQL, Recv: "Stmt", Name: name, Role: RoleWrite, System: SQL, Fence: SQLPrepared})
 	}
+	// A pgx connection is a session of its own: closing it ends the
+	// session's advisory locks (a pooled connection's Release, or
+	// database/sql's Conn.Close, hands the session back still holding them).
+	add(API{Pkg: pkgPgx, Recv: "Conn", Name: "Close", Role: RoleEndsSession, System: Postgres})
 	for _, recv := range []string{"Conn", "Tx"} {
 		add(
 			API{Pkg: pkgPgx, Recv: recv, Name: "Exec", Role: RoleWrite, System: Postgres, Fence: SQLQuery, Arg: 1},

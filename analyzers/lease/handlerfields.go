@@ -57,7 +57,7 @@ func (b *builder) handlerCall(call *ssa.Call) {
 			continue // another package's handler: its own analysis does not see this call
 		}
 		l := b.addLease(&Lease{Kind: InCallback, System: api.System, Pos: call.Pos(), Fn: target,
-			What: "the " + string(api.System) + " lease of the controller-runtime manager that runs this reconciler, registered by " + shortName(fn)})
+			What: "the " + string(api.System) + " lease of " + api.Note + ", registered by " + shortName(fn)})
 		b.regions.hand(call, target, l)
 	}
 }

@@ -564,11 +564,11 @@ func (b *builder) wrapperRole(fn *ssa.Function) lockRole {
 				// a constructor that starts an election loop holds nothing.
 				continue
 			}
-			if b.closesPgxConn(call.Common()) {
-				// Closing a pgx connection ends its session and the
-				// advisory locks taken on it: goalert's migrate.Up locks on
-				// a connection it closes on return, and holds nothing then.
-				// Closing it on a failing path is a rollback.
+			if b.endsSession(call.Common()) {
+				// Closing a connection that is a session of its own ends
+				// the advisory locks taken on it: goalert's migrate.Up
+				// locks on a pgx connection it closes on return, and holds
+				// nothing then. Closing it on a failing path is a rollback.
 				releases = releases || !b.failsAfter(call)
 				continue
 			}
@@ -699,15 +699,11 @@ func acquiredAfter(instr ssa.Instruction, acquires map[ssa.Instruction]bool) boo
 	return from(blk, slices.Index(blk.Instrs, instr)+1)
 }
 
-// closesPgxConn reports whether call closes a pgx connection (*pgx.Conn,
-// one session of its own, unlike a pooled connection, which Release and
-// database/sql's Conn.Close hand back to the pool still holding its locks).
-func (b *builder) closesPgxConn(call *ssa.CallCommon) bool {
-	fn := calleeFunc(call)
-	if fn == nil || fn.Name() != "Close" || fn.Pkg() == nil || b.ix.canonical(fn.Pkg().Path()) != pkgPgx {
-		return false
-	}
-	return receiverName(fn) == "Conn"
+// endsSession reports whether call closes a connection whose session's
+// locks end with it (RoleEndsSession).
+func (b *builder) endsSession(call *ssa.CallCommon) bool {
+	api := b.ix.lookupFunc(calleeFunc(call))
+	return api != nil && api.Role.Has(RoleEndsSession)
 }
 
 // releasedBefore reports whether every path from its function's entry to
