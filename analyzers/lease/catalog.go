@@ -192,6 +192,12 @@ type API struct {
 	// With, on a RoleHandler row: the field of the same struct that makes
 	// the library take the lease when it is set (kooper's LeaderElector).
 	With string
+	// Unless, on a RoleHandler row: what lets the handler run without the
+	// lease. On a field row, a field of the same struct that is set
+	// (controller-runtime's Options.NeedLeaderElection); on a function row,
+	// a method of the handler's type that does not always return true (a
+	// Runnable's NeedLeaderElection).
+	Unless string
 }
 
 // A HeldRule says, for a RoleCheck row, which uses of the result say that the
@@ -223,6 +229,8 @@ const (
 	pkgKubeCoreV1  = "k8s.io/client-go/kubernetes/typed/core/v1"
 	pkgCtrlClient  = "sigs.k8s.io/controller-runtime/pkg/client"
 	pkgCtrlBuilder = "sigs.k8s.io/controller-runtime/pkg/builder"
+	pkgCtrlCtrl    = "sigs.k8s.io/controller-runtime/pkg/controller"
+	pkgCtrlManager = "sigs.k8s.io/controller-runtime/pkg/manager"
 	pkgGocron      = "github.com/go-co-op/gocron"
 	pkgKooper      = "github.com/spotahome/kooper/controller"
 	pkgRaft        = "github.com/hashicorp/raft"
@@ -255,9 +263,11 @@ const (
 	pkgOS          = "os"
 )
 
-// ctrlManager is what runs a reconciler controller-runtime's builder
-// registers.
-const ctrlManager = "the controller-runtime manager that runs this reconciler"
+// What runs a reconciler or a runnable registered with controller-runtime.
+const (
+	ctrlManager  = "the controller-runtime manager that runs this reconciler"
+	ctrlRunnable = "the controller-runtime manager that starts this runnable"
+)
 
 // catalog returns every known API. It is a function, not a variable, so the
 // analyzers share no mutable state; the index built from it lives in one pass.
@@ -433,6 +443,16 @@ func catalog() []API {
 		API{Pkg: pkgCtrlBuilder, Recv: "TypedBuilder", Name: "Build", Role: RoleHandler, System: Kubernetes, Note: ctrlManager},
 		API{Pkg: pkgCtrlBuilder, Recv: "Builder", Name: "Complete", Role: RoleHandler, System: Kubernetes, Note: ctrlManager}, // before 0.19
 		API{Pkg: pkgCtrlBuilder, Recv: "Builder", Name: "Build", Role: RoleHandler, System: Kubernetes, Note: ctrlManager},
+		// controller.New registers the Reconciler its options name, unless
+		// they let the controller run on every replica.
+		API{Pkg: pkgCtrlCtrl, Recv: "TypedOptions", Name: "Reconciler", Field: true, Role: RoleHandler, System: Kubernetes,
+			Note: ctrlManager, Unless: "NeedLeaderElection"},
+		API{Pkg: pkgCtrlCtrl, Recv: "Options", Name: "Reconciler", Field: true, Role: RoleHandler, System: Kubernetes,
+			Note: ctrlManager, Unless: "NeedLeaderElection"}, // before 0.19
+		// The manager starts a runnable it is given only once it leads,
+		// unless the runnable says it needs no leader election.
+		API{Pkg: pkgCtrlManager, Recv: "Manager", Name: "Add", Role: RoleHandler, System: Kubernetes,
+			Note: ctrlRunnable, Unless: "NeedLeaderElection"},
 	)
 
 	// Kubernetes API objects: an Update is a compare-and-set on the

@@ -1,6 +1,7 @@
 package lease
 
 import (
+	"go/constant"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -52,14 +53,68 @@ func (b *builder) handlerCall(call *ssa.Call) {
 	if !ok {
 		return
 	}
-	for _, target := range handlerMethods(call.Parent().Prog, v, iface) {
+	prog := call.Parent().Prog
+	if api.Unless != "" && declinesLease(prog, v, api.Unless) {
+		return
+	}
+	for _, target := range handlerMethods(prog, v, iface) {
 		if target.Pkg == nil || target.Pkg.Pkg != b.pass.Pkg {
 			continue // another package's handler: its own analysis does not see this call
 		}
 		l := b.addLease(&Lease{Kind: InCallback, System: api.System, Pos: call.Pos(), Fn: target,
-			What: "the " + string(api.System) + " lease of " + api.Note + ", registered by " + shortName(fn)})
+			What: handlerLeaseWhat(api, "registered by "+shortName(fn))})
 		b.regions.hand(call, target, l)
 	}
+}
+
+// handlerLeaseWhat describes the lease a handler row's library takes, by
+// what takes it when the row says (its Note), else by how the handler was
+// registered.
+func handlerLeaseWhat(api *API, registered string) string {
+	if api.Note != "" {
+		return "the " + string(api.System) + " lease of " + api.Note + ", " + registered
+	}
+	return "the " + string(api.System) + " lease taken for the handler " + registered
+}
+
+// declinesLease reports whether the handler v, whose dynamic type is
+// known, has the method named unless and that method may say false: a
+// controller-runtime Runnable whose NeedLeaderElection returns false runs on
+// every replica. A body that is not seen declines, so as not to claim a
+// lease the handler may not run under.
+func declinesLease(prog *ssa.Program, v ssa.Value, unless string) bool {
+	mi, ok := v.(*ssa.MakeInterface)
+	if !ok {
+		return false
+	}
+	sel := prog.MethodSets.MethodSet(mi.X.Type()).Lookup(nil, unless)
+	if sel == nil {
+		return false
+	}
+	fn := prog.MethodValue(sel)
+	return fn == nil || !alwaysReturnsTrue(fn)
+}
+
+// alwaysReturnsTrue reports whether every return of fn returns the
+// constant true.
+func alwaysReturnsTrue(fn *ssa.Function) bool {
+	if len(fn.Blocks) == 0 {
+		return false
+	}
+	for _, blk := range fn.Blocks {
+		ret, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return)
+		if !ok {
+			continue
+		}
+		if len(ret.Results) != 1 {
+			return false
+		}
+		c, isConst := ret.Results[0].(*ssa.Const)
+		if !isConst || c.Value == nil || c.Value.Kind() != constant.Bool || !constant.BoolVal(c.Value) {
+			return false
+		}
+	}
+	return true
 }
 
 // handlerField gives the handler stored by st, when it is one, the lease
@@ -71,7 +126,10 @@ func (b *builder) handlerField(st *ssa.Store) {
 	}
 	fv := fieldVar(fa.X.Type(), fa.Field)
 	api := b.ix.lookupField(fa.X.Type(), fv)
-	if api == nil || !api.Role.Has(RoleHandler) || !setsField(fa.X, api.With) {
+	if api == nil || !api.Role.Has(RoleHandler) {
+		return
+	}
+	if (api.With != "" && !setsField(fa.X, api.With)) || (api.Unless != "" && setsField(fa.X, api.Unless)) {
 		return
 	}
 	iface, ok := fv.Type().Underlying().(*types.Interface)
@@ -86,8 +144,11 @@ func (b *builder) handlerField(st *ssa.Store) {
 		if !pos.IsValid() {
 			pos = st.Val.Pos()
 		}
-		l := b.addLease(&Lease{Kind: InCallback, System: api.System, Pos: pos, Fn: target,
-			What: "the " + string(api.System) + " lease that " + fv.Pkg().Name() + "." + typeName(fa.X.Type()) + "." + api.With + " takes"})
+		what := "the " + string(api.System) + " lease that " + fv.Pkg().Name() + "." + typeName(fa.X.Type()) + "." + api.With + " takes"
+		if api.With == "" {
+			what = handlerLeaseWhat(api, "registered in "+fv.Pkg().Name()+"."+typeName(fa.X.Type())+"."+api.Name)
+		}
+		l := b.addLease(&Lease{Kind: InCallback, System: api.System, Pos: pos, Fn: target, What: what})
 		b.regions.hand(st, target, l)
 	}
 }
