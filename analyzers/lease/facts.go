@@ -156,6 +156,10 @@ type RoleFact struct {
 	// ("the leader flag leader, set by SetLeader(true) at main.go:73
 	// while ... is held").
 	Returns string
+	// WritesFirst is, for a release, that it writes under the lease it
+	// is handed before it lets go (on every path back to its caller): a
+	// call of it is a write as well as the region's end.
+	WritesFirst bool
 }
 
 // CallbackParamFact: the function values passed as these parameters

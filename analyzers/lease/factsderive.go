@@ -2,6 +2,7 @@ package lease
 
 import (
 	"fmt"
+	"go/types"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -42,11 +43,29 @@ func (b *builder) updateWriteFacts() bool {
 		if obj == nil || b.dirs.roles[obj] != 0 || b.ix.knowsPath(b.pass.Pkg.Path()) || b.fencegen.declares(obj) {
 			continue // a lock library's own writes implement the lock; fencegen's API says what it does
 		}
-		if b.setWriteFact(fn, byFunc[fn]) {
+		if b.setWriteFact(fn, b.beforeOwnRelease(fn, obj, byFunc[fn])) {
 			changed = true
 		}
 	}
 	return changed
+}
+
+// beforeOwnRelease returns writes without those fn, a release that writes
+// first (RoleFact.WritesFirst), makes once it has let go: they are under
+// no lease of its caller's.
+func (b *builder) beforeOwnRelease(fn *ssa.Function, obj *types.Func, writes []*Write) []*Write {
+	if f := b.roleFact(obj); f == nil || !f.WritesFirst {
+		return writes
+	}
+	releases := make(map[ssa.Instruction]bool)
+	for call, c := range b.resolvedCalls(fn) {
+		if _, now := call.(*ssa.Call); now && c.role.Has(RoleRelease) {
+			releases[call] = true
+		}
+	}
+	return slices.DeleteFunc(slices.Clone(writes), func(w *Write) bool {
+		return w.Fn == fn && w.Call != nil && releasedBefore(w.Call, releases)
+	})
 }
 
 // unfencedOwn returns the writes a function makes unfenced while it holds

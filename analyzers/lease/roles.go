@@ -22,6 +22,9 @@ type lockRole struct {
 	system   System
 	dispatch Dispatch
 	claim    Claim
+	// writesFirst: a release that writes under the lease before it lets
+	// go; its calls are writes too.
+	writesFirst bool
 }
 
 // A callee is what a called function means for leases: a catalog row, a
@@ -45,6 +48,8 @@ type callee struct {
 	// session is, for an acquire wrapper of a database advisory lock, the
 	// parameter (1-based, receiver excluded) whose session holds the lock.
 	session int
+	// writesFirst: as in RoleFact.
+	writesFirst bool
 }
 
 // resolve returns what call invokes, as far as leases go.
@@ -104,7 +109,7 @@ func (b *builder) resolveCallee(call *ssa.CallCommon) (callee, bool) {
 		return c, true
 	}
 	if f := b.roleFact(fn); f != nil {
-		return callee{fn: fn, role: f.Role, system: f.System, what: shortName(fn) + f.returning("("), held: f.Held, dispatch: f.Dispatch, claim: f.Claim, session: f.Session}, true
+		return callee{fn: fn, role: f.Role, system: f.System, what: shortName(fn) + f.returning("("), held: f.Held, dispatch: f.Dispatch, claim: f.Claim, session: f.Session, writesFirst: f.WritesFirst}, true
 	}
 	if api := b.sqlHelper(fn); api != nil {
 		return callee{fn: fn, api: api, role: api.Role, system: api.System, what: shortName(fn)}, true
@@ -114,7 +119,7 @@ func (b *builder) resolveCallee(call *ssa.CallCommon) (callee, bool) {
 	}
 	if call.IsInvoke() {
 		if f, via := b.dispatchRole(fn); f != nil {
-			return callee{fn: fn, role: f.Role, system: f.System, what: shortName(fn) + " (via " + via + f.returning(",") + ")", held: f.Held, dispatch: f.Dispatch, claim: f.Claim, session: f.Session}, true
+			return callee{fn: fn, role: f.Role, system: f.System, what: shortName(fn) + " (via " + via + f.returning(",") + ")", held: f.Held, dispatch: f.Dispatch, claim: f.Claim, session: f.Session, writesFirst: f.WritesFirst}, true
 		}
 		if api, m := b.mirroredAPI(fn); api != nil {
 			return b.catalogCallee(call, fn, m, api), true
@@ -399,7 +404,7 @@ func (b *builder) closureCallee(f *ssa.Function) (callee, bool) {
 		return callee{}, false
 	}
 	if r := b.closureRoles[f]; r.role != 0 {
-		return callee{role: r.role, system: r.system, what: "a closure wrapping the lock", claim: r.claim}, true
+		return callee{role: r.role, system: r.system, what: "a closure wrapping the lock", claim: r.claim, writesFirst: r.writesFirst}, true
 	}
 	return callee{}, false
 }
@@ -497,7 +502,7 @@ func (b *builder) inferClosureRole(fn *ssa.Function) bool {
 		}
 		return false
 	}
-	if b.closureRoles[fn].role == r.role {
+	if b.closureRoles[fn] == r {
 		return false
 	}
 	b.closureRoles[fn] = r
@@ -525,7 +530,7 @@ func (b *builder) inferFuncRole(fn *ssa.Function, obj *types.Func) bool {
 		return true
 	}
 	held := b.wrappedHeld(fn, r.role)
-	f := &RoleFact{Role: r.role, System: r.system, What: shortName(obj), Held: held, Dispatch: r.dispatch, Claim: r.claim}
+	f := &RoleFact{Role: r.role, System: r.system, What: shortName(obj), Held: held, Dispatch: r.dispatch, Claim: r.claim, WritesFirst: r.writesFirst}
 	if r.role == RoleAcquire {
 		f.Key, f.KeyKnown = b.wrappedKey(fn)
 		f.Session = b.wrappedSession(fn)
@@ -633,22 +638,35 @@ func (b *builder) wrapperRole(fn *ssa.Function) lockRole {
 	// (glusterd2's Txn.Done unlocks the transaction's mutexes, then wipes
 	// its scratch keys): the caller's region ends at the call, and they
 	// are under no lease.
+	// And one that lets go on every path back to its caller is a release
+	// whatever it writes first (automuteus's SetDiscordGameState stores
+	// the game, then releases the lock it was handed): the caller's region
+	// ends at the call, and the call's own writes are judged there, under
+	// the lease still held before it. (One that lets go in a defer does
+	// all its work under the lease, as a function run only under it:
+	// leaseonly.go reports its writes where they are made.)
 	retries := acquires && returnsResult(fn)
 	released := !acquires && releases && len(releaseCalls) > 0
 	writes := slices.ContainsFunc(writeCalls, func(w ssa.Instruction) bool {
 		return (!retries || !acquiredAfter(w, acquireCalls)) && (!released || !releasedBefore(w, releaseCalls))
 	})
+	if writes && !acquires && len(releaseCalls) > 0 && releasedOnReturn(fn, releaseCalls) {
+		return lockRole{role: RoleRelease, system: system, dispatch: dispatch, writesFirst: true}
+	}
+	if acquires && reportsBusyAsHeld(fn, acquireCalls) {
+		return lockRole{} // a probe: true says someone else holds the lock
+	}
 	switch {
 	case writes:
 		return lockRole{}
 	case acquires && !releases:
-		return lockRole{RoleAcquire, system, dispatch, claim}
+		return lockRole{role: RoleAcquire, system: system, dispatch: dispatch, claim: claim}
 	case releases && !acquires:
-		return lockRole{RoleRelease, system, dispatch, 0}
+		return lockRole{role: RoleRelease, system: system, dispatch: dispatch}
 	case renews && !acquires && !releases:
-		return lockRole{RoleRenew, system, dispatch, 0}
+		return lockRole{role: RoleRenew, system: system, dispatch: dispatch}
 	case checks && !acquires && !releases && !renews && returnsResult(fn) && b.faithfulWrapper(fn):
-		return lockRole{RoleCheck, system, dispatch, 0}
+		return lockRole{role: RoleCheck, system: system, dispatch: dispatch}
 	}
 	return lockRole{}
 }
@@ -756,6 +774,193 @@ func releasedBefore(instr ssa.Instruction, releases map[ssa.Instruction]bool) bo
 		}
 	}
 	return in[blk]
+}
+
+// releasedOnReturn reports whether every return of fn is reached through
+// one of releases, or on a branch where the lock let go there is nil
+// (if lock != nil { lock.Release(ctx) }).
+func releasedOnReturn(fn *ssa.Function, releases map[ssa.Instruction]bool) bool {
+	nilEdges := nilReleaseEdges(releases)
+	returned := false
+	for _, blk := range fn.Blocks {
+		ret, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return)
+		if !ok {
+			continue
+		}
+		returned = true
+		if !passesRelease(ret, releases, nilEdges) {
+			return false
+		}
+	}
+	return returned
+}
+
+// nilReleaseEdges returns the edges, as their target blocks, taken when the
+// lock a release in releases lets go of is nil: the branch of an
+// if lock != nil that skips the release holds nothing to let go.
+func nilReleaseEdges(releases map[ssa.Instruction]bool) map[*ssa.BasicBlock]*ssa.BasicBlock {
+	edges := make(map[*ssa.BasicBlock]*ssa.BasicBlock) // target -> source
+	for in := range releases {
+		recv := callRecv(in.(ssa.CallInstruction).Common())
+		if recv == nil || recv.Referrers() == nil {
+			continue
+		}
+		for _, ref := range *recv.Referrers() {
+			cmp, ok := ref.(*ssa.BinOp)
+			if !ok || (cmp.Op != token.NEQ && cmp.Op != token.EQL) || !comparesWithNil(cmp, recv) {
+				continue
+			}
+			for _, use := range *cmp.Referrers() {
+				br, ok := use.(*ssa.If)
+				if !ok {
+					continue
+				}
+				blk := br.Block()
+				onNil := blk.Succs[1] // lock != nil is false
+				if cmp.Op == token.EQL {
+					onNil = blk.Succs[0]
+				}
+				edges[onNil] = blk
+			}
+		}
+	}
+	return edges
+}
+
+// comparesWithNil reports whether cmp compares v with the constant nil.
+func comparesWithNil(cmp *ssa.BinOp, v ssa.Value) bool {
+	other := cmp.Y
+	if cmp.Y == v {
+		other = cmp.X
+	}
+	c, ok := other.(*ssa.Const)
+	return ok && c.IsNil()
+}
+
+// passesRelease reports whether every path from its function's entry to
+// instr passes through one of releases or takes one of the nil edges.
+func passesRelease(instr ssa.Instruction, releases map[ssa.Instruction]bool, nilEdges map[*ssa.BasicBlock]*ssa.BasicBlock) bool {
+	blk := instr.Block()
+	for _, in := range blk.Instrs[:slices.Index(blk.Instrs, instr)] {
+		if releases[in] {
+			return true
+		}
+	}
+	fn := blk.Parent()
+	releasing := make(map[*ssa.BasicBlock]bool)
+	for in := range releases {
+		releasing[in.Block()] = true
+	}
+	in := make(map[*ssa.BasicBlock]bool)
+	for _, b := range fn.Blocks {
+		in[b] = b.Index != 0
+	}
+	edge := func(from, to *ssa.BasicBlock) bool {
+		return in[from] || releasing[from] || nilEdges[to] == from
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, b := range fn.Blocks {
+			if !in[b] || b.Index == 0 {
+				continue
+			}
+			for _, p := range b.Preds {
+				if !edge(p, b) {
+					in[b], changed = false, true
+					break
+				}
+			}
+		}
+	}
+	return in[blk]
+}
+
+// reportsBusyAsHeld reports whether fn, which returns a bool, returns true
+// on a path where one of its acquires reported the lock busy or failed: a
+// liveness probe (ncps's cdcChunkerLive tries the lock, lets go at once
+// when it got it and answers false, and answers true when another holder
+// has it), whose true does not say the caller holds anything.
+func reportsBusyAsHeld(fn *ssa.Function, acquires map[ssa.Instruction]bool) bool {
+	res := fn.Signature.Results()
+	if res.Len() == 0 || !types.Identical(res.At(res.Len()-1).Type(), types.Typ[types.Bool]) {
+		return false
+	}
+	var busy []*ssa.BasicBlock
+	for in := range acquires {
+		if v, ok := in.(ssa.Value); ok {
+			busy = append(busy, failedBranches(v)...)
+		}
+	}
+	for _, blk := range fn.Blocks {
+		ret, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return)
+		if !ok || !isTrueConst(ret.Results[len(ret.Results)-1]) {
+			continue
+		}
+		if slices.ContainsFunc(busy, func(b *ssa.BasicBlock) bool { return b.Dominates(blk) }) {
+			return true
+		}
+	}
+	return false
+}
+
+// failedBranches returns the blocks entered only when the acquire call
+// reported that it got no lock: the false branch of its bool result, the
+// branch where its error is not nil.
+func failedBranches(call ssa.Value) []*ssa.BasicBlock {
+	var out []*ssa.BasicBlock
+	branch := func(cond ssa.Value, onFail func(*ssa.If) *ssa.BasicBlock) {
+		if cond.Referrers() == nil {
+			return
+		}
+		for _, use := range *cond.Referrers() {
+			if br, ok := use.(*ssa.If); ok {
+				if b := onFail(br); len(b.Preds) == 1 {
+					out = append(out, b)
+				}
+			}
+		}
+	}
+	if call.Referrers() == nil {
+		return nil
+	}
+	results := []ssa.Value{call}
+	if _, isTuple := call.Type().(*types.Tuple); isTuple {
+		results = nil
+		for _, ref := range *call.Referrers() {
+			if ex, ok := ref.(*ssa.Extract); ok {
+				results = append(results, ex)
+			}
+		}
+	}
+	for _, r := range results {
+		switch {
+		case types.Identical(r.Type(), types.Typ[types.Bool]):
+			branch(r, func(br *ssa.If) *ssa.BasicBlock { return br.Block().Succs[1] })
+			for _, ref := range *r.Referrers() {
+				if not, ok := ref.(*ssa.UnOp); ok && not.Op == token.NOT {
+					branch(not, func(br *ssa.If) *ssa.BasicBlock { return br.Block().Succs[0] })
+				}
+			}
+		case types.Identical(r.Type(), types.Universe.Lookup("error").Type()):
+			for _, ref := range *r.Referrers() {
+				if cmp, ok := ref.(*ssa.BinOp); ok && comparesWithNil(cmp, r) {
+					switch cmp.Op {
+					case token.NEQ:
+						branch(cmp, func(br *ssa.If) *ssa.BasicBlock { return br.Block().Succs[0] })
+					case token.EQL:
+						branch(cmp, func(br *ssa.If) *ssa.BasicBlock { return br.Block().Succs[1] })
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// isTrueConst reports whether v is the constant true.
+func isTrueConst(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.Value != nil && c.Value.Kind() == constant.Bool && constant.BoolVal(c.Value)
 }
 
 // returnsNewError reports whether ret returns an error that cannot be nil:

@@ -261,7 +261,7 @@ func (b *builder) factWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
 	if w := b.templateWrite(fn, call); w != nil {
 		return w
 	}
-	if c, ok := b.resolve(call.Common()); ok && c.role != 0 {
+	if c, ok := b.resolve(call.Common()); ok && c.role != 0 && !c.writesFirst {
 		return nil // a lock operation (Mutex.Unlock deletes its key): not a protected write
 	}
 	var wf WritesFact
