@@ -160,7 +160,12 @@ type RoleFact struct {
 	// is handed before it lets go (on every path back to its caller): a
 	// call of it is a write as well as the region's end.
 	WritesFirst bool
+	// LockParam is, for a release, the parameter (1-based, receiver
+	// excluded) whose lock it lets go, when that is all it lets go of: a
+	// call that passes nil there releases nothing.
+	LockParam int
 }
+
 
 // CallbackParamFact: the function values passed as these parameters
 // (receiver excluded) run while a lease is held: the function locks and

@@ -25,6 +25,8 @@ type lockRole struct {
 	// writesFirst: a release that writes under the lease before it lets
 	// go; its calls are writes too.
 	writesFirst bool
+	// lockParam: as in RoleFact.
+	lockParam int
 }
 
 // A callee is what a called function means for leases: a catalog row, a
@@ -109,6 +111,9 @@ func (b *builder) resolveCallee(call *ssa.CallCommon) (callee, bool) {
 		return c, true
 	}
 	if f := b.roleFact(fn); f != nil {
+		if f.releasesNil(call) {
+			return callee{}, false // SetDiscordGameState(dgs, nil): it stores, and lets go of nothing
+		}
 		return callee{fn: fn, role: f.Role, system: f.System, what: shortName(fn) + f.returning("("), held: f.Held, dispatch: f.Dispatch, claim: f.Claim, session: f.Session, writesFirst: f.WritesFirst}, true
 	}
 	if api := b.sqlHelper(fn); api != nil {
@@ -118,7 +123,7 @@ func (b *builder) resolveCallee(call *ssa.CallCommon) (callee, bool) {
 		return callee{fn: fn, api: api, role: api.Role, system: api.System, what: shortName(fn)}, true
 	}
 	if call.IsInvoke() {
-		if f, via := b.dispatchRole(fn); f != nil {
+		if f, via := b.dispatchRole(fn); f != nil && !f.releasesNil(call) {
 			return callee{fn: fn, role: f.Role, system: f.System, what: shortName(fn) + " (via " + via + f.returning(",") + ")", held: f.Held, dispatch: f.Dispatch, claim: f.Claim, session: f.Session, writesFirst: f.WritesFirst}, true
 		}
 		if api, m := b.mirroredAPI(fn); api != nil {
@@ -530,7 +535,7 @@ func (b *builder) inferFuncRole(fn *ssa.Function, obj *types.Func) bool {
 		return true
 	}
 	held := b.wrappedHeld(fn, r.role)
-	f := &RoleFact{Role: r.role, System: r.system, What: shortName(obj), Held: held, Dispatch: r.dispatch, Claim: r.claim, WritesFirst: r.writesFirst}
+	f := &RoleFact{Role: r.role, System: r.system, What: shortName(obj), Held: held, Dispatch: r.dispatch, Claim: r.claim, WritesFirst: r.writesFirst, LockParam: r.lockParam}
 	if r.role == RoleAcquire {
 		f.Key, f.KeyKnown = b.wrappedKey(fn)
 		f.Session = b.wrappedSession(fn)
@@ -651,7 +656,7 @@ func (b *builder) wrapperRole(fn *ssa.Function) lockRole {
 		return (!retries || !acquiredAfter(w, acquireCalls)) && (!released || !releasedBefore(w, releaseCalls))
 	})
 	if writes && !acquires && len(releaseCalls) > 0 && releasedOnReturn(fn, releaseCalls) {
-		return lockRole{role: RoleRelease, system: system, dispatch: dispatch, writesFirst: true}
+		return lockRole{role: RoleRelease, system: system, dispatch: dispatch, writesFirst: true, lockParam: releasedParam(fn, releaseCalls)}
 	}
 	if acquires && reportsBusyAsHeld(fn, acquireCalls) {
 		return lockRole{} // a probe: true says someone else holds the lock
@@ -793,6 +798,37 @@ func releasedOnReturn(fn *ssa.Function, releases map[ssa.Instruction]bool) bool 
 		}
 	}
 	return returned
+}
+
+// releasesNil reports whether call passes the constant nil as the lock a
+// release lets go of (LockParam), so that it lets go of nothing.
+func (f *RoleFact) releasesNil(call *ssa.CallCommon) bool {
+	if f.Role != RoleRelease || f.LockParam == 0 {
+		return false
+	}
+	c, ok := arg(call, f.LockParam-1).(*ssa.Const)
+	return ok && c.IsNil()
+}
+
+// releasedParam returns the parameter (1-based, receiver excluded) that
+// every one of releases lets go of, or 0.
+func releasedParam(fn *ssa.Function, releases map[ssa.Instruction]bool) int {
+	param := 0
+	for in := range releases {
+		p, ok := unwrap(callRecv(in.(ssa.CallInstruction).Common())).(*ssa.Parameter)
+		if !ok {
+			return 0
+		}
+		i := slices.Index(fn.Params, p)
+		if fn.Signature.Recv() != nil {
+			i--
+		}
+		if i < 0 || param != 0 && param != i+1 {
+			return 0
+		}
+		param = i + 1
+	}
+	return param
 }
 
 // nilReleaseEdges returns the edges, as their target blocks, taken when the
