@@ -166,7 +166,6 @@ type RoleFact struct {
 	LockParam int
 }
 
-
 // CallbackParamFact: the function values passed as these parameters
 // (receiver excluded) run while a lease is held: the function locks and
 // calls them, or hands them to a library callback such as OnStartedLeading.
