@@ -734,6 +734,12 @@ func (b *builder) endsSession(call *ssa.CallCommon) bool {
 // a loop that lets go of each lock a container holds runs no turn only
 // when there was none to let go (for _, m := range t.locks { m.Unlock() }).
 func releasedBefore(instr ssa.Instruction, releases map[ssa.Instruction]bool) bool {
+	return releasedAt(instr, releases, nil)
+}
+
+// releasedAt is releasedBefore where also each edge into a block of
+// nilEdges, from the block it maps to, lets go (nilReleaseEdges).
+func releasedAt(instr ssa.Instruction, releases map[ssa.Instruction]bool, nilEdges map[*ssa.BasicBlock]*ssa.BasicBlock) bool {
 	blk := instr.Block()
 	for _, in := range blk.Instrs[:slices.Index(blk.Instrs, instr)] {
 		if releases[in] {
@@ -762,7 +768,7 @@ func releasedBefore(instr ssa.Instruction, releases map[ssa.Instruction]bool) bo
 		in[b] = b.Index != 0
 	}
 	edge := func(from, to *ssa.BasicBlock) bool {
-		return in[from] || releasing[from] || loopReleases[from] != nil && !loopReleases[from][to]
+		return in[from] || releasing[from] || loopReleases[from] != nil && !loopReleases[from][to] || nilEdges[to] == from
 	}
 	for changed := true; changed; {
 		changed = false
@@ -793,7 +799,7 @@ func releasedOnReturn(fn *ssa.Function, releases map[ssa.Instruction]bool) bool 
 			continue
 		}
 		returned = true
-		if !passesRelease(ret, releases, nilEdges) {
+		if !releasedAt(ret, releases, nilEdges) {
 			return false
 		}
 	}
@@ -871,44 +877,6 @@ func comparesWithNil(cmp *ssa.BinOp, v ssa.Value) bool {
 	}
 	c, ok := other.(*ssa.Const)
 	return ok && c.IsNil()
-}
-
-// passesRelease reports whether every path from its function's entry to
-// instr passes through one of releases or takes one of the nil edges.
-func passesRelease(instr ssa.Instruction, releases map[ssa.Instruction]bool, nilEdges map[*ssa.BasicBlock]*ssa.BasicBlock) bool {
-	blk := instr.Block()
-	for _, in := range blk.Instrs[:slices.Index(blk.Instrs, instr)] {
-		if releases[in] {
-			return true
-		}
-	}
-	fn := blk.Parent()
-	releasing := make(map[*ssa.BasicBlock]bool)
-	for in := range releases {
-		releasing[in.Block()] = true
-	}
-	in := make(map[*ssa.BasicBlock]bool)
-	for _, b := range fn.Blocks {
-		in[b] = b.Index != 0
-	}
-	edge := func(from, to *ssa.BasicBlock) bool {
-		return in[from] || releasing[from] || nilEdges[to] == from
-	}
-	for changed := true; changed; {
-		changed = false
-		for _, b := range fn.Blocks {
-			if !in[b] || b.Index == 0 {
-				continue
-			}
-			for _, p := range b.Preds {
-				if !edge(p, b) {
-					in[b], changed = false, true
-					break
-				}
-			}
-		}
-	}
-	return in[blk]
 }
 
 // reportsBusyAsHeld reports whether fn, which returns a bool, returns true
