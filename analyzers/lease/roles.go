@@ -738,8 +738,8 @@ func releasedBefore(instr ssa.Instruction, releases map[ssa.Instruction]bool) bo
 }
 
 // releasedAt is releasedBefore where also each edge into a block of
-// nilEdges, from the block it maps to, lets go (nilReleaseEdges).
-func releasedAt(instr ssa.Instruction, releases map[ssa.Instruction]bool, nilEdges map[*ssa.BasicBlock]*ssa.BasicBlock) bool {
+// nilEdges, from a block it maps to, lets go (nilReleaseEdges).
+func releasedAt(instr ssa.Instruction, releases map[ssa.Instruction]bool, nilEdges map[*ssa.BasicBlock]map[*ssa.BasicBlock]bool) bool {
 	blk := instr.Block()
 	for _, in := range blk.Instrs[:slices.Index(blk.Instrs, instr)] {
 		if releases[in] {
@@ -768,7 +768,7 @@ func releasedAt(instr ssa.Instruction, releases map[ssa.Instruction]bool, nilEdg
 		in[b] = b.Index != 0
 	}
 	edge := func(from, to *ssa.BasicBlock) bool {
-		return in[from] || releasing[from] || loopReleases[from] != nil && !loopReleases[from][to] || nilEdges[to] == from
+		return in[from] || releasing[from] || loopReleases[from] != nil && !loopReleases[from][to] || nilEdges[to][from]
 	}
 	for changed := true; changed; {
 		changed = false
@@ -840,8 +840,8 @@ func releasedParam(fn *ssa.Function, releases map[ssa.Instruction]bool) int {
 // nilReleaseEdges returns the edges, as their target blocks, taken when the
 // lock a release in releases lets go of is nil: the branch of an
 // if lock != nil that skips the release holds nothing to let go.
-func nilReleaseEdges(releases map[ssa.Instruction]bool) map[*ssa.BasicBlock]*ssa.BasicBlock {
-	edges := make(map[*ssa.BasicBlock]*ssa.BasicBlock) // target -> source
+func nilReleaseEdges(releases map[ssa.Instruction]bool) map[*ssa.BasicBlock]map[*ssa.BasicBlock]bool {
+	edges := make(map[*ssa.BasicBlock]map[*ssa.BasicBlock]bool) // target -> sources
 	for in := range releases {
 		recv := callRecv(in.(ssa.CallInstruction).Common())
 		if recv == nil || recv.Referrers() == nil {
@@ -862,7 +862,10 @@ func nilReleaseEdges(releases map[ssa.Instruction]bool) map[*ssa.BasicBlock]*ssa
 				if cmp.Op == token.EQL {
 					onNil = blk.Succs[0]
 				}
-				edges[onNil] = blk
+				if edges[onNil] == nil {
+					edges[onNil] = make(map[*ssa.BasicBlock]bool)
+				}
+				edges[onNil][blk] = true
 			}
 		}
 	}
