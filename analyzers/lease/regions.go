@@ -467,10 +467,27 @@ func (b *builder) transfer(instr ssa.Instruction, state leaseSet) leaseSet {
 		return state.release(c, nil)
 	case c.role.Has(RoleRelease):
 		return state.release(c, callRecv(call.Common()))
+	case c.api != nil && c.api.System == Redis && deletes(call.Common(), c.api):
+		return b.deleteLockKeys(call.Common(), state)
 	case sendsSQL(c.api):
 		return b.sqlLockOps(call, c, state)
 	}
 	return state
+}
+
+// deleteLockKeys drops from state the SET NX locks whose keys call, a
+// DEL, deletes: a hand-rolled lock let go where it is taken
+// (SetNX(ctx, key, ...), the work, Del(ctx, key), then writes under no
+// lease).
+func (b *builder) deleteLockKeys(call *ssa.CallCommon, state leaseSet) leaseSet {
+	keys := redisKeyArgs(call)
+	return state.without(func(l *Lease) bool {
+		if l.System != Redis || l.Call == nil {
+			return false
+		}
+		lk := b.redisLockKey(l.Call.Common())
+		return lk != nil && slices.ContainsFunc(keys, func(k ssa.Value) bool { return b.sameKey(k, lk) })
+	})
 }
 
 // leaseAt returns the lease acquired by call, made once per call site.
@@ -879,7 +896,7 @@ func lockStore(system System) System {
 	switch system {
 	case Postgres, MySQL:
 		return SQL
-	case Redsync, Redislock:
+	case Redsync, Redislock, GoZero:
 		return Redis
 	}
 	return system

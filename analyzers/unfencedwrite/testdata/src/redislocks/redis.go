@@ -26,6 +26,26 @@ func handRolled(ctx context.Context, rdb *redis.Client, token string) error {
 	return rdb.Set(ctx, "report:latest", "...", 0).Err() // want `Set writes to Redis without a fencing token while the Redis lock taken by SetNX \(line 20\) is held`
 }
 
+// letGo deletes its SET NX key once the report is written: the mark
+// after it is made under no lease.
+func letGo(ctx context.Context, rdb *redis.Client, day string) error {
+	key := "lock:report:" + day
+	ok, err := rdb.SetNX(ctx, key, "me", time.Minute).Result()
+	if err != nil || !ok {
+		return err
+	}
+	if err := rdb.Set(ctx, "report:"+day, "...", 0).Err(); err != nil { // want `Set writes to Redis without a fencing token while the Redis lock taken by SetNX`
+		return err
+	}
+	if err := rdb.Del(ctx, "report:pending:"+day).Err(); err != nil { // want `Del writes to Redis without a fencing token`
+		return err
+	}
+	if err := rdb.Del(ctx, key).Err(); err != nil {
+		return err
+	}
+	return rdb.Set(ctx, "report:done:"+day, "1", 0).Err()
+}
+
 // notAcquired writes only where SET NX failed.
 func notAcquired(ctx context.Context, rdb *redis.Client) error {
 	ok, err := rdb.SetNX(ctx, lockKey, "me", 10*time.Second).Result()
