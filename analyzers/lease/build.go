@@ -55,8 +55,8 @@ type builder struct {
 	// (gocronv1.go).
 	gocronV1 *gocronV1
 	// queues holds the types that take from a Redis list with a blocking
-	// pop (redisqueue.go); nil until first asked.
-	queues map[*types.TypeName]bool
+	// pop, with the keys they pop (redisqueue.go); nil until first asked.
+	queues map[*types.TypeName][]ssa.Value
 	// markers holds the SET NX calls that are markers, not locks
 	// (redismarkers.go); nil until first asked.
 	markers map[*ssa.CallCommon]bool

@@ -153,6 +153,7 @@ const (
 	Etcd       System = "etcd"
 	Redsync    System = "redsync"
 	Redislock  System = "bsm/redislock"
+	GoZero     System = "go-zero"
 	Consul     System = "Consul"
 	ZooKeeper  System = "ZooKeeper"
 	Kubernetes System = "Kubernetes leader election"
@@ -591,6 +592,9 @@ func catalog() []API {
 	for _, name := range []string{"DoContext", "DoWithTimeout"} {
 		add(API{Pkg: pkgRedigo, Name: name, Role: RoleWrite, System: Redis, Fence: RedisCommand})
 	}
+
+	// go-zero's Redis store and its RedisLock (redisgozero.go).
+	add(goZeroRedisCatalog()...)
 
 	// S3 and its upload manager.
 	for _, name := range []string{"PutObject", "DeleteObject", "CopyObject", "CompleteMultipartUpload"} {
@@ -1053,7 +1057,7 @@ func (s System) TokenSource() string {
 	switch s {
 	case Etcd:
 		return "the revision the lock was acquired at, m.Header().Revision (e.Rev() for an Election)"
-	case Redsync, Redislock, Redis:
+	case Redsync, Redislock, GoZero, Redis:
 		return "a token issued with the grant: a Lua script that sets the lock key and INCRs a fence key in one step"
 	case Consul:
 		return "the lock key's ModifyIndex from a read whose Session is compared with yours, " +

@@ -539,7 +539,7 @@ func (b *builder) createsUnder(u ssa.Instruction, derived map[ssa.Value]bool) bo
 	c := call.Common()
 	if callee, ok := b.resolve(c); ok && callee.api != nil && callee.api.System == Redis && callee.role.Has(RoleWrite) {
 		key := redisArg(c, 1)
-		return key != nil && freshKeyCommand(callee.api.Name) && (derived[key] || derived[unwrap(key)])
+		return key != nil && freshKeyCommand(redisMethod(callee.api)) && (derived[key] || derived[unwrap(key)])
 	}
 	return false
 }

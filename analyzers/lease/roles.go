@@ -174,7 +174,7 @@ func (b *builder) catalogCallee(call *ssa.CallCommon, fn, lib *types.Func, api *
 		if cmd != "" {
 			c.what += " " + cmd
 		}
-		if b.deletesPairedLockKey(call, lib.Name()) {
+		if b.deletesPairedLockKey(call, redisMethod(api)) {
 			c.role = RoleRelease // Unlock(key) of a lock helper package (lockhelpers.go)
 		}
 	}
@@ -1029,7 +1029,7 @@ func deletes(call *ssa.CallCommon, api *API) bool {
 		cmd, _ := redigoRole(call)
 		return cmd == "DEL" || cmd == "UNLINK"
 	}
-	switch api.Name {
+	switch redisMethod(api) {
 	case "Del", "Unlink", "Delete":
 		return true
 	}

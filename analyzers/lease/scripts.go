@@ -86,16 +86,19 @@ func (b *builder) scriptText(c *ssa.CallCommon, api *API) (string, bool) {
 	if src, ok := scriptSource(c, api); ok {
 		return src, true
 	}
-	if api.Arg >= 0 {
-		return b.embeddedScript(apiArg(c, api))
+	script := scriptValue(c, api)
+	if script == nil {
+		return "", false
 	}
-	if p := producer(callRecv(c)); p != nil {
+	if isString(script.Type()) {
+		return b.embeddedScript(script)
+	}
+	if p := producer(script); p != nil {
 		if src, ok := b.embeddedScript(arg(p.Common(), 0)); ok {
 			return src, true // redis.NewScript(scripts.Unlock)
 		}
 	}
-	recv := callRecv(c)
-	if load, ok := unwrap(recv).(*ssa.UnOp); ok {
+	if load, ok := unwrap(script).(*ssa.UnOp); ok {
 		switch addr := load.X.(type) {
 		case *ssa.Global: // var s = redis.NewScript(...)
 			return b.globalScript(addr)
@@ -104,6 +107,16 @@ func (b *builder) scriptText(c *ssa.CallCommon, api *API) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// scriptValue returns what holds the script of a script call: its text
+// (Eval's), or the Script it runs, the receiver (go-redis's Script.Run,
+// api.Arg < 0) or an argument (go-zero's ScriptRun).
+func scriptValue(c *ssa.CallCommon, api *API) ssa.Value {
+	if api.Arg < 0 {
+		return callRecv(c)
+	}
+	return apiArg(c, api)
 }
 
 // fieldScript returns the source of the scripts the package stores into a
@@ -179,13 +192,17 @@ func (b *builder) scriptLockRole(c *ssa.CallCommon, api *API) Role {
 	return role
 }
 
-// scriptSource returns the Lua source of an Eval call (api.Arg) or of the
-// redis.NewScript that made a Script's receiver (api.Arg < 0).
+// scriptSource returns the Lua source of an Eval call's constant text,
+// or of the redis.NewScript that made the Script it runs.
 func scriptSource(c *ssa.CallCommon, api *API) (string, bool) {
-	if api.Arg >= 0 {
-		return constString(apiArg(c, api))
+	script := scriptValue(c, api)
+	if script == nil {
+		return "", false
 	}
-	if p := producer(callRecv(c)); p != nil {
+	if isString(script.Type()) {
+		return constString(script)
+	}
+	if p := producer(script); p != nil {
 		return constString(arg(p.Common(), 0))
 	}
 	return "", false

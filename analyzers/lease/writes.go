@@ -129,6 +129,9 @@ func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, calle
 	if api.System == Redis && b.pushesOntoQueue(fn, b.redisCommand(c)) {
 		return nil // a message onto a queue the package's own type consumes
 	}
+	if api.System == Redis && b.clearsQueue(fn, c, b.redisCommand(c)) {
+		return nil // stale wake-ups cleared from a list the type waits on
+	}
 	if api.System == Redis && redisReplicationCommand(b.redisCommand(c)) {
 		w.Advice = replicationAdvice // a server's master: no key, no script, no WATCH
 		return w
@@ -138,9 +141,9 @@ func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, calle
 		w.LockImpl = b.touchesLockKey(fn, c)
 		w.keyParams = keyParamsOfKeys(fn, redisKeyArgs(c))
 		if !w.Fenced && !w.LockImpl {
-			b.freshKeyWrite(w, fn, call, api.Name)
+			b.freshKeyWrite(w, fn, call, redisMethod(api))
 		}
-		if !w.Fenced && !w.LockImpl && b.drainsKey(fn, call, api.Name) {
+		if !w.Fenced && !w.LockImpl && b.drainsKey(fn, call, redisMethod(api)) {
 			w.Fenced, w.FencedBy = true, "an atomic drain (the transaction reads the key whole and deletes it)"
 		}
 		if !w.Fenced && !w.LockImpl && rearmsTTL(c, api) {
@@ -210,7 +213,7 @@ func (b *builder) requestCondition(c *ssa.CallCommon, api *API) (cond condition,
 // re-armed after each visit). EXPIRE key 0 deletes the key and is judged;
 // so is PERSIST, which keeps it for good.
 func rearmsTTL(c *ssa.CallCommon, api *API) bool {
-	name := api.Name
+	name := redisMethod(api)
 	ttl := redisArg(c, 2)
 	if api.Fence == RedisCommand {
 		cmd, _ := redigoRole(c)

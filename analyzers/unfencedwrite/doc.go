@@ -459,6 +459,12 @@
 //     whose readers fencelint does not see may be state read whole), and
 //     so does one in a function that also trims, pops or rewrites the
 //     list: a bounded history, not a queue.
+//   - A DEL of such a list, in a method of the type that waits on it: a
+//     signal list emptied of stale wake-ups before the work the method
+//     then waits for (delete the done key, enqueue the fetch, BLPOP the
+//     done key). A stale holder's delete drops a wake-up, a message; the
+//     key deleted must be built as the popped one is (the same function,
+//     or the same concatenation, on the same constants).
 //   - A Redis EXPIRE, PEXPIRE, EXPIREAT or PEXPIREAT that sets a key's
 //     TTL again (rdb.Expire(ctx, "history:"+user, 24*time.Hour) after the
 //     LPUSH it follows): every holder runs the same code and sets the same
