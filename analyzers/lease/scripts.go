@@ -226,24 +226,41 @@ func (b *builder) globalScript(g *ssa.Global) (string, bool) {
 }
 
 // lockClaim returns the KEYS index (1-based) of the lock a script claims:
-// its only write is SET KEYS[i] value NX with EX, PX, EXAT or PXAT. A
-// script that also writes other keys is an atomic check-and-write (a
-// flash sale's stock decrement), not a lock the caller goes on to hold;
-// one with no expiry seeds a value (as SetNX with none). 0: no claim.
+// its writes are SET KEYS[i] value NX with EX, PX, EXAT or PXAT (or a SET
+// with one run only when the key is absent or holds the caller's value:
+// if current == false or current == ARGV[1]), and,
+// guarded by the stored value equal to the caller's, a SET of the same key
+// with an expiry and no NX: the holder extending its own claim (go-zero's
+// RedisLock, copied into many applications, extends the lock when its
+// value is the caller's, else takes it with SET NX PX). A script that also
+// writes other keys is an atomic check-and-write (a flash sale's stock
+// decrement), not a lock the caller goes on to hold; one with no expiry
+// seeds a value (as SetNX with none). 0: no claim.
 func lockClaim(s *luascan.Script) int {
 	if s.Unknown {
 		return 0
 	}
-	key := 0
+	key, claims := 0, false
 	for _, c := range s.Calls {
 		if !c.Write {
 			continue
 		}
-		if key != 0 || c.Command != "SET" || len(c.Args) == 0 || c.Args[0].Kind != luascan.Key || c.Args[0].Index <= 0 ||
-			!hasWord(c.Args[2:], "NX") || !hasWord(c.Args[2:], "EX", "PX", "EXAT", "PXAT") {
+		if c.Command != "SET" || len(c.Args) == 0 || c.Args[0].Kind != luascan.Key || c.Args[0].Index <= 0 ||
+			key != 0 && c.Args[0].Index != key || !hasWord(c.Args[2:], "EX", "PX", "EXAT", "PXAT") {
 			return 0
 		}
 		key = c.Args[0].Index
+		switch {
+		case (hasWord(c.Args[2:], "NX") || c.Guard == luascan.CreateOnly && c.GuardKey == key) && !claims:
+			claims = true // SET NX, or a SET run only when the key is absent or the caller's
+		case c.Guard == luascan.OwnerCompare && c.GuardKey == key && !hasWord(c.Args[2:], "NX"):
+			// the holder's own extension
+		default:
+			return 0
+		}
+	}
+	if !claims {
+		return 0
 	}
 	return key
 }

@@ -72,7 +72,8 @@ const (
 	// stay quiet.
 	Unsure
 	// CreateOnly: the write itself only succeeds when the key is absent
-	// (SET ... NX, SETNX, HSETNX, MSETNX).
+	// (SET ... NX, SETNX, HSETNX, MSETNX), or runs only when the key is
+	// absent or holds the caller's ARGV (a lock taken or re-entered).
 	CreateOnly
 	// OwnerCompare: the write runs only when a stored value equals an ARGV
 	// (or the write is SET ... IFEQ): the owner check of a lock release or

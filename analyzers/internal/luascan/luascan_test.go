@@ -113,6 +113,22 @@ elseif redis.call('INCR', KEYS[2]) > 10 then return 1 end`,
 		{"redislock obtain", redislockObtain,
 			[]string{"SET k1 a1 'NX' 'PX' a3 w create-only(k0,a0)", "GETRANGE k1 '0' ?", "SET k1 a1 'PX' a3 w owner-compare(k1,a1)"},
 			luascan.CreateOnly},
+		{"claim when absent or the caller's", `
+local current = redis.call("GET", KEYS[1])
+if current == false or current == ARGV[1] then
+  redis.call("SET", KEYS[1], ARGV[1], "PX", ARGV[2])
+  return 1
+end
+return 0`,
+			[]string{"GET k1", "SET k1 a1 'PX' a2 w create-only(k1,a1)"}, luascan.CreateOnly},
+		{"claim when absent (not) or the caller's", `
+local v = redis.call("GET", KEYS[1])
+if not v or v == ARGV[1] then redis.call("SET", KEYS[1], ARGV[1], "PX", ARGV[2]) end`,
+			[]string{"GET k1", "SET k1 a1 'PX' a2 w create-only(k1,a1)"}, luascan.CreateOnly},
+		{"absent or another key's owner is no claim", `
+local v = redis.call("GET", KEYS[1])
+if not v or redis.call("GET", KEYS[2]) == ARGV[1] then redis.call("SET", KEYS[1], ARGV[1], "PX", ARGV[2]) end`,
+			[]string{"GET k1", "GET k2", "SET k1 a1 'PX' a2 w"}, luascan.None},
 		{"fence script", fenceScript,
 			[]string{"GET k1", "SET k1 a1 w fence-compare(k1,a1)", "SET k2 a2 w fence-compare(k1,a1)"}, luascan.FenceCompare},
 
@@ -171,10 +187,10 @@ redis.call('SET', KEYS[2], ARGV[2])`,
 local cur = redis.call('GET', KEYS[1])
 if not cur then redis.call('SET', KEYS[1], ARGV[1]) end`,
 			[]string{"GET k1", "SET k1 a1 w"}, luascan.None},
-		{"missing key or owner is no owner check", `
+		{"missing key or owner is a claim, not an owner check", `
 local cur = redis.call('GET', KEYS[1])
 if cur == false or cur == ARGV[1] then redis.call('SET', KEYS[1], ARGV[1]) end`,
-			[]string{"GET k1", "SET k1 a1 w"}, luascan.None},
+			[]string{"GET k1", "SET k1 a1 w create-only(k1,a1)"}, luascan.CreateOnly},
 		{"missing other key or newer token is no fence", `
 local a = redis.call('GET', KEYS[2])
 if not a or tonumber(redis.call('GET', KEYS[1])) < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]) end`,

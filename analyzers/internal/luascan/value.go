@@ -67,7 +67,10 @@ func both(a, b guardInfo) guardInfo {
 }
 
 // either returns the guard that holds when a or b holds: the weaker one,
-// except that "missing or newer token" is still a fence on that key.
+// except that "missing or newer token" is still a fence on that key, and
+// "missing or the caller's own" creates the key or touches only the
+// caller's (a lock taken or re-entered: current == false or current ==
+// ARGV[1]).
 func either(a, b guardInfo) guardInfo {
 	if b.absent {
 		a, b = b, a
@@ -75,6 +78,8 @@ func either(a, b guardInfo) guardInfo {
 	switch {
 	case a.absent && !b.absent && b.g == FenceCompare && b.key == a.key:
 		return b
+	case a.absent && !b.absent && b.g == OwnerCompare && b.key == a.key:
+		return guardInfo{g: CreateOnly, key: b.key, argv: b.argv}
 	case a.absent:
 		return guardInfo{}
 	}
