@@ -149,9 +149,16 @@ func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, calle
 		if !w.Fenced && !w.LockImpl && rearmsTTL(c, api) {
 			w.Fenced, w.FencedBy = true, "it only sets the key's TTL again, the one every holder sets: no value is written"
 		}
+		if api.Pkg == pkgGoZeroRedis {
+			w.Advice = goZeroAdvice // its store has no WATCH
+		}
 	}
 	return w
 }
+
+// goZeroAdvice says how to fence a write through go-zero's Redis store,
+// which sends no WATCH: only a script can compare the fence.
+const goZeroAdvice = "fence it: write with a Lua script (Redis.EvalCtx, Redis.ScriptRunCtx) that compares a stored fence with the lease's token"
 
 // replicationAdvice says what to do about a SLAVEOF or REPLICAOF a stale
 // holder may send: Redis applies it whoever sends it.

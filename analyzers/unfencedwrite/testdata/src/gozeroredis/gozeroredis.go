@@ -35,7 +35,7 @@ func Credit(ctx context.Context, svc *svcCtx, uid int64, amount int64) error {
 		return err
 	}
 	n, _ := strconv.ParseInt(bal, 10, 64)
-	if err := svc.Redis.HsetCtx(ctx, "wallet", strconv.FormatInt(uid, 10), strconv.FormatInt(n+amount, 10)); err != nil { // want "Redis.HsetCtx writes to Redis without a fencing token while the go-zero lock taken by RedisLock.AcquireCtx"
+	if err := svc.Redis.HsetCtx(ctx, "wallet", strconv.FormatInt(uid, 10), strconv.FormatInt(n+amount, 10)); err != nil { // want `Redis.HsetCtx writes to Redis without a fencing token while the go-zero lock taken by RedisLock.AcquireCtx .*fence it: write with a Lua script \(Redis.EvalCtx, Redis.ScriptRunCtx\)`
 		return err
 	}
 	_, err = svc.DB.ExecContext(ctx, "UPDATE wallets SET balance = $1 WHERE uid = $2", n+amount, uid) // want "without a fencing token while the go-zero lock"
