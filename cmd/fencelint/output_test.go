@@ -575,6 +575,72 @@ func main() {
 `
 }
 
+// TestRelatedPositionsStopAtOwnRelease: a function that writes and then
+// lets go of the lock it is handed ends its caller's region at the call;
+// the finding there names the writes it makes before letting go, not the
+// one after (beforeOwnRelease).
+func TestRelatedPositionsStopAtOwnRelease(t *testing.T) {
+	dir := writeFiles(t, t.TempDir(), map[string]string{
+		"go.mod": "module example.com/games\n\ngo 1.26\n",
+		"store/store.go": `package store
+
+import (
+	"context"
+	"database/sql"
+)
+
+// A Lock is a lease on one game.
+type Lock struct{ key string }
+
+// Obtain takes the game's lock.
+//
+//fencelint:acquire
+func Obtain(ctx context.Context, key string) (*Lock, error) { return &Lock{key: key}, nil }
+
+// Release lets it go.
+//
+//fencelint:release
+func (l *Lock) Release(ctx context.Context) {}
+
+// SaveAndRelease stores the game, lets go of the lock it is handed, and
+// then indexes the game under no lock.
+func SaveAndRelease(ctx context.Context, db *sql.DB, code string, lock *Lock) {
+	db.ExecContext(ctx, "UPDATE games SET state = 'next' WHERE code = $1", code)
+	db.ExecContext(ctx, "UPDATE players SET turn = turn + 1 WHERE game = $1", code)
+	lock.Release(ctx)
+	db.ExecContext(ctx, "UPDATE game_index SET seen = now() WHERE code = $1", code)
+}
+`,
+		"games.go": `package games
+
+import (
+	"context"
+	"database/sql"
+
+	"example.com/games/store"
+)
+
+// EndTurn changes the game under its lock and hands the lock on.
+func EndTurn(ctx context.Context, db *sql.DB, code string) error {
+	lock, err := store.Obtain(ctx, "game:"+code)
+	if err != nil {
+		return err
+	}
+	store.SaveAndRelease(ctx, db, code, lock)
+	return nil
+}
+`,
+	})
+	store := filepath.Join("store", "store.go")
+	got := run(t, dir, fencelintBin, "./...")
+	lines := strings.Split(strings.TrimSpace(got.stderr), "\n")
+	if got.code != 3 || len(lines) != 3 ||
+		!strings.HasPrefix(lines[0], "games.go:16:") || !strings.Contains(lines[0], "it reaches 2 unfenced writes") ||
+		!strings.HasPrefix(lines[1], "\t"+store+":24:") || !strings.HasPrefix(lines[2], "\t"+store+":25:") {
+		t.Errorf("exit code %d, stderr:\n%s\nwant exit code 3, the finding at games.go:16 and the two writes SaveAndRelease makes before it lets go (store.go:24, 25), not the one after (27)", got.code, got.stderr)
+	}
+}
+
 // TestRelatedPositionsThroughInterfaces checks that a region's call
 // through the application's own interface points at the writes the
 // implementation its message names reaches: main wires the PostgreSQL
