@@ -225,17 +225,17 @@ func (b *builder) globalScript(g *ssa.Global) (string, bool) {
 	return "", false
 }
 
-// lockClaim returns the KEYS index (1-based) of the lock a script claims:
-// its writes are SET KEYS[i] value NX with EX, PX, EXAT or PXAT (or a SET
-// with one run only when the key is absent or holds the caller's value:
-// if current == false or current == ARGV[1]), and,
-// guarded by the stored value equal to the caller's, a SET of the same key
-// with an expiry and no NX: the holder extending its own claim (go-zero's
-// RedisLock, copied into many applications, extends the lock when its
-// value is the caller's, else takes it with SET NX PX). A script that also
-// writes other keys is an atomic check-and-write (a flash sale's stock
-// decrement), not a lock the caller goes on to hold; one with no expiry
-// seeds a value (as SetNX with none). 0: no claim.
+// lockClaim returns the KEYS index (1-based) of the lock a script claims.
+// It writes only KEYS[i], with SET and an expiry (EX, PX, EXAT, PXAT):
+// once as the claim (NX, or guarded by the key being absent or holding the
+// caller's value: current == false or current == ARGV[1]), and otherwise
+// only guarded by the stored value equal to the caller's, the holder
+// extending its own claim (go-zero's RedisLock, copied into many
+// applications, extends the key when it holds the caller's value, else
+// takes it with SET NX PX). A script that also writes other keys is an
+// atomic check-and-write (a flash sale's stock decrement), not a lock the
+// caller goes on to hold; one with no expiry seeds a value (as SetNX with
+// none). 0: no claim.
 func lockClaim(s *luascan.Script) int {
 	if s.Unknown {
 		return 0
