@@ -156,6 +156,8 @@ type builtStatement struct {
 func (f *folder) built(v ssa.Value, depth int) (string, bool) {
 	var chain []*ssa.Call
 	var g *builderGrammar
+	f.inChain++
+	defer func() { f.inChain-- }()
 	for p := producer(f.through(v)); p != nil; p = producer(f.through(callRecv(p.Common()))) {
 		fn := calleeFunc(p.Common())
 		if fn == nil || fn.Pkg() == nil {

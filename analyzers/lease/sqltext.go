@@ -99,6 +99,10 @@ type folder struct {
 	arity     []int
 	visits    map[*ssa.Phi]int
 	dead      bool // the path takes a branch the bound arguments rule out
+	// inChain counts the builder chains being read (built); otherChoice
+	// records a phi chosen outside one.
+	inChain     int
+	otherChoice bool
 	// saveSelected writes GORM's Save out as if Select were chained
 	// (sqlorm.go: the UPDATE alone, without the upsert that follows it).
 	saveSelected bool
@@ -353,6 +357,9 @@ func (f *folder) choose(p *ssa.Phi) ssa.Value {
 		f.choices = append(f.choices, 0)
 	}
 	e := f.choices[i]
+	if f.inChain == 0 {
+		f.otherChoice = true
+	}
 	if len(f.bound) > 0 && !f.edgeFeasible(p, e) {
 		f.dead = true
 	}
@@ -435,7 +442,7 @@ const maxAlternatives = 16
 // sqlTexts folds the SQL text v carries along each path through the
 // branches that choose it (a query picked in an if, a builder chain
 // extended in one). ok is false when the text cannot be seen on some path
-// or there are too many paths.
+// or there are too many paths, except along a builder chain (foldTexts).
 func (b *builder) sqlTexts(v ssa.Value) ([]sqlText, bool) {
 	if v == nil {
 		return nil, false
@@ -459,13 +466,23 @@ func (b *builder) queryTexts(c *ssa.CallCommon, query ssa.Value) ([]sqlText, boo
 	return b.sqlTexts(query)
 }
 
-// foldTexts folds a text along each path, as sqlTexts says.
+// foldTexts folds a text along each path, as sqlTexts says. Past
+// maxAlternatives paths it gives up, unless every branch met so far is in
+// a query builder's chain (its receivers, or a clause's argument): one
+// that sets each changed column
+// under its own if (UPDATE ... SET a only if a changed, b only if b
+// changed, ... WHERE uid = $n) has 2^n paths that differ in their SET
+// lists, and a path found unfenced is one the code has, whatever the
+// others say, so the texts of the first paths are kept (the callers judge
+// a write by its weakest path; one they would call fenced may be a miss).
 func (b *builder) foldTexts(root func(*folder) string) ([]sqlText, bool) {
 	var texts []sqlText
 	var choices []int
+	otherChoice := false
 	for {
 		f := &folder{b: b, busy: make(map[any]bool), enumerate: true, choices: choices}
 		text := root(f)
+		otherChoice = otherChoice || f.otherChoice
 		if !f.dead {
 			if !f.seen || len(text) > maxFoldText {
 				return nil, false
@@ -476,7 +493,7 @@ func (b *builder) foldTexts(root func(*folder) string) ([]sqlText, bool) {
 			return texts, len(texts) > 0
 		}
 		if len(texts) == maxAlternatives {
-			return nil, false
+			return texts, !otherChoice
 		}
 	}
 }

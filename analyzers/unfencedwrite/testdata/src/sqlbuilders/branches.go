@@ -79,3 +79,37 @@ func finishFilteredUnfenced(ctx context.Context, db *sql.DB, conn *sql.Conn, id 
 	_, err := q.RunWith(db).ExecContext(ctx) // want `UpdateBuilder.ExecContext \(UPDATE runs\) writes to SQL database without a fencing token`
 	return err
 }
+
+// A run's changed columns, each set only when it changed.
+type run struct {
+	State, Note, Owner, Stage, Host, Image string
+}
+
+// saveChanged sets each changed column under its own if: 64 paths, read
+// along the first sixteen, which all lack a fence.
+func saveChanged(ctx context.Context, db *sql.DB, conn *sql.Conn, id int64, old, cur run) error {
+	if err := lock(ctx, conn, id); err != nil {
+		return err
+	}
+	q := sq.Update("runs")
+	if cur.State != old.State {
+		q = q.Set("state", cur.State)
+	}
+	if cur.Note != old.Note {
+		q = q.Set("note", cur.Note)
+	}
+	if cur.Owner != old.Owner {
+		q = q.Set("owner", cur.Owner)
+	}
+	if cur.Stage != old.Stage {
+		q = q.Set("stage", cur.Stage)
+	}
+	if cur.Host != old.Host {
+		q = q.Set("host", cur.Host)
+	}
+	if cur.Image != old.Image {
+		q = q.Set("image", cur.Image)
+	}
+	_, err := q.Where(sq.Eq{"id": id}).RunWith(db).ExecContext(ctx) // want `UpdateBuilder.ExecContext \(UPDATE runs\) writes to SQL database without a fencing token`
+	return err
+}
