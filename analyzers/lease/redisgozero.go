@@ -98,16 +98,23 @@ func goZeroRedisWrites() []goZeroWrite {
 	}
 }
 
-// goZeroCommand returns the Redis command a go-zero Redis method sends, in
-// upper case: its go-redis name's, or its own for the rest (Blpop,
-// BlpopWithTimeoutCtx: BLPOP).
-func goZeroCommand(method string) string {
-	name := strings.TrimSuffix(method, "Ctx")
+// goZeroMethod returns the go-redis name of one of go-zero's Redis
+// methods: Hset and HsetCtx are HSet; a method with no go-redis twin in
+// goZeroRedisWrites keeps its name, less Ctx.
+func goZeroMethod(name string) string {
+	name = strings.TrimSuffix(name, "Ctx")
 	for _, w := range goZeroRedisWrites() {
 		if w.zero == name {
-			return strings.ToUpper(w.redis)
+			return w.redis
 		}
 	}
+	return name
+}
+
+// goZeroCommand returns the Redis command a go-zero Redis method sends, in
+// upper case (Blpop, BlpopWithTimeoutCtx: BLPOP).
+func goZeroCommand(method string) string {
+	name := goZeroMethod(method)
 	if strings.HasPrefix(name, "Blpop") {
 		return "BLPOP"
 	}
@@ -120,11 +127,5 @@ func redisMethod(api *API) string {
 	if api.Pkg != pkgGoZeroRedis {
 		return api.Name
 	}
-	name := strings.TrimSuffix(api.Name, "Ctx")
-	for _, w := range goZeroRedisWrites() {
-		if w.zero == name {
-			return w.redis
-		}
-	}
-	return name
+	return goZeroMethod(api.Name)
 }
