@@ -144,3 +144,20 @@ func (r *refresher) wait(ctx context.Context, uid int64) error {
 	_, err := r.svc.Redis.BlpopWithTimeoutCtx(ctx, nil, time.Minute, wakeKey("wallet", uid))
 	return err
 }
+
+// setScript sets the balance with no compare: a write like any other.
+var setScript = redis.NewScript(`redis.call('SET', KEYS[1], ARGV[1])
+return 1`)
+
+// Overwrite runs the compare-free script under the lock: its text is read
+// from the Script the call is handed.
+func Overwrite(ctx context.Context, svc *svcCtx, uid, balance int64) error {
+	lock := redis.NewRedisLock(svc.Redis, fmt.Sprintf("wallet:lock:%d", uid))
+	lock.SetExpire(5)
+	if ok, err := lock.AcquireCtx(ctx); err != nil || !ok {
+		return err
+	}
+	defer lock.ReleaseCtx(ctx)
+	_, err := svc.Redis.ScriptRunCtx(ctx, setScript, []string{fmt.Sprintf("wallet:%d", uid)}, balance) // want "Redis.ScriptRunCtx writes to Redis without a fencing token while the go-zero lock"
+	return err
+}
