@@ -325,10 +325,10 @@ func namedStruct(call ssa.CallInstruction) ssa.Value {
 }
 
 // passedIn reports whether v comes from a parameter of fn, or of the
-// function fn is a closure of: the caller's value, a field of it, a copy
-// (dup := *e), a step from it (v + 1) or what a function of the package
-// maps it to (dbRow := mapInternal(e)). A method's receiver does not
-// count: it is the store, not a row.
+// function fn is a closure of (captured or passed): the caller's value, a
+// field of it, a copy (dup := *e), a step from it (v + 1) or what a
+// function of the package maps it to (dbRow := mapInternal(e)). A method's
+// receiver does not count: it is the store, not a row.
 func passedIn(v ssa.Value, fn *ssa.Function) bool {
 	for depth := 0; v != nil && depth < 8; depth++ {
 		switch x := unwrap(v).(type) {
@@ -345,6 +345,8 @@ func passedIn(v ssa.Value, fn *ssa.Function) bool {
 			v = throughConstStep(x) // nil, refused, for a step between two variables
 		case *ssa.Alloc:
 			v = storedWhole(x)
+		case *ssa.FreeVar: // captured by the closure that sends the query
+			v = boundTo(x)
 		case *ssa.Call:
 			return slices.ContainsFunc(mappedArgs(x, fn), func(a ssa.Value) bool { return passedIn(a, fn) })
 		default:

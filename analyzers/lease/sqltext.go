@@ -593,6 +593,12 @@ func (f *folder) load(addr ssa.Value, depth int) (string, bool) {
 		return f.assigned(x, depth)
 	case *ssa.FieldAddr:
 		return f.assigned(fieldVar(x.X.Type(), x.Field), depth)
+	case *ssa.FreeVar: // a query built before the closure that sends it, assigned once
+		if alloc, ok := boundTo(x).(*ssa.Alloc); ok {
+			if val := storedOnce(alloc); val != nil {
+				return f.fold(val, depth+1), true
+			}
+		}
 	}
 	return "", false
 }

@@ -44,6 +44,8 @@ type SummaryModel interface {
 	UpdateIfVersion(ctx context.Context, data *Summary) error
 	Delete(ctx context.Context, dataID int64) error
 	Touch(ctx context.Context, developerID int64) error
+	UpdateTrans(ctx context.Context, session sqlx.Session, data *Summary) error
+	UpdateTransIfVersion(ctx context.Context, session sqlx.Session, data *Summary) error
 }
 
 type defaultSummaryModel struct {
@@ -87,6 +89,37 @@ func (m *defaultSummaryModel) Update(ctx context.Context, newData *Summary) erro
 func (m *defaultSummaryModel) UpdateIfVersion(ctx context.Context, data *Summary) error {
 	query := fmt.Sprintf("update %s set summary = $2, version = version + 1 where data_id = $1 and version = $3", m.table)
 	res, err := m.ExecNoCacheCtx(ctx, query, data.DataID, data.Summary, data.Version)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return errLost
+	}
+	return nil
+}
+
+// UpdateTrans is a hand-written model method: the query is built before
+// the closure that sends it, in the caller's transaction if it has one.
+func (m *defaultSummaryModel) UpdateTrans(ctx context.Context, session sqlx.Session, data *Summary) error {
+	query := fmt.Sprintf("update %s set summary = $1 where developer_id = $2", m.table)
+	_, err := m.ExecCtx(ctx, func(ctx context.Context, conn sqlx.SqlConn) (sql.Result, error) {
+		if session != nil {
+			return session.ExecCtx(ctx, query, data.Summary, data.DeveloperID)
+		}
+		return conn.ExecCtx(ctx, query, data.Summary, data.DeveloperID)
+	}, "cache:summary:developerId:"+fmt.Sprint(data.DeveloperID))
+	return err
+}
+
+// UpdateTransIfVersion is UpdateTrans guarded by the version it read.
+func (m *defaultSummaryModel) UpdateTransIfVersion(ctx context.Context, session sqlx.Session, data *Summary) error {
+	query := fmt.Sprintf("update %s set summary = $1, version = version + 1 where developer_id = $2 and version = $3", m.table)
+	res, err := m.ExecCtx(ctx, func(ctx context.Context, conn sqlx.SqlConn) (sql.Result, error) {
+		if session != nil {
+			return session.ExecCtx(ctx, query, data.Summary, data.DeveloperID, data.Version)
+		}
+		return conn.ExecCtx(ctx, query, data.Summary, data.DeveloperID, data.Version)
+	}, "cache:summary:developerId:"+fmt.Sprint(data.DeveloperID))
 	if err != nil {
 		return err
 	}
@@ -190,5 +223,26 @@ func (l *logic) purge(ctx context.Context, id int64) error {
 		}
 		_, err := s.ExecCtx(ctx, "update summary_log set purged = true where developer_id = $1", id) // want `Session.ExecCtx \(UPDATE summary_log\) writes to SQL database without a fencing token while the Consul lock`
 		return err
+	})
+}
+
+// review publishes a reviewed summary in a transaction through the custom
+// model method whose query is captured by its closure.
+func (l *logic) review(ctx context.Context, id int64, text string, checked bool) error {
+	lock, err := l.acquire(id)
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
+	item, err := l.summary.FindOneByDeveloperID(ctx, id)
+	if err != nil {
+		return err
+	}
+	item.Summary = text
+	return l.sessions.TransactCtx(ctx, func(ctx context.Context, s sqlx.Session) error {
+		if checked {
+			return l.summary.UpdateTransIfVersion(ctx, s, item)
+		}
+		return l.summary.UpdateTrans(ctx, s, item) // want `SummaryModel.UpdateTrans \(Session.ExecCtx \(UPDATE <run-time name>\) at gozeromodel.go:\d+, .*writes to SQL database without a fencing token while the Consul lock`
 	})
 }
