@@ -415,6 +415,10 @@ func (c *checker) signal(s *lease.Signal) {
 		if c.unfencedUnder(s) != nil {
 			c.consulSignal(s)
 		}
+	case s.System == lease.Rueidis:
+		if w := c.unfencedUnder(s); w != nil {
+			c.ctxSignal(s, w)
+		}
 	}
 }
 
@@ -578,6 +582,13 @@ func (c *checker) consulSignal(s *lease.Signal) {
 	}
 	c.m.Reportf(c.pass, c.rangeAt(s.Pos), "%s the channel %s returns, which closes when the lock is lost, so the work never hears of it and goes on without the lock; "+
 		"%s (it is nil if %s returned without the lock)", how, s.What, s.System.HearLoss(), s.What)
+}
+
+// ctxSignal reports a lock whose context, which the library cancels once
+// the lock is lost, is discarded while the lock guards an unfenced write.
+func (c *checker) ctxSignal(s *lease.Signal, w *lease.Write) {
+	c.m.Reportf(c.pass, c.rangeAt(s.Pos), "this discards the context %s returns, which is canceled when the lock is lost, so the work never hears of it and the write at %s goes on; "+
+		"%s, and fence the write", s.What, c.where(w, s.Pos), s.System.HearLoss())
 }
 
 func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }

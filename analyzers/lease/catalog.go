@@ -154,6 +154,7 @@ const (
 	Redsync    System = "redsync"
 	Redislock  System = "bsm/redislock"
 	GoZero     System = "go-zero"
+	Rueidis    System = "rueidislock"
 	Consul     System = "Consul"
 	ZooKeeper  System = "ZooKeeper"
 	Kubernetes System = "Kubernetes leader election"
@@ -221,6 +222,7 @@ const (
 	pkgEtcdMVCC    = "go.etcd.io/etcd/api/mvccpb"
 	pkgRedsync     = "github.com/go-redsync/redsync"
 	pkgRedislock   = "github.com/bsm/redislock"
+	pkgRueidisLock = "github.com/redis/rueidis/rueidislock"
 	pkgConsul      = "github.com/hashicorp/consul/api"
 	pkgZK          = "github.com/go-zookeeper/zk"
 	pkgLeader      = "k8s.io/client-go/tools/leaderelection"
@@ -356,6 +358,15 @@ func catalog() []API {
 			Note: "redislock's token is random bytes (or a caller-chosen string), so it is not ordered"},
 		API{Pkg: pkgRedislock, Recv: "Lock", Name: "Metadata", Role: RoleNotToken, System: Redislock,
 			Note: "redislock's metadata is an arbitrary caller string the store never orders"},
+	)
+
+	// rueidislock: the lock is the context WithContext returns, kept
+	// alive by the Locker and canceled once the lock is lost; the cancel
+	// func it returns beside it releases (resolveReleaseFunc).
+	add(
+		API{Pkg: pkgRueidisLock, Recv: "Locker", Name: "WithContext", Role: RoleAcquire | RoleAutoRenew | RoleLost, System: Rueidis},
+		API{Pkg: pkgRueidisLock, Recv: "Locker", Name: "TryWithContext", Role: RoleTryAcquire | RoleAutoRenew | RoleLost, System: Rueidis},
+		API{Pkg: pkgRueidisLock, Recv: "Locker", Name: "ForceWithContext", Role: RoleAcquire | RoleAutoRenew | RoleLost, System: Rueidis},
 	)
 
 	// Consul.
@@ -1034,6 +1045,8 @@ func (s System) HearLoss() string {
 		return "select on it in the work and stop when it closes"
 	case Kubernetes:
 		return "run the work on the callback's ctx"
+	case Rueidis:
+		return "run the work on the ctx the Locker returns (it is canceled when the lock is lost)"
 	}
 	return "cancel the work's context or close a channel it selects on when the lease is lost"
 }
@@ -1057,7 +1070,7 @@ func (s System) TokenSource() string {
 	switch s {
 	case Etcd:
 		return "the revision the lock was acquired at, m.Header().Revision (e.Rev() for an Election)"
-	case Redsync, Redislock, GoZero, Redis:
+	case Redsync, Redislock, GoZero, Rueidis, Redis:
 		return "a token issued with the grant: a Lua script that sets the lock key and INCRs a fence key in one step"
 	case Consul:
 		return "the lock key's ModifyIndex from a read whose Session is compared with yours, " +

@@ -896,7 +896,7 @@ func lockStore(system System) System {
 	switch system {
 	case Postgres, MySQL:
 		return SQL
-	case Redsync, Redislock, GoZero:
+	case Redsync, Redislock, GoZero, Rueidis:
 		return Redis
 	}
 	return system

@@ -137,15 +137,18 @@ func (b *builder) findSignals() {
 }
 
 // signalsOf records the lost-signal that an auto-renewing call returns: a
-// channel (KeepAlive, Lock.Lock) or a value with lost-signal methods (an
-// etcd Session, whose Done and Ctx fire when its lease is gone).
+// channel (KeepAlive, Lock.Lock), a value with lost-signal methods (an
+// etcd Session, whose Done and Ctx fire when its lease is gone), or a
+// context the library cancels when the lock is lost (rueidislock's
+// WithContext), which the work hears of when it runs on it.
 func (b *builder) signalsOf(n *notifier, fn *ssa.Function, call ssa.CallInstruction, c callee) *Signal {
 	results := call.Common().Signature().Results()
 	for i := range results.Len() {
 		t := results.At(i).Type()
 		_, isChan := t.Underlying().(*types.Chan)
-		session := !isChan && b.hasLostMethods(t)
-		if !isChan && !session {
+		ctx := !isChan && isContext(t)
+		session := !isChan && !ctx && b.hasLostMethods(t)
+		if !isChan && !ctx && !session {
 			continue
 		}
 		s := &Signal{Call: call, Pos: call.Pos(), Fn: fn, System: c.system, What: c.what,
@@ -166,6 +169,8 @@ func (b *builder) signalsOf(n *notifier, fn *ssa.Function, call ssa.CallInstruct
 		case s.Value == nil: // discarded, or dropped by go/defer
 		case isChan:
 			s.Observed = n.chanObserved(s.Value)
+		case ctx:
+			s.Observed = true // used: the work runs on it
 		default:
 			s.Observed = n.sessionObserved(s.Value)
 		}

@@ -38,6 +38,7 @@ require (
 	github.com/pkg/errors v0.9.1
 	github.com/qustavo/dotsql v1.2.0
 	github.com/redis/go-redis/v9 v9.23.0
+	github.com/redis/rueidis v1.0.79
 	github.com/rs/xid v1.6.0
 	github.com/segmentio/ksuid v1.0.4
 	github.com/sourcegraph/conc v0.3.1-0.20240121214520-5f936abd7ae8
