@@ -78,6 +78,7 @@ const (
 	NATSLastRevision                     // fenced if a NATS KV delete passes LastRevision(rev) (nats.go)
 	KubeResourceVersion                  // fenced unless the object was built afresh, without a resourceVersion (kubeobjects.go)
 	EtcdSTM                              // fenced if the STM reads the lease's key and decides on what it read (etcdstm.go)
+	RueidisCommand                       // the command is spelled by the builder chain of the Completed at API.Arg (rueidis.go): a write only if it names one
 )
 
 // When says, for documentation, when a write under the rule is fenced;
@@ -604,6 +605,11 @@ func catalog() []API {
 		add(API{Pkg: pkgRedigo, Name: name, Role: RoleWrite, System: Redis, Fence: RedisCommand})
 	}
 
+	// rueidis: a command built on the client's builder (rueidis.go).
+	// Do is declared on CommandClient (v1.0.56 on) or CoreClient (before),
+	// which Client and DedicatedClient embed.
+	add(API{Pkg: pkgRueidis, Recv: "*", Name: "Do", Role: RoleWrite, System: Redis, Fence: RueidisCommand, Arg: 1})
+
 	// go-zero's Redis store and its RedisLock (redisgozero.go).
 	add(goZeroRedisCatalog()...)
 
@@ -824,8 +830,9 @@ func redisRefreshCommands() []string {
 }
 
 // redisWriteCommands lists the Redis commands that change data, as a
-// client that names the command (redigo's Do) spells them: redisWrites'
-// commands and the rest of their families.
+// client that names the command (redigo's Do, rueidis's builder) spells
+// them: redisWrites' commands and the rest of their families, and
+// RedisJSON's.
 func redisWriteCommands() []string {
 	return []string{
 		"SET", "SETEX", "PSETEX", "SETRANGE", "MSET", "MSETNX", "GETSET", "GETDEL", "GETEX", "APPEND",
@@ -837,6 +844,10 @@ func redisWriteCommands() []string {
 		"ZREMRANGEBYSCORE", "ZREMRANGEBYRANK", "ZREMRANGEBYLEX", "ZPOPMIN", "ZPOPMAX", "ZUNIONSTORE",
 		"ZINTERSTORE", "ZDIFFSTORE", "ZRANGESTORE", "ZMPOP", "LMPOP", "XDEL", "XTRIM", "SETBIT",
 		"BITOP", "PFADD", "PFMERGE", "GEOADD", "FLUSHDB", "FLUSHALL", "SLAVEOF", "REPLICAOF",
+		// RedisJSON
+		"JSON.SET", "JSON.MSET", "JSON.MERGE", "JSON.DEL", "JSON.FORGET", "JSON.CLEAR", "JSON.TOGGLE",
+		"JSON.NUMINCRBY", "JSON.NUMMULTBY", "JSON.STRAPPEND", "JSON.ARRAPPEND", "JSON.ARRINSERT",
+		"JSON.ARRPOP", "JSON.ARRTRIM",
 	}
 }
 

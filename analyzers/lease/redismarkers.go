@@ -92,13 +92,18 @@ func (b *builder) refreshesKey(c *ssa.CallCommon, key ssa.Value) bool {
 
 // redisKey returns the key a call of the catalogued Redis command api
 // names: the first argument after the command a redigo call names, the
-// first after the context of a go-redis call.
+// Key step of a rueidis command's chain, the first after the context of a
+// go-redis call.
 func redisKey(c *ssa.CallCommon, api *API) ssa.Value {
 	if api.Fence == RedisCommand {
 		if args, _ := redigoArgs(c); len(args) > 0 {
 			return args[0]
 		}
 		return nil
+	}
+	if api.Fence == RueidisCommand {
+		cmd, _ := rueidisChain(apiArg(c, api))
+		return cmd.key
 	}
 	return redisArg(c, 1)
 }

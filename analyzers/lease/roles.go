@@ -208,6 +208,9 @@ func redisCallRole(call *ssa.CallCommon, name string, api *API) (Role, string) {
 	case api.Fence == RedisCommand:
 		cmd, role := redigoRole(call)
 		return role, cmd
+	case api.Fence == RueidisCommand:
+		cmd, role := rueidisRole(call, api)
+		return role, cmd
 	case name == "SetArgs" && setArgsNX(call):
 		return RoleTryAcquire, ""
 	}
@@ -232,24 +235,30 @@ func redigoRole(call *ssa.CallCommon) (string, Role) {
 		return "", 0
 	}
 	cmd := strings.ToUpper(name)
+	nx := slices.ContainsFunc(args, isConstWord("NX"))
+	expiry := slices.ContainsFunc(args, isConstWord("EX", "PX", "EXAT", "PXAT"))
+	return cmd, commandRole(cmd, nx, expiry)
+}
+
+// commandRole returns what the Redis command cmd (upper-cased, as redigo
+// and rueidis name it) is for leases, given whether it has the NX option
+// and an expiry: redigoRole's roles.
+func commandRole(cmd string, nx, expiry bool) Role {
 	switch {
-	case cmd == "SET" && slices.ContainsFunc(args, isConstWord("NX")):
-		if slices.ContainsFunc(args, isConstWord("EX", "PX", "EXAT", "PXAT")) {
-			return cmd, RoleTryAcquire
-		}
-		return cmd, RoleFenced
-	case cmd == "SETNX":
-		return cmd, RoleFenced
+	case cmd == "SET" && nx && expiry:
+		return RoleTryAcquire
+	case cmd == "SET" && nx, cmd == "SETNX":
+		return RoleFenced
 	case cmd == "PUBLISH" || cmd == "SPUBLISH" || cmd == "XADD":
-		return cmd, RoleMessage
+		return RoleMessage
 	case cmd == "INCR" || cmd == "INCRBY":
-		return cmd, RoleWrite | RoleCounter
+		return RoleWrite | RoleCounter
 	case slices.Contains(redisRefreshCommands(), cmd):
-		return cmd, RoleWrite | RoleRefresh
+		return RoleWrite | RoleRefresh
 	case slices.Contains(redisWriteCommands(), cmd):
-		return cmd, RoleWrite
+		return RoleWrite
 	}
-	return cmd, 0
+	return 0
 }
 
 // redigoArgs returns the arguments after a redigo call's command (the
@@ -1027,6 +1036,10 @@ func (b *builder) writesOwnLockKey(fn *ssa.Function, call *ssa.CallCommon, api *
 func deletes(call *ssa.CallCommon, api *API) bool {
 	if api.Fence == RedisCommand {
 		cmd, _ := redigoRole(call)
+		return cmd == "DEL" || cmd == "UNLINK"
+	}
+	if api.Fence == RueidisCommand {
+		cmd, _ := rueidisRole(call, api)
 		return cmd == "DEL" || cmd == "UNLINK"
 	}
 	switch redisMethod(api) {

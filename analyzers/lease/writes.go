@@ -1328,6 +1328,9 @@ func redisKeyArgs(c *ssa.CallCommon) []ssa.Value {
 	if isRedigo(c) {
 		return redigoKeys(c)
 	}
+	if isRueidis(c) {
+		return rueidisKeys(c)
+	}
 	k := redisArg(c, 1)
 	if k == nil {
 		return nil
