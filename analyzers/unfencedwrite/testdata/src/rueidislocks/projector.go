@@ -73,3 +73,14 @@ func (p *projector) seed(ctx context.Context, name string) error {
 func (p *projector) announce(ctx context.Context, name string) error {
 	return p.rd.Do(ctx, p.rd.B().JsonSet().Key("projection:last").Path(".").Value(`"`+name+`"`).Build()).Error()
 }
+
+// markSeen claims an event id with SET NX and an expiry, then records it
+// under no lock: through rueidis a SET NX is a create-only write, not a
+// hand-rolled lock whose region the record would be in.
+func (p *projector) markSeen(ctx context.Context, id string) error {
+	claim := p.rd.B().Set().Key("seen:" + id).Value("1").Nx().ExSeconds(60).Build()
+	if err := p.rd.Do(ctx, claim).Error(); err != nil {
+		return err
+	}
+	return p.rd.Do(ctx, p.rd.B().JsonSet().Key("projection:last-seen").Path(".").Value(`"`+id+`"`).Build()).Error()
+}
