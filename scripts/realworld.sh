@@ -260,7 +260,8 @@ analyze() {
 	if grep -q -e 'panic' -e 'internal error' "$work/$name.err" "$work/$name.json"; then
 		problems+="crash (panic or internal error); "
 	fi
-	if ! jq -e 'type == "object"' "$work/$name.json" >/dev/null 2>&1; then
+	# jq -e succeeds on an empty file (no value, no false): slurp to tell.
+	if ! jq -s -e 'length == 1 and (.[0] | type == "object")' "$work/$name.json" >/dev/null 2>&1; then
 		problems+="no JSON output; "
 	elif [[ -n $errors ]]; then
 		problems+="analysis errors; "
