@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"runtime/debug"
 	"slices"
@@ -349,15 +350,7 @@ func moduleProgram(patterns []string, tests bool) (requested map[string]bool, ex
 	if len(owned) == 0 {
 		return requested, extra, nil
 	}
-	var wide []string
-	for _, m := range owned {
-		wide = append(wide, m+"/...")
-	}
-	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedFiles | packages.NeedImports}
-	pkgs, err := packages.Load(cfg, wide...)
-	if err != nil {
-		return nil, nil, err
-	}
+	pkgs := loadOwned(owned)
 	loaded := make(map[string]bool)
 	for _, p := range base {
 		loaded[p.PkgPath] = true
@@ -374,6 +367,31 @@ func moduleProgram(patterns []string, tests bool) (requested map[string]bool, ex
 	return requested, extra, nil
 }
 
+// loadOwned loads the packages of the user's modules, by name only, for
+// implementerPackages. A module is named by its directory where it has
+// one: a module path pattern (example.com/app/...) makes go list load the
+// whole module graph, which fails on a go.sum line gone stale for a module
+// no package needs, where go build and go vet ./... succeed. Should the
+// modules still not load, the program is analyzed without the
+// implementations it does not import: fewer calls through interfaces are
+// resolved, and nothing else changes.
+func loadOwned(owned []*packages.Module) []*packages.Package {
+	var wide []string
+	for _, m := range owned {
+		if m.Dir != "" {
+			wide = append(wide, filepath.Join(m.Dir, "..."))
+		} else {
+			wide = append(wide, m.Path+"/...")
+		}
+	}
+	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedFiles | packages.NeedImports}
+	pkgs, err := packages.Load(cfg, wide...)
+	if err != nil {
+		return nil
+	}
+	return pkgs
+}
+
 // sameModuleDeps lists, from package metadata alone (no type checking), the
 // packages patterns match (by package path) and the packages they import,
 // directly or not, from the user's modules that the patterns do not match,
@@ -387,7 +405,7 @@ func moduleProgram(patterns []string, tests bool) (requested map[string]bool, ex
 // module replaces ariga.io/atlas, whose drivers take its migration lock),
 // so what its functions and types do is known as for the main module's. A
 // module required at a version is a library and comes from export data.
-func sameModuleDeps(patterns []string, tests bool) (base []*packages.Package, requested map[string]bool, extra, owned []string, err error) {
+func sameModuleDeps(patterns []string, tests bool) (base []*packages.Package, requested map[string]bool, extra []string, owned []*packages.Module, err error) {
 	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedFiles | packages.NeedModule | packages.NeedImports | packages.NeedDeps, Tests: tests}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
@@ -406,8 +424,8 @@ func sameModuleDeps(patterns []string, tests bool) (base []*packages.Package, re
 		if p.Module == nil || !modules[p.Module.Path] && !replacedByDir(p.Module) {
 			return
 		}
-		if (p.Module.Main || replacedByDir(p.Module)) && !slices.Contains(owned, p.Module.Path) {
-			owned = append(owned, p.Module.Path)
+		if (p.Module.Main || replacedByDir(p.Module)) && !slices.ContainsFunc(owned, func(m *packages.Module) bool { return m.Path == p.Module.Path }) {
+			owned = append(owned, p.Module)
 		}
 		base = append(base, p)
 		if !requested[p.PkgPath] && !seen[p.PkgPath] {
@@ -417,7 +435,7 @@ func sameModuleDeps(patterns []string, tests bool) (base []*packages.Package, re
 	})
 	slices.SortFunc(base, func(x, y *packages.Package) int { return strings.Compare(x.ID, y.ID) })
 	slices.Sort(extra)
-	slices.Sort(owned)
+	slices.SortFunc(owned, func(x, y *packages.Module) int { return strings.Compare(x.Path, y.Path) })
 	return base, requested, extra, owned, nil
 }
 
