@@ -232,6 +232,9 @@ func TestUnverifiableModule(t *testing.T) {
 	if got.code != 0 || err != nil {
 		t.Fatalf("fencelint -json ./svc: exit code %d, %v\nstdout:\n%s\nstderr:\n%s", got.code, err, got.stdout, got.stderr)
 	}
+	if got.stderr != "" {
+		t.Errorf("fencelint -json ./svc: stderr:\n%s", got.stderr)
+	}
 	want := finding{Analyzer: "unfencedwrite", File: "svc.go", Line: lineOf(t, svc, "// through the interface")}
 	if len(findings) != 1 || findings[0].key() != want || !strings.Contains(findings[0].Message, "via *pgtotals.Store.Save") {
 		t.Errorf("fencelint -json ./svc: findings %v, want one at %v naming *pgtotals.Store.Save", findings, want)

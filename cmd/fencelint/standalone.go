@@ -213,11 +213,14 @@ func runStandalone(run standaloneRun, stdout, stderr io.Writer) int {
 	defer prog.stop()
 
 	prog.phase("listing packages")
-	requested, extra, err := moduleProgram(run.patterns, run.tests)
+	requested, extra, unlisted, err := moduleProgram(run.patterns, run.tests)
 	if err != nil {
 		prog.stop()
 		fmt.Fprintf(stderr, "fencelint: %v\n", err)
 		return exitErrors
+	}
+	if unlisted != nil {
+		fmt.Fprintf(stderr, "fencelint: warning: listing the packages of your modules: %v: calls through interfaces are resolved only to the types the named packages import\n", unlisted)
 	}
 	if len(requested) == 0 {
 		prog.stop()
@@ -340,17 +343,17 @@ func quoteAll(patterns []string) string {
 // directory, the packages that may implement an interface the requested
 // packages call through (main wires them in; see implementerPackages),
 // with what those import from the user's modules.
-func moduleProgram(patterns []string, tests bool) (requested map[string]bool, extra []string, err error) {
+func moduleProgram(patterns []string, tests bool) (requested map[string]bool, extra []string, unlisted, err error) {
 	base, requested, extra, owned, err := sameModuleDeps(patterns, tests)
 	if err != nil {
-		return requested, extra, err
+		return requested, extra, nil, err
 	}
 	extra = append(extra, wrapperPackages(base)...)
 	slices.Sort(extra)
 	if len(owned) == 0 {
-		return requested, extra, nil
+		return requested, extra, nil, nil
 	}
-	pkgs := loadOwned(owned)
+	pkgs, unlisted := loadOwned(owned)
 	loaded := make(map[string]bool)
 	for _, p := range base {
 		loaded[p.PkgPath] = true
@@ -364,7 +367,7 @@ func moduleProgram(patterns []string, tests bool) (requested map[string]bool, ex
 	}
 	extra = append(extra, implementerPackages(base, candidates)...)
 	slices.Sort(extra)
-	return requested, extra, nil
+	return requested, extra, unlisted, nil
 }
 
 // loadOwned loads the packages of the user's modules, by name only, for
@@ -373,9 +376,9 @@ func moduleProgram(patterns []string, tests bool) (requested map[string]bool, ex
 // whole module graph, which fails on a go.sum line gone stale for a module
 // no package needs, where go build and go vet ./... succeed. Should the
 // modules still not load, the program is analyzed without the
-// implementations it does not import: fewer calls through interfaces are
-// resolved, and nothing else changes.
-func loadOwned(owned []*packages.Module) []*packages.Package {
+// implementations it does not import (the error says why): fewer calls
+// through interfaces are resolved, and nothing else changes.
+func loadOwned(owned []*packages.Module) ([]*packages.Package, error) {
 	var wide []string
 	for _, m := range owned {
 		if m.Dir != "" {
@@ -385,11 +388,7 @@ func loadOwned(owned []*packages.Module) []*packages.Package {
 		}
 	}
 	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedFiles | packages.NeedImports}
-	pkgs, err := packages.Load(cfg, wide...)
-	if err != nil {
-		return nil
-	}
-	return pkgs
+	return packages.Load(cfg, wide...)
 }
 
 // sameModuleDeps lists, from package metadata alone (no type checking), the
