@@ -9,7 +9,7 @@ import (
 )
 
 func Test(t *testing.T) {
-	fencetest.Run(t, heldcheck.Analyzer, "leaderelect", "redsynccheck", "redislockcheck", "raftcheck", "etcdcheck", "consulcheck", "zkcheck", "gocroncheck", "redischeck", "deadline", "declared", "shapes", "objectstores", "checkvalue/...", "cachedleader", "middleware", "leaseflags", "noticechan/...")
+	fencetest.Run(t, heldcheck.Analyzer, "leaderelect", "redsynccheck", "redislockcheck", "raftcheck", "etcdcheck", "consulcheck", "zkcheck", "gocroncheck", "redischeck", "deadline", "declared", "shapes", "objectstores", "checkvalue/...", "cachedleader", "middleware", "leaseflags", "noticechan/...", "caridlockcheck")
 }
 
 // TestProgram runs the check as a standalone run does, with every

@@ -78,6 +78,7 @@ const (
 	NATSLastRevision                     // fenced if a NATS KV delete passes LastRevision(rev) (nats.go)
 	KubeResourceVersion                  // fenced unless the object was built afresh, without a resourceVersion (kubeobjects.go)
 	EtcdSTM                              // fenced if the STM reads the lease's key and decides on what it read (etcdstm.go)
+	EtcdadptCompare                      // fenced if the etcdadpt transaction's compares at API.Arg are not nil
 	RueidisCommand                       // the command is spelled by the builder chain of the Completed at API.Arg (rueidis.go): a write only if it names one
 )
 
@@ -131,6 +132,8 @@ func (r FenceRule) When() string {
 	case ConsulTxn:
 		return "the `Txn` holds a check-session, check-index, cas or delete-cas op, or a check-not-exists op and no delete " +
 			"(read also in the functions that build its ops)"
+	case EtcdadptCompare:
+		return "the transaction passes compares (`etcdadpt.If(etcdadpt.EqualVer(key, v))`), whatever they compare"
 	case ZKVersion:
 		return "the version passed is not -1"
 	case ZKMulti:
@@ -156,6 +159,7 @@ const (
 	Redislock  System = "bsm/redislock"
 	GoZero     System = "go-zero"
 	Rueidis    System = "rueidislock"
+	CariDLock  System = "go-chassis dlock"
 	Consul     System = "Consul"
 	ZooKeeper  System = "ZooKeeper"
 	Kubernetes System = "Kubernetes leader election"
@@ -224,6 +228,8 @@ const (
 	pkgRedsync     = "github.com/go-redsync/redsync"
 	pkgRedislock   = "github.com/bsm/redislock"
 	pkgRueidisLock = "github.com/redis/rueidis/rueidislock"
+	pkgCariDLock   = "github.com/go-chassis/cari/dlock"
+	pkgEtcdadpt    = "github.com/little-cui/etcdadpt"
 	pkgConsul      = "github.com/hashicorp/consul/api"
 	pkgZK          = "github.com/go-zookeeper/zk"
 	pkgLeader      = "k8s.io/client-go/tools/leaderelection"
@@ -369,6 +375,41 @@ func catalog() []API {
 		API{Pkg: pkgRueidisLock, Recv: "Locker", Name: "TryWithContext", Role: RoleTryAcquire | RoleAutoRenew | RoleLost, System: Rueidis},
 		API{Pkg: pkgRueidisLock, Recv: "Locker", Name: "ForceWithContext", Role: RoleAcquire | RoleAutoRenew | RoleLost, System: Rueidis},
 	)
+
+	// go-chassis's dlock: a package-level lock keyed by name over the backend
+	// installed at start-up (etcdadpt's by default), and the DLock
+	// interface dlock.Instance returns. Its lock is an etcd key put with a
+	// lease if absent; IsHoldLock reads only the process's own map.
+	for _, recv := range []string{"", "DLock"} {
+		add(
+			API{Pkg: pkgCariDLock, Recv: recv, Name: "Lock", Role: RoleAcquire, System: CariDLock},
+			API{Pkg: pkgCariDLock, Recv: recv, Name: "TryLock", Role: RoleTryAcquire, System: CariDLock},
+			API{Pkg: pkgCariDLock, Recv: recv, Name: "Unlock", Role: RoleRelease, System: CariDLock},
+			API{Pkg: pkgCariDLock, Recv: recv, Name: "Renew", Role: RoleRenew, System: CariDLock},
+			API{Pkg: pkgCariDLock, Recv: recv, Name: "IsHoldLock", Role: RoleCheck, System: CariDLock},
+		)
+	}
+
+	// etcdadpt: the etcd adapter under go-chassis (dlock's backend, and the
+	// store of the applications built on it), a package-level API over the
+	// client installed at start-up. Its Insert puts only if the key is
+	// absent; TxnWithCmp runs its ops only if its compares hold.
+	add(
+		API{Pkg: pkgEtcdadpt, Name: "Lock", Role: RoleAcquire, System: Etcd},
+		API{Pkg: pkgEtcdadpt, Name: "TryLock", Role: RoleTryAcquire, System: Etcd},
+		API{Pkg: pkgEtcdadpt, Recv: "DLock", Name: "Unlock", Role: RoleRelease, System: Etcd},
+		API{Pkg: pkgEtcdadpt, Recv: "DLock", Name: "Refresh", Role: RoleRenew, System: Etcd},
+		API{Pkg: pkgEtcdadpt, Recv: "DLock", Name: "ID", Role: RoleNotToken, System: Etcd,
+			Note: "an etcdadpt lock ID is the host name, the process ID and the time it was asked for"},
+		API{Pkg: pkgEtcdadpt, Name: "Insert", Role: RoleFenced, System: Etcd},
+		API{Pkg: pkgEtcdadpt, Name: "InsertBytes", Role: RoleFenced, System: Etcd},
+		API{Pkg: pkgEtcdadpt, Name: "TxnWithCmp", Role: RoleWrite, System: Etcd, Fence: EtcdadptCompare, Arg: 2},
+		API{Pkg: pkgEtcdadpt, Recv: "Client", Name: "TxnWithCmp", Role: RoleWrite, System: Etcd, Fence: EtcdadptCompare, Arg: 2},
+		API{Pkg: pkgEtcdadpt, Recv: "Client", Name: "Txn", Role: RoleWrite, System: Etcd},
+	)
+	for _, name := range []string{"Put", "PutBytes", "PutBytesAndGet", "Delete", "DeleteMany", "ListAndDelete", "ListAndDeleteMany", "Txn"} {
+		add(API{Pkg: pkgEtcdadpt, Name: name, Role: RoleWrite, System: Etcd})
+	}
 
 	// Consul.
 	add(

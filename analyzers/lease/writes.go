@@ -57,8 +57,11 @@ func newWrite(fn *ssa.Function, call ssa.CallInstruction, system System, what st
 func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, callee callee) *Write {
 	api, c := callee.api, call.Common()
 	w := newWrite(fn, call, api.System, callee.what)
-	if api.Pkg == pkgS3v1 || api.Pkg == pkgS3v1Upload {
+	switch api.Pkg {
+	case pkgS3v1, pkgS3v1Upload:
 		w.Advice = s3v1Advice
+	case pkgEtcdadpt:
+		w.Advice = etcdadptAdvice
 	}
 	if callee.role.Has(RoleFenced) {
 		w.Fenced = true
@@ -105,6 +108,8 @@ func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, calle
 		}
 	case ConsulTxn:
 		w.Fenced = consulTxnConditional(fn, arg(c, 0))
+	case EtcdadptCompare:
+		w.Fenced = !isNilConst(arg(c, api.Arg)) // any compare: an existence check too, so as not to cry wolf
 	case ZKVersion:
 		v := arg(c, api.Arg)
 		// A version is compare-and-set on the node, not a token: leave Token nil.
@@ -155,6 +160,11 @@ func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, calle
 	}
 	return w
 }
+
+// etcdadptAdvice says how to fence a write through etcdadpt, whose
+// transactions take compares of their own, not clientv3's.
+const etcdadptAdvice = "fence it: commit with etcdadpt.TxnWithCmp and a compare etcd checks " +
+	"(EqualModRev with the revision you read, or a fence key's value below the lease's token), and abort unless Succeeded"
 
 // goZeroAdvice says how to fence a write through go-zero's Redis store,
 // which sends no WATCH: only a script can compare the fence.
