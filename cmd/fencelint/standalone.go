@@ -371,24 +371,27 @@ func moduleProgram(patterns []string, tests bool) (requested map[string]bool, ex
 }
 
 // loadOwned loads the packages of the user's modules, by name only, for
-// implementerPackages. A module is named by its directory where it has
-// one: a module path pattern (example.com/app/...) makes go list load the
-// whole module graph, which fails on a go.sum line gone stale for a module
-// no package needs, where go build and go vet ./... succeed. Should the
-// modules still not load, the program is analyzed without the
-// implementations it does not import (the error says why): fewer calls
-// through interfaces are resolved, and nothing else changes.
+// implementerPackages. A module path pattern (example.com/app/...) makes go
+// list load the whole module graph, which fails on a go.sum line gone
+// stale for a module no package needs, where go build and go vet ./...
+// succeed: the modules are then named by their directories. Should they
+// still not load, the program is analyzed without the implementations it
+// does not import (the error says why): fewer calls through interfaces are
+// resolved, and nothing else changes.
 func loadOwned(owned []*packages.Module) ([]*packages.Package, error) {
-	var wide []string
+	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedFiles | packages.NeedImports}
+	var byPath, byDir []string
 	for _, m := range owned {
+		byPath = append(byPath, m.Path+"/...")
 		if m.Dir != "" {
-			wide = append(wide, filepath.Join(m.Dir, "..."))
-		} else {
-			wide = append(wide, m.Path+"/...")
+			byDir = append(byDir, filepath.Join(m.Dir, "..."))
 		}
 	}
-	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedFiles | packages.NeedImports}
-	return packages.Load(cfg, wide...)
+	pkgs, err := packages.Load(cfg, byPath...)
+	if err != nil && len(byDir) == len(owned) {
+		pkgs, err = packages.Load(cfg, byDir...)
+	}
+	return pkgs, err
 }
 
 // sameModuleDeps lists, from package metadata alone (no type checking), the
