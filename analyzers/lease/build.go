@@ -96,6 +96,13 @@ type builder struct {
 	// package's types converted to interfaces.
 	reachable map[string]reachableResult
 	converted *[]*types.Named
+	// replacing marks the dispatches whose facts ownFact is replacing by
+	// the package's own implementations'. One of those may be a method
+	// promoted from another package's embedded type whose fact was learned
+	// through the same dispatch (a shared coordinator's method that calls
+	// its store's interface, which the type embedding it implements too):
+	// met again, that fact stands as it is, so the lookup ends.
+	replacing map[string]bool
 	// inProgress marks the functions whose CAS paths are being read
 	// (casfence.go), so that a transaction nested in itself ends.
 	inProgress map[*ssa.Function]int
@@ -154,6 +161,7 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program, files *SchemaFact) (*M
 		sqlLockCache: make(map[*ssa.CallCommon]sqlLocks),
 		dispatch:     make(map[*types.Func][]dispatchTarget),
 		reachable:    make(map[string]reachableResult),
+		replacing:    make(map[string]bool),
 		inProgress:   make(map[*ssa.Function]int),
 		keyed:        make(map[ssa.CallInstruction]string),
 	}

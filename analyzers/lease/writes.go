@@ -537,7 +537,11 @@ func (b *builder) ownFact(fn *types.Func, f analysis.Fact) bool {
 	if !b.pass.ImportObjectFact(fn, f) {
 		return false
 	}
-	if impls, ok := b.reachableImpls(factDispatch(f)); ok {
+	d := factDispatch(f)
+	key := d.Type + "." + d.Method + d.Sig
+	if impls, ok := b.reachableImpls(d); ok && !b.replacing[key] {
+		b.replacing[key] = true
+		defer delete(b.replacing, key)
 		return b.implFact(impls, f)
 	}
 	return true
