@@ -7,6 +7,23 @@ import (
 	"testing"
 )
 
+// pgtotalsSource is the store both applications below implement their
+// Totals interface with, in a package their svc does not import.
+const pgtotalsSource = `package pgtotals
+
+import (
+	"context"
+	"database/sql"
+)
+
+type Store struct{ DB *sql.DB }
+
+func (s *Store) Save(ctx context.Context, id, total int64) error {
+	_, err := s.DB.ExecContext(ctx, "UPDATE totals SET total = $1 WHERE id = $2", total, id)
+	return err
+}
+`
+
 // replacedModule is an application module, app, that replaces the module
 // of its lock helper and its store, lib, with a directory next to it (as
 // Atlas's cmd/atlas module replaces ariga.io/atlas, whose drivers take its
@@ -93,20 +110,7 @@ func Acquire(ctx context.Context, db *sql.DB, id int64) (func() error, error) {
 	}, nil
 }
 `,
-	"lib/pgtotals/pgtotals.go": `package pgtotals
-
-import (
-	"context"
-	"database/sql"
-)
-
-type Store struct{ DB *sql.DB }
-
-func (s *Store) Save(ctx context.Context, id, total int64) error {
-	_, err := s.DB.ExecContext(ctx, "UPDATE totals SET total = $1 WHERE id = $2", total, id)
-	return err
-}
-`,
+	"lib/pgtotals/pgtotals.go": pgtotalsSource,
 }
 
 // TestReplacedModule checks that a module the main module replaces with a
@@ -199,20 +203,7 @@ func main() {
 	svc.Recompute(context.Background(), db, &pgtotals.Store{DB: db}, 1, 2)
 }
 `,
-	"app/pgtotals/pgtotals.go": `package pgtotals
-
-import (
-	"context"
-	"database/sql"
-)
-
-type Store struct{ DB *sql.DB }
-
-func (s *Store) Save(ctx context.Context, id, total int64) error {
-	_, err := s.DB.ExecContext(ctx, "UPDATE totals SET total = $1 WHERE id = $2", total, id)
-	return err
-}
-`,
+	"app/pgtotals/pgtotals.go": pgtotalsSource,
 }
 
 // TestUnverifiableModule checks that a module in go.mod that no package
