@@ -9,7 +9,9 @@
 #     expected);
 #   - with no broken= entry, the run fails on analysis errors;
 #   - with only broken listed, the run fails, and the error it prints is
-#     user's, not broken's.
+#     user's, not broken's;
+#   - a fencelint that cannot load the application (empty output) fails
+#     the run.
 #
 # Usage: scripts/realworld_test.sh [-fencelint BINARY]
 # Exits 0 when every case behaves, 1 otherwise.
@@ -99,8 +101,23 @@ check not-reused 'broken=example.com/app/broken,example.com/app/user' 0 \
 	$'not this one; analyze everything\n^realworld.sh: ok$' '^reused result$' "-reuse $kept"
 rm -rf "$kept"
 
+# A fencelint that cannot load the application prints nothing on stdout:
+# the run fails, and is not counted as one with no findings (jq -e takes
+# an empty file for a success).
+real=$binary
+binary=$work/load-failure
+printf '#!/bin/sh
+echo "fencelint: err: exit status 1: stderr: verifying example.com/absent@v1.0.0/go.mod: checksum mismatch" >&2
+exit 1
+' >"$binary"
+chmod +x "$binary"
+check load-failure - 1 \
+	$'FAIL: .*no JSON output\n^  fencelint: err: ' \
+	'^realworld.sh: ok$'
+binary=$real
+
 if ((failures)); then
-	echo "realworld_test.sh: $failures of 6 cases failed"
+	echo "realworld_test.sh: $failures of 7 cases failed"
 	exit 1
 fi
 echo "realworld_test.sh: ok"
