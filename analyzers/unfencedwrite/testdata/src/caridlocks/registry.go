@@ -96,7 +96,7 @@ func upgradeVersion(ctx context.Context, version []byte) error {
 		return err
 	}
 	defer dlock.Unlock("/version-upgrade")
-	return etcdadpt.PutBytes(ctx, "/cse-sr/server", version) // want `etcdadpt.PutBytes writes to etcd without a fencing token while the go-chassis dlock lock taken by dlock.Lock \(line 95\) is held`
+	return etcdadpt.PutBytes(ctx, "/cse-sr/server", version) // want `etcdadpt.PutBytes writes to etcd without a fencing token while the go-chassis dlock lock taken by dlock.Lock \(line 95\) is held: .*; fence it: commit with etcdadpt.TxnWithCmp and a compare etcd checks`
 }
 
 // retireRole deletes under the DLock that Instance returns, after the lock
