@@ -2,6 +2,7 @@ package lease
 
 import (
 	"go/types"
+	"path"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -22,28 +23,51 @@ import (
 // are required: a create-if-absent whose OpPut carries no lease is a
 // create, not a lock (nothing makes it lapse, so no one waits it out), and
 // a leased put under any other compare is a plain conditional write. The
-// leased put must also be the Then's only op: a transaction that serves
-// the caller's own op alongside the claim (etcd's leasing KV, which takes
-// ownership of a key it caches) records who caches the key, not a lock
-// around the work that follows.
+// key's absence may also be told by its version (Compare(Version(key),
+// "=", 0), clientv3util.KeyMissing(key)), and other compares may join it
+// (spqr's operation lock requires the key range to exist too). Beside the
+// leased put, the Then may only read other keys (what the lock guards,
+// read in the same revision); a transaction that serves the caller's own
+// op on the claimed key alongside the claim (etcd's leasing KV, which
+// takes ownership of a key it caches) records who caches the key, not a
+// lock around the work that follows. The lock is let go by a Delete of
+// its key, or by a Txn whose Then only deletes it (spqr's
+// UnlockKeyRangeOps).
 
 // etcdLockClaim returns the key a Txn's Commit claims as a hand-rolled
 // lock, or nil if call is no such claim. txn is the Commit's receiver.
 func (b *builder) etcdLockClaim(txn ssa.Value) ssa.Value {
 	steps := etcdTxnSteps(txn)
-	if len(steps.thens) != 1 {
-		return nil
+	var key ssa.Value
+	for _, op := range steps.thens {
+		if k := b.leasedPutKey(op); k != nil && key == nil {
+			key = k
+		}
 	}
-	key := b.leasedPutKey(steps.thens[0])
 	if key == nil {
 		return nil
 	}
+	for _, op := range steps.thens {
+		if b.leasedPutKey(op) == nil && !b.readsOtherKey(op, key) {
+			return nil
+		}
+	}
 	for _, cmp := range steps.ifs {
-		if absent := createRevisionZero(cmp); absent != nil && sameValue(absent, key, 0) {
+		if absent := absenceCompare(cmp); absent != nil && sameBuiltKey(absent, key) {
 			return key
 		}
 	}
 	return nil
+}
+
+// readsOtherKey reports whether op is an OpGet of a key other than key.
+func (b *builder) readsOtherKey(op, key ssa.Value) bool {
+	p := producer(op)
+	if p == nil {
+		return false
+	}
+	f := calleeFunc(p.Common())
+	return f != nil && f.Name() == "OpGet" && b.isEtcdFunc(f) && !sameBuiltKey(arg(p.Common(), 0), key)
 }
 
 // leasedPutKey returns the key of op, an OpPut with a WithLease option,
@@ -67,14 +91,19 @@ func (b *builder) leasedPutKey(op ssa.Value) ssa.Value {
 	return nil
 }
 
-// createRevisionZero returns key if cmp is Compare(CreateRevision(key),
-// "=", 0): the key does not exist.
-func createRevisionZero(cmp ssa.Value) ssa.Value {
+// absenceCompare returns key if cmp is Compare(CreateRevision(key), "=",
+// 0) or Compare(Version(key), "=", 0), or clientv3util.KeyMissing(key):
+// the key does not exist.
+func absenceCompare(cmp ssa.Value) ssa.Value {
 	p := producer(cmp)
 	if p == nil {
 		return nil
 	}
-	if f := calleeFunc(p.Common()); f == nil || f.Name() != "Compare" {
+	f := calleeFunc(p.Common())
+	if f != nil && f.Name() == "KeyMissing" && f.Pkg() != nil && path.Base(f.Pkg().Path()) == "clientv3util" {
+		return arg(p.Common(), 0)
+	}
+	if f == nil || f.Name() != "Compare" {
 		return nil
 	}
 	if op, ok := constString(arg(p.Common(), 1)); !ok || op != "=" {
@@ -87,7 +116,7 @@ func createRevisionZero(cmp ssa.Value) ssa.Value {
 	if target == nil {
 		return nil
 	}
-	if f := calleeFunc(target.Common()); f == nil || f.Name() != "CreateRevision" {
+	if f := calleeFunc(target.Common()); f == nil || f.Name() != "CreateRevision" && f.Name() != "Version" {
 		return nil
 	}
 	return arg(target.Common(), 0)
@@ -115,6 +144,27 @@ func (b *builder) etcdLockKeyDeleted(key ssa.Value) bool {
 		}
 	}
 	return false
+}
+
+// etcdTxnReleasesLock reports whether txn, the receiver of a Commit, only
+// deletes keys of the package's hand-rolled etcd locks: Txn(ctx).
+// If(owned(key)).Then(OpDelete(key)) gives the lock up.
+func (b *builder) etcdTxnReleasesLock(txn ssa.Value) bool {
+	s := etcdTxnSteps(txn)
+	if !s.complete || s.opsUnseen || len(s.thens) == 0 || len(s.elses) > 0 {
+		return false
+	}
+	for _, op := range s.thens {
+		p := producer(op)
+		if p == nil {
+			return false
+		}
+		f := calleeFunc(p.Common())
+		if f == nil || f.Name() != "OpDelete" || !b.isEtcdFunc(f) || !b.etcdLockKeyDeleted(arg(p.Common(), 0)) {
+			return false
+		}
+	}
+	return true
 }
 
 // etcdLockKeys returns the keys the package's hand-rolled etcd locks
@@ -149,8 +199,16 @@ func (b *builder) etcdLockKeys() []ssa.Value {
 }
 
 // keyRoot names what a key string starts with: the field, package
-// variable or constant on the left of its concatenations; nil if none.
+// variable or constant on the left of its concatenations, or the key
+// builder that spells the whole key (taskLockPath(id)); nil if none.
 func keyRoot(v ssa.Value) any {
+	return keyLead(v, true)
+}
+
+// keyLead is keyRoot; inside a key builder (callsBuilders false) it reads
+// path.Join's or filepath.Join's first element as the key's start, and no
+// call as a builder of its own.
+func keyLead(v ssa.Value, callsBuilders bool) any {
 	for depth := 0; depth < 8; depth++ {
 		switch x := unwrap(v).(type) {
 		case *ssa.BinOp:
@@ -165,6 +223,20 @@ func keyRoot(v ssa.Value) any {
 			if g, ok := x.X.(*ssa.Global); ok {
 				return g.Object()
 			}
+		case *ssa.Call:
+			if !callsBuilders {
+				if first := joinedFirst(x.Common()); first != nil {
+					v = first
+					continue
+				}
+				return nil
+			}
+			// The whole key, not a prefix: lockPath(id)+"/owner" is
+			// another family than lockPath(id).
+			if fn := x.Call.StaticCallee(); depth == 0 && namespacedBuilder(fn) {
+				return fn
+			}
+			return nil
 		}
 		if fv := loadedField(v); fv != nil {
 			return fv

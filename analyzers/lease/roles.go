@@ -162,6 +162,9 @@ func (b *builder) catalogCallee(call *ssa.CallCommon, fn, lib *types.Func, api *
 	if api.System == Etcd && lib.Name() == "Commit" && etcdTxnReads(callRecv(call)) {
 		c.role = 0 // a Txn of OpGets reads several keys at one revision
 	}
+	if api.System == Etcd && lib.Name() == "Commit" && b.etcdTxnReleasesLock(callRecv(call)) {
+		c.role = RoleRelease // a Txn that deletes a hand-rolled lock's key
+	}
 	if api.System == Etcd && lib.Name() == "Delete" && receiverName(lib) == "KV" && b.etcdLockKeyDeleted(arg(call, 1)) {
 		c.role = RoleRelease // deleting a hand-rolled lock's key
 	}
@@ -617,7 +620,7 @@ func (b *builder) wrapperRole(fn *ssa.Function) lockRole {
 			case c.role&(RoleAcquire|RoleTryAcquire) != 0:
 				acquires, system, dispatch, claim = true, c.system, c.dispatch, c.claim
 				acquireCalls[instr] = true
-			case c.role.Has(RoleRelease) && b.failsAfter(call):
+			case c.role.Has(RoleRelease) && (b.failsAfter(call) || b.afterFailedClaim(call)):
 				// A rollback: a wrapper that takes several locks lets go
 				// of those it got when a later one is busy, and fails.
 			case c.role.Has(RoleRelease): // deferred or not, it is let go before the caller resumes
@@ -683,6 +686,46 @@ func (b *builder) wrapperRole(fn *ssa.Function) lockRole {
 		return lockRole{role: RoleCheck, system: system, dispatch: dispatch}
 	}
 	return lockRole{}
+}
+
+// afterFailedClaim reports whether call is made only where an etcd
+// claim's transaction did not succeed (if !resp.Succeeded { Revoke(...)
+// }): the lease it lets go holds no lock, so it is a rollback, whatever
+// the function goes on to check before it fails.
+func (b *builder) afterFailedClaim(call ssa.CallInstruction) bool {
+	for blk := call.Block(); blk.Idom() != nil; blk = blk.Idom() {
+		branch, ok := blk.Idom().Instrs[len(blk.Idom().Instrs)-1].(*ssa.If)
+		if !ok || len(blk.Preds) != 1 {
+			continue
+		}
+		cond, failed := branch.Cond, blk == branch.Block().Succs[1]
+		if not, ok := cond.(*ssa.UnOp); ok && not.Op == token.NOT {
+			cond, failed = not.X, !failed
+		}
+		if failed && b.claimSucceeded(cond) {
+			return true
+		}
+	}
+	return false
+}
+
+// claimSucceeded reports whether v is the Succeeded of the response of a
+// Txn commit that claims a lock.
+func (b *builder) claimSucceeded(v ssa.Value) bool {
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return false
+	}
+	fa, ok := load.X.(*ssa.FieldAddr)
+	if !ok || fieldName(fa.X.Type(), fa.Field) != "Succeeded" {
+		return false
+	}
+	p := producer(fa.X)
+	if p == nil {
+		return false
+	}
+	c, ok := b.resolve(p.Common())
+	return ok && c.role.Has(RoleTryAcquire)
 }
 
 // acquiredAfter reports whether every path from instr to a return of its

@@ -1153,7 +1153,7 @@ func existenceCheck(cmp *ssa.CallCommon) bool {
 // writesKey reports whether key is among the written keys.
 func writesKey(written []ssa.Value, key ssa.Value) bool {
 	for _, w := range written {
-		if sameValue(w, key, 0) {
+		if sameBuiltKey(w, key) {
 			return true
 		}
 	}

@@ -177,14 +177,16 @@ func (r *runner) register(ctx context.Context, job, spec string) error {
 	return err
 }
 
-// cacheOwner is etcd's leasing KV shape: the claim's transaction also runs
-// the caller's read, so the leased key records who caches it, not a lock
-// around the write after it (a hard negative).
-func (r *runner) cacheOwner(ctx context.Context, job string, id clientv3.LeaseID) error {
+// cacheOwner is etcd's leasing KV shape: the claim's transaction serves
+// the caller's op, whatever it is, in either branch, so the leased key
+// records who caches it, not a lock around the write after it (a hard
+// negative).
+func (r *runner) cacheOwner(ctx context.Context, job string, op clientv3.Op, id clientv3.LeaseID) error {
 	key := lockPrefix + job
 	resp, err := r.cli.Txn(ctx).
 		If(clientv3.Compare(clientv3.CreateRevision(key), "=", 0)).
-		Then(clientv3.OpGet("/jobs/"+job+"/spec"), clientv3.OpPut(key, "", clientv3.WithLease(id))).
+		Then(op, clientv3.OpPut(key, "", clientv3.WithLease(id))).
+		Else(op).
 		Commit()
 	if err != nil || !resp.Succeeded {
 		return err
