@@ -563,7 +563,7 @@ func (b *builder) inferFuncRole(fn *ssa.Function, obj *types.Func) bool {
 // the implementation that role was learned from when a wrapped call goes
 // through an interface.
 func (b *builder) wrapperRole(fn *ssa.Function) lockRole {
-	var acquires, releases, renews, checks bool
+	var acquires, releases, renews, checks, closesOwn bool
 	var writeCalls []ssa.Instruction
 	acquireCalls := make(map[ssa.Instruction]bool)
 	releaseCalls := make(map[ssa.Instruction]bool) // made where they are (not deferred)
@@ -591,7 +591,12 @@ func (b *builder) wrapperRole(fn *ssa.Function) lockRole {
 				// the advisory locks taken on it: goalert's migrate.Up
 				// locks on a pgx connection it closes on return, and holds
 				// nothing then. Closing it on a failing path is a rollback.
-				releases = releases || !b.failsAfter(call)
+				ends := !b.failsAfter(call)
+				if opensItself(fn, callRecv(call.Common())) {
+					closesOwn = closesOwn || ends // a release only of what fn locks on it
+				} else {
+					releases = releases || ends
+				}
 				continue
 			}
 			c, ok := b.resolve(call.Common())
@@ -645,6 +650,10 @@ func (b *builder) wrapperRole(fn *ssa.Function) lockRole {
 			}
 		}
 	}
+	// A connection fn opens and closes itself holds none of its caller's
+	// locks (spqr's AwaitPIDs dials a shard, defers the Close and waits).
+	releases = releases || closesOwn && acquires
+
 	// A function that writes does work, not only lock calls: no wrapper.
 	// Except, in one that tells its caller whether it got the lock (a bool
 	// or error result), for writes every path from which takes the lock
@@ -772,6 +781,42 @@ func acquiredAfter(instr ssa.Instruction, acquires map[ssa.Instruction]bool) boo
 	}
 	blk := instr.Block()
 	return from(blk, slices.Index(blk.Instrs, instr)+1)
+}
+
+// opensItself reports whether conn, a connection fn closes, is one fn
+// opened (conn, err := pgx.Connect(ctx, url); defer conn.Close(ctx)), or
+// one the function that defers the closure fn opened.
+func opensItself(fn *ssa.Function, conn ssa.Value) bool {
+	v := unwrap(capturedValue(conn))
+	if e, ok := v.(*ssa.Extract); ok {
+		v = e.Tuple
+	}
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	return call.Parent() == fn || fn.Parent() != nil && call.Parent() == fn.Parent() && deferredClosure(fn)
+}
+
+// deferredClosure reports whether the closure fn is made only to be
+// deferred (defer func() { ... }()).
+func deferredClosure(fn *ssa.Function) bool {
+	refs := fn.Referrers()
+	if refs == nil || len(*refs) == 0 {
+		return false
+	}
+	for _, ref := range *refs {
+		mc, ok := ref.(*ssa.MakeClosure)
+		if !ok || mc.Referrers() == nil {
+			return false
+		}
+		for _, use := range *mc.Referrers() {
+			if d, ok := use.(*ssa.Defer); !ok || d.Call.Value != mc {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // endsSession reports whether call closes a connection whose session's
