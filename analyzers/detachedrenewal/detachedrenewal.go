@@ -426,6 +426,11 @@ func (c *checker) signal(s *lease.Signal) {
 // when the lease region makes an unfenced write.
 func (c *checker) etcdSignal(s *lease.Signal) {
 	w := c.unfencedUnder(s)
+	if w == nil && s.KeepsLock != "" && s.Value != nil && returnsChan(s.Call) {
+		c.m.Reportf(c.pass, c.rangeAt(s.Pos), "nothing acts when the channel of %s closes, so the callers of %s never hear that their lock's lease is gone and their work goes on; "+
+			"hand them a context cancelled when the channel closes and run the work on it", s.What, s.KeepsLock)
+		return
+	}
 	if w == nil {
 		return // service registration and the like: nothing to protect
 	}

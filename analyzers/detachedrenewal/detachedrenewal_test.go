@@ -10,7 +10,7 @@ import (
 
 func Test(t *testing.T) {
 	fencetest.Run(t, detachedrenewal.Analyzer,
-		"redsyncrenew/...", "redislockrenew", "etcdrenew", "consulrenew", "renewdirective/...", "repeated", "sessionfield/...", "stopsonloss", "leaderexit/...", "helperrenew/...", "sqlreacquire/...", "etcdliveness", "rueidisrenew")
+		"redsyncrenew/...", "redislockrenew", "etcdrenew", "consulrenew", "renewdirective/...", "repeated", "sessionfield/...", "stopsonloss", "leaderexit/...", "helperrenew/...", "sqlreacquire/...", "etcdliveness", "rueidisrenew", "etcdclaimrenew")
 }
 
 func TestSuggestedFixes(t *testing.T) {

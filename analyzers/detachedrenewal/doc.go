@@ -92,6 +92,10 @@
 //     helper, in its callers) guards an unfenced write; reported at
 //     NewSession or KeepAlive. A session made on that lease
 //     (concurrency.WithLease) is the same bug: one finding, at KeepAlive.
+//     A KeepAlive in an acquire wrapper of a hand-rolled etcd lock (a key
+//     put with the lease only if missing) whose channel is only drained
+//     (logged) is reported whatever its callers write: they may be in
+//     other packages, and they cannot hear of a channel they never see.
 //   - a session kept in a struct field (w.session = s) and used for
 //     mutexes or elections in another function: reported at NewSession
 //     when nothing in the package watches it and a lock made from that

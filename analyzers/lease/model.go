@@ -378,6 +378,10 @@ type Signal struct {
 	// callers, a few calls up: the lease a helper keeps alive
 	// (KeepAlive in keepAlive(ctx, id)) may guard the work of its caller.
 	Callers []*ssa.Function
+	// KeepsLock names, for a KeepAlive in an acquire wrapper of a
+	// hand-rolled etcd lock (spqr's LockKeyRangeOps), the wrapper: the
+	// lease it keeps is its callers' lock, whatever package they are in.
+	KeepsLock string
 	// Observed reports whether the program ever waits on, selects on,
 	// reads from or derives a context from the signal.
 	Observed bool

@@ -153,6 +153,9 @@ func (b *builder) signalsOf(n *notifier, fn *ssa.Function, call ssa.CallInstruct
 		}
 		s := &Signal{Call: call, Pos: call.Pos(), Fn: fn, System: c.system, What: c.what,
 			OnGrantedLease: session && b.passesOption(call.Common(), RoleOnLease)}
+		if isChan {
+			s.KeepsLock = b.etcdClaimWrapper(fn)
+		}
 		if v, ok := call.(*ssa.Call); ok {
 			s.Value = resultValue(v, i, results.Len())
 			carrier := s.Value
@@ -178,6 +181,19 @@ func (b *builder) signalsOf(n *notifier, fn *ssa.Function, call ssa.CallInstruct
 		return s
 	}
 	return nil
+}
+
+// etcdClaimWrapper names fn if it is an acquire wrapper of a hand-rolled
+// etcd lock (a claim Txn), "" otherwise.
+func (b *builder) etcdClaimWrapper(fn *ssa.Function) string {
+	obj := declaredFunc(fn)
+	if obj == nil {
+		return ""
+	}
+	if f := b.roleFact(obj); f != nil && f.Role&(RoleAcquire|RoleTryAcquire) != 0 && f.Claim == EtcdTxnClaim {
+		return shortName(obj)
+	}
+	return ""
 }
 
 // companionResult returns the pointer result that call returns beside the
@@ -1604,7 +1620,8 @@ func isLogging(c *ssa.CallCommon) bool {
 }
 
 // logPackages are the packages whose functions log or format.
-var logPackages = map[string]bool{"log": true, "log/slog": true, "fmt": true, "k8s.io/klog": true, "k8s.io/klog/v2": true}
+var logPackages = map[string]bool{"log": true, "log/slog": true, "fmt": true, "k8s.io/klog": true, "k8s.io/klog/v2": true,
+	"go.uber.org/zap": true, "github.com/rs/zerolog": true, "github.com/rs/zerolog/log": true, "github.com/sirupsen/logrus": true}
 
 // pkgPath is the import path of fn's package, or "".
 func pkgPath(fn *types.Func) string {
