@@ -60,14 +60,21 @@ func (b *builder) etcdLockClaim(txn ssa.Value) ssa.Value {
 	return nil
 }
 
-// readsOtherKey reports whether op is an OpGet of a key other than key.
+// readsOtherKey reports whether op is an OpGet of one key other than key,
+// with no options. A read of a range beside the put (the first-created key
+// under the lock's prefix: etcd's Mutex recipe, copied) makes the put a
+// place in a queue, not the lock.
 func (b *builder) readsOtherKey(op, key ssa.Value) bool {
 	p := producer(op)
 	if p == nil {
 		return false
 	}
 	f := calleeFunc(p.Common())
-	return f != nil && f.Name() == "OpGet" && b.isEtcdFunc(f) && !sameBuiltKey(arg(p.Common(), 0), key)
+	if f == nil || f.Name() != "OpGet" || !b.isEtcdFunc(f) {
+		return false
+	}
+	opts, ok := variadic(arg(p.Common(), 1))
+	return ok && len(opts) == 0 && !sameBuiltKey(arg(p.Common(), 0), key)
 }
 
 // leasedPutKey returns the key of op, an OpPut with a WithLease option,

@@ -171,3 +171,20 @@ func (m *mover) split(ctx context.Context, id, at string) error {
 	_, err := m.cli.Put(ctx, shardPath(id)+"/split", at) // want `KV.Put writes to etcd without a fencing token while the etcd lock taken by mover.lockSplit`
 	return err
 }
+
+// queueMutex is etcd's Mutex recipe, copied into an application: the put
+// only queues the caller under the prefix, and the range read beside it
+// tells who owns the lock; the put's success is no claim (a hard
+// negative: fencelint reads no lock here, the library's Mutex is
+// catalogued).
+func (m *mover) queueMutex(ctx context.Context, pfx, myKey string, lease clientv3.LeaseID) error {
+	resp, err := m.cli.Txn(ctx).
+		If(clientv3.Compare(clientv3.CreateRevision(myKey), "=", 0)).
+		Then(clientv3.OpPut(myKey, "", clientv3.WithLease(lease)), clientv3.OpGet(pfx, clientv3.WithPrefix())).
+		Commit()
+	if err != nil || !resp.Succeeded {
+		return err
+	}
+	_, err = m.cli.Put(ctx, "/queued/"+myKey, "1")
+	return err
+}
