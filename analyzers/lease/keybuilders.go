@@ -1,6 +1,7 @@
 package lease
 
 import (
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -79,6 +80,8 @@ func builderStep(instr ssa.Instruction, depth int) bool {
 		}
 		_, local := slot.X.(*ssa.Alloc)
 		return local
+	case *ssa.UnOp:
+		return x.Op != token.ARROW // a receive: another value each time
 	case *ssa.Go, *ssa.Defer, *ssa.Send, *ssa.MapUpdate, *ssa.Panic, *ssa.Select:
 		return false
 	}
