@@ -23,9 +23,11 @@ import (
 // are required: a create-if-absent whose OpPut carries no lease is a
 // create, not a lock (nothing makes it lapse, so no one waits it out), and
 // a leased put under any other compare is a plain conditional write. The
-// key's absence may also be told by its version (Compare(Version(key),
-// "=", 0), clientv3util.KeyMissing(key)), and other compares may join it
-// (spqr's operation lock requires the key range to exist too). Beside the
+// key's absence may also be told by clientv3util.KeyMissing(key) (the
+// same compare), and other compares may join it (spqr's operation lock
+// requires the key range to exist too). Version(key) = 0 is not read so:
+// etcd's own recipes put a unique key for each caller that way (putNewKV,
+// the queue entries of barriers and read-write mutexes), excluding no one. Beside the
 // leased put, the Then may only read other keys (what the lock guards,
 // read in the same revision); a transaction that serves the caller's own
 // op on the claimed key alongside the claim (etcd's leasing KV, which
@@ -99,8 +101,7 @@ func (b *builder) leasedPutKey(op ssa.Value) ssa.Value {
 }
 
 // absenceCompare returns key if cmp is Compare(CreateRevision(key), "=",
-// 0) or Compare(Version(key), "=", 0), or clientv3util.KeyMissing(key):
-// the key does not exist.
+// 0) or clientv3util.KeyMissing(key): the key does not exist.
 func absenceCompare(cmp ssa.Value) ssa.Value {
 	p := producer(cmp)
 	if p == nil {
@@ -123,7 +124,7 @@ func absenceCompare(cmp ssa.Value) ssa.Value {
 	if target == nil {
 		return nil
 	}
-	if f := calleeFunc(target.Common()); f == nil || f.Name() != "CreateRevision" && f.Name() != "Version" {
+	if f := calleeFunc(target.Common()); f == nil || f.Name() != "CreateRevision" {
 		return nil
 	}
 	return arg(target.Common(), 0)

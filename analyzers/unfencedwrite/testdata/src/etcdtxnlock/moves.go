@@ -3,7 +3,9 @@ package etcdtxnlock
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path"
+	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.etcd.io/etcd/client/v3/clientv3util"
@@ -186,5 +188,22 @@ func (m *mover) queueMutex(ctx context.Context, pfx, myKey string, lease clientv
 		return err
 	}
 	_, err = m.cli.Put(ctx, "/queued/"+myKey, "1")
+	return err
+}
+
+// enqueue puts a key of its own under the queue's prefix only if it is
+// new, as etcd's recipes do (putNewKV): each caller's key is unique, so
+// the put excludes no one, and the writes after it are under no lock (a
+// hard negative).
+func (m *mover) enqueue(ctx context.Context, prefix string, lease clientv3.LeaseID) error {
+	key := fmt.Sprintf("%s/%v", prefix, time.Now().UnixNano())
+	resp, err := m.cli.Txn(ctx).
+		If(clientv3.Compare(clientv3.Version(key), "=", 0)).
+		Then(clientv3.OpPut(key, "", clientv3.WithLease(lease))).
+		Commit()
+	if err != nil || !resp.Succeeded {
+		return err
+	}
+	_, err = m.cli.Put(ctx, prefix+"/ready", "1")
 	return err
 }
