@@ -1,6 +1,7 @@
 package lease
 
 import (
+	"go/constant"
 	"go/token"
 	"go/types"
 	"math/bits"
@@ -59,6 +60,84 @@ func (b *builder) isPairedLockKey(fn *ssa.Function, k ssa.Value) bool {
 		}
 	}
 	return false
+}
+
+// A lock helper that does more than SET NX keeps state of its own beside
+// the lock key: a read-writer lock registers readers in a hash built like
+// the writer's key, and its Lock clears the readers whose registration
+// expired before it returns.
+//
+//	writerKey := fmt.Sprintf("%s{%s}:writer", rw.prefix, name)
+//	readersKey := fmt.Sprintf("%s{%s}:readers", rw.prefix, name)
+//	rw.client.SetNX(ctx, writerKey, token, ttl) ... rw.client.HDel(ctx, readersKey, id)
+//
+// keepsLockState takes such a write for the lock's own: fn is named for
+// taking a lock (lock, acquire, obtain: Lock, TryLock, RLock) and k is
+// built as a SET NX key of fn is, by the same function or concatenation
+// of the same values, its string constants aside. A function named
+// otherwise that writes beside its lock key (job:{id}:lock, then
+// job:{id}:report) writes data the lock guards, and so does a locking
+// function whose key is built from other values (another name).
+
+// keepsLockState reports whether call, a Redis write in fn, names only
+// keys built as the key of a SET NX in fn is, but for their string
+// constants, and fn is named for taking a lock.
+func (b *builder) keepsLockState(fn *ssa.Function, call *ssa.CallCommon) bool {
+	if !hasWordPrefix(fn.Name(), "lock", "trylock", "rlock", "wlock", "acquire", "obtain") {
+		return false
+	}
+	keys := redisKeyArgs(call)
+	for _, k := range keys {
+		if !slices.ContainsFunc(b.lockKeys(), func(lk ssa.Value) bool { return valueFunc(lk) == fn && builtAlike(k, lk) }) {
+			return false
+		}
+	}
+	return len(keys) > 0
+}
+
+// builtAlike reports whether a and b are two keys computed by the same
+// steps from the same values but for their string constants, and from at
+// least one value that is not a constant: fmt.Sprintf("%s:readers", name) and
+// fmt.Sprintf("%s:writer", name), or prefix+name+":readers" and
+// prefix+name+":writer".
+func builtAlike(a, b ssa.Value) bool {
+	shared, differs := false, false
+	steps := map[*ssa.Function]int{valueFunc(a): 0}
+	var alike func(x, y ssa.Value, depth int) bool
+	alike = func(x, y ssa.Value, depth int) bool {
+		x, y = unwrap(x), unwrap(y)
+		switch {
+		case stringConsts(x, y):
+			differs = differs || x.(*ssa.Const).Value.ExactString() != y.(*ssa.Const).Value.ExactString()
+			return true
+		case !isConst(x) && sameValueIn(x, y, 0, steps):
+			shared = true
+			return true
+		case depth > 8:
+			return false
+		}
+		next := func(p, q ssa.Value) bool { return alike(p, q, depth+1) }
+		switch x := x.(type) {
+		case *ssa.BinOp:
+			y, ok := y.(*ssa.BinOp)
+			return ok && x.Op == token.ADD && y.Op == token.ADD && next(x.X, y.X) && next(x.Y, y.Y)
+		case *ssa.Slice: // a call's ...any
+			y, ok := y.(*ssa.Slice)
+			return ok && sameElems(x, y, next)
+		case *ssa.Call:
+			y, ok := y.(*ssa.Call)
+			return ok && sameCall(x.Common(), y.Common(), next)
+		}
+		return false
+	}
+	return alike(a, b, 0) && shared && differs
+}
+
+// stringConsts reports whether a and b are both string constants.
+func stringConsts(a, b ssa.Value) bool {
+	x, ok := unwrap(a).(*ssa.Const)
+	y, ok2 := unwrap(b).(*ssa.Const)
+	return ok && ok2 && x.Value != nil && y.Value != nil && x.Value.Kind() == constant.String && y.Value.Kind() == constant.String
 }
 
 // sameVariadicKey reports whether k, the variadic parameter of its

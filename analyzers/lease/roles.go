@@ -642,6 +642,8 @@ func (b *builder) wrapperRole(fn *ssa.Function) lockRole {
 				checks, system, dispatch = true, c.system, c.dispatch
 			case c.role&(RoleWrite|RoleFenced) != 0 && c.api != nil:
 				switch {
+				case c.api.System == Redis && b.keepsLockState(fn, call.Common()):
+					// the lock's bookkeeping beside its key: no work, no release
 				case !b.writesOwnLockKey(fn, call.Common(), c.api):
 					writeCalls = append(writeCalls, instr)
 				case deletes(call.Common(), c.api):

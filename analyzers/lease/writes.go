@@ -143,7 +143,7 @@ func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, calle
 	}
 	if api.System == Redis {
 		w.Fenced = w.Fenced || b.inWatch(fn) || api.Fence == RedisCommand && redigoWatches(fn)
-		w.LockImpl = b.touchesLockKey(fn, c)
+		w.LockImpl = b.touchesLockKey(fn, c) || b.keepsLockState(fn, c)
 		w.keyParams = keyParamsOfKeys(fn, redisKeyArgs(c))
 		if !w.Fenced && !w.LockImpl {
 			b.freshKeyWrite(w, fn, call, redisMethod(api))
