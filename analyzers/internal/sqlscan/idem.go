@@ -229,12 +229,19 @@ func (s *stmt) positiveNumber(lo, hi int) bool {
 }
 
 // expiry reads the WHERE clause [lo, hi) of a DELETE: Expiry if it
-// selects rows only by age or expiry. Holes that stand for a whole
-// condition of a subquery doing the selection (WITH rows AS (SELECT ...
-// WHERE <hole>) DELETE ... IN (SELECT ... FROM rows)) become Open: what
-// they hold decides whether the delete is by age.
+// selects rows only by age or expiry, or by age among the rows a key pins
+// (WHERE key = $1 AND expires_at IS NOT NULL AND expires_at < now(): the
+// server deletes the row only if it is still expired when the statement
+// runs, so a stale holder's copy deletes what the next holder's would).
+// Holes that stand for a whole condition of a subquery doing the
+// selection (WITH rows AS (SELECT ... WHERE <hole>) DELETE ... IN (SELECT
+// ... FROM rows)) become Open: what they hold decides whether the delete
+// is by age.
 func (s *stmt) expiry(lo, hi int) {
 	params, open, ok := s.byAge(lo, hi, 0)
+	if !ok {
+		params, ok = s.pinnedByAge(lo, hi)
+	}
 	if !ok {
 		return
 	}
@@ -288,6 +295,52 @@ func (s *stmt) softDelete(set, end, wlo, whi int) {
 		params = append(params, stamp)
 	}
 	s.st.Expiry, s.st.AgeParams = true, params
+}
+
+// pinnedByAge reads a condition [lo, hi) whose ANDed parts each pin a
+// column to a value (col = $1, col = 'x'), keep a column that is set (col
+// IS NOT NULL), or compare a column with a time before it, at least one of
+// them. params are the placeholders the age comparisons use.
+func (s *stmt) pinnedByAge(lo, hi int) (params []Param, ok bool) {
+	aged := false
+	for _, part := range s.andParts(lo, hi) {
+		if s.pinsValue(part[0], part[1]) || s.isNotNull(part[0], part[1]) {
+			continue
+		}
+		p, ok := s.ageComparison(part[0], part[1], false)
+		if !ok {
+			return nil, false
+		}
+		if !p.IsZero() {
+			params = append(params, p)
+		}
+		aged = true
+	}
+	return params, aged
+}
+
+// pinsValue reports whether [lo, hi) is "col = v", v a placeholder or a
+// literal.
+func (s *stmt) pinsValue(lo, hi int) bool {
+	op, at, ok := s.comparison(lo, hi)
+	if !ok || op != "=" {
+		return false
+	}
+	if _, _, ok := s.column(lo, at); !ok {
+		return false
+	}
+	v := s.valueAt(at+1, hi)
+	return v.literal || !v.param.IsZero()
+}
+
+// isNotNull reports whether [lo, hi) is "col IS NOT NULL".
+func (s *stmt) isNotNull(lo, hi int) bool {
+	lo, hi = s.strip(lo, hi)
+	if hi-lo < 4 || !s.word(hi-3, "IS") || !s.word(hi-2, "NOT") || !s.word(hi-1, "NULL") {
+		return false
+	}
+	_, _, ok := s.column(lo, hi-3)
+	return ok
 }
 
 // isNull reports whether [lo, hi) is "col IS NULL".

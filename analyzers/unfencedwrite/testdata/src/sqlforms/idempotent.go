@@ -99,9 +99,10 @@ func (s *Store) renameWithCachedVersion(ctx context.Context, job int64, name str
 	return err
 }
 
-// purgeExpired deletes rows selected only by age: what expired stays
-// expired, so a stale holder's delete removes nothing the next holder
-// kept.
+// purgeExpired deletes rows selected only by age, or by age among the
+// rows a key pins: what expired stays expired, so a stale holder's delete
+// removes nothing the next holder kept. A range of other values is the
+// holder's own choice of rows, not their age.
 func (s *Store) purgeExpired(ctx context.Context, job int64, ttl time.Duration) error {
 	if err := s.lock(ctx, job); err != nil {
 		return err
@@ -115,7 +116,10 @@ func (s *Store) purgeExpired(ctx context.Context, job int64, ttl time.Duration) 
 	if _, err := s.db.ExecContext(ctx, "DELETE FROM runs WHERE finished_at < $1", time.Now().Add(-ttl)); err != nil {
 		return err
 	}
-	_, err := s.db.ExecContext(ctx, "DELETE FROM runs WHERE finished_at < now() AND owner = $1", "me") // want `ExecContext \(DELETE runs\) writes to SQL database without a fencing token`
+	if _, err := s.db.ExecContext(ctx, "DELETE FROM runs WHERE job_id = $1 AND finished_at IS NOT NULL AND finished_at < now()", job); err != nil {
+		return err
+	}
+	_, err := s.db.ExecContext(ctx, "DELETE FROM runs WHERE finished_at < now() AND attempts > $1", 3) // want `ExecContext \(DELETE runs\) writes to SQL database without a fencing token`
 	return err
 }
 
