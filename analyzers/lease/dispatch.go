@@ -161,15 +161,17 @@ func (b *builder) targetFacts(t dispatchTarget) (role *RoleFact, wf *WritesFact,
 // plays: the role its implementations agree on (an implementation with no
 // role that writes nothing, such as an in-memory lock for tests, does not
 // disagree; one that writes a store does: a periodical job's Work beside
-// the decorator's that locks around it), and the first of them, for
-// diagnostics.
+// the decorator's that locks around it, unless fn is named for taking or
+// letting go a lock, when the writer is a lock fencelint cannot read, such
+// as a lease row a PostgreSQL implementation deletes where a Redis one
+// deletes its SET NX key), and the first of them, for diagnostics.
 func (b *builder) dispatchRole(fn *types.Func) (*RoleFact, string) {
 	var agreed *RoleFact
 	via := ""
 	for _, t := range b.dispatchTargets(fn) {
 		role, wf, _ := b.targetFacts(t)
 		switch {
-		case role == nil && wf != nil:
+		case role == nil && wf != nil && !namedForLocking(fn.Name()):
 			return nil, "" // a real implementation that writes and takes no lock (another job behind a locking decorator)
 		case role == nil:
 		case agreed == nil:
@@ -186,6 +188,12 @@ func (b *builder) dispatchRole(fn *types.Func) (*RoleFact, string) {
 		}
 	}
 	return agreed, via
+}
+
+// namedForLocking reports whether a method's name says it takes or lets go
+// a lock: Lock, TryLock, Unlock, Acquire, Release, Obtain.
+func namedForLocking(name string) bool {
+	return hasWordPrefix(name, "lock", "trylock", "unlock", "acquire", "release", "obtain")
 }
 
 // dispatchFact reports whether a call of the interface method fn writes
