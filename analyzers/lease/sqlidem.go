@@ -62,8 +62,8 @@ import (
 //     memory, neither which rows nor what values: a stale holder's copy
 //     is the same reset run late (other constants, SET owner = NULL, can
 //     undo what the next holder assigned; see sqlscan's Reset);
-//   - a DELETE of rows selected only by age or expiry is idempotent:
-//     what expired stays expired;
+//   - a DELETE of rows selected only by age or expiry, or by age among
+//     the rows a key pins, is idempotent: what expired stays expired;
 //   - an upsert whose DO UPDATE applies only where the row differs from
 //     the definition inserted, and whose definition is constant, writes
 //     what every holder writes (sqlconverge.go);

@@ -16,8 +16,9 @@ import (
 //     new version passed in): optimistic concurrency, a compare-and-set on
 //     the version (Versions);
 //   - DELETE whose WHERE selects rows only by age or expiry, directly or
-//     through "IN (subquery)" and WITH queries that do: deleting what has
-//     expired twice deletes it once (Expiry);
+//     through "IN (subquery)" and WITH queries that do, or by age among
+//     the rows it pins to values (key = $1 AND expires_at < now()):
+//     deleting what has expired twice deletes it once (Expiry);
 //   - a soft delete by age, UPDATE ... SET deleted_at = now() WHERE
 //     deleted_at IS NULL AND <by age>, as ORMs send for a delete of a
 //     model with a deletion stamp: stamping what has expired twice stamps
