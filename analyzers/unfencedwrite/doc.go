@@ -506,9 +506,12 @@
 //     from a subquery or a WITH query (WITH rows AS (SELECT id FROM t WHERE
 //     expires_at < $1 LIMIT 1000) DELETE FROM t WHERE id IN (SELECT id FROM
 //     rows)). So is a delete below a PostgreSQL snapshot's xmin (the oldest
-//     transaction still running, which never goes backwards either). ANDed
-//     with anything else (an owner, a key), NOT IN, or a bound that is
-//     neither (another transaction ID, a number) it is not. A soft
+//     transaction still running, which never goes backwards either). So is
+//     one among the rows it pins to values (WHERE key = $1 AND expires_at
+//     IS NOT NULL AND expires_at < now()): the server deletes a row only if
+//     it is still expired when the statement runs. ANDed with anything
+//     else (a range, attempts > $1), NOT IN, or a bound that is neither a
+//     time nor a snapshot (another transaction ID, a number) it is not. A soft
 //     delete by age counts the same: UPDATE t SET deleted_at = now() WHERE
 //     deleted_at IS NULL AND finished_at < $1, which is what bun sends for
 //     a delete of a model with a soft_delete column and GORM for a Delete
