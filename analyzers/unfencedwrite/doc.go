@@ -658,7 +658,10 @@
 //     leaves the key column to the database says nothing.
 //
 // Writes that only implement a hand-rolled lock (the DEL or PEXPIRE of the
-// SET NX key) are not protected writes and are not reported. A write that is
+// SET NX key, or, in a function named for taking a lock, a write to a key
+// built as its SET NX key is but for string constants, such as a
+// read-writer lock's readers hash) are not protected writes and are not
+// reported. A write that is
 // reached only through a validity check (if le.IsLeader()) is reported by
 // heldcheck, and a write fenced with a value that is not monotonic by
 // weaktoken, so each bug is reported once.
