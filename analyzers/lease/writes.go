@@ -19,6 +19,9 @@ import (
 func (b *builder) findWrites() {
 	b.calls(func(fn *ssa.Function, call ssa.CallInstruction) bool {
 		if w := b.writeAt(fn, call); w != nil {
+			if !w.Fenced && !w.LockImpl {
+				b.cacheFill(w, fn, call)
+			}
 			b.model.Writes = append(b.model.Writes, w)
 			b.writeCalls[call] = true
 		}

@@ -491,6 +491,21 @@
 //     the next holder's check-then-insert is a second payment, whatever the
 //     primary key). Readers that find keys by pattern (SCAN MATCH job:*)
 //     are assumed not to exist.
+//   - A cache fill under a stampede lock: rdb.Set(ctx, key, v, time.Minute)
+//     made only when rdb.Get(ctx, key) in the same function missed (a
+//     branch on err == redis.Nil, errors.Is(err, redis.Nil), Get's error
+//     not nil, an empty value, or a wrapper's found flag false leads only
+//     there, and none on a hit does). A stale holder's late fill is what it
+//     loaded from the source of truth, older by the pause at most, and
+//     lives until the entry's TTL: a cache's staleness, not data the lock
+//     protects. The write must set an expiry (go-redis Set or SetEx with a
+//     TTL) or go through a method, receiver type or package named for a
+//     cache (cache.Store.Set after cache.Store.Get of the same key), and
+//     the read must share the key with it (the same value) on a receiver
+//     of the same type. A write made when the read hit, a
+//     read-modify-write, and a first-use create with no expiry (default
+//     settings written when absent, then changed by the next holder) are
+//     reported.
 //   - An atomic drain: in the function handed to go-redis's TxPipelined, a
 //     DEL (or UNLINK) of one key after a read of that key whole (LRANGE or
 //     ZRANGE 0 -1, SMEMBERS, HGETALL, GET) takes the key's contents as

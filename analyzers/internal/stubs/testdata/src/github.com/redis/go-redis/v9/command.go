@@ -84,12 +84,13 @@ type StringCmd struct {
 	val string
 }
 
-func (cmd *StringCmd) String() (_ string)        { return }
-func (cmd *StringCmd) Val() string               { return cmd.val }
-func (cmd *StringCmd) Result() (string, error)   { return cmd.val, cmd.err }
-func (cmd *StringCmd) Bool() (_ bool, _ error)   { return }
-func (cmd *StringCmd) Int() (_ int, _ error)     { return }
-func (cmd *StringCmd) Int64() (_ int64, _ error) { return }
+func (cmd *StringCmd) String() (_ string)         { return }
+func (cmd *StringCmd) Val() string                { return cmd.val }
+func (cmd *StringCmd) Result() (string, error)    { return cmd.val, cmd.err }
+func (cmd *StringCmd) Bool() (_ bool, _ error)    { return }
+func (cmd *StringCmd) Int() (_ int, _ error)      { return }
+func (cmd *StringCmd) Bytes() (_ []byte, _ error) { return }
+func (cmd *StringCmd) Int64() (_ int64, _ error)  { return }
 
 type ZSliceCmd struct {
 	baseCmd
