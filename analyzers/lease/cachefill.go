@@ -41,8 +41,8 @@ import (
 //     and stays judged;
 //   - it is a cache's: the write sets an expiry (go-redis Set or SetEx
 //     with a TTL), or the write's method, its receiver's type or that
-//     type's package is named for a cache (cache.Store.Set,
-//     RCache.Put).
+//     type's package is named for a cache (cache.Store.Set, a
+//     UserCache's Put).
 //
 // Check-then-create of data with no expiry (settings written on first
 // use) is not a fill: a stale holder's late create overwrites what the
