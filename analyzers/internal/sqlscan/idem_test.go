@@ -348,3 +348,85 @@ func TestPins(t *testing.T) {
 		})
 	}
 }
+
+// TestClaims checks the columns read as a row's expiry taken over, with
+// fences, which write the value they compare, as twins.
+func TestClaims(t *testing.T) {
+	for _, tc := range []struct {
+		name, query string
+		want        string // the claimed columns, or "-"
+	}{
+		{"upsert over an expired row", "INSERT INTO task_lock(task_name, lock_until, locked_at, locked_by) VALUES($1, $2, $3, $4) ON CONFLICT ON CONSTRAINT task_lock_pkey DO UPDATE SET lock_until = $2, locked_at = $3, locked_by = $4 where task_lock.lock_until < $3", "lock_until"},
+		{"update, renewal ORed", "UPDATE leader SET holder = $1, expires_at = now() + interval '15 seconds' WHERE name = $2 AND (expires_at < now() OR holder = $1)", "expires_at"},
+		{"bound on the left", "UPDATE locks SET owner = ?, expires = ? WHERE name = ? AND ? > expires", "expires"},
+		{"heartbeat gone stale", "UPDATE workers SET heartbeat_at = now(), owner = $1 WHERE id = $2 AND heartbeat_at < now() - interval '30 seconds'", "heartbeat_at"},
+		{"fence", "UPDATE docs SET body = $1, fence = $2 WHERE id = $3 AND fence < $2", "-"},
+		{"upsert fence", "INSERT INTO docs (id, body, fence) VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET body = EXCLUDED.body, fence = EXCLUDED.fence WHERE docs.fence < EXCLUDED.fence", "-"},
+		{"compared, not set", "UPDATE docs SET body = $1 WHERE id = $2 AND fence < $3", "-"},
+		{"set, compared the other way", "UPDATE locks SET expires = $1 WHERE name = $2 AND expires > $3", "-"},
+		{"negated", "UPDATE locks SET expires = $1 WHERE name = $2 AND NOT (expires < $3)", "-"},
+		{"another table's column", "UPDATE locks SET expires = $1 FROM owners WHERE owners.expires < $2", "-"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := sqlscan.Parse(tc.query)
+			if s.Unknown || len(s.Statements) != 1 {
+				t.Fatalf("unknown or not one statement: %s", scriptSummary(s))
+			}
+			got := strings.Join(s.Statements[0].Claims, ",")
+			if got == "" {
+				got = "-"
+			}
+			if got != tc.want {
+				t.Errorf("Claims = %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestFlags checks the UPDATEs read as assignments and pins only, the
+// shape of a tombstone.
+func TestFlags(t *testing.T) {
+	for _, tc := range []struct {
+		name, query string
+		want        string // sets;where, or "-"
+	}{
+		{"placeholder flag", "UPDATE queue SET is_deleted = $1 WHERE queue_name = $2 AND item = $3", "is_deleted=$1;queue_name=$2,item=$3"},
+		{"literal flag", "UPDATE object_keys SET is_deleted = TRUE WHERE object_key = $1", "is_deleted=TRUE;object_key=$1"},
+		{"two columns", "UPDATE t SET a = 1, b = 'x' WHERE id IN ($1, $2)", "a=1,b='x';id=$1|$2"},
+		{"expression", "UPDATE t SET a = a + 1 WHERE id = $1", "-"},
+		{"clock", "UPDATE t SET deleted_at = now() WHERE id = $1", "-"},
+		{"range", "UPDATE t SET is_deleted = TRUE WHERE id > $1", "-"},
+		{"no WHERE", "UPDATE t SET is_deleted = TRUE", "-"},
+		{"joined", "UPDATE t SET is_deleted = TRUE FROM u WHERE t.id = u.id AND u.k = $1", "-"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := sqlscan.Parse(tc.query)
+			if s.Unknown || len(s.Statements) != 1 {
+				t.Fatalf("unknown or not one statement: %s", scriptSummary(s))
+			}
+			st := s.Statements[0]
+			render := func(pins []sqlscan.Pin) string {
+				var out []string
+				for _, p := range pins {
+					var vals []string
+					for _, v := range p.Values {
+						if v.Literal != "" {
+							vals = append(vals, v.Literal)
+						} else {
+							vals = append(vals, param(v.Param))
+						}
+					}
+					out = append(out, p.Column+"="+strings.Join(vals, "|"))
+				}
+				return strings.Join(out, ",")
+			}
+			got := "-"
+			if st.Sets != nil {
+				got = render(st.Sets) + ";" + render(st.Where)
+			}
+			if got != tc.want {
+				t.Errorf("got %s, want %s", got, tc.want)
+			}
+		})
+	}
+}

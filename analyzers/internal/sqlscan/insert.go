@@ -197,6 +197,7 @@ func (s *stmt) onConflict(i int) {
 		stop := s.find(end+1, s.hi, "RETURNING", "ON")
 		s.st.Fences = append(s.st.Fences, s.fences(end+1, stop, "ON CONFLICT WHERE")...)
 		s.st.Differs, s.st.Converges = s.differs(end+1, stop)
+		s.claims(do+3, end, end+1, stop)
 	}
 }
 

@@ -118,6 +118,18 @@ type Statement struct {
 	// With holds the data-modifying statements of a WITH clause, each read
 	// as a statement of its own: `WITH u AS (UPDATE ...) SELECT ...`.
 	With []Statement
+	// Claims lists the columns an UPDATE, or the update of an upsert,
+	// assigns whose old value its condition requires to be below a bound
+	// other than the new value (SET lock_until = $2 ... WHERE lock_until <
+	// $3; SET expires_at = now() + interval '15s' WHERE expires_at < now()
+	// OR holder = $1): a row taken over once its time has run out, as a
+	// lease row is. A fence, which writes the value it compares with, is
+	// none. Whether the row is a lease is the caller's to judge.
+	Claims []string
+	// Claimed lists, when Claims is set, every column the claim's SET
+	// assigns (the holder, the expiry, a token): what identifies the
+	// holder of the row, beside its key.
+	Claimed []string
 	// Versions lists the optimistic-concurrency checks of an UPDATE: a
 	// column bumped in SET (version = version + 1) and compared for
 	// equality with a placeholder in the WHERE clause (Op "=").
@@ -150,6 +162,13 @@ type Statement struct {
 	// only holds two or more columns each to one of some values (DELETE
 	// FROM service WHERE id = $1 AND status = 'PENDING_DELETE'), or nil.
 	Pins []Pin
+	// Sets and Where hold, for a one-table UPDATE whose every assignment
+	// gives a column one placeholder or literal and whose WHERE clause
+	// only holds columns to values, ANDed (UPDATE queue SET is_deleted =
+	// $1 WHERE queue_name = $2 AND item = $3), the assignments and the
+	// conditions; nil otherwise. Where holds them for a one-table DELETE
+	// too (DELETE FROM task_lock WHERE task_name = $1).
+	Sets, Where []Pin
 	// Derived reports a set-based UPDATE over other tables (JOIN, FROM)
 	// that binds no value, sets each column to a literal, another table's
 	// column or the store's clock (never from its own value), and whose

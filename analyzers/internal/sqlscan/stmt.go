@@ -461,6 +461,8 @@ func (s *stmt) update(i int) {
 	if s.whereHi > s.whereLo {
 		s.versions(set+1, end, s.whereLo, s.whereHi)
 		if !s.joined {
+			s.claims(set+1, end, s.whereLo, s.whereHi)
+			s.flags(set+1, end, s.whereLo, s.whereHi)
 			s.softDelete(set+1, end, s.whereLo, s.whereHi)
 			s.bounds(set+1, end, s.whereLo, s.whereHi)
 		}
@@ -511,6 +513,7 @@ func (s *stmt) delete(i int) {
 		s.expiry(s.whereLo, s.whereHi)
 		if w := s.whereLo - 1; s.find(i, w, "USING", "JOIN") == w && !s.hasComma(i, w) {
 			s.pins(s.whereLo, s.whereHi) // one table: every column is the target's
+			s.st.Where = s.wherePins(s.whereLo, s.whereHi)
 		}
 	}
 	s.st.Returning = s.find(i, s.hi, "RETURNING") < s.hi

@@ -177,8 +177,50 @@ func (s *stmt) operand(lo, hi int) (Operand, bool) {
 		return Operand{Param: t.param()}, true
 	case tNumber, tString:
 		return Operand{Literal: t.text}, true
+	case tWord:
+		if t.is("TRUE") || t.is("FALSE") {
+			return Operand{Literal: strings.ToUpper(t.text)}, true
+		}
 	}
 	return Operand{}, false
+}
+
+// flags records, for a one-table UPDATE whose SET list [set, end) gives
+// every column one placeholder or literal and whose WHERE clause [wlo,
+// whi) only holds columns to values, ANDed, the assignments (Sets) and
+// the conditions (Where).
+func (s *stmt) flags(set, end, wlo, whi int) {
+	var sets, where []Pin
+	for _, part := range s.split(set, end) {
+		eq := s.equals(part[0], part[1])
+		col, _, ok := s.column(part[0], eq)
+		if !ok || eq >= part[1] {
+			return
+		}
+		op, ok := s.operand(eq+1, part[1])
+		if !ok {
+			return
+		}
+		sets = append(sets, Pin{col, []Operand{op}})
+	}
+	where = s.wherePins(wlo, whi)
+	if len(sets) > 0 && len(where) > 0 {
+		s.st.Sets, s.st.Where = sets, where
+	}
+}
+
+// wherePins returns the conditions of a WHERE clause [wlo, whi) that only
+// holds columns to values, ANDed, or nil.
+func (s *stmt) wherePins(wlo, whi int) []Pin {
+	var where []Pin
+	for _, part := range s.conjuncts(wlo, whi, 0) {
+		col, values, ok := s.oneOf(part[0], part[1])
+		if !ok {
+			return nil
+		}
+		where = append(where, Pin{col, values})
+	}
+	return where
 }
 
 // stampsOnly reports whether every assignment of sets but the one to col
