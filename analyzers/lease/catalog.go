@@ -88,7 +88,7 @@ func (r FenceRule) When() string {
 	switch r {
 	case SQLQuery:
 		return "the statement compares a column with the lease's token (`WHERE fence < $2`) and `RowsAffected` is read, " +
-			"or it is insert-if-absent, optimistic, a keyed state transition, a bounded decrement decided on the caller's inputs, derived from other rows, a delete by age or server configuration"
+			"or it is insert-if-absent, optimistic, a keyed state transition, a bounded decrement decided on the caller's inputs, derived from other rows, a delete by age, a tombstone or server configuration"
 	case SQLPrepared:
 		return "as for SQL text, read from the `Prepare` that made the statement"
 	case SQLBuilder:

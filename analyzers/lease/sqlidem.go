@@ -64,6 +64,13 @@ import (
 //     undo what the next holder assigned; see sqlscan's Reset);
 //   - a DELETE of rows selected only by age or expiry, or by age among
 //     the rows a key pins, is idempotent: what expired stays expired;
+//   - a tombstone, an UPDATE that only sets soft-delete flags to true
+//     (is_deleted, deleted; not archived, undone by an unarchive) on the rows its
+//     keys pin (UPDATE queue SET is_deleted = $1 WHERE queue_name = $2
+//     AND item = $3, $1 true), is idempotent: a row marked deleted is
+//     not marked live again, so the stale holder's copy changes nothing.
+//     A flag pinned true in a DELETE's keys (WHERE object_key = $1 AND
+//     is_deleted = TRUE) is such a terminal state too;
 //   - an upsert whose DO UPDATE applies only where the row differs from
 //     the definition inserted, and whose definition is constant, writes
 //     what every holder writes (sqlconverge.go);
@@ -97,6 +104,8 @@ func (b *builder) unfencedOK(st *sqlscan.Statement, text sqlText, args []ssa.Val
 		return "state transition", countGates
 	case st.Expiry && agesAreTimes(st.AgeParams, text, args, argsKnown):
 		return "delete by age", countIgnored
+	case len(st.Sets) > 0 && tombstone(st.Sets, st.Where, text, args, argsKnown):
+		return "a tombstone", countIgnored
 	case st.Derived:
 		return "derived from other rows", countIgnored
 	case st.Reset:
@@ -145,13 +154,59 @@ func pinnedToState(pins []sqlscan.Pin, text sqlText, args []ssa.Value, argsKnown
 	state, key := false, false
 	for _, p := range pins {
 		switch {
-		case !slices.ContainsFunc(p.Values, func(o sqlscan.Operand) bool { return !terminalConst(o, text, args, argsKnown) }):
+		case !slices.ContainsFunc(p.Values, func(o sqlscan.Operand) bool { return !terminalConst(o, text, args, argsKnown) }),
+			terminalFlag(p, text, args, argsKnown):
 			state = true
 		case !slices.ContainsFunc(p.Values, func(o sqlscan.Operand) bool { return !boundVariable(o, text, args, argsKnown) }):
 			key = true
 		}
 	}
 	return state && key
+}
+
+// tombstone reports whether an UPDATE only marks deleted (terminalFlag)
+// the rows its conditions pin by a key, its other conditions holding
+// columns to constants.
+func tombstone(sets, where []sqlscan.Pin, text sqlText, args []ssa.Value, argsKnown bool) bool {
+	for _, p := range sets {
+		if !terminalFlag(p, text, args, argsKnown) {
+			return false
+		}
+	}
+	keyed := false
+	for _, p := range where {
+		for _, o := range p.Values {
+			switch {
+			case boundVariable(o, text, args, argsKnown):
+				keyed = true
+			case !isConstOperand(o, text, args, argsKnown):
+				return false
+			}
+		}
+	}
+	return keyed
+}
+
+// terminalFlag reports whether p holds a soft-delete flag (is_deleted,
+// deleted) to true only. Other flags are left out: archived is undone
+// by an unarchive, and a stale holder's done = true can cover the retry
+// the next holder started; a purge or removal flag is often set on rows
+// the next holder added since.
+func terminalFlag(p sqlscan.Pin, text sqlText, args []ssa.Value, argsKnown bool) bool {
+	if !hasWordPrefix(p.Column, "delet", "isdelet") {
+		return false
+	}
+	return !slices.ContainsFunc(p.Values, func(o sqlscan.Operand) bool {
+		v, ok := operandConst(o, text, args, argsKnown)
+		return !ok || v != "true" && v != "1"
+	})
+}
+
+// isConstOperand reports whether an operand is a literal or a placeholder
+// bound to a Go constant.
+func isConstOperand(op sqlscan.Operand, text sqlText, args []ssa.Value, argsKnown bool) bool {
+	_, ok := operandConst(op, text, args, argsKnown)
+	return ok
 }
 
 // terminalConst reports whether an operand is a string constant naming a
@@ -208,6 +263,9 @@ func operandConst(op sqlscan.Operand, text sqlText, args []ssa.Value, argsKnown 
 		if strings.HasPrefix(op.Literal, "'") {
 			return strings.ReplaceAll(strings.Trim(op.Literal, "'"), "''", "'"), true
 		}
+		if op.Literal == "TRUE" || op.Literal == "FALSE" {
+			return strings.ToLower(op.Literal), true // as a Go constant bool reads
+		}
 		return op.Literal, true
 	}
 	v := boundValue(op.Param, text, args, argsKnown)
@@ -216,6 +274,9 @@ func operandConst(op sqlscan.Operand, text sqlText, args []ssa.Value, argsKnown 
 	}
 	if s, ok := constString(v); ok {
 		return s, true
+	}
+	if b, ok := constBool(v); ok {
+		return strconv.FormatBool(b), true
 	}
 	if n, ok := constInt(v); ok {
 		return strconv.FormatInt(n, 10), true

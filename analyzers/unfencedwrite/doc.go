@@ -533,6 +533,16 @@
 //     of a model with a gorm.DeletedAt field (ForceDelete or Unscoped make
 //     them real DELETEs). Without the IS NULL test it restamps rows already
 //     deleted, and is reported.
+//   - Tombstone: an UPDATE that only sets soft-delete flags to true
+//     (is_deleted, deleted) on the rows its keys pin (UPDATE queue SET
+//     is_deleted = $1 WHERE queue_name = $2 AND item = $3, $1 true): a row
+//     marked deleted is not marked live again, so a stale holder's copy
+//     changes nothing. A DELETE that holds such a flag true among its keys
+//     (WHERE object_key = $1 AND is_deleted = TRUE) deletes only rows
+//     already tombstoned, a state transition. Other flags are judged:
+//     archived = true is undone by an unarchive, done = true can cover a
+//     retry the next holder started, and purged = true is often set on
+//     rows added since the holder looked.
 //   - Upsert of a constant definition: INSERT ... ON CONFLICT (k) DO
 //     UPDATE SET ... WHERE t.a <> EXCLUDED.a OR t.b <> :b (each ORed
 //     condition compares a column with the value inserted into it, by <>,
