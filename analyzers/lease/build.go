@@ -85,6 +85,10 @@ type builder struct {
 	// what each call's SQL does to advisory locks (sqlLocksOf).
 	sqlCache     map[sqlKey]*sqlscan.Script
 	sqlLockCache map[*ssa.CallCommon]sqlLocks
+	// leaseRowTables holds the tables the package takes lease rows of,
+	// with the columns their claims write (leaserows.go); nil until
+	// first asked.
+	leaseRowTables map[string]map[string]bool
 	// scriptRoles caches the lock role of Redis script calls (scriptRole).
 	scriptRoles map[*ssa.CallCommon]Role
 	// prog summarizes the whole program's implementations of interfaces,

@@ -162,6 +162,12 @@ type Write struct {
 	// LockImpl marks a write that implements a hand-rolled lock (SET NX's
 	// key deleted or expired): not a protected write.
 	LockImpl bool
+	// BlindRelease names, for a LockImpl write that lets a lease row go,
+	// the lock table when the write does not check the row is still its
+	// holder's (DELETE FROM task_lock WHERE task_name = $1): a holder
+	// paused past the row's expiry deletes the next holder's row
+	// (leaserows.go).
+	BlindRelease string
 	// Held lists the leases held where the write happens (empty outside
 	// every lease region).
 	Held []*Lease

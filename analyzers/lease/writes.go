@@ -708,6 +708,13 @@ func (b *builder) sqlTextWrite(w *Write, call ssa.CallInstruction, text sqlText,
 		return nil
 	}
 	w.What = fmt.Sprintf("%s (%s)", w.What, describeStatement(writes[0]))
+	if !slices.ContainsFunc(writes, func(st *sqlscan.Statement) bool { return !b.onLeaseTable(st) }) {
+		w.LockImpl = true // a lease row's claim, renewal or release (leaserows.go)
+		if i := slices.IndexFunc(writes, b.blindRelease); i >= 0 {
+			w.BlindRelease = writes[i].Table
+		}
+		return w
+	}
 	var args []ssa.Value
 	argsKnown := false
 	if argsAt >= 0 {

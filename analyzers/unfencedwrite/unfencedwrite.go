@@ -29,6 +29,7 @@ var Analyzer = &analysis.Analyzer{
 
 func run(pass *analysis.Pass) (any, error) {
 	m := lease.ModelOf(pass)
+	reportBlindReleases(pass, m)
 	var found []finding
 	for _, w := range m.Writes {
 		held := m.Guarding(w)
@@ -71,6 +72,21 @@ func run(pass *analysis.Pass) (any, error) {
 		m.Report(pass, d)
 	}
 	return nil, nil
+}
+
+// reportBlindReleases reports the statements that let a lease row go by
+// its key alone, whoever holds it: the release is a write too, and the
+// one a stale holder makes takes the next holder's lock away.
+func reportBlindReleases(pass *analysis.Pass, m *lease.Model) {
+	for _, w := range m.Writes {
+		if w.BlindRelease == "" || m.Silenced(pass, w.Pos) {
+			continue
+		}
+		m.Report(pass, analysis.Diagnostic{Pos: w.Pos, Message: fmt.Sprintf("%s lets the lease row in %s go without checking it is still "+
+			"this holder's: a holder paused past the row's expiry deletes the row the next holder took, and a third "+
+			"takes the lock while the second still works; delete only your own row (AND the holder or token column "+
+			"= the value your claim wrote) and check RowsAffected", w.What, w.BlindRelease)})
+	}
 }
 
 // A finding is an unfenced write and the lease it is made under.

@@ -46,7 +46,7 @@ func sameStatement(ctx context.Context, conn *sql.Conn) {
 }
 
 // leaseRow is a lease taken by the statement that returns its token.
-func leaseRow(ctx context.Context, pool *pgxpool.Pool, me string) { // want leaseRow:"writes .*UPDATE leases.*"
+func leaseRow(ctx context.Context, pool *pgxpool.Pool, me string) { // want leaseRow:"lock role acquire"
 	var tok int64
 	err := pool.QueryRow(ctx, `UPDATE leases SET holder = $1, token = token + 1, expires_at = now() + interval '10 seconds'
 		WHERE name = 'reports' AND expires_at < now() RETURNING token`, me).Scan(&tok)
