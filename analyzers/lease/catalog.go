@@ -1061,7 +1061,6 @@ const (
 	EtcdTxnClaim                   // an etcd key put WithLease by a Txn only if absent (etcdtxnlock.go)
 	EtcdElectionClaim              // an etcd Election won by Campaign: no Mutex, its key and revision are the check
 	EtcdLeaseClaim                 // a bare etcd lease (Grant, TimeToLive): a key attached to it is the check
-	SQLRowClaim                    // a lease row of the application's own table, taken over once expired (leaserows.go)
 )
 
 // FenceAdvice says how to fence a write to the store s made under a lease
@@ -1082,10 +1081,6 @@ func (c Claim) FenceAdvice(s System) string {
 		return "fence it: commit it in a Txn that compares the lock key with your claim " +
 			"(If(clientv3.Compare(clientv3.CreateRevision(lockKey), \"=\", claimResp.Header.Revision)), " +
 			"or LeaseValue(lockKey) with your lease ID) and check Succeeded"
-	}
-	if c == SQLRowClaim && (s == SQL || s == Postgres || s == MySQL) {
-		return "fence it: have the claim bump a token in the lease row (SET fence = fence + 1 ... RETURNING fence), " +
-			"add \"AND fence < $token\" to this write's WHERE clause and check RowsAffected"
 	}
 	return ""
 }

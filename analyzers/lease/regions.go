@@ -514,9 +514,6 @@ func (b *builder) leaseAt(call ssa.CallInstruction, c callee) *Lease {
 
 // leaseName names a lease in diagnostics: "the etcd lock taken by Mutex.Lock".
 func leaseName(c callee) string {
-	if c.claim == SQLRowClaim {
-		return "the lease row taken by " + c.what
-	}
 	if c.system == "" {
 		return "the lease taken by " + c.what
 	}
@@ -552,8 +549,6 @@ func (b *builder) sqlLockOps(call *ssa.Call, c callee, state leaseSet) leaseSet 
 	locks := b.sqlLocksOf(call.Common(), c.api)
 	switch locks.acquire {
 	case "":
-	case leaseRow:
-		state = state.with(b.leaseRowLease(call, locks.table))
 	case "pg_advisory_xact_lock", "pg_try_advisory_xact_lock":
 		if isTx(b.sessionValue(sqlSession(call.Common(), c.api))) {
 			state = state.with(b.sqlLease(call, c, locks.acquire, false))
@@ -562,10 +557,6 @@ func (b *builder) sqlLockOps(call *ssa.Call, c callee, state leaseSet) leaseSet 
 		state = state.with(b.sqlLease(call, c, locks.acquire, true))
 	}
 	for _, name := range locks.releases {
-		if name == leaseRow {
-			state = state.without(func(l *Lease) bool { return l.Claim == SQLRowClaim })
-			continue
-		}
 		state = state.without(func(l *Lease) bool { return l.Kind == Acquired && l.System == sqlLockSystem(name) })
 	}
 	return state
@@ -575,7 +566,6 @@ func (b *builder) sqlLockOps(call *ssa.Call, c callee, state leaseSet) leaseSet 
 type sqlOps struct {
 	acquires, releases, writes bool
 	system                     System
-	claim                      Claim
 }
 
 // sqlOps reads the SQL a call sends (api.Arg) for advisory-lock calls and
@@ -584,8 +574,6 @@ func (b *builder) sqlOps(c *ssa.CallCommon, api *API) sqlOps {
 	locks := b.sqlLocksOf(c, api)
 	ops := sqlOps{acquires: locks.acquire != "", releases: len(locks.releases) > 0, writes: locks.writes}
 	switch {
-	case ops.acquires && locks.acquire == leaseRow, !ops.acquires && ops.releases && locks.releases[0] == leaseRow:
-		ops.system, ops.claim = SQL, SQLRowClaim
 	case ops.acquires:
 		ops.system = sqlLockSystem(locks.acquire)
 	case ops.releases:
@@ -652,9 +640,6 @@ func (b *builder) failedAcquisition(cond ssa.Value) (*Lease, int) {
 	switch x := cond.(type) {
 	case *ssa.BinOp:
 		if l, edge, ok := b.failedScriptClaim(x); ok {
-			return l, edge
-		}
-		if l, edge, ok := b.failedRowClaim(x); ok {
 			return l, edge
 		}
 		v, isNil := x.X, isNilConst(x.Y)

@@ -617,7 +617,7 @@ func (b *builder) wrapperRole(fn *ssa.Function) lockRole {
 					acquireCalls[instr] = true
 				}
 				if ops.acquires || ops.releases {
-					system, dispatch, claim = ops.system, Dispatch{}, ops.claim
+					system, dispatch = ops.system, Dispatch{}
 				}
 				continue
 			}

@@ -305,7 +305,7 @@ func (b *builder) wrappedSession(fn *ssa.Function) int {
 	for call, c := range b.resolvedCalls(fn) {
 		var s ssa.Value
 		switch {
-		case sendsSQL(c.api) && b.sqlOps(call.Common(), c.api).acquires && b.sqlOps(call.Common(), c.api).claim != SQLRowClaim:
+		case sendsSQL(c.api) && b.sqlOps(call.Common(), c.api).acquires:
 			s = b.lockSession(sqlSession(call.Common(), c.api), b.sqlLocksOf(call.Common(), c.api).acquire)
 		case c.role&(RoleAcquire|RoleTryAcquire) != 0 && c.session > 0:
 			s = b.sessionValue(arg(call.Common(), c.session-1))

@@ -24,9 +24,6 @@ type sqlLocks struct {
 	// writes says some path writes table data, other than the lease
 	// rows of a lock table (leaserows.go).
 	writes bool
-	// table is the lock table whose lease row the text takes when
-	// acquire is leaseRow.
-	table string
 }
 
 // sqlLocksOf reads the SQL that c, a call of a SQL API, sends.
@@ -45,19 +42,8 @@ func (b *builder) sqlLocksOf(c *ssa.CallCommon, api *API) sqlLocks {
 		}
 		acquire := ""
 		for _, st := range script.Statements {
-			switch {
-			case leaseRowClaim(&st):
-				if acquire == "" {
-					acquire, l.table = leaseRow, st.Table
-				}
-				continue
-			case b.releasesLeaseRow(&st):
-				if !slices.Contains(l.releases, leaseRow) {
-					l.releases = append(l.releases, leaseRow)
-				}
-				continue
-			case b.onLeaseTable(&st):
-				continue // the lock's bookkeeping: a renewal, a sweep
+			if b.onLeaseTable(&st) {
+				continue // a lease row's claim, renewal or release (leaserows.go)
 			}
 			l.writes = l.writes || st.Writes
 			for _, fc := range st.Calls {

@@ -6,8 +6,7 @@
 // unfencedwrite: report store writes made while a lease is held that carry no fencing token
 //
 // A distributed lock (etcd, Redis SET NX or redsync, Consul, ZooKeeper,
-// Kubernetes leader election, a PostgreSQL advisory lock, a lease row in a
-// table of the application's own) is a lease: the
+// Kubernetes leader election, a PostgreSQL advisory lock) is a lease: the
 // permission expires on the lock service's clock, and nobody tells the holder
 // when it does. A holder can be frozen past the expiry and then write:
 //
@@ -217,24 +216,24 @@
 // made once but synchronously (sync.Once.Do(func() { db.Exec(...) })) is
 // made under the lease and stays reported.
 //
-// A lease row in a table of the application's own is a lease too: a
-// statement that sets a time column only where its old value has passed
-// (INSERT INTO task_lock ... ON CONFLICT DO UPDATE SET lock_until = $2,
-// locked_by = $4 WHERE task_lock.lock_until < $3; UPDATE leader SET
-// holder = $1, expires_at = now() + interval '15s' WHERE name = $2 AND
-// (expires_at < now() OR holder = $1)), in a table or on a column named
-// for a lock (lock, lease, leader, mutex, election, semaphore), takes the
-// row, and holds it where its RowsAffected says a row changed (or, with
-// RETURNING, where the row was scanned), through the application's
-// wrappers as any lock. Its statements on that table are the lock's own,
-// not writes it guards, but one is judged: a release that deletes the row
-// by its key alone (DELETE FROM task_lock WHERE task_name = $1) deletes
-// whoever's row is there, so a holder paused past lock_until deletes the
-// row the next holder took, and a third takes the lock while the second
-// still works. It is reported where it is made, and fixed by holding a
-// column the claim wrote (the holder, the expiry, a token) to this
-// holder's value. A DELETE of the expired rows only (lock_until < $1) is a
-// sweep, no release.
+// A lease row in a table of the application's own is a lock fencelint
+// reads only in part. A statement that sets a time column only where its
+// old value has passed (INSERT INTO task_lock ... ON CONFLICT DO UPDATE SET
+// lock_until = $2, locked_by = $4 WHERE task_lock.lock_until < $3; UPDATE
+// leader SET holder = $1, expires_at = now() + interval '15s' WHERE name =
+// $2 AND (expires_at < now() OR holder = $1)), in a table or on a column
+// named for a lock (lock, lease, leader, mutex, election, semaphore),
+// claims the row; its statements on that table are the lock's own, not
+// writes it guards. One is judged: a release that deletes the row by its
+// key alone (DELETE FROM task_lock WHERE task_name = $1) deletes whoever's
+// row is there, so a holder paused past lock_until deletes the row the
+// next holder took, and a third takes the lock while the second still
+// works. It is reported where it is made, and fixed by holding a column
+// the claim wrote (the holder, the expiry, a token) to this holder's
+// value. A DELETE of the expired rows only (lock_until < $1) is a sweep,
+// no release. The claim opens no lease region: the writes made while such
+// a row is held are not judged (on the real-world set they were mostly
+// idempotent deletes of dead objects).
 //
 // How to fence, per store:
 //
