@@ -86,7 +86,7 @@ func (t tombstones) OnAdd(obj any, isInInitialList bool) {}
 func (t tombstones) OnUpdate(oldObj, newObj any)         {}
 func (t tombstones) OnDelete(obj any) {
 	key, _ := cache.DeletionHandlingMetaNamespaceKeyFunc(obj)
-	t.db.Exec(`UPDATE objects SET deleted = true WHERE key = $1`, key)
+	t.db.Exec(`UPDATE objects SET state = 'gone' WHERE key = $1`, key)
 }
 
 // compact runs as a conc pool task.
