@@ -402,7 +402,8 @@ func (b *builder) handedMethodWrites() {
 		w.Via, w.Dispatch, w.Append, w.accumulates = wf.What, wf.Dispatch, wf.Append, wf.Append || wf.Accumulates
 		w.spawned = wf.Spawned
 		if wf.Cases == nil {
-			w.Sites, w.sitesOf = wf.Sites, obj
+			w.reachSites(&wf)
+			w.sitesOf = obj
 		}
 		w.handedUnder = l
 		b.model.Writes = append(b.model.Writes, w)

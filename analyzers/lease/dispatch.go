@@ -228,6 +228,57 @@ func (b *builder) otherWriters(targets []dispatchTarget, first dispatchTarget) s
 	return " (also " + strings.Join(names, ", ") + ")"
 }
 
+// dispatchSites returns the Sites of a call that runs one of targets, and
+// how many implementations they stand for. When more than one writes
+// unfenced on every call, each one's writes: its Sites, or the one write
+// its fact names. A call that starts whichever worker it is handed then
+// names every worker's write, not the first's for all (the first is
+// often the least: a cache fill beside the others' state writes).
+// Otherwise named's Sites, those of the implementation the message names.
+func (b *builder) dispatchSites(targets []dispatchTarget, named *WritesFact) ([]Site, int) {
+	var sites []Site
+	writers := 0
+	replaces := !named.Append // targets come replacingFirst
+	for _, t := range targets {
+		role, wf, _ := b.targetFacts(t)
+		if role != nil || wf == nil || wf.OnceRecv || wf.Cases != nil || wf.Site.File == "" || replaces && wf.Append {
+			continue
+		}
+		writers++
+		own := wf.Sites
+		if len(own) == 0 {
+			own = []Site{wf.Site}
+		}
+		for _, site := range own {
+			if len(sites) < MaxWriteSites && !slices.Contains(sites, site) {
+				sites = append(sites, site)
+			}
+		}
+	}
+	if writers < 2 || len(sites) < 2 {
+		return named.Sites, named.Implementations
+	}
+	return sites, writers
+}
+
+// replacingFirst returns targets with the first implementation whose
+// writes replace data moved to the front, when one only adds rows comes
+// before it: the call's message names a write that loses data when a
+// stale holder makes it, as factNamedWrite does for a function's own.
+func (b *builder) replacingFirst(targets []dispatchTarget) []dispatchTarget {
+	for i, t := range targets {
+		role, wf, _ := b.targetFacts(t)
+		if role != nil || wf == nil || wf.OnceRecv || wf.Append {
+			continue
+		}
+		if i == 0 {
+			return targets
+		}
+		return slices.Concat(targets[i:i+1], targets[:i], targets[i+1:])
+	}
+	return targets
+}
+
 // targetsFact is dispatchFact over the implementations targets.
 func (b *builder) targetsFact(targets []dispatchTarget, f analysis.Fact) bool {
 	if d, ok := f.(*CASFact); ok {
@@ -238,6 +289,9 @@ func (b *builder) targetsFact(targets []dispatchTarget, f analysis.Fact) bool {
 	}
 	if d, ok := f.(*CallbackParamFact); ok {
 		return b.dispatchCallbacks(targets, d)
+	}
+	if _, ok := f.(*WritesFact); ok {
+		targets = b.replacingFirst(targets)
 	}
 	var fenced *FencedByParamFact
 	fencedVia, fencedImpl := "", Dispatch{}
@@ -253,7 +307,8 @@ func (b *builder) targetsFact(targets []dispatchTarget, f analysis.Fact) bool {
 				return false
 			}
 			dispatched := WritesFact{System: wf.System, What: wf.What + ", via " + t.name + b.otherWriters(targets, t), Advice: wf.Advice, Dispatch: t.impl, OutsideOf: wf.OutsideOf, Append: wf.Append, Spawned: wf.Spawned, OnceRecv: wf.OnceRecv,
-				Keys: b.agreedKeys(targets, wf.Keys), Session: b.agreedSession(targets, wf.Session), Sites: wf.Sites}
+				Keys: b.agreedKeys(targets, wf.Keys), Session: b.agreedSession(targets, wf.Session), Site: wf.Site}
+			dispatched.Sites, dispatched.Implementations = b.dispatchSites(targets, wf)
 			dispatched.BoundColumn, dispatched.BoundParam = b.agreedBound(targets, wf)
 			if wf.OnceRecv { // another implementation may write on every call
 				if once == nil {
@@ -765,7 +820,7 @@ func (b *builder) pairedLease(w *Write, l *Lease) *Lease {
 		if paired := b.implLease(l, t.impl.Type); paired != nil {
 			w.Via, w.System, w.Dispatch = wf.What+", via "+t.name, wf.System, t.impl
 			if w.cases == nil {
-				w.Sites = reachedSites(w.Call, wf)
+				w.reachSites(wf)
 			}
 			return paired
 		}

@@ -83,6 +83,14 @@ type WritesFact struct {
 	// syncer.go:94" (writesites.go); those that only add rows are left
 	// out when another replaces data. nil: What is the only one.
 	Sites []Site
+	// Site is the write What names, where the program makes it nearest
+	// the store, as a Site: a call through an interface that several
+	// implementations answer lists each one's (dispatchSites).
+	Site Site
+	// Implementations, when 2 or more, says Sites lists the writes of
+	// that many implementations of an interface method, one of which a
+	// call of it runs (dispatch.go), rather than writes every call makes.
+	Implementations int
 }
 
 // sameWritesFact reports whether x and y say the same.
@@ -90,7 +98,7 @@ func sameWritesFact(x, y *WritesFact) bool {
 	return x.System == y.System && x.What == y.What && x.Advice == y.Advice && x.Dispatch == y.Dispatch && x.OutsideOf == y.OutsideOf &&
 		x.Append == y.Append && x.Accumulates == y.Accumulates && x.FreshKeys == y.FreshKeys && x.KeyParams == y.KeyParams && x.Session == y.Session && x.SessionField == y.SessionField && x.Spawned == y.Spawned &&
 		x.OnceRecv == y.OnceRecv && x.Keys == y.Keys && x.BoundColumn == y.BoundColumn && x.BoundParam == y.BoundParam &&
-		sameCases(x.Cases, y.Cases) && slices.Equal(x.Sites, y.Sites)
+		sameCases(x.Cases, y.Cases) && slices.Equal(x.Sites, y.Sites) && x.Site == y.Site && x.Implementations == y.Implementations
 }
 
 // A Dispatch names the implementation that a fact was learned from through

@@ -152,6 +152,7 @@ func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 		plain := spawned == nil && onceRecv == nil && fenced == nil && cond == nil && len(converge) == 0
 		var cases []WriteCase
 		var sites []Site
+		var impls int
 		if plain {
 			// only plain unfenced writes: a call that reaches none of
 			// them writes nothing this fact could stand for
@@ -159,10 +160,10 @@ func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 		}
 		if plain && cases == nil {
 			unfenced = b.factNamedWrite(unfenced, writes)
-			sites = b.writeSites(writes)
+			sites, impls = b.writeSites(writes)
 		}
 		f := &WritesFact{System: unfenced.System, What: b.describeWrite(unfenced), Advice: ownAdvice(unfenced), Dispatch: unfenced.Dispatch, OutsideOf: outsideOf, Append: appends, Accumulates: accumulates, FreshKeys: freshKeys, KeyParams: keyParams,
-			Spawned: allSpawned && !once, OnceRecv: once, Keys: keys, Cases: cases, Sites: sites}
+			Spawned: allSpawned && !once, OnceRecv: once, Keys: keys, Cases: cases, Sites: sites, Site: b.siteOf(unfenced), Implementations: impls}
 		f.BoundColumn, f.BoundParam = boundOfAll(fn, writes)
 		f.Session, f.SessionField = b.sessionParamOf(fn, unfencedOf(writes))
 		if b.fact(obj, &old) && sameWritesFact(&old, f) {

@@ -53,7 +53,8 @@ func (b *builder) handedWrite(fn *ssa.Function, call ssa.CallInstruction, to, ob
 	}
 	w := newWrite(fn, call, wf.System, shortName(to)+"("+shortName(obj)+")")
 	w.Via, w.Dispatch, w.outsideOf, w.Append = wf.What, wf.Dispatch, wf.OutsideOf, wf.Append
-	w.Sites, w.sitesOf = reachedSites(call, &wf), obj
+	w.reachSites(&wf)
+	w.sitesOf = obj
 	w.spawned = spawned || wf.Spawned
 	return w
 }

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/ssa"
 )
 
 // The writes a call reaches.
@@ -36,7 +35,11 @@ import (
 // name the writes that lose the next holder's data. A call through an
 // interface is named at the call, not at the writes of the implementation
 // the program's summary resolved it to: the caller's code is where it
-// chooses to write, and the implementations' writes are theirs.
+// chooses to write, and the implementations' writes are theirs. When
+// several implementations write (the workers a leader starts through one
+// Worker interface), the call is named at each one's writes instead, and
+// the message says through how many implementations: naming the call
+// would name the first worker's write for all of them.
 //
 // Only writes every call reaches are listed: a write on a branch of a
 // parameter, or a call whose callee has Cases, may not be made by a given
@@ -93,7 +96,8 @@ func FilesByName(pass *analysis.Pass) map[string]*token.File {
 }
 
 // SitesNote names every unfenced write a call reaches when it reaches more
-// than one ("; it reaches 3 unfenced writes: ..."), or returns "": each
+// than one ("; it reaches 3 unfenced writes: ...", "; it reaches 9
+// unfenced writes through 8 implementations: ..."), or returns "": each
 // needs its fence, and the one Via names stands for them only as the
 // first. unfencedwrite and heldcheck append it to Via.
 func (w *Write) SitesNote() string {
@@ -108,7 +112,11 @@ func (w *Write) SitesNote() string {
 	for i, site := range w.Sites {
 		names[i] = site.String()
 	}
-	return fmt.Sprintf("; it reaches %s unfenced writes: %s", count, strings.Join(names, ", "))
+	through := ""
+	if w.implSites >= 2 {
+		through = fmt.Sprintf(" through %d implementations", w.implSites)
+	}
+	return fmt.Sprintf("; it reaches %s unfenced writes%s: %s", count, through, strings.Join(names, ", "))
 }
 
 // SiteRelated points at each unfenced write w, a call, reaches (SitesNote
@@ -134,8 +142,10 @@ const MaxWriteSites = 24
 // writeSites returns the Sites of a function's WritesFact, from its writes
 // in order: nil when it makes one write itself and calls nothing that
 // makes more. Writes that only add rows are left out when another
-// replaces data, so one may be left.
-func (b *builder) writeSites(writes []*Write) []Site {
+// replaces data, so one may be left. impls, when 2 or more, is the most
+// implementations of an interface method whose writes the list takes in
+// (WritesFact.Implementations).
+func (b *builder) writeSites(writes []*Write) (sites []Site, impls int) {
 	var out []Site
 	add := func(site Site) {
 		if len(out) < MaxWriteSites && !slices.Contains(out, site) {
@@ -146,7 +156,9 @@ func (b *builder) writeSites(writes []*Write) []Site {
 	// A call through an interface is a site of its own: the application's
 	// call names what it does, and the implementation's lines are often
 	// one generic store that many calls share. Only a region's own call
-	// through an interface points into the implementation (reachedSites).
+	// through an interface points into the implementation (reachSites),
+	// and so does one that several implementations answer (a worker's
+	// Reconcile): naming the call would name one worker's write for all.
 	made, deep := 0, false
 	for _, w := range byPos(writes) {
 		if !b.everyCallWrite(w) {
@@ -156,8 +168,9 @@ func (b *builder) writeSites(writes []*Write) []Site {
 		if replaces && w.Append {
 			continue
 		}
-		if len(w.Sites) > 0 && (w.Call == nil || !w.Call.Common().IsInvoke()) {
+		if len(w.Sites) > 0 && (w.Call == nil || !w.Call.Common().IsInvoke() || w.implSites >= 2) {
 			deep = true
+			impls = max(impls, w.implSites)
 			for _, site := range w.Sites {
 				add(site)
 			}
@@ -166,9 +179,9 @@ func (b *builder) writeSites(writes []*Write) []Site {
 		add(b.siteOf(w))
 	}
 	if made < 2 && !deep {
-		return nil // its one write: a caller names its call
+		return nil, 0 // its one write: a caller names its call
 	}
-	return out
+	return out, impls
 }
 
 // siteOf returns w, a write the package makes, as a Site.
@@ -219,18 +232,19 @@ func (b *builder) refreshSites() {
 		}
 		var wf WritesFact
 		if b.fact(w.sitesOf, &wf) {
-			w.Sites = reachedSites(w.Call, &wf)
+			w.reachSites(&wf)
 		}
 	}
 }
 
-// reachedSites returns the Sites a call of a function with fact wf carries:
-// none when its Cases say a call may reach only some of its writes. A call
-// through an interface carries those of the implementation its message
-// names (targetsFact), which are the writes the named path reaches.
-func reachedSites(_ ssa.CallInstruction, wf *WritesFact) []Site {
-	if wf.Cases != nil {
-		return nil
+// reachSites sets the Sites w, a call of a function with fact wf,
+// carries: none when its Cases say a call may reach only some of its
+// writes. A call through an interface carries those of the
+// implementation its message names (targetsFact), or, when several
+// implementations write, each one's (dispatchSites).
+func (w *Write) reachSites(wf *WritesFact) {
+	w.Sites, w.implSites = nil, 0
+	if wf.Cases == nil {
+		w.Sites, w.implSites = wf.Sites, wf.Implementations
 	}
-	return wf.Sites
 }

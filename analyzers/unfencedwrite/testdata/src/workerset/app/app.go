@@ -1,0 +1,29 @@
+// Package app leads: under the leader lock it runs every worker.
+package app
+
+import (
+	"context"
+
+	"github.com/go-redsync/redsync/v4"
+
+	"workerset/workers"
+)
+
+type Leader struct {
+	rs      *redsync.Redsync
+	workers []workers.Worker
+}
+
+func New(rs *redsync.Redsync, ws ...workers.Worker) *Leader { return &Leader{rs: rs, workers: ws} }
+
+// Lead runs the workers under the leader lock. They are reached through one
+// interface call in another package: the finding points at each worker's
+// write, not at the first worker's for all of them.
+func (l *Leader) Lead(ctx context.Context) error {
+	m := l.rs.NewMutex("leader")
+	if err := m.LockContext(ctx); err != nil {
+		return err
+	}
+	defer m.UnlockContext(ctx)
+	return workers.RunAll(ctx, l.workers) // want `workers.RunAll \(DB.ExecContext \(UPDATE centrals\) at centrals.go:\d+, via \*centrals.Manager.Reconcile \(also \*clusters.Manager.Reconcile\), via Worker.Reconcile, via workers.run; it reaches 2 unfenced writes through 2 implementations: DB.ExecContext \(UPDATE centrals\) at centrals.go:\d+, DB.ExecContext \(UPDATE clusters\) at clusters.go:\d+\) writes to SQL database without a fencing token`
+}
