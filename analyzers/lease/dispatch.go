@@ -234,7 +234,10 @@ func (b *builder) otherWriters(targets []dispatchTarget, first dispatchTarget) s
 // its fact names. A call that starts whichever worker it is handed then
 // names every worker's write, not the first's for all (the first is
 // often the least: a cache fill beside the others' state writes).
-// Otherwise named's Sites, those of the implementation the message names.
+// Implementations that write different stores (an etcd and a ZooKeeper
+// backend, Consul and S3 state clients) are alternatives a deployment
+// picks one of, not work it all runs: for them, as for one writer,
+// named's Sites, those of the implementation the message names.
 func (b *builder) dispatchSites(targets []dispatchTarget, named *WritesFact) ([]Site, int) {
 	var sites []Site
 	writers := 0
@@ -243,6 +246,9 @@ func (b *builder) dispatchSites(targets []dispatchTarget, named *WritesFact) ([]
 		role, wf, _ := b.targetFacts(t)
 		if role != nil || wf == nil || wf.OnceRecv || wf.Cases != nil || wf.Site.File == "" || replaces && wf.Append {
 			continue
+		}
+		if wf.System != named.System {
+			return named.Sites, named.Implementations
 		}
 		writers++
 		own := wf.Sites
