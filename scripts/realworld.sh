@@ -86,6 +86,19 @@ else
 fi
 export GOWORK=off GOTOOLCHAIN=local GOFLAGS=-mod=mod
 
+# warnLowDisk warns when the build cache's file system has less than 4 GiB
+# free: each application adds gigabytes to it, and a disk that fills midway
+# breaks that application's load in ways that read as its own failure.
+warnLowDisk() {
+	local cache avail
+	cache=$(go env GOCACHE)
+	avail=$(df -Pk "$cache" 2>/dev/null | awk 'NR == 2 { print $4 }')
+	if [[ -n $avail ]] && ((avail < 4 * 1024 * 1024)); then
+		echo "warning: $((avail / 1024)) MB free for the build cache ($cache); free some (go clean -cache) before a long run" >&2
+	fi
+}
+warnLowDisk
+
 # selected reports whether the application NAME is to be run.
 selected() {
 	[[ -z $only ]] || [[ ",$only," == *",$1,"* ]]
@@ -259,6 +272,9 @@ analyze() {
 	[[ $status == 0 || $status == 1 && -z $errors ]] || problems+="fencelint exited $status; "
 	if grep -q -e 'panic' -e 'internal error' "$work/$name.err" "$work/$name.json"; then
 		problems+="crash (panic or internal error); "
+	fi
+	if grep -q -i 'no space left on device' "$work/$name.err" "$work/$name.json"; then
+		problems+="the disk filled up (not the application's fault): free some and run it again; "
 	fi
 	# jq -e succeeds on an empty file (no value, no false): slurp to tell.
 	if ! jq -s -e 'length == 1 and (.[0] | type == "object")' "$work/$name.json" >/dev/null 2>&1; then

@@ -11,7 +11,7 @@
 #   - with only broken listed, the run fails, and the error it prints is
 #     user's, not broken's;
 #   - a fencelint that cannot load the application (empty output) fails
-#     the run.
+#     the run, and one that ran out of disk says so.
 #
 # Usage: scripts/realworld_test.sh [-fencelint BINARY]
 # Exits 0 when every case behaves, 1 otherwise.
@@ -114,10 +114,20 @@ chmod +x "$binary"
 check load-failure - 1 \
 	$'FAIL: .*no JSON output\n^  fencelint: err: ' \
 	'^realworld.sh: ok$'
+
+# A disk that fills up midway is said to be the cause, not the
+# application.
+printf '#!/bin/sh
+echo "fencelint: err: exit status 1: stderr: go: writing stat cache: write /root/.cache/go-build/ab/cd: no space left on device" >&2
+exit 1
+' >"$binary"
+check disk-full - 1 \
+	'FAIL: .*the disk filled up' \
+	'^realworld.sh: ok$'
 binary=$real
 
 if ((failures)); then
-	echo "realworld_test.sh: $failures of 7 cases failed"
+	echo "realworld_test.sh: $failures of 8 cases failed"
 	exit 1
 fi
 echo "realworld_test.sh: ok"
