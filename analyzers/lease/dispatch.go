@@ -228,16 +228,15 @@ func (b *builder) otherWriters(targets []dispatchTarget, first dispatchTarget) s
 	return " (also " + strings.Join(names, ", ") + ")"
 }
 
-// dispatchSites returns the Sites of a call that runs one of targets, and
-// how many implementations they stand for. When more than one writes
-// unfenced on every call, each one's writes: its Sites, or the one write
+// dispatchSites returns the EachImpl of a call that runs one of targets,
+// and how many implementations they stand for: when more than one writes
+// unfenced on every call, each one's writes, its Sites or the one write
 // its fact names. A call that starts whichever worker it is handed then
 // names every worker's write, not the first's for all (the first is
 // often the least: a cache fill beside the others' state writes).
 // Implementations that write different stores (an etcd and a ZooKeeper
 // backend, Consul and S3 state clients) are alternatives a deployment
-// picks one of, not work it all runs: for them, as for one writer,
-// named's Sites, those of the implementation the message names.
+// picks one of, not work it all runs: for them, as for one writer, none.
 func (b *builder) dispatchSites(targets []dispatchTarget, named *WritesFact) ([]Site, int) {
 	var sites []Site
 	writers := 0
@@ -248,7 +247,7 @@ func (b *builder) dispatchSites(targets []dispatchTarget, named *WritesFact) ([]
 			continue
 		}
 		if wf.System != named.System {
-			return named.Sites, named.Implementations
+			return nil, 0
 		}
 		writers++
 		own := wf.Sites
@@ -262,7 +261,7 @@ func (b *builder) dispatchSites(targets []dispatchTarget, named *WritesFact) ([]
 		}
 	}
 	if writers < 2 || len(sites) < 2 {
-		return named.Sites, named.Implementations
+		return nil, 0
 	}
 	return sites, writers
 }
@@ -313,8 +312,8 @@ func (b *builder) targetsFact(targets []dispatchTarget, f analysis.Fact) bool {
 				return false
 			}
 			dispatched := WritesFact{System: wf.System, What: wf.What + ", via " + t.name + b.otherWriters(targets, t), Advice: wf.Advice, Dispatch: t.impl, OutsideOf: wf.OutsideOf, Append: wf.Append, Spawned: wf.Spawned, OnceRecv: wf.OnceRecv,
-				Keys: b.agreedKeys(targets, wf.Keys), Session: b.agreedSession(targets, wf.Session), Site: wf.Site}
-			dispatched.Sites, dispatched.Implementations = b.dispatchSites(targets, wf)
+				Keys: b.agreedKeys(targets, wf.Keys), Session: b.agreedSession(targets, wf.Session), Sites: wf.Sites, Site: wf.Site, Implementations: wf.Implementations}
+			dispatched.EachImpl, dispatched.EachImplOf = b.dispatchSites(targets, wf)
 			dispatched.BoundColumn, dispatched.BoundParam = b.agreedBound(targets, wf)
 			if wf.OnceRecv { // another implementation may write on every call
 				if once == nil {

@@ -87,10 +87,18 @@ type WritesFact struct {
 	// the store, as a Site: a call through an interface that several
 	// implementations answer lists each one's (dispatchSites).
 	Site Site
-	// Implementations, when 2 or more, says Sites lists the writes of
-	// that many implementations of an interface method, one of which a
-	// call of it runs (dispatch.go), rather than writes every call makes.
+	// Implementations, when 2 or more, says Sites takes in the writes of
+	// that many implementations of an interface method (a call in the
+	// function carried EachImpl), not only writes every call makes.
 	Implementations int
+	// EachImpl lists, for a call through an interface that several
+	// implementations answer with writes to one store, each one's writes,
+	// and EachImplOf how many implementations; Sites stays the named
+	// one's. A call on a value it is handed or ranges over carries
+	// EachImpl; one on a field's configured dependency, Sites
+	// (reachSites).
+	EachImpl   []Site
+	EachImplOf int
 }
 
 // sameWritesFact reports whether x and y say the same.
@@ -98,7 +106,7 @@ func sameWritesFact(x, y *WritesFact) bool {
 	return x.System == y.System && x.What == y.What && x.Advice == y.Advice && x.Dispatch == y.Dispatch && x.OutsideOf == y.OutsideOf &&
 		x.Append == y.Append && x.Accumulates == y.Accumulates && x.FreshKeys == y.FreshKeys && x.KeyParams == y.KeyParams && x.Session == y.Session && x.SessionField == y.SessionField && x.Spawned == y.Spawned &&
 		x.OnceRecv == y.OnceRecv && x.Keys == y.Keys && x.BoundColumn == y.BoundColumn && x.BoundParam == y.BoundParam &&
-		sameCases(x.Cases, y.Cases) && slices.Equal(x.Sites, y.Sites) && x.Site == y.Site && x.Implementations == y.Implementations
+		sameCases(x.Cases, y.Cases) && slices.Equal(x.Sites, y.Sites) && x.Site == y.Site && x.Implementations == y.Implementations && slices.Equal(x.EachImpl, y.EachImpl) && x.EachImplOf == y.EachImplOf
 }
 
 // A Dispatch names the implementation that a fact was learned from through

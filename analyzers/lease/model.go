@@ -265,10 +265,13 @@ type Write struct {
 	// sitesOf is, for a call whose Sites come from a declared function's
 	// WritesFact, that function (refreshSites reads it again).
 	sitesOf *types.Func
-	// implSites, when 2 or more, says Sites lists the writes of that many
-	// implementations of an interface method the call runs, not writes
-	// every call makes (WritesFact.Implementations).
+	// implSites, when 2 or more, says Sites takes in the writes of that
+	// many implementations of an interface method, not only writes every
+	// call makes (WritesFact.Implementations); eachImpl, that the call
+	// itself runs one of them and Sites lists each one's
+	// (WritesFact.EachImpl).
 	implSites int
+	eachImpl  bool
 	// session is, for a call of a function that writes through a database
 	// session its caller hands it (WritesFact.Session, SessionField), that
 	// session at the call (sessions.go); nil: the call's receiver.

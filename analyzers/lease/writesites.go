@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
 )
 
 // The writes a call reaches.
@@ -168,7 +169,7 @@ func (b *builder) writeSites(writes []*Write) (sites []Site, impls int) {
 		if replaces && w.Append {
 			continue
 		}
-		if len(w.Sites) > 0 && (w.Call == nil || !w.Call.Common().IsInvoke() || w.implSites >= 2) {
+		if len(w.Sites) > 0 && (w.Call == nil || !w.Call.Common().IsInvoke() || w.eachImpl) {
 			deep = true
 			impls = max(impls, w.implSites)
 			for _, site := range w.Sites {
@@ -241,10 +242,30 @@ func (b *builder) refreshSites() {
 // carries: none when its Cases say a call may reach only some of its
 // writes. A call through an interface carries those of the
 // implementation its message names (targetsFact), or, when several
-// implementations write, each one's (dispatchSites).
+// implementations write and the call's receiver is not a field, each
+// one's (WritesFact.EachImpl). A field holds a dependency configured
+// once, one implementation per deployment (a store, an applier); a value
+// handed in or ranged over may be any of them, and a loop runs them all.
 func (w *Write) reachSites(wf *WritesFact) {
-	w.Sites, w.implSites = nil, 0
-	if wf.Cases == nil {
-		w.Sites, w.implSites = wf.Sites, wf.Implementations
+	w.Sites, w.implSites, w.eachImpl = nil, 0, false
+	if wf.Cases != nil {
+		return
 	}
+	w.Sites, w.implSites = wf.Sites, wf.Implementations
+	if len(wf.EachImpl) > 0 && w.Call != nil && w.Call.Common().IsInvoke() && !loadedFromField(w.Call.Common().Value) {
+		w.Sites, w.implSites, w.eachImpl = wf.EachImpl, wf.EachImplOf, true
+	}
+}
+
+// loadedFromField reports whether v is read from a struct field
+// (s.store, c.cfg.Backend).
+func loadedFromField(v ssa.Value) bool {
+	switch v := v.(type) {
+	case *ssa.Field:
+		return true
+	case *ssa.UnOp:
+		_, ok := v.X.(*ssa.FieldAddr)
+		return ok && v.Op == token.MUL
+	}
+	return false
 }

@@ -94,13 +94,14 @@ func (s *Service) Released(ctx context.Context, job string) error {
 
 // Note records an event under the job's lock through the Journal, which
 // several stores implement: the finding names the first that replaces
-// data (the archive and the audit only add rows), lists three of the
-// others, and points at each replacing store's write.
+// data (the archive and the audit only add rows) and lists three of the
+// others. The field holds the one journal main configured, so the call
+// is named at itself, not at each implementation's writes.
 func (s *Service) Note(ctx context.Context, job, event string) error {
 	l := s.locks.For(job)
 	if err := l.Lock(ctx); err != nil {
 		return err
 	}
 	defer l.Unlock(ctx)
-	return s.events.Record(ctx, job, event) // want `Journal.Record \(DB.ExecContext \(UPDATE mirror\) at mysqlstore.go:\d+, via \*mysqlstore.Mirror.Record \(also \*mysqlstore.Archive.Record, \*mysqlstore.Audit.Record, \*mysqlstore.Store.Record and 1 more\); it reaches 3 unfenced writes through 3 implementations: DB.ExecContext \(UPDATE mirror\) at mysqlstore.go:\d+, DB.ExecContext \(UPDATE journal\) at mysqlstore.go:\d+, DB.ExecContext \(UPDATE journal\) at pgstore.go:\d+\) writes to SQL database without a fencing token while the redsync lock .* overwrites the next holder's data`
+	return s.events.Record(ctx, job, event) // want `Journal.Record \(DB.ExecContext \(UPDATE mirror\) at mysqlstore.go:\d+, via \*mysqlstore.Mirror.Record \(also \*mysqlstore.Archive.Record, \*mysqlstore.Audit.Record, \*mysqlstore.Store.Record and 1 more\)\) writes to SQL database without a fencing token while the redsync lock .* overwrites the next holder's data`
 }

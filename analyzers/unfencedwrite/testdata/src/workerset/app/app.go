@@ -12,7 +12,6 @@ import (
 type Leader struct {
 	rs      *redsync.Redsync
 	workers []workers.Worker
-	state   workers.StateStore
 }
 
 func New(rs *redsync.Redsync, ws ...workers.Worker) *Leader { return &Leader{rs: rs, workers: ws} }
@@ -29,15 +28,15 @@ func (l *Leader) Lead(ctx context.Context) error {
 	return workers.RunAll(ctx, l.workers) // want `workers.RunAll \(DB.ExecContext \(UPDATE centrals\) at centrals.go:\d+, via \*centrals.Manager.Reconcile \(also \*clusters.Manager.Reconcile\), via Worker.Reconcile, via workers.run; it reaches 2 unfenced writes through 2 implementations: DB.ExecContext \(UPDATE centrals\) at centrals.go:\d+, DB.ExecContext \(UPDATE clusters\) at clusters.go:\d+\) writes to SQL database without a fencing token`
 }
 
-// Checkpoint saves progress through whichever state store is configured.
-// Its SQL and Redis implementations are alternatives, not work that all
-// runs: the finding names the first and does not list the other's writes
-// as the call's.
-func (l *Leader) Checkpoint(ctx context.Context, step string) error {
+// Checkpoint saves progress through the state store it is handed. Its SQL
+// and Redis implementations are alternatives, not work that all runs: the
+// finding names the first and does not list the other's writes as the
+// call's.
+func (l *Leader) Checkpoint(ctx context.Context, state workers.StateStore, step string) error {
 	m := l.rs.NewMutex("leader")
 	if err := m.LockContext(ctx); err != nil {
 		return err
 	}
 	defer m.UnlockContext(ctx)
-	return l.state.SaveProgress(ctx, step) // want `StateStore.SaveProgress \(Set at redisstate.go:\d+, via \*redisstate.Store.SaveProgress \(also \*sqlstate.Store.SaveProgress\)\) writes to Redis without a fencing token`
+	return state.SaveProgress(ctx, step) // want `StateStore.SaveProgress \(Set at redisstate.go:\d+, via \*redisstate.Store.SaveProgress \(also \*sqlstate.Store.SaveProgress\)\) writes to Redis without a fencing token`
 }
