@@ -37,10 +37,11 @@ import (
 // interface is named at the call, not at the writes of the implementation
 // the program's summary resolved it to: the caller's code is where it
 // chooses to write, and the implementations' writes are theirs. When
-// several implementations write (the workers a leader starts through one
-// Worker interface), the call is named at each one's writes instead, and
-// the message says through how many implementations: naming the call
-// would name the first worker's write for all of them.
+// several implementations write one store and the call runs whichever it
+// is handed (the workers a leader starts through one Worker interface),
+// the call is named at each one's writes instead, and the message says
+// through how many implementations: naming the call would name the first
+// worker's write for all of them (reachSites).
 //
 // Only writes every call reaches are listed: a write on a branch of a
 // parameter, or a call whose callee has Cases, may not be made by a given

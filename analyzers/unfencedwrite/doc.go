@@ -58,9 +58,10 @@
 // call and names the inner write; when the call reaches several on every
 // call, it lists each where the application makes it nearest the store (a
 // call through an interface at that call, unless several implementations
-// write: then each one's writes, "through N implementations", so that the
-// workers a leader starts through one interface are all named), leaving
-// out the writes that
+// write one store and the receiver is a value the function is handed or
+// ranges over, not a field's configured dependency: then each one's
+// writes, "through N implementations", so that the workers a leader
+// starts through one interface are all named), leaving out the writes that
 // only add rows when another replaces data, and names first one that
 // replaces data; each is a related position too, in another package as
 // well, when the run parsed its file (a standalone run does; go vet, which
