@@ -159,8 +159,8 @@ func (b *builder) writeSites(writes []*Write) (sites []Site, impls int) {
 	// call names what it does, and the implementation's lines are often
 	// one generic store that many calls share. Only a region's own call
 	// through an interface points into the implementation (reachSites),
-	// and so does one that several implementations answer (a worker's
-	// Reconcile): naming the call would name one worker's write for all.
+	// and so does one that carries each implementation's writes (a
+	// worker's Reconcile): naming it would name one worker's for all.
 	made, deep := 0, false
 	for _, w := range byPos(writes) {
 		if !b.everyCallWrite(w) {
