@@ -236,9 +236,6 @@ func (b *builder) refreshSites() {
 		if b.fact(w.sitesOf, &wf) {
 			w.reachSites(&wf)
 		}
-		if sites := b.stepSites(w.steps); sites != nil {
-			w.Sites = sites
-		}
 	}
 }
 

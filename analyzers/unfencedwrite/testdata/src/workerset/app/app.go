@@ -6,7 +6,6 @@ import (
 
 	"github.com/go-redsync/redsync/v4"
 
-	"workerset/sweep"
 	"workerset/workers"
 )
 
@@ -40,15 +39,4 @@ func (l *Leader) Checkpoint(ctx context.Context, state workers.StateStore, step 
 	}
 	defer m.UnlockContext(ctx)
 	return state.SaveProgress(ctx, step) // want `StateStore.SaveProgress \(Set at redisstate.go:\d+, via \*redisstate.Store.SaveProgress \(also \*sqlstate.Store.SaveProgress\)\) writes to Redis without a fencing token`
-}
-
-// Sweep runs the cleanup steps under the leader lock; the finding lists
-// each step's write.
-func (l *Leader) Sweep(ctx context.Context, sw *sweep.Sweeper) error {
-	m := l.rs.NewMutex("leader")
-	if err := m.LockContext(ctx); err != nil {
-		return err
-	}
-	defer m.UnlockContext(ctx)
-	return sw.Run(ctx) // want `Sweeper.Run \(DB.ExecContext \(UPDATE sessions\) at sweep.go:\d+, via Sweeper.expireSessions; it reaches 2 unfenced writes: DB.ExecContext \(UPDATE sessions\) at sweep.go:\d+, DB.ExecContext \(UPDATE accounts\) at sweep.go:\d+\) writes to SQL database`
 }
