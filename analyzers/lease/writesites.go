@@ -233,10 +233,20 @@ func (b *builder) refreshSites() {
 			continue
 		}
 		var wf WritesFact
-		if b.fact(w.sitesOf, &wf) {
+		if b.sitesFact(w, &wf) {
 			w.reachSites(&wf)
 		}
 	}
+}
+
+// sitesFact reads again the fact w's Sites come from: a call through an
+// interface as the call was resolved, by its receiver's interface
+// (callWritesFact), not by the method's every implementation.
+func (b *builder) sitesFact(w *Write, wf *WritesFact) bool {
+	if w.Call != nil && w.Call.Common().IsInvoke() && w.Call.Common().Method == w.sitesOf {
+		return b.callWritesFact(w.Call, w.sitesOf, wf)
+	}
+	return b.fact(w.sitesOf, wf)
 }
 
 // reachSites sets the Sites w, a call of a function with fact wf,
