@@ -272,6 +272,10 @@ type Write struct {
 	// (WritesFact.EachImpl).
 	implSites int
 	eachImpl  bool
+	// steps are, for a call of an element of a slice literal of func
+	// values in a loop, the functions the literal holds: Sites lists each
+	// one's writes (stepSites).
+	steps []*ssa.Function
 	// session is, for a call of a function that writes through a database
 	// session its caller hands it (WritesFact.Session, SessionField), that
 	// session at the call (sessions.go); nil: the call's receiver.

@@ -372,12 +372,20 @@ func (b *builder) factWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
 
 // chosenWrite is a call of a func value chosen among declared functions or
 // method values (handler := s.create; if deleted { handler = s.delete }):
-// the write of the first choice that writes, as a call of it would be.
+// the write of the first choice that writes, as a call of it would be. A
+// func value taken from a slice literal the function builds (a worker's
+// steps, []processor{c.syncA, c.syncB}, run in a loop) is one of its
+// elements the same way, and since a loop runs them all, the call lists
+// each one's writes (stepSites).
 func (b *builder) chosenWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
 	if call.Common().IsInvoke() {
 		return nil
 	}
-	for _, target := range chosenFuncs(call.Common().Value) {
+	targets, steps := chosenFuncs(call.Common().Value), false
+	if targets == nil {
+		targets, steps = sliceLiteralFuncs(call.Common().Value), true
+	}
+	for _, target := range targets {
 		obj, ok := target.Object().(*types.Func)
 		if !ok || target.Parent() != nil {
 			continue
@@ -388,10 +396,90 @@ func (b *builder) chosenWrite(fn *ssa.Function, call ssa.CallInstruction) *Write
 			w.Via, w.Dispatch, w.outsideOf, w.Append, w.accumulates = wf.What, wf.Dispatch, wf.OutsideOf, wf.Append, wf.Append || wf.Accumulates
 			w.reachSites(&wf)
 			w.sitesOf = obj
+			if steps {
+				w.steps = targets
+				if sites := b.stepSites(targets); sites != nil {
+					w.Sites = sites
+				}
+			}
 			return w
 		}
 	}
 	return nil
+}
+
+// stepSites returns the writes of each of steps, functions a loop calls
+// in turn, that writes unfenced on every call: its Sites, or the one
+// write its fact names; nil when fewer than two are left.
+func (b *builder) stepSites(steps []*ssa.Function) []Site {
+	var sites []Site
+	writers := 0
+	for _, step := range steps {
+		obj, ok := step.Object().(*types.Func)
+		var wf WritesFact
+		if !ok || step.Parent() != nil || !b.fact(obj, &wf) || wf.Cases != nil || wf.OnceRecv || wf.Site.File == "" {
+			continue
+		}
+		writers++
+		own := wf.Sites
+		if len(own) == 0 {
+			own = []Site{wf.Site}
+		}
+		for _, site := range own {
+			if len(sites) < MaxWriteSites && !slices.Contains(sites, site) {
+				sites = append(sites, site)
+			}
+		}
+	}
+	if writers < 2 || len(sites) < 2 {
+		return nil
+	}
+	return sites
+}
+
+// sliceLiteralFuncs returns the functions v, an element loaded from a
+// slice or array literal of func values its function builds, may be: the
+// values stored into that literal's elements, when each is a function or
+// a closure (a bound method among them) and the literal goes nowhere but
+// to its own element loads.
+func sliceLiteralFuncs(v ssa.Value) []*ssa.Function {
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil
+	}
+	elem, ok := load.X.(*ssa.IndexAddr)
+	if !ok {
+		return nil
+	}
+	base := elem.X
+	if sl, ok := base.(*ssa.Slice); ok {
+		base = sl.X
+	}
+	alloc, ok := base.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	var out []*ssa.Function
+	for _, ref := range *alloc.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.Slice:
+		case *ssa.IndexAddr:
+			for _, use := range *ref.Referrers() {
+				st, ok := use.(*ssa.Store)
+				if !ok || st.Addr != ref {
+					continue
+				}
+				f := funcValue(st.Val)
+				if f == nil {
+					return nil
+				}
+				out = append(out, f)
+			}
+		default:
+			return nil
+		}
+	}
+	return out
 }
 
 // chosenFuncs returns the functions v, a func value merged by phis, may

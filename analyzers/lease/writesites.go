@@ -236,6 +236,9 @@ func (b *builder) refreshSites() {
 		if b.sitesFact(w, &wf) {
 			w.reachSites(&wf)
 		}
+		if sites := b.stepSites(w.steps); sites != nil {
+			w.Sites = sites
+		}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-redsync/redsync/v4"
 
+	"workerset/sweep"
 	"workerset/workers"
 )
 
@@ -67,4 +68,15 @@ func Replay(ctx context.Context, m workers.Manager, ids []string) error {
 
 func record(ctx context.Context, m workers.Manager, id string) error {
 	return m.EventDao().AddModel(ctx, id)
+}
+
+// Sweep runs the cleanup steps under the leader lock; the finding lists
+// each step's write.
+func (l *Leader) Sweep(ctx context.Context, sw *sweep.Sweeper) error {
+	m := l.rs.NewMutex("leader")
+	if err := m.LockContext(ctx); err != nil {
+		return err
+	}
+	defer m.UnlockContext(ctx)
+	return sw.Run(ctx) // want `Sweeper.Run \(DB.ExecContext \(UPDATE sessions\) at sweep.go:\d+, via Sweeper.expireSessions; it reaches 2 unfenced writes: DB.ExecContext \(UPDATE sessions\) at sweep.go:\d+, DB.ExecContext \(UPDATE accounts\) at sweep.go:\d+\) writes to SQL database`
 }
