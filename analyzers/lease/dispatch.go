@@ -214,7 +214,7 @@ func (b *builder) otherWriters(targets []dispatchTarget, first dispatchTarget) s
 		if t.name == first.name {
 			continue
 		}
-		if role, wf, _ := b.targetFacts(t); role == nil && wf != nil && !wf.OnceRecv {
+		if b.everyCallWriter(t) != nil {
 			names = append(names, t.name)
 		}
 	}
@@ -238,32 +238,36 @@ func (b *builder) otherWriters(targets []dispatchTarget, first dispatchTarget) s
 // backend, Consul and S3 state clients) are alternatives a deployment
 // picks one of, not work it all runs: for them, as for one writer, none.
 func (b *builder) dispatchSites(targets []dispatchTarget, named *WritesFact) ([]Site, int) {
-	var sites []Site
+	var sites siteList
 	writers := 0
 	replaces := !named.Append // targets come replacingFirst
 	for _, t := range targets {
-		role, wf, _ := b.targetFacts(t)
-		if role != nil || wf == nil || wf.OnceRecv || wf.Cases != nil || wf.Site.File == "" || replaces && wf.Append {
+		wf := b.everyCallWriter(t)
+		own := callSites(wf)
+		if own == nil || replaces && wf.Append {
 			continue
 		}
 		if wf.System != named.System {
 			return nil, 0
 		}
 		writers++
-		own := wf.Sites
-		if len(own) == 0 {
-			own = []Site{wf.Site}
-		}
-		for _, site := range own {
-			if len(sites) < MaxWriteSites && !slices.Contains(sites, site) {
-				sites = append(sites, site)
-			}
-		}
+		sites.add(own...)
 	}
 	if writers < 2 || len(sites) < 2 {
 		return nil, 0
 	}
 	return sites, writers
+}
+
+// everyCallWriter returns the WritesFact of t when t writes unfenced on
+// every call (not a lock operation's own writes, nor a writer it starts
+// once per receiver), or nil.
+func (b *builder) everyCallWriter(t dispatchTarget) *WritesFact {
+	role, wf, _ := b.targetFacts(t)
+	if role != nil || wf == nil || wf.OnceRecv {
+		return nil
+	}
+	return wf
 }
 
 // replacingFirst returns targets with the first implementation whose
@@ -272,8 +276,7 @@ func (b *builder) dispatchSites(targets []dispatchTarget, named *WritesFact) ([]
 // stale holder makes it, as factNamedWrite does for a function's own.
 func (b *builder) replacingFirst(targets []dispatchTarget) []dispatchTarget {
 	for i, t := range targets {
-		role, wf, _ := b.targetFacts(t)
-		if role != nil || wf == nil || wf.OnceRecv || wf.Append {
+		if wf := b.everyCallWriter(t); wf == nil || wf.Append {
 			continue
 		}
 		if i == 0 {

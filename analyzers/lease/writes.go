@@ -412,24 +412,20 @@ func (b *builder) chosenWrite(fn *ssa.Function, call ssa.CallInstruction) *Write
 // in turn, that writes unfenced on every call: its Sites, or the one
 // write its fact names; nil when fewer than two are left.
 func (b *builder) stepSites(steps []*ssa.Function) []Site {
-	var sites []Site
+	var sites siteList
 	writers := 0
 	for _, step := range steps {
 		obj, ok := step.Object().(*types.Func)
 		var wf WritesFact
-		if !ok || step.Parent() != nil || !b.fact(obj, &wf) || wf.Cases != nil || wf.OnceRecv || wf.Site.File == "" {
+		if !ok || step.Parent() != nil || !b.fact(obj, &wf) {
+			continue
+		}
+		own := callSites(&wf)
+		if own == nil {
 			continue
 		}
 		writers++
-		own := wf.Sites
-		if len(own) == 0 {
-			own = []Site{wf.Site}
-		}
-		for _, site := range own {
-			if len(sites) < MaxWriteSites && !slices.Contains(sites, site) {
-				sites = append(sites, site)
-			}
-		}
+		sites.add(own...)
 	}
 	if writers < 2 || len(sites) < 2 {
 		return nil

@@ -141,6 +141,33 @@ func (w *Write) SiteRelated(files map[string]*token.File) []analysis.RelatedInfo
 // diagnostic says "at least").
 const MaxWriteSites = 24
 
+// siteList gathers the writes a message lists: each once, and at most
+// MaxWriteSites of them.
+type siteList []Site
+
+func (l *siteList) add(sites ...Site) {
+	for _, site := range sites {
+		if len(*l) < MaxWriteSites && !slices.Contains(*l, site) {
+			*l = append(*l, site)
+		}
+	}
+}
+
+// callSites returns the unfenced writes every call of a function with
+// fact wf makes, for a caller that lists them: its Sites, or the one write
+// the fact names. nil when the fact cannot list them: it has none, its
+// writes depend on the caller's arguments (Cases) or are made once per
+// receiver (OnceRecv), or its write has no known place.
+func callSites(wf *WritesFact) []Site {
+	if wf == nil || wf.Cases != nil || wf.OnceRecv || wf.Site.File == "" {
+		return nil
+	}
+	if len(wf.Sites) > 0 {
+		return wf.Sites
+	}
+	return []Site{wf.Site}
+}
+
 // writeSites returns the Sites of a function's WritesFact, from its writes
 // in order: nil when it makes one write itself and calls nothing that
 // makes more. Writes that only add rows are left out when another
@@ -148,12 +175,7 @@ const MaxWriteSites = 24
 // implementations of an interface method whose writes the list takes in
 // (WritesFact.Implementations).
 func (b *builder) writeSites(writes []*Write) (sites []Site, impls int) {
-	var out []Site
-	add := func(site Site) {
-		if len(out) < MaxWriteSites && !slices.Contains(out, site) {
-			out = append(out, site)
-		}
-	}
+	var out siteList
 	replaces := slices.ContainsFunc(writes, func(w *Write) bool { return !w.Append && b.everyCallWrite(w) })
 	// A call through an interface is a site of its own: the application's
 	// call names what it does, and the implementation's lines are often
@@ -174,11 +196,11 @@ func (b *builder) writeSites(writes []*Write) (sites []Site, impls int) {
 			deep = true
 			impls = max(impls, w.implSites)
 			for _, site := range w.Sites {
-				add(site)
+				out.add(site)
 			}
 			continue
 		}
-		add(b.siteOf(w))
+		out.add(b.siteOf(w))
 	}
 	if made < 2 && !deep {
 		return nil, 0 // its one write: a caller names its call
