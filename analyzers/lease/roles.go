@@ -142,7 +142,11 @@ func (b *builder) catalogCallee(call *ssa.CallCommon, fn, lib *types.Func, api *
 		c.what = shortName(lib) // StatefulSetInterface.Update: the client says which object
 	}
 	if fn != lib {
-		c.what = shortName(fn) + " (as " + c.what + ")"
+		as := c.what
+		if !strings.Contains(as, ".") {
+			as = lib.Pkg().Name() + "." + as // go-redis's Set: any receiver, named by its package
+		}
+		c.what = shortName(fn) + " (as " + as + ")"
 	}
 	if api.System == ZooKeeper && lib.Name() == "Create" && ephemeralSequential(apiArg(call, api)) {
 		c.role = RoleTryAcquire // the lock recipe's claim: an ephemeral sequential node
