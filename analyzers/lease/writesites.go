@@ -183,12 +183,19 @@ func (b *builder) writeSites(writes []*Write) (sites []Site, impls int) {
 	// through an interface points into the implementation (reachSites),
 	// and so does one that carries each implementation's writes (a
 	// worker's Reconcile): naming it would name one worker's for all.
+	// A function whose one write is such a call is a step on the way to
+	// it (a periodic worker's Work calling its service): its callers'
+	// findings name that call, and list what the call reaches.
 	made, deep := 0, false
+	var first *Write
 	for _, w := range byPos(writes) {
 		if !b.everyCallWrite(w) {
 			continue
 		}
 		made++
+		if first == nil {
+			first = w
+		}
 		if replaces && w.Append {
 			continue
 		}
@@ -202,7 +209,10 @@ func (b *builder) writeSites(writes []*Write) (sites []Site, impls int) {
 		}
 		out.add(b.siteOf(w))
 	}
-	if made < 2 && !deep {
+	switch {
+	case made == 1 && !deep && len(first.Sites) > 1:
+		return first.Sites, first.implSites // through the interface: what its call reaches
+	case made < 2 && !deep:
 		return nil, 0 // its one write: a caller names its call
 	}
 	return out, impls
