@@ -185,7 +185,10 @@ func (b *builder) writeSites(writes []*Write) (sites []Site, impls int) {
 	// worker's Reconcile): naming it would name one worker's for all.
 	// A function whose one write is such a call is a step on the way to
 	// it (a periodic worker's Work calling its service): its callers'
-	// findings name that call, and list what the call reaches.
+	// findings name that call, and list what the call reaches, when one
+	// implementation writes (of several, which one main wires is not
+	// known: listing the one the message names would point every caller
+	// at one backend's code).
 	made, deep := 0, false
 	var first *Write
 	for _, w := range byPos(writes) {
@@ -210,12 +213,24 @@ func (b *builder) writeSites(writes []*Write) (sites []Site, impls int) {
 		out.add(b.siteOf(w))
 	}
 	switch {
-	case made == 1 && !deep && len(first.Sites) > 1:
+	case made == 1 && !deep && len(first.Sites) > 1 && b.soleWriter(first):
 		return first.Sites, first.implSites // through the interface: what its call reaches
 	case made < 2 && !deep:
 		return nil, 0 // its one write: a caller names its call
 	}
 	return out, impls
+}
+
+// soleWriter reports whether w, a call through an interface, runs the one
+// implementation of the method that writes on every call.
+func (b *builder) soleWriter(w *Write) bool {
+	writers := 0
+	for _, t := range b.dispatchTargets(w.Call.Common().Method) {
+		if b.everyCallWriter(t) != nil {
+			writers++
+		}
+	}
+	return writers == 1
 }
 
 // siteOf returns w, a write the package makes, as a Site.

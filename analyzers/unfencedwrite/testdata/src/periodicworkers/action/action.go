@@ -67,3 +67,39 @@ func NewTouchWorker(st Store) *touchWorker { return &touchWorker{st: st} }
 func (w *touchWorker) Touch(ctx context.Context) error {
 	return w.st.Mark(ctx)
 }
+
+// Archive has two implementations that write: which one main wires is
+// not known, so a caller whose one write is a Save lists neither's writes.
+type Archive interface {
+	Save(ctx context.Context, id string) error
+}
+
+type redisArchive struct{ rdb *redis.Client }
+
+func NewRedisArchive(rdb *redis.Client) Archive { return &redisArchive{rdb: rdb} }
+
+func (a *redisArchive) Save(ctx context.Context, id string) error {
+	if err := a.rdb.Set(ctx, "archive:"+id, "done", 0).Err(); err != nil {
+		return err
+	}
+	return a.rdb.Del(ctx, "execution:"+id).Err()
+}
+
+type ringArchive struct{ rdb *redis.Client }
+
+func NewRingArchive(rdb *redis.Client) Archive { return &ringArchive{rdb: rdb} }
+
+func (a *ringArchive) Save(ctx context.Context, id string) error {
+	if err := a.rdb.LPush(ctx, "archive", id).Err(); err != nil {
+		return err
+	}
+	return a.rdb.LTrim(ctx, "archive", 0, 999).Err()
+}
+
+type archiveWorker struct{ ar Archive }
+
+func NewArchiveWorker(ar Archive) *archiveWorker { return &archiveWorker{ar: ar} }
+
+func (w *archiveWorker) Archive(ctx context.Context) error {
+	return w.ar.Save(ctx, "latest")
+}

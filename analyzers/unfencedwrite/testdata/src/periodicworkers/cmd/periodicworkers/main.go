@@ -17,4 +17,6 @@ func main() {
 	ctx := context.Background()
 	_ = engine.NewLockedWorker(locker, "scenarios", action.NewScenarioWorker(action.NewService(rdb))).Tick(ctx)
 	_ = engine.NewLockedToucher(locker, action.NewTouchWorker(action.NewStore(rdb))).Tick(ctx)
+	_ = engine.NewLockedArchiver(locker, action.NewArchiveWorker(action.NewRedisArchive(rdb))).Tick(ctx)
+	_ = engine.NewLockedArchiver(locker, action.NewArchiveWorker(action.NewRingArchive(rdb))).Tick(ctx)
 }
