@@ -61,7 +61,9 @@
 // write one store and the receiver is a value the function is handed or
 // ranges over, not a field's configured dependency: then each one's
 // writes, "through N implementations", so that the workers a leader
-// starts through one interface are all named), leaving out the writes that
+// starts through one interface are all named; and the writes that call
+// reaches when it is a function's one write and one implementation
+// writes: a periodic worker whose Work only calls its service), leaving out the writes that
 // only add rows when another replaces data, and names first one that
 // replaces data; each is a related position too, in another package as
 // well, when the run parsed its file (a standalone run does; go vet, which
