@@ -437,14 +437,12 @@ func (b *builder) stepSites(steps []*ssa.Function) []Site {
 // slice or array literal of func values its function builds, may be: the
 // values stored into that literal's elements, when each is a function or
 // a closure (a bound method among them) and the literal goes nowhere but
-// to its own element loads.
+// to its own element loads. v may also be a func field of a struct
+// element (phases := []phase{{name: "init", run: r.init}, ...}, looped
+// over as p.run(ctx)): the values stored into that field of each.
 func sliceLiteralFuncs(v ssa.Value) []*ssa.Function {
-	load, ok := v.(*ssa.UnOp)
-	if !ok || load.Op != token.MUL {
-		return nil
-	}
-	elem, ok := load.X.(*ssa.IndexAddr)
-	if !ok {
+	elem, field := literalElement(v)
+	if elem == nil {
 		return nil
 	}
 	base := elem.X
@@ -460,22 +458,132 @@ func sliceLiteralFuncs(v ssa.Value) []*ssa.Function {
 		switch ref := ref.(type) {
 		case *ssa.Slice:
 		case *ssa.IndexAddr:
-			for _, use := range *ref.Referrers() {
-				st, ok := use.(*ssa.Store)
-				if !ok || st.Addr != ref {
-					continue
-				}
-				f := funcValue(st.Val)
-				if f == nil {
-					return nil
-				}
-				out = append(out, f)
+			funcs, ok := elementFuncs(ref, field)
+			if !ok {
+				return nil
 			}
+			out = append(out, funcs...)
 		default:
 			return nil
 		}
 	}
 	return out
+}
+
+// literalElement returns the element address v is loaded from, *elem or
+// (*elem).f (also through a local copy of the element, the loop variable
+// of for _, p := range phases), and the index of f, or -1 for the element
+// itself.
+func literalElement(v ssa.Value) (elem *ssa.IndexAddr, field int) {
+	field = -1
+	if f, ok := v.(*ssa.Field); ok {
+		v, field = f.X, f.Field
+	}
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil, -1
+	}
+	addr := load.X
+	if fa, ok := addr.(*ssa.FieldAddr); ok && field < 0 {
+		addr, field = fa.X, fa.Field
+		if local, ok := addr.(*ssa.Alloc); ok {
+			if copied, ok := soleStore(local).(*ssa.UnOp); ok && copied.Op == token.MUL {
+				addr = copied.X
+			}
+		}
+	}
+	elem, _ = addr.(*ssa.IndexAddr)
+	return elem, field
+}
+
+// elementFuncs returns the functions stored into elem, one element of a
+// literal, or into its field (when field is not -1), and false when one
+// of them is not a function or a closure.
+func elementFuncs(elem *ssa.IndexAddr, field int) ([]*ssa.Function, bool) {
+	if field < 0 {
+		return storedFuncs(elem)
+	}
+	var out []*ssa.Function
+	for _, ref := range *elem.Referrers() {
+		var funcs []*ssa.Function
+		ok := true
+		switch ref := ref.(type) {
+		case *ssa.Store:
+			lit := loadedLocal(ref.Val) // the element's own composite literal, copied in
+			if lit == nil {
+				return nil, false // a whole struct from elsewhere
+			}
+			funcs, ok = fieldFuncs(lit, field)
+		case *ssa.FieldAddr:
+			if ref.Field == field {
+				funcs, ok = storedFuncs(ref)
+			}
+		}
+		if !ok {
+			return nil, false
+		}
+		out = append(out, funcs...)
+	}
+	return out, true
+}
+
+// fieldFuncs returns the functions stored into field of the struct at
+// addr.
+func fieldFuncs(addr ssa.Value, field int) ([]*ssa.Function, bool) {
+	var out []*ssa.Function
+	for _, ref := range *addr.Referrers() {
+		fa, ok := ref.(*ssa.FieldAddr)
+		if !ok || fa.Field != field {
+			continue // another field of the element (its name)
+		}
+		funcs, ok := storedFuncs(fa)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, funcs...)
+	}
+	return out, true
+}
+
+// loadedLocal returns the local v is loaded from, or nil.
+func loadedLocal(v ssa.Value) *ssa.Alloc {
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+		local, _ := load.X.(*ssa.Alloc)
+		return local
+	}
+	return nil
+}
+
+// soleStore returns the value stored at addr when it is stored once, or
+// nil.
+func soleStore(addr ssa.Value) ssa.Value {
+	var val ssa.Value
+	for _, ref := range *addr.Referrers() {
+		if st, ok := ref.(*ssa.Store); ok && st.Addr == addr {
+			if val != nil {
+				return nil
+			}
+			val = st.Val
+		}
+	}
+	return val
+}
+
+// storedFuncs returns the functions stored at addr.
+func storedFuncs(addr ssa.Value) ([]*ssa.Function, bool) {
+	var out []*ssa.Function
+	for _, use := range *addr.Referrers() {
+		st, ok := use.(*ssa.Store)
+		if !ok || st.Addr != addr {
+			continue
+		}
+		f := funcValue(st.Val)
+		if f == nil {
+			return nil, false
+		}
+		out = append(out, f)
+	}
+	return out, true
 }
 
 // chosenFuncs returns the functions v, a func value merged by phis, may

@@ -143,7 +143,14 @@
 //     (go workers[i].Start(ctx)), hands that function over the same way,
 //     and so does a function so handed over for the go statements it makes
 //     in turn: a leader callback's go event.StartEventWorker(ctx), whose
-//     workers' Start methods write, is reported in each worker.
+//     workers' Start methods write, is reported in each worker. A call of
+//     a func value writes what the functions it may be write: one chosen
+//     among method values in branches (h := s.create; if gone { h =
+//     s.delete }), or an element of a slice literal the function builds
+//     and loops over, a func (for _, step := range []func(context.Context)
+//     error{s.a, s.b}) or a func field of a struct (an operator's named
+//     phases, []phase{{name: "init", run: r.init}, ...} run as p.run(ctx));
+//     the loop runs them all, so the finding lists each one's writes.
 //   - Lock-holding objects. A type whose method returns still holding a
 //     lease it took and records it in the receiver (c.info = info after
 //     pg_try_advisory_lock), and whose other method releases it reading that

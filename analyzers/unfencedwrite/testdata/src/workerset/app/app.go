@@ -80,3 +80,25 @@ func (l *Leader) Sweep(ctx context.Context, sw *sweep.Sweeper) error {
 	defer m.UnlockContext(ctx)
 	return sw.Run(ctx) // want `Sweeper.Run \(DB.ExecContext \(UPDATE sessions\) at sweep.go:\d+, via Sweeper.expireSessions; it reaches 2 unfenced writes: DB.ExecContext \(UPDATE sessions\) at sweep.go:\d+, DB.ExecContext \(UPDATE accounts\) at sweep.go:\d+\) writes to SQL database`
 }
+
+// SweepPhases runs the named cleanup phases under the leader lock; the
+// finding lists the write of each phase that writes.
+func (l *Leader) SweepPhases(ctx context.Context, sw *sweep.Sweeper) error {
+	m := l.rs.NewMutex("leader")
+	if err := m.LockContext(ctx); err != nil {
+		return err
+	}
+	defer m.UnlockContext(ctx)
+	return sw.RunPhases(ctx) // want `Sweeper.RunPhases \(DB.ExecContext \(UPDATE sessions\) at sweep.go:\d+, via Sweeper.expireSessions; it reaches 2 unfenced writes: DB.ExecContext \(UPDATE sessions\) at sweep.go:\d+, DB.ExecContext \(UPDATE accounts\) at sweep.go:\d+\) writes to SQL database`
+}
+
+// Rehearse runs the phases' Run under the leader lock, which writes
+// nothing: the writes of their Undo are not the loop's.
+func (l *Leader) Rehearse(ctx context.Context, sw *sweep.Sweeper) error {
+	m := l.rs.NewMutex("leader")
+	if err := m.LockContext(ctx); err != nil {
+		return err
+	}
+	defer m.UnlockContext(ctx)
+	return sw.Rehearse(ctx)
+}
