@@ -179,6 +179,26 @@ const replicationAdvice = "Redis applies SLAVEOF whoever sends it, so no token c
 	"read the topology again (ROLE) right before sending it and decide from that, or leave failover to Sentinel, " +
 	"which orders its decisions by its configuration epoch"
 
+// serverChangeWrite returns w as the first statement of script that
+// changes the server's replication or role (STOP SLAVE, CHANGE MASTER,
+// SET GLOBAL read_only; sqlscan's server.go), or nil when none does.
+func serverChangeWrite(w *Write, script *sqlscan.Script) *Write {
+	for _, st := range script.Statements {
+		if st.Server != "" {
+			w.What = fmt.Sprintf("%s (%s)", w.What, st.Server)
+			w.Advice = sqlReplicationAdvice
+			return w
+		}
+	}
+	return nil
+}
+
+// sqlReplicationAdvice says what to do about a replication change a stale
+// holder may send (serverChangeWrite).
+const sqlReplicationAdvice = "the server applies CHANGE MASTER, STOP SLAVE, RESET MASTER and SET GLOBAL read_only whoever sends them, " +
+	"so no token can fence them: read the server's replication state again (SHOW SLAVE STATUS, @@read_only) right before " +
+	"and decide from that, not from what the holder read earlier"
+
 // A condition is what a write whose store takes its condition in the
 // request carries for the store to check.
 type condition struct {
@@ -899,7 +919,7 @@ func (b *builder) sqlTextWrite(w *Write, call ssa.CallInstruction, text sqlText,
 		}
 	}
 	if len(writes) == 0 {
-		return nil
+		return serverChangeWrite(w, script)
 	}
 	w.What = fmt.Sprintf("%s (%s)", w.What, describeStatement(writes[0]))
 	if !slices.ContainsFunc(writes, func(st *sqlscan.Statement) bool { return !b.onLeaseTable(st) }) {

@@ -29,7 +29,10 @@
 // and reports it when the store would apply it whatever the holder's token:
 // database/sql and pgx statements that write (UPDATE, INSERT, DELETE, MERGE,
 // COPY) without a predicate comparing a column with the token parameter, or
-// whose rows-affected result is never read; etcd Put, Delete, Do and Txns
+// whose rows-affected result is never read, and MySQL's replication
+// commands (CHANGE MASTER, START and STOP SLAVE, RESET MASTER, SET GLOBAL
+// read_only), which the server applies whoever sends them (a failover
+// controller paused past its lease makes a second primary); etcd Put, Delete, Do and Txns
 // without an If, and an STM's Put and Del (concurrency.NewSTM) unless the
 // STM reads the lease's key and gives up when it is gone (its commit checks
 // only the keys it read, not the lease); go-redis commands outside WATCH/MULTI or a fence-comparing

@@ -8,7 +8,9 @@
 // parser: it knows PostgreSQL, MySQL/MariaDB and SQLite quoting, comments,
 // dollar quoting and placeholders exactly, and the clauses of UPDATE,
 // DELETE, INSERT (with ON CONFLICT and ON DUPLICATE KEY UPDATE), MERGE and
-// WITH well enough to find the fence predicates. Anything it does not
+// WITH well enough to find the fence predicates, and names the MySQL
+// statements that change a server's replication or role (CHANGE MASTER,
+// STOP SLAVE, SET GLOBAL read_only). Anything it does not
 // understand is reported as Unknown rather than guessed at: the analyzer
 // would rather miss a bug than cry wolf.
 //

@@ -66,6 +66,10 @@ type Statement struct {
 	// DELETE, MERGE, REPLACE, UPSERT, TRUNCATE, COPY ... FROM, LOAD DATA, or
 	// a data-modifying WITH clause. SELECT ... INTO and DDL do not count.
 	Writes bool
+	// Server names a statement that changes the server's replication or
+	// role rather than table data (server.go): "CHANGE MASTER", "STOP
+	// SLAVE", "RESET MASTER", "SET GLOBAL read_only"; "" for others.
+	Server string
 	// Table is the target table of the write, unquoted, schema-qualified as
 	// written ("app.settings", "OrderLine"). For a statement whose only
 	// writes are in its WITH clause it is the first such target.

@@ -128,6 +128,9 @@ func (s *stmt) read() {
 
 // readVerb dispatches on the statement's verb at index i.
 func (s *stmt) readVerb(i int) {
+	if s.st.Server = s.serverChange(i); s.st.Server != "" {
+		return
+	}
 	switch s.st.Verb {
 	case "UPDATE":
 		s.update(i + 1)
