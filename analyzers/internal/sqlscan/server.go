@@ -15,6 +15,13 @@ import "strings"
 // settings count only where they are the server's role or replication
 // position (read_only, gtid_slave_pos, ...), or named at run time; other
 // settings, as writes to the server's own schemas, set the server up.
+// Accounts are left out too: a grant is the same change whoever makes it,
+// and ALTER USER, the one account statement a stale holder can undo
+// another's with (a rotated password set back), is sent by operators
+// through reconcilers that share one SQL reconciler, whose interface
+// field dispatch cannot tell apart per controller: read as a write, it
+// named the user reconciler's ALTER USER at the grant and database
+// controllers too.
 
 // serverChange names the statement at i, its verb, when it changes the
 // server's replication or role: "CHANGE MASTER", "STOP SLAVE", "RESET
