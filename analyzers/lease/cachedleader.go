@@ -2,6 +2,7 @@ package lease
 
 import (
 	"fmt"
+	"go/constant"
 	"go/token"
 	"go/types"
 
@@ -212,6 +213,9 @@ func flagRead(v ssa.Value) ssa.Value {
 			return x.X
 		}
 	case *ssa.BinOp:
+		if load, ok := atomicIntRead(x); ok {
+			return load.Call.Args[0]
+		}
 		if x.Op != token.NEQ {
 			return nil
 		}
@@ -228,6 +232,27 @@ func flagRead(v ssa.Value) ssa.Value {
 		}
 	}
 	return nil
+}
+
+// atomicIntRead reports whether x tests an integer flag read atomically
+// for being raised (atomic.LoadInt32(&c.leading) == 1, or != 0), and
+// returns the load.
+func atomicIntRead(x *ssa.BinOp) (*ssa.Call, bool) {
+	for _, side := range [2][2]ssa.Value{{x.X, x.Y}, {x.Y, x.X}} {
+		load, ok := side[0].(*ssa.Call)
+		if !ok || atomicIntArg(load, "Load") == nil {
+			continue
+		}
+		c, ok := side[1].(*ssa.Const)
+		if !ok || c.Value == nil || c.Value.Kind() != constant.Int {
+			continue
+		}
+		zero := constant.Sign(c.Value) == 0
+		if x.Op == token.EQL && !zero || x.Op == token.NEQ && zero {
+			return load, true
+		}
+	}
+	return nil, false
 }
 
 // returnedField returns the struct field a returned value was read from,

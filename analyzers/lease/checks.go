@@ -329,6 +329,10 @@ func (b *builder) addFlagChecks(flags map[any]leaderFlag, keep func(ssa.Instruct
 			if isAtomicBool(x, "Load") {
 				addr, load = x.Call.Args[0], x
 			}
+		case *ssa.BinOp:
+			if l, ok := atomicIntRead(x); ok {
+				addr, load = l.Call.Args[0], l
+			}
 		}
 		flag, ok := flags[flagKey(addr)]
 		if !ok || keep != nil && !keep(instr) {
@@ -515,6 +519,14 @@ func (b *builder) callbackLeaderFlags() map[any]leaderFlag {
 // o; or a call of the package's setter with such a value:
 // l.setLeader(true), c.setOwner(o)), or nil.
 func (b *builder) setsTrue(instr ssa.Instruction) ssa.Value {
+	if call, ok := instr.(*ssa.Call); ok {
+		if addr := atomicIntArg(call, "Store"); addr != nil {
+			if nonZeroInt(call.Call.Args[1]) {
+				return addr // atomic.StoreInt32(&c.leading, 1)
+			}
+			return nil
+		}
+	}
 	addr, val := boolStore(instr)
 	if call, ok := instr.(*ssa.Call); ok && addr == nil {
 		if fn := call.Call.StaticCallee(); fn != nil && fn.Pkg != nil && fn.Pkg.Pkg == b.pass.Pkg {
@@ -620,6 +632,28 @@ func flagName(addr ssa.Value) string {
 		return x.Name()
 	}
 	return "?"
+}
+
+// atomicIntArg returns the integer a call of sync/atomic's name on an
+// integer reads or writes (atomic.LoadInt64(&c.leading), c.leading.Store(1)
+// of an atomic.Int32), the flag of code written before atomic.Bool, or nil.
+func atomicIntArg(call *ssa.Call, name string) ssa.Value {
+	fn := calleeFunc(call.Common())
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "sync/atomic" || len(call.Call.Args) == 0 {
+		return nil
+	}
+	for _, t := range [...]string{"Int32", "Int64", "Uint32", "Uint64"} {
+		if fn.Name() == name+t && receiverName(fn) == "" || fn.Name() == name && receiverName(fn) == t {
+			return call.Call.Args[0]
+		}
+	}
+	return nil
+}
+
+// nonZeroInt reports whether v is an integer constant other than 0.
+func nonZeroInt(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.Value != nil && c.Value.Kind() == constant.Int && constant.Sign(c.Value) != 0
 }
 
 // isAtomicBool reports whether call is (*sync/atomic.Bool).name.

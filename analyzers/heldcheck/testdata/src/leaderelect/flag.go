@@ -93,3 +93,55 @@ func (c *controller) primaryFlag(ctx context.Context) {
 		c.db.ExecContext(ctx, "UPDATE reports SET primary_seen = true")
 	}
 }
+
+// intController keeps its flags as integers, as code written before
+// atomic.Bool does: raised with atomic.StoreInt32(&f, 1) or an
+// atomic.Int64's Store(1), and read with atomic.LoadInt32(&f) == 1.
+type intController struct {
+	leading  int32
+	elected  atomic.Int64
+	masterID uint64 // the ID of whoever leads: not a flag
+	db       *sql.DB
+}
+
+func (c *intController) run(ctx context.Context, lock resourcelock.Interface, id uint64) {
+	leaderelection.RunOrDie(ctx, leaderelection.LeaderElectionConfig{
+		Lock: lock,
+		Callbacks: leaderelection.LeaderCallbacks{
+			OnStartedLeading: func(ctx context.Context) {
+				atomic.StoreInt32(&c.leading, 1)
+				c.elected.Store(1)
+				atomic.StoreUint64(&c.masterID, id)
+				<-ctx.Done()
+			},
+			OnStoppedLeading: func() {
+				atomic.StoreInt32(&c.leading, 0)
+				c.elected.Store(0)
+			},
+		},
+	})
+}
+
+func (c *intController) IsElected() bool { return c.elected.Load() != 0 }
+
+// sweep reads the integer flag the callback raised: a cached IsLeader.
+func (c *intController) sweep(ctx context.Context) {
+	if atomic.LoadInt32(&c.leading) == 1 { // want `the leader flag leading \(set in OnStartedLeading\) only tells .* DB.ExecContext \(UPDATE reports\)`
+		c.db.ExecContext(ctx, "UPDATE reports SET state = 'swept'")
+	}
+}
+
+// archive asks through a getter of the atomic.Int64 flag.
+func (c *intController) archive(ctx context.Context) {
+	if c.IsElected() { // want `IsElected \(which returns the leader flag elected, set in OnStartedLeading\) only tells .* DB.ExecContext \(UPDATE reports\)`
+		c.db.ExecContext(ctx, "UPDATE reports SET state = 'archived'")
+	}
+}
+
+// report compares the leader's ID, stored from a variable, with its own:
+// no flag raised to a constant.
+func (c *intController) report(ctx context.Context, self uint64) {
+	if atomic.LoadUint64(&c.masterID) == 1 {
+		c.db.ExecContext(ctx, "UPDATE reports SET state = 'reported'")
+	}
+}
