@@ -35,7 +35,8 @@
 // pump.Leading.Store(true)): a bool field,
 // package variable or atomic.Bool, or an integer raised atomically to a
 // constant (atomic.StoreInt32(&c.leading, 1), an atomic.Int64's Store(1),
-// read as atomic.LoadInt32(&c.leading) == 1 or != 0), whose name is about leading (lead,
+// read as atomic.LoadInt32(&c.leading) == 1 or != 0, and == 0 for the
+// other branch), whose name is about leading (lead,
 // elect, active, primary, master, lease, holder, owner) and that nothing
 // sets to true where no lease is held (read where the lease is held, it is
 // the holder's own flag and no check), or a pointer so named that holds

@@ -213,7 +213,7 @@ func flagRead(v ssa.Value) ssa.Value {
 			return x.X
 		}
 	case *ssa.BinOp:
-		if load, ok := atomicIntRead(x); ok {
+		if load, p := atomicIntRead(x); p > 0 {
 			return load.Call.Args[0]
 		}
 		if x.Op != token.NEQ {
@@ -235,9 +235,10 @@ func flagRead(v ssa.Value) ssa.Value {
 }
 
 // atomicIntRead reports whether x tests an integer flag read atomically
-// for being raised (atomic.LoadInt32(&c.leading) == 1, or != 0), and
-// returns the load.
-func atomicIntRead(x *ssa.BinOp) (*ssa.Call, bool) {
+// against a constant, and returns the load and what x says: +1 when x is
+// true only if the flag is raised (atomic.LoadInt32(&c.leading) == 1, or
+// != 0), -1 when only if it is lowered (== 0, != 1), 0 for anything else.
+func atomicIntRead(x *ssa.BinOp) (*ssa.Call, int) {
 	for _, side := range [2][2]ssa.Value{{x.X, x.Y}, {x.Y, x.X}} {
 		load, ok := side[0].(*ssa.Call)
 		if !ok || atomicIntArg(load, "Load") == nil {
@@ -247,12 +248,15 @@ func atomicIntRead(x *ssa.BinOp) (*ssa.Call, bool) {
 		if !ok || c.Value == nil || c.Value.Kind() != constant.Int {
 			continue
 		}
-		zero := constant.Sign(c.Value) == 0
-		if x.Op == token.EQL && !zero || x.Op == token.NEQ && zero {
-			return load, true
+		raised := constant.Sign(c.Value) != 0
+		switch {
+		case x.Op == token.EQL && raised, x.Op == token.NEQ && !raised:
+			return load, +1
+		case x.Op == token.EQL && !raised, x.Op == token.NEQ && raised:
+			return load, -1
 		}
 	}
-	return nil, false
+	return nil, 0
 }
 
 // returnedField returns the struct field a returned value was read from,

@@ -320,6 +320,7 @@ func (b *builder) addFlagChecks(flags map[any]leaderFlag, keep func(ssa.Instruct
 	b.instrs(func(fn *ssa.Function, instr ssa.Instruction) {
 		var addr ssa.Value
 		var load *ssa.Call
+		polarity := +1
 		switch x := instr.(type) {
 		case *ssa.UnOp:
 			if x.Op == token.MUL && isFlagType(x.Type()) {
@@ -330,8 +331,8 @@ func (b *builder) addFlagChecks(flags map[any]leaderFlag, keep func(ssa.Instruct
 				addr, load = x.Call.Args[0], x
 			}
 		case *ssa.BinOp:
-			if l, ok := atomicIntRead(x); ok {
-				addr, load = l.Call.Args[0], l
+			if l, p := atomicIntRead(x); p != 0 {
+				addr, load, polarity = l.Call.Args[0], l, p
 			}
 		}
 		flag, ok := flags[flagKey(addr)]
@@ -339,7 +340,7 @@ func (b *builder) addFlagChecks(flags map[any]leaderFlag, keep func(ssa.Instruct
 			return
 		}
 		flow := newCheckFlow()
-		flow.follow(instr.(ssa.Value), +1)
+		flow.follow(instr.(ssa.Value), polarity)
 		if len(flow.branches) == 0 {
 			return
 		}

@@ -131,6 +131,15 @@ func (c *intController) sweep(ctx context.Context) {
 	}
 }
 
+// compact returns early when the flag is down, and writes after.
+func (c *intController) compact(ctx context.Context) error {
+	if atomic.LoadInt32(&c.leading) == 0 { // want `the leader flag leading \(set in OnStartedLeading\) only tells .* DB.ExecContext \(DELETE reports\)`
+		return nil
+	}
+	_, err := c.db.ExecContext(ctx, "DELETE FROM reports WHERE stale")
+	return err
+}
+
 // archive asks through a getter of the atomic.Int64 flag.
 func (c *intController) archive(ctx context.Context) {
 	if c.IsElected() { // want `IsElected \(which returns the leader flag elected, set in OnStartedLeading\) only tells .* DB.ExecContext \(UPDATE reports\)`
