@@ -506,7 +506,7 @@ func literalElement(v ssa.Value) (elem *ssa.IndexAddr, field int) {
 	addr := load.X
 	if fa, ok := addr.(*ssa.FieldAddr); ok && field < 0 {
 		addr, field = fa.X, fa.Field
-		if local, ok := addr.(*ssa.Alloc); ok {
+		if local, ok := addr.(*ssa.Alloc); ok && !storesInto(local, field) {
 			if copied, ok := soleStore(local).(*ssa.UnOp); ok && copied.Op == token.MUL {
 				addr = copied.X
 			}
@@ -572,6 +572,23 @@ func loadedLocal(v ssa.Value) *ssa.Alloc {
 		return local
 	}
 	return nil
+}
+
+// storesInto reports whether something is stored into field of the
+// struct at addr (p.run = other after p := phases[i]).
+func storesInto(addr ssa.Value, field int) bool {
+	for _, ref := range *addr.Referrers() {
+		fa, ok := ref.(*ssa.FieldAddr)
+		if !ok || fa.Field != field {
+			continue
+		}
+		for _, use := range *fa.Referrers() {
+			if st, ok := use.(*ssa.Store); ok && st.Addr == fa {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // soleStore returns the value stored at addr when it is stored once, or

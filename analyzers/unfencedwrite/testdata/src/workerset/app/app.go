@@ -102,3 +102,13 @@ func (l *Leader) Rehearse(ctx context.Context, sw *sweep.Sweeper) error {
 	defer m.UnlockContext(ctx)
 	return sw.Rehearse(ctx)
 }
+
+// DryRun runs the phases with their Run replaced: nothing is written.
+func (l *Leader) DryRun(ctx context.Context, sw *sweep.Sweeper) error {
+	m := l.rs.NewMutex("leader")
+	if err := m.LockContext(ctx); err != nil {
+		return err
+	}
+	defer m.UnlockContext(ctx)
+	return sw.DryRun(ctx)
+}

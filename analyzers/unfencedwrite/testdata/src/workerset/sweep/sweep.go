@@ -77,3 +77,19 @@ func (s *Sweeper) wait(ctx context.Context) error {
 	<-ctx.Done()
 	return ctx.Err()
 }
+
+// DryRun replaces each phase's Run with wait before calling it: the
+// phases' own Run functions are not what the loop calls.
+func (s *Sweeper) DryRun(ctx context.Context) error {
+	phases := []Phase{
+		{Name: "expire sessions", Run: s.expireSessions},
+		{Name: "close accounts", Run: s.closeAccounts},
+	}
+	for _, p := range phases {
+		p.Run = s.wait
+		if err := p.Run(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
