@@ -507,7 +507,7 @@ func literalElement(v ssa.Value) (elem *ssa.IndexAddr, field int) {
 	if fa, ok := addr.(*ssa.FieldAddr); ok && field < 0 {
 		addr, field = fa.X, fa.Field
 		if local, ok := addr.(*ssa.Alloc); ok && !storesInto(local, field) {
-			if copied, ok := soleStore(local).(*ssa.UnOp); ok && copied.Op == token.MUL {
+			if copied, ok := storedWhole(local).(*ssa.UnOp); ok && copied.Op == token.MUL {
 				addr = copied.X
 			}
 		}
@@ -529,7 +529,7 @@ func elementFuncs(elem *ssa.IndexAddr, field int) ([]*ssa.Function, bool) {
 		ok := true
 		switch ref := ref.(type) {
 		case *ssa.Store:
-			lit := loadedLocal(ref.Val) // the element's own composite literal, copied in
+			lit := literalAlloc(ref.Val) // the element's own composite literal, copied in
 			if lit == nil {
 				return nil, false // a whole struct from elsewhere
 			}
@@ -565,15 +565,6 @@ func fieldFuncs(addr ssa.Value, field int) ([]*ssa.Function, bool) {
 	return out, true
 }
 
-// loadedLocal returns the local v is loaded from, or nil.
-func loadedLocal(v ssa.Value) *ssa.Alloc {
-	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
-		local, _ := load.X.(*ssa.Alloc)
-		return local
-	}
-	return nil
-}
-
 // storesInto reports whether something is stored into field of the
 // struct at addr (p.run = other after p := phases[i]).
 func storesInto(addr ssa.Value, field int) bool {
@@ -589,21 +580,6 @@ func storesInto(addr ssa.Value, field int) bool {
 		}
 	}
 	return false
-}
-
-// soleStore returns the value stored at addr when it is stored once, or
-// nil.
-func soleStore(addr ssa.Value) ssa.Value {
-	var val ssa.Value
-	for _, ref := range *addr.Referrers() {
-		if st, ok := ref.(*ssa.Store); ok && st.Addr == addr {
-			if val != nil {
-				return nil
-			}
-			val = st.Val
-		}
-	}
-	return val
 }
 
 // storedFuncs returns the functions stored at addr.
