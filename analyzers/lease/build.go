@@ -177,6 +177,7 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program, files *SchemaFact) (*M
 	b.exportRunParams()
 	b.exportKubeNews()
 	b.exportTexts()
+	b.exportBoilerQueries()
 	b.exportScripts()
 	if !b.relevant() {
 		b.model.Problems = b.dirs.problems

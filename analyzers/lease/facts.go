@@ -274,7 +274,7 @@ func (f *TokenFact) String() string {
 }
 
 func factTypes() []analysis.Fact {
-	return append([]analysis.Fact{new(WritesFact), new(FencedByParamFact), new(RoleFact), new(TokenFact), new(PackageFact), new(CallbackParamFact), new(LostSignalFact), new(SQLParamFact), new(FormatFact), new(SQLCondFact), new(SQLTemplateFact), new(CheckParamFact), new(TokenConvFact), new(CallbackFieldFact), new(CASFact), new(FailsFact), new(ConvergeFact), new(SchemaFact), new(GoParamFact), new(LookupFact), new(LockKeyCtorFact), new(ScriptFact), new(NoticeParamFact), new(RunParamFact), new(SessionCtorFact), new(CtxSessionFact), new(TextFact), new(HandOffsFact), new(LeaderSetsFact), new(KubeNewFact)},
+	return append([]analysis.Fact{new(WritesFact), new(FencedByParamFact), new(RoleFact), new(TokenFact), new(PackageFact), new(CallbackParamFact), new(LostSignalFact), new(SQLParamFact), new(FormatFact), new(SQLCondFact), new(SQLTemplateFact), new(CheckParamFact), new(TokenConvFact), new(CallbackFieldFact), new(CASFact), new(FailsFact), new(ConvergeFact), new(SchemaFact), new(GoParamFact), new(LookupFact), new(LockKeyCtorFact), new(ScriptFact), new(NoticeParamFact), new(RunParamFact), new(SessionCtorFact), new(CtxSessionFact), new(TextFact), new(HandOffsFact), new(LeaderSetsFact), new(KubeNewFact), new(BoilerQueryFact)},
 		ctrlflow.Analyzer.FactTypes...) // controlFlow runs ctrlflow within the lease pass
 }
 

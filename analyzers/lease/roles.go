@@ -122,6 +122,9 @@ func (b *builder) resolveCallee(call *ssa.CallCommon) (callee, bool) {
 	if api := b.sqlShaped(call, fn); api != nil {
 		return callee{fn: fn, api: api, role: api.Role, system: api.System, what: shortName(fn)}, true
 	}
+	if api := boilerQueryWrite(fn); api != nil {
+		return callee{fn: fn, api: api, role: api.Role, system: api.System, what: shortName(fn)}, true
+	}
 	if call.IsInvoke() {
 		if f, via := b.dispatchRole(fn); f != nil && !f.releasesNil(call) {
 			return callee{fn: fn, role: f.Role, system: f.System, what: shortName(fn) + " (via " + via + f.returning(",") + ")", held: f.Held, dispatch: f.Dispatch, claim: f.Claim, session: f.Session, writesFirst: f.WritesFirst}, true

@@ -46,19 +46,23 @@ func (b *builder) sessionOf(w *Write) ssa.Value {
 	if w.session != nil {
 		return w.session
 	}
-	return b.callSQLSession(w.Call.Common())
+	return b.callSQLSession(w.Call)
 }
 
 // callSQLSession returns the session a call that sends SQL goes through:
 // the argument a SQL helper's or template's fact names, else the
 // receiver (or the session a query builder runs with).
-func (b *builder) callSQLSession(c *ssa.CallCommon) ssa.Value {
-	return b.sessionValue(b.sentThrough(c))
+func (b *builder) callSQLSession(call ssa.CallInstruction) ssa.Value {
+	return b.sessionValue(b.sentThrough(call))
 }
 
 // sentThrough returns the value whose method sends a call's SQL, as
 // callSQLSession reads it.
-func (b *builder) sentThrough(c *ssa.CallCommon) ssa.Value {
+func (b *builder) sentThrough(call ssa.CallInstruction) ssa.Value {
+	c := call.Common()
+	if s := boilerSession(call); s != nil {
+		return s
+	}
 	if tf, ok := b.templateFact(c); ok && tf.Session > 0 {
 		return arg(c, tf.Session-1)
 	}

@@ -625,6 +625,7 @@ func builderCatalog() []API {
 	c = append(c, dotsqlCatalog()...)
 	c = append(c, goZeroCatalog()...)
 	c = append(c, entCatalog()...)
+	c = append(c, boilerCatalog()...)
 	return append(c, ormCatalog()...)
 }
 

@@ -189,7 +189,7 @@ func (b *builder) helperCall(fn, body *ssa.Function, call *ssa.Call) (SQLParamFa
 		return SQLParamFact{}, false
 	}
 	f := SQLParamFact{System: c.api.System, Query: q, Each: each, Args: -1, Result: -1, What: b.describeCall(call, c)}
-	f.Session, _ = sessionSource(fn, b.callSQLSession(call.Common()))
+	f.Session, _ = sessionSource(fn, b.callSQLSession(call))
 	if isHelper && inner.Format > 0 { // a formatting helper's: its arguments must be fn's
 		if format = closureParam(fn, arg(call.Common(), inner.Format-1)); format < 0 {
 			return SQLParamFact{}, false

@@ -199,7 +199,7 @@ func (b *builder) templateOf(fn *ssa.Function, call *ssa.Call) *SQLTemplateFact 
 		tf.ErrReturned = true
 	}
 	tf.ErrReturned = tf.ErrReturned && errorReturned(fn, call)
-	tf.Session, _ = sessionSource(fn, b.callSQLSession(call.Common()))
+	tf.Session, _ = sessionSource(fn, b.callSQLSession(call))
 	if !f.seen || len(text) > maxFoldText {
 		return nil
 	}

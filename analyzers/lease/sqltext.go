@@ -226,6 +226,9 @@ func (f *folder) call(c *ssa.Call, depth int) string {
 			return s
 		}
 	}
+	if s, ok := f.boiler(c, depth); ok {
+		return s
+	}
 	if f.b.grammarOf(fn.Pkg().Path()) != nil {
 		recv := ssa.Value(c)
 		if fn.Name() == "ToSql" || fn.Name() == "ToSQL" {

@@ -1070,6 +1070,9 @@ func isExec(call ssa.CallInstruction) bool {
 	if f != nil && isGormGeneric(recvType(f)) {
 		return gormGenericCounts(f) // (rowsAffected int, err error); Exec returns only an error
 	}
+	if f != nil && boilerQueryWrite(f) != nil {
+		return boilerCounts(f) // sqlboiler's UpdateAll and DeleteAll return the count
+	}
 	return f != nil && strings.Contains(f.Name(), "Exec") // Exec, ExecContext, sqlx's NamedExec and MustExec
 }
 

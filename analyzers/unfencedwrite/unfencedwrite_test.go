@@ -13,7 +13,7 @@ func Test(t *testing.T) {
 	fencetest.Run(t, unfencedwrite.Analyzer,
 		"sqladvisory", "billing", "etcdlock", "redislocks", "consullock", "zklock",
 		"k8sleader", "cbconfig/...", "cloudstores", "crosspkg", "pgxworker", "gocronjobs", "gocronshared", "gocronv1/...", "raftleader", "usewithlock",
-		"ifacevet/worker", "errwraps", "k8sworkers", "k8sobjects/...", "falsepositives", "sqlforms", "sqlbuilders", "goroutines", "oncestart/...", "fencegen/...", "gormstore", "bunstore", "goqustore", "roomlock", "gccollector",
+		"ifacevet/worker", "errwraps", "k8sworkers", "k8sobjects/...", "falsepositives", "sqlforms", "sqlbuilders", "goroutines", "oncestart/...", "fencegen/...", "gormstore", "bunstore", "boilerstore/...", "goqustore", "roomlock", "gccollector",
 		"mongostore", "pipelines", "lockobjects", "messages/...", "optimistic", "transitions", "releasefuncs/...", "casfence/...", "ownlease", "findorcreate", "upsertdefs/...", "freshkeys", "stmthelpers", "sqlformats/...", "redigostore", "gozeromodel", "goctlmodel", "ownobjectvet", "redismarkers", "sortedclaims", "stmtlists/...", "gozeroredis", "multilocks", "passedcallbacks/...", "lockkeyhelpers", "mayheld/...", "constargs", "etcdtxnlock", "etcdops", "boundeddecrements", "handoffs", "awaitedlocks", "lockpkg/...", "handlerfields/...", "mongounique", "xactlayers/...", "lockedcopies/...", "retriedacquire", "blindswaps", "repeatedcalls/...", "reexports/...", "kooperctl", "leaseonly", "chanwork", "txnlocks", "pgxmigrate", "gamestate", "rueidislocks", "caridlocks", "mixedlockers/...", "cachefills/...", "leaserows/...", "tombstones", "narrowclients", "failover")
 }
 

@@ -257,7 +257,8 @@ func receiverName(fn *types.Func) string {
 // since the Go module proxy does not serve them in a form that builds;
 // README.md says so too.
 var unserved = map[string]string{
-	"gopkg.in/redis.v6": "proxy.golang.org serves v6.15.9 (the last), whose packages import github.com/go-redis/redis/internal: another module's internal packages",
+	"gopkg.in/redis.v6":                         "proxy.golang.org serves v6.15.9 (the last), whose packages import github.com/go-redis/redis/internal: another module's internal packages",
+	"github.com/volatiletech/sqlboiler/queries": "proxy.golang.org refuses github.com/volatiletech/sqlboiler and its /v4 (403, not available) since the module moved to github.com/aarondl/sqlboiler",
 }
 
 // olderRelease lists the forks that are an older release of the package
