@@ -9,6 +9,8 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/fencelint/fencelint/analyzers/internal/sqlscan"
 )
 
 // sqlboiler (github.com/aarondl/sqlboiler, github.com/volatiletech/sqlboiler
@@ -35,8 +37,11 @@ import (
 //     from anything but a call of a constructor (a relationship method, a
 //     parameter) leaves the WHERE clause out of sight.
 //
-// The per-row methods the models package generates (Update, Delete) send
-// text of their own code and are read there, as any package's writes are.
+// The per-row methods the models package generates send text of their own
+// code and are read there, as any package's writes are: Delete a constant,
+// Update a statement cached in a map of the package (sqlmemo.go), whose
+// SET list and primary-key condition strmangle writes at run time, read
+// as such (every column set to a value, the key compared with one).
 
 // pkgBoilerQueries is sqlboiler's queries package.
 const pkgBoilerQueries = "github.com/aarondl/sqlboiler/queries"
@@ -316,4 +321,28 @@ func executorArg(c *ssa.CallCommon, fn *types.Func) ssa.Value {
 		}
 	}
 	return nil
+}
+
+// strmangle renders the clauses sqlboiler's generated code writes with
+// strmangle at run time: WhereClause compares the columns it is given
+// with placeholders (the primary key, never a fence), SetParamNames sets
+// them. Each becomes one column and a value that carries the call.
+func (f *folder) strmangle(c *ssa.Call) (string, bool) {
+	fn := calleeFunc(c.Common())
+	if fn == nil || fn.Pkg() == nil || !strings.HasSuffix(normalizePath(fn.Pkg().Path()), "/strmangle") {
+		return "", false
+	}
+	switch fn.Name() {
+	case "WhereClause":
+		return "pk = " + f.valueHole(c), true
+	case "SetParamNames":
+		return "x = " + f.valueHole(c), true
+	}
+	return "", false
+}
+
+// valueHole records v as a run-time value that holds no SQL text.
+func (f *folder) valueHole(v ssa.Value) string {
+	f.holes = append(f.holes, hole{value: v})
+	return sqlscan.HoleMarker(len(f.holes))
 }

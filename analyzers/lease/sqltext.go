@@ -229,6 +229,9 @@ func (f *folder) call(c *ssa.Call, depth int) string {
 	if s, ok := f.boiler(c, depth); ok {
 		return s
 	}
+	if s, ok := f.strmangle(c); ok {
+		return s
+	}
 	if f.b.grammarOf(fn.Pkg().Path()) != nil {
 		recv := ssa.Value(c)
 		if fn.Name() == "ToSql" || fn.Name() == "ToSQL" {
@@ -595,7 +598,10 @@ func (f *folder) load(addr ssa.Value, depth int) (string, bool) {
 		}
 		return f.assigned(x, depth)
 	case *ssa.FieldAddr:
-		return f.assigned(fieldVar(x.X.Type(), x.Field), depth)
+		if s, ok := f.assigned(fieldVar(x.X.Type(), x.Field), depth); ok {
+			return s, true
+		}
+		return f.memoField(x, depth)
 	case *ssa.FreeVar: // a query built before the closure that sends it, assigned once
 		if alloc, ok := boundTo(x).(*ssa.Alloc); ok {
 			if val := storedOnce(alloc); val != nil {

@@ -9,10 +9,17 @@ package models
 
 import (
 	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"reflect"
+	"strconv"
+	"sync"
 
 	"github.com/aarondl/sqlboiler/v4/boil"
 	"github.com/aarondl/sqlboiler/v4/queries"
 	"github.com/aarondl/sqlboiler/v4/queries/qm"
+	"github.com/aarondl/strmangle"
 )
 
 // M type is for providing columns and column values to UpdateAll.
@@ -94,6 +101,85 @@ func (q accountQuery) DeleteAll(ctx context.Context, exec boil.ContextExecutor) 
 	rowsAff, err := result.RowsAffected()
 	if err != nil {
 		return 0, err
+	}
+
+	return rowsAff, nil
+}
+
+var (
+	accountType              = reflect.TypeOf(&Account{})
+	accountMapping           = queries.MakeStructMapping(accountType)
+	accountAllColumns        = []string{"id", "balance", "status", "fence"}
+	accountPrimaryKeyColumns = []string{"id"}
+	accountUpdateCacheMut    sync.RWMutex
+	accountUpdateCache       = make(map[string]updateCache)
+)
+
+type updateCache struct {
+	query        string
+	valueMapping []uint64
+}
+
+func makeCacheKey(cols boil.Columns, nzDefaults []string) string {
+	buf := strmangle.GetBuffer()
+	defer strmangle.PutBuffer(buf)
+
+	buf.WriteString(strconv.Itoa(cols.Kind))
+	for _, w := range cols.Cols {
+		buf.WriteString(w)
+	}
+	for _, nz := range nzDefaults {
+		buf.WriteString(nz)
+	}
+	return buf.String()
+}
+
+// Update uses an executor to update the Account.
+// See boil.Columns.UpdateColumnSet documentation to understand column list inference for updates.
+// Update does not automatically update the record in case of default values. Use .Reload() to refresh the records.
+func (o *Account) Update(ctx context.Context, exec boil.ContextExecutor, columns boil.Columns) (int64, error) {
+	var err error
+	key := makeCacheKey(columns, nil)
+	accountUpdateCacheMut.RLock()
+	cache, cached := accountUpdateCache[key]
+	accountUpdateCacheMut.RUnlock()
+
+	if !cached {
+		wl := columns.UpdateColumnSet(
+			accountAllColumns,
+			accountPrimaryKeyColumns,
+		)
+		if len(wl) == 0 {
+			return 0, errors.New("models: unable to update accounts, could not build whitelist")
+		}
+
+		cache.query = fmt.Sprintf("UPDATE \"accounts\" SET %s WHERE %s",
+			strmangle.SetParamNames("\"", "\"", 1, wl),
+			strmangle.WhereClause("\"", "\"", len(wl)+1, accountPrimaryKeyColumns),
+		)
+		cache.valueMapping, err = queries.BindMapping(accountType, accountMapping, append(wl, accountPrimaryKeyColumns...))
+		if err != nil {
+			return 0, err
+		}
+	}
+
+	values := queries.ValuesFromMapping(reflect.Indirect(reflect.ValueOf(o)), cache.valueMapping)
+
+	var result sql.Result
+	result, err = exec.ExecContext(ctx, cache.query, values...)
+	if err != nil {
+		return 0, fmt.Errorf("models: unable to update accounts row: %w", err)
+	}
+
+	rowsAff, err := result.RowsAffected()
+	if err != nil {
+		return 0, fmt.Errorf("models: failed to get rows affected by update for accounts: %w", err)
+	}
+
+	if !cached {
+		accountUpdateCacheMut.Lock()
+		accountUpdateCache[key] = cache
+		accountUpdateCacheMut.Unlock()
 	}
 
 	return rowsAff, nil

@@ -9,10 +9,14 @@ package models
 import (
 	"context"
 	"database/sql"
+	"fmt"
+	"reflect"
+	"sync"
 
 	"github.com/aarondl/sqlboiler/v4/boil"
 	"github.com/aarondl/sqlboiler/v4/queries"
 	"github.com/aarondl/sqlboiler/v4/queries/qm"
+	"github.com/aarondl/strmangle"
 )
 
 // M type is for providing columns and column values to UpdateAll.
@@ -88,4 +92,70 @@ func (o *Job) Delete(ctx context.Context, exec boil.ContextExecutor) (int64, err
 	return result.RowsAffected()
 }
 
-var _ sql.Result
+var (
+	jobType              = reflect.TypeOf(&Job{})
+	jobMapping           = map[string]uint64{"id": 0, "state": 1, "fence": 2}
+	jobAllColumns        = []string{"id", "state", "fence"}
+	jobPrimaryKeyColumns = []string{"id"}
+	jobUpdateCacheMut    sync.RWMutex
+	jobUpdateCache       = make(map[string]updateCache)
+	_                    sql.Result
+)
+
+type updateCache struct {
+	query        string
+	valueMapping []uint64
+}
+
+func makeCacheKey(cols boil.Columns, nzDefaults []string) string {
+	return fmt.Sprint(cols.Kind, cols.Cols, nzDefaults)
+}
+
+// Update uses an executor to update the Job.
+func (o *Job) Update(ctx context.Context, exec boil.ContextExecutor, columns boil.Columns) (int64, error) {
+	var err error
+	key := makeCacheKey(columns, nil)
+	jobUpdateCacheMut.RLock()
+	cache, cached := jobUpdateCache[key]
+	jobUpdateCacheMut.RUnlock()
+
+	if !cached {
+		wl := columns.UpdateColumnSet(
+			jobAllColumns,
+			jobPrimaryKeyColumns,
+		)
+		if len(wl) == 0 {
+			return 0, fmt.Errorf("models: unable to update jobs, could not build whitelist")
+		}
+
+		cache.query = fmt.Sprintf("UPDATE \"jobs\" SET %s WHERE %s",
+			strmangle.SetParamNames("\"", "\"", 1, wl),
+			strmangle.WhereClause("\"", "\"", len(wl)+1, jobPrimaryKeyColumns),
+		)
+		cache.valueMapping, err = queries.BindMapping(jobType, jobMapping, append(wl, jobPrimaryKeyColumns...))
+		if err != nil {
+			return 0, err
+		}
+	}
+
+	values := queries.ValuesFromMapping(reflect.Indirect(reflect.ValueOf(o)), cache.valueMapping)
+
+	var result sql.Result
+	result, err = exec.ExecContext(ctx, cache.query, values...)
+	if err != nil {
+		return 0, err
+	}
+
+	rowsAff, err := result.RowsAffected()
+	if err != nil {
+		return 0, err
+	}
+
+	if !cached {
+		jobUpdateCacheMut.Lock()
+		jobUpdateCache[key] = cache
+		jobUpdateCacheMut.Unlock()
+	}
+
+	return rowsAff, nil
+}

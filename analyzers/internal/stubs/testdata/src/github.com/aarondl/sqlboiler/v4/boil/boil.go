@@ -28,3 +28,5 @@ type Columns struct {
 
 func Infer() Columns                      { return Columns{} }
 func Whitelist(columns ...string) Columns { return Columns{} }
+
+func (c Columns) UpdateColumnSet(allColumns, pkeyCols []string) []string { return nil }

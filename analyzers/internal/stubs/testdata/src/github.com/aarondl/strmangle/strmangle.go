@@ -1,0 +1,7 @@
+// Package strmangle is a stub of github.com/aarondl/strmangle v0.0.9 for
+// analysistest fixtures: real signatures, no behaviour.
+package strmangle
+
+func SetParamNames(lq, rq string, start int, columns []string) string { return "" }
+func WhereClause(lq, rq string, start int, cols []string) string      { return "" }
+func SetComplement(a []string, b []string) []string                   { return nil }
