@@ -1172,7 +1172,7 @@ func forks() []Fork {
 		{"github.com/garyburd/redigo/redis", pkgRedigo, "garyburd/redigo, the original path of gomodule/redigo (redsync.v1's pools)"},
 		{"github.com/jinzhu/gorm", pkgGorm, "GORM v1, before the move to gorm.io"},
 		{"github.com/satori/go.uuid", pkgGofrsUUID, "satori/go.uuid, the original of gofrs/uuid"},
-		{"github.com/volatiletech/sqlboiler/queries", pkgBoilerQueries, "sqlboiler before v4.15, before the move to github.com/aarondl"},
+		{"github.com/volatiletech/sqlboiler/queries", pkgBoilerQueries, "sqlboiler under its former path, before the move to github.com/aarondl"},
 		{"github.com/mongodb/mongo-go-driver/mongo", pkgMongo, "mongo-go-driver before v1 (v0.x), before the move to go.mongodb.org"},
 	}
 }

@@ -13,8 +13,8 @@ import (
 	"github.com/fencelint/fencelint/analyzers/internal/sqlscan"
 )
 
-// sqlboiler (github.com/aarondl/sqlboiler, github.com/volatiletech/sqlboiler
-// before v4.15) generates a models package from a schema: for each table a
+// sqlboiler (github.com/aarondl/sqlboiler, formerly
+// github.com/volatiletech/sqlboiler) generates a models package from a schema: for each table a
 // struct, a query type and the methods that send its SQL. Code writes
 // through it in two ways that a fence can live in:
 //
