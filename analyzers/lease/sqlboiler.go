@@ -39,9 +39,12 @@ import (
 //
 // The per-row methods the models package generates send text of their own
 // code and are read there, as any package's writes are: Delete a constant,
-// Update a statement cached in a map of the package (sqlmemo.go), whose
-// SET list and primary-key condition strmangle writes at run time, read
-// as such (every column set to a value, the key compared with one).
+// Update and Insert a statement cached in a map of the package
+// (sqlmemo.go), whose SET list and primary-key condition strmangle writes
+// at run time, read as such (every column set to a value, the key compared
+// with one). Upsert's statement is built by a generated builder whose
+// conflict clause depends on the caller's updateOnConflict: it is not read,
+// and a call of Upsert is no write.
 
 // pkgBoilerQueries is sqlboiler's queries package.
 const pkgBoilerQueries = "github.com/aarondl/sqlboiler/queries"

@@ -24,7 +24,24 @@ import (
 // variable is a memo: it is only loaded, stored whole or through its
 // fields, and the values stored whole come from a map the function alone
 // fills with the variable, so a cached value is one the function built
-// before. Several reaching stores are read as the branches of a phi.
+// before. Several reaching stores are read as the branches of a phi, and
+// a text formatted again with a formatter (its format the field itself) is
+// the field's text with the verbs filled.
+
+// memoFormat folds a format a memo variable's field holds, the text a
+// formatter then completes (sqlboiler's Insert formats its cached INSERT
+// again with its RETURNING clause): its holes stay this folder's.
+func (f *folder) memoFormat(v ssa.Value, depth int) (string, bool) {
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return "", false
+	}
+	fa, ok := load.X.(*ssa.FieldAddr)
+	if !ok {
+		return "", false
+	}
+	return f.memoField(fa, depth)
+}
 
 // memoField folds a load through fa, the address of a field of a local
 // memo variable, from the stores into that field that reach it.

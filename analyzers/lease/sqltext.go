@@ -524,6 +524,9 @@ func nextChoice(choices, arity []int) []int {
 func (f *folder) printf(formatArg, argsArg ssa.Value, depth int) string {
 	format, ok := constString(formatArg)
 	if !ok {
+		format, ok = f.memoFormat(formatArg, depth)
+	}
+	if !ok {
 		return f.hole(nil)
 	}
 	f.seen = true

@@ -115,3 +115,13 @@ func (b *Biller) Freeze(ctx context.Context, a *models.Account) error {
 	_, err := a.Update(ctx, b.db, boil.Whitelist("status")) // want unfencedwrite:"Account.Update \\(ContextExecutor.ExecContext \\(UPDATE accounts\\).*writes to SQL database without a fencing token"
 	return err
 }
+
+// Open adds an account row through the generated Insert: a stale holder
+// adds a second account for the same customer.
+func (b *Biller) Open(ctx context.Context, customer int64) error {
+	if err := b.own(ctx, customer); err != nil {
+		return err
+	}
+	a := &models.Account{Status: "open"}
+	return a.Insert(ctx, b.db, boil.Infer()) // want unfencedwrite:"Account.Insert \\(ContextExecutor.(Exec|QueryRow)Context \\(INSERT accounts\\).*still adds its rows"
+}

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/aarondl/sqlboiler/v4/boil"
@@ -107,13 +108,24 @@ func (q accountQuery) DeleteAll(ctx context.Context, exec boil.ContextExecutor) 
 }
 
 var (
-	accountType              = reflect.TypeOf(&Account{})
-	accountMapping           = queries.MakeStructMapping(accountType)
-	accountAllColumns        = []string{"id", "balance", "status", "fence"}
-	accountPrimaryKeyColumns = []string{"id"}
-	accountUpdateCacheMut    sync.RWMutex
-	accountUpdateCache       = make(map[string]updateCache)
+	accountType               = reflect.TypeOf(&Account{})
+	accountMapping            = queries.MakeStructMapping(accountType)
+	accountAllColumns         = []string{"id", "balance", "status", "fence"}
+	accountPrimaryKeyColumns  = []string{"id"}
+	accountUpdateCacheMut     sync.RWMutex
+	accountUpdateCache        = make(map[string]updateCache)
+	accountColumnsWithDefault = []string{"id"}
+	accountColumnsNoDefault   = []string{"balance", "status", "fence"}
+	accountInsertCacheMut     sync.RWMutex
+	accountInsertCache        = make(map[string]insertCache)
 )
+
+type insertCache struct {
+	query        string
+	retQuery     string
+	valueMapping []uint64
+	retMapping   []uint64
+}
 
 type updateCache struct {
 	query        string
@@ -183,4 +195,73 @@ func (o *Account) Update(ctx context.Context, exec boil.ContextExecutor, columns
 	}
 
 	return rowsAff, nil
+}
+
+// Insert a single record using an executor.
+// See boil.Columns.InsertColumnSet documentation to understand column list inference for inserts.
+func (o *Account) Insert(ctx context.Context, exec boil.ContextExecutor, columns boil.Columns) error {
+	if o == nil {
+		return errors.New("models: no accounts provided for insertion")
+	}
+
+	var err error
+
+	nzDefaults := queries.NonZeroDefaultSet(accountColumnsWithDefault, o)
+
+	key := makeCacheKey(columns, nzDefaults)
+	accountInsertCacheMut.RLock()
+	cache, cached := accountInsertCache[key]
+	accountInsertCacheMut.RUnlock()
+
+	if !cached {
+		wl, returnColumns := columns.InsertColumnSet(
+			accountAllColumns,
+			accountColumnsWithDefault,
+			accountColumnsNoDefault,
+			nzDefaults,
+		)
+
+		cache.valueMapping, err = queries.BindMapping(accountType, accountMapping, wl)
+		if err != nil {
+			return err
+		}
+		cache.retMapping, err = queries.BindMapping(accountType, accountMapping, returnColumns)
+		if err != nil {
+			return err
+		}
+		if len(wl) != 0 {
+			cache.query = fmt.Sprintf("INSERT INTO \"accounts\" (\"%s\") %%sVALUES (%s)%%s", strings.Join(wl, "\",\""), strmangle.Placeholders(true, len(wl), 1, 1))
+		} else {
+			cache.query = "INSERT INTO \"accounts\" %sDEFAULT VALUES%s"
+		}
+
+		var queryOutput, queryReturning string
+
+		if len(cache.retMapping) != 0 {
+			queryReturning = fmt.Sprintf(" RETURNING \"%s\"", strings.Join(returnColumns, "\",\""))
+		}
+
+		cache.query = fmt.Sprintf(cache.query, queryOutput, queryReturning)
+	}
+
+	value := reflect.Indirect(reflect.ValueOf(o))
+	vals := queries.ValuesFromMapping(value, cache.valueMapping)
+
+	if len(cache.retMapping) != 0 {
+		err = exec.QueryRowContext(ctx, cache.query, vals...).Scan(queries.PtrsFromMapping(value, cache.retMapping)...)
+	} else {
+		_, err = exec.ExecContext(ctx, cache.query, vals...)
+	}
+
+	if err != nil {
+		return fmt.Errorf("models: unable to insert into accounts: %w", err)
+	}
+
+	if !cached {
+		accountInsertCacheMut.Lock()
+		accountInsertCache[key] = cache
+		accountInsertCacheMut.Unlock()
+	}
+
+	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"database/sql"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 
 	"github.com/aarondl/sqlboiler/v4/boil"
@@ -93,14 +94,25 @@ func (o *Job) Delete(ctx context.Context, exec boil.ContextExecutor) (int64, err
 }
 
 var (
-	jobType              = reflect.TypeOf(&Job{})
-	jobMapping           = map[string]uint64{"id": 0, "state": 1, "fence": 2}
-	jobAllColumns        = []string{"id", "state", "fence"}
-	jobPrimaryKeyColumns = []string{"id"}
-	jobUpdateCacheMut    sync.RWMutex
-	jobUpdateCache       = make(map[string]updateCache)
-	_                    sql.Result
+	jobType               = reflect.TypeOf(&Job{})
+	jobMapping            = map[string]uint64{"id": 0, "state": 1, "fence": 2}
+	jobAllColumns         = []string{"id", "state", "fence"}
+	jobPrimaryKeyColumns  = []string{"id"}
+	jobUpdateCacheMut     sync.RWMutex
+	jobUpdateCache        = make(map[string]updateCache)
+	jobColumnsWithDefault = []string{"id"}
+	jobColumnsNoDefault   = []string{"state", "fence"}
+	jobInsertCacheMut     sync.RWMutex
+	jobInsertCache        = make(map[string]insertCache)
+	_                     sql.Result
 )
+
+type insertCache struct {
+	query        string
+	retQuery     string
+	valueMapping []uint64
+	retMapping   []uint64
+}
 
 type updateCache struct {
 	query        string
@@ -158,4 +170,69 @@ func (o *Job) Update(ctx context.Context, exec boil.ContextExecutor, columns boi
 	}
 
 	return rowsAff, nil
+}
+
+// Insert a single record using an executor.
+func (o *Job) Insert(ctx context.Context, exec boil.ContextExecutor, columns boil.Columns) error {
+	if o == nil {
+		return fmt.Errorf("models: no jobs provided for insertion")
+	}
+
+	var err error
+	key := makeCacheKey(columns, nil)
+	jobInsertCacheMut.RLock()
+	cache, cached := jobInsertCache[key]
+	jobInsertCacheMut.RUnlock()
+
+	if !cached {
+		wl, returnColumns := columns.InsertColumnSet(
+			jobAllColumns,
+			jobColumnsWithDefault,
+			jobColumnsNoDefault,
+			nil,
+		)
+
+		cache.valueMapping, err = queries.BindMapping(jobType, jobMapping, wl)
+		if err != nil {
+			return err
+		}
+		cache.retMapping, err = queries.BindMapping(jobType, jobMapping, returnColumns)
+		if err != nil {
+			return err
+		}
+		if len(wl) != 0 {
+			cache.query = fmt.Sprintf("INSERT INTO \"jobs\" (\"%s\") %%sVALUES (%s)%%s", strings.Join(wl, "\",\""), strmangle.Placeholders(true, len(wl), 1, 1))
+		} else {
+			cache.query = "INSERT INTO \"jobs\" %sDEFAULT VALUES%s"
+		}
+
+		var queryOutput, queryReturning string
+
+		if len(cache.retMapping) != 0 {
+			queryReturning = fmt.Sprintf(" RETURNING \"%s\"", strings.Join(returnColumns, "\",\""))
+		}
+
+		cache.query = fmt.Sprintf(cache.query, queryOutput, queryReturning)
+	}
+
+	value := reflect.Indirect(reflect.ValueOf(o))
+	vals := queries.ValuesFromMapping(value, cache.valueMapping)
+
+	if len(cache.retMapping) != 0 {
+		err = exec.QueryRowContext(ctx, cache.query, vals...).Scan(queries.PtrsFromMapping(value, cache.retMapping)...)
+	} else {
+		_, err = exec.ExecContext(ctx, cache.query, vals...)
+	}
+
+	if err != nil {
+		return fmt.Errorf("models: unable to insert into jobs: %w", err)
+	}
+
+	if !cached {
+		jobInsertCacheMut.Lock()
+		jobInsertCache[key] = cache
+		jobInsertCacheMut.Unlock()
+	}
+
+	return nil
 }

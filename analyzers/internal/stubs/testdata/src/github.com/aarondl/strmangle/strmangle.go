@@ -2,6 +2,7 @@
 // analysistest fixtures: real signatures, no behaviour.
 package strmangle
 
-func SetParamNames(lq, rq string, start int, columns []string) string { return "" }
-func WhereClause(lq, rq string, start int, cols []string) string      { return "" }
-func SetComplement(a []string, b []string) []string                   { return nil }
+func SetParamNames(lq, rq string, start int, columns []string) string                { return "" }
+func WhereClause(lq, rq string, start int, cols []string) string                     { return "" }
+func SetComplement(a []string, b []string) []string                                  { return nil }
+func Placeholders(useIndexPlaceholders bool, count int, start int, group int) string { return "" }

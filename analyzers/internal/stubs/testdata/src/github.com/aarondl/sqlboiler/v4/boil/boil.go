@@ -30,3 +30,6 @@ func Infer() Columns                      { return Columns{} }
 func Whitelist(columns ...string) Columns { return Columns{} }
 
 func (c Columns) UpdateColumnSet(allColumns, pkeyCols []string) []string { return nil }
+func (c Columns) InsertColumnSet(cols, defaults, noDefaults, nonZeroDefaults []string) ([]string, []string) {
+	return nil, nil
+}

@@ -38,3 +38,4 @@ func BindMapping(typ reflect.Type, mapping map[string]uint64, cols []string) ([]
 	return nil, nil
 }
 func ValuesFromMapping(val reflect.Value, mapping []uint64) []interface{} { return nil }
+func PtrsFromMapping(val reflect.Value, mapping []uint64) []interface{}   { return nil }
