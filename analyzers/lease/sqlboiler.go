@@ -327,16 +327,16 @@ func executorArg(c *ssa.CallCommon, fn *types.Func) ssa.Value {
 }
 
 // strmangle renders the clauses sqlboiler's generated code writes with
-// strmangle at run time: WhereClause compares the columns it is given
-// with placeholders (the primary key, never a fence), SetParamNames sets
-// them. Each becomes one column and a value that carries the call.
+// strmangle at run time: WhereClause and WhereClauseRepeated compare the
+// columns they are given with placeholders (the primary key, never a
+// fence), SetParamNames sets them. Each becomes one column and a value that carries the call.
 func (f *folder) strmangle(c *ssa.Call) (string, bool) {
 	fn := calleeFunc(c.Common())
 	if fn == nil || fn.Pkg() == nil || !strings.HasSuffix(normalizePath(fn.Pkg().Path()), "/strmangle") {
 		return "", false
 	}
 	switch fn.Name() {
-	case "WhereClause":
+	case "WhereClause", "WhereClauseRepeated": // the key of one row, or of each of a slice's
 		return "pk = " + f.valueHole(c), true
 	case "SetParamNames":
 		return "x = " + f.valueHole(c), true

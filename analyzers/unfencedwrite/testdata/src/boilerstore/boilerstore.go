@@ -187,3 +187,12 @@ func (s *Store) Retry(ctx context.Context, id int64) error {
 	job := &models.Job{State: "new"}
 	return job.Insert(ctx, s.db, boil.Infer()) // want `Job.Insert \(ContextExecutor.(Exec|QueryRow)Context \(INSERT jobs\).*still adds its rows`
 }
+
+// Prune deletes the jobs it was handed by their primary keys: unfenced.
+func (s *Store) Prune(ctx context.Context, id int64, jobs models.JobSlice) error {
+	if err := s.lock(ctx, id); err != nil {
+		return err
+	}
+	_, err := jobs.DeleteAll(ctx, s.db) // want `JobSlice.DeleteAll \(ContextExecutor.ExecContext \(DELETE jobs\).*writes to SQL database without a fencing token`
+	return err
+}

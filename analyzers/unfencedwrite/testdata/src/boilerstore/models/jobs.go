@@ -236,3 +236,33 @@ func (o *Job) Insert(ctx context.Context, exec boil.ContextExecutor, columns boi
 
 	return nil
 }
+
+// JobSlice is an alias for a slice of pointers to Job.
+type JobSlice []*Job
+
+// DeleteAll deletes all rows in the slice, using an executor.
+func (o JobSlice) DeleteAll(ctx context.Context, exec boil.ContextExecutor) (int64, error) {
+	if len(o) == 0 {
+		return 0, nil
+	}
+
+	var args []interface{}
+	for _, obj := range o {
+		args = append(args, obj.ID)
+	}
+
+	sql := "DELETE FROM \"jobs\" WHERE " +
+		strmangle.WhereClauseRepeated("\"", "\"", 1, jobPrimaryKeyColumns, len(o))
+
+	result, err := exec.ExecContext(ctx, sql, args...)
+	if err != nil {
+		return 0, fmt.Errorf("models: unable to delete all from job slice: %w", err)
+	}
+
+	rowsAff, err := result.RowsAffected()
+	if err != nil {
+		return 0, err
+	}
+
+	return rowsAff, nil
+}

@@ -6,3 +6,4 @@ func SetParamNames(lq, rq string, start int, columns []string) string           
 func WhereClause(lq, rq string, start int, cols []string) string                     { return "" }
 func SetComplement(a []string, b []string) []string                                  { return nil }
 func Placeholders(useIndexPlaceholders bool, count int, start int, group int) string { return "" }
+func WhereClauseRepeated(lq, rq string, start int, cols []string, count int) string  { return "" }
