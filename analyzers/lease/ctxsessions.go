@@ -31,7 +31,13 @@ import (
 // the same context share the transaction, and the write is fenced by it
 // as a write on the lock's Tx is, when the lock is transaction-scoped
 // (lockSession). A context derived from it (context.WithTimeout, WithValue)
-// carries the same transaction.
+// carries the same transaction, and so does the context a helper hands
+// the callback it runs when it hands it its own context parameter unchanged
+// on every call (a savepoint helper's fn(ctx); RunParamFact.Contexts):
+//
+//	r.db.WithSavepoint(ctx, "note", func(ctx context.Context) error {
+//		return m.Insert(ctx, r.db.Querier(ctx), boil.Infer())  // on the caller's transaction
+//	})
 
 // CtxSessionFact: the function returns the transaction (or connection) its
 // context parameter Param (receiver excluded) carries, when it carries one.
@@ -101,13 +107,69 @@ func assertedFromContext(v ssa.Value) ssa.Value {
 func (b *builder) sessionValue(v ssa.Value) ssa.Value {
 	call, ok := unwrap(v).(*ssa.Call)
 	if !ok {
-		return rootContext(v)
+		return b.passedContext(rootContext(v), 0)
 	}
 	var f CtxSessionFact
 	if obj := calleeFunc(call.Common()); obj == nil || call.Common().IsInvoke() || !b.fact(obj, &f) {
 		return rootContext(v)
 	}
-	return rootContext(arg(call.Common(), f.Param))
+	return b.passedContext(rootContext(arg(call.Common(), f.Param)), 0)
+}
+
+// passedContext returns the context a closure's context parameter v
+// stands for: the caller's, when the closure is handed to a function that
+// calls it with its own context parameter unchanged (RunParamFact's
+// Contexts: db.WithSavepoint(ctx, name, func(ctx context.Context) error
+// {...}) runs the closure on the transaction ctx carries). Otherwise v.
+func (b *builder) passedContext(v ssa.Value, depth int) ssa.Value {
+	p, ok := v.(*ssa.Parameter)
+	if !ok || depth > 4 || !isContext(p.Type()) {
+		return v
+	}
+	fn := p.Parent()
+	if fn.Parent() == nil {
+		return v
+	}
+	param := paramIndex(fn, p)
+	var passed ssa.Value
+	for _, blk := range fn.Parent().Blocks {
+		for _, instr := range blk.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			for i, a := range callArgs(call.Common()) {
+				if mc, ok := unwrap(a).(*ssa.MakeClosure); !ok || mc.Fn != fn {
+					continue
+				}
+				from := b.contextPassedTo(call.Common(), i, param)
+				if from == nil || passed != nil && from != passed {
+					return v
+				}
+				passed = from
+			}
+		}
+	}
+	if passed == nil {
+		return v
+	}
+	return b.passedContext(rootContext(passed), depth+1)
+}
+
+// contextPassedTo returns the argument of call that its callee hands, as
+// argument k, to the func it is given as argument fn, or nil.
+func (b *builder) contextPassedTo(call *ssa.CallCommon, fn, k int) ssa.Value {
+	callee := calleeFunc(call)
+	var f RunParamFact
+	if callee == nil || call.IsInvoke() || !b.fact(callee, &f) {
+		return nil
+	}
+	for _, c := range f.Contexts {
+		if c.Func == fn && c.Arg == k {
+			return arg(call, c.From)
+		}
+	}
+	return nil
 }
 
 // lockSession returns the session an advisory lock taken with the SQL

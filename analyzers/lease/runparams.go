@@ -40,6 +40,17 @@ import (
 type RunParamFact struct {
 	Params []int
 	Calls  []int
+	// Contexts lists the func parameters that every call in the body hands
+	// a context parameter of the function unchanged (ctxsessions.go).
+	Contexts []ContextPass
+}
+
+// A ContextPass says that every call of the func parameter Func passes the
+// context parameter From, unchanged, as its argument Arg (indexes exclude
+// the receiver): a savepoint helper's fn(ctx), whose callback then runs on
+// the transaction the caller's context carries.
+type ContextPass struct {
+	Func, Arg, From int
 }
 
 func (*RunParamFact) AFact() {}
@@ -65,7 +76,8 @@ func (b *builder) exportRunParams() {
 				f.Params = b.calledErrParams(fn, decl.Body)
 			}
 			f.Calls = b.calledFuncParams(fn, decl.Body)
-			if len(f.Params)+len(f.Calls) > 0 {
+			f.Contexts = b.passedContexts(fn, decl.Body)
+			if len(f.Params)+len(f.Calls)+len(f.Contexts) > 0 {
 				b.pass.ExportObjectFact(fn, &f)
 			}
 		}
@@ -208,4 +220,74 @@ func (b *builder) resolveRunParam(call *ssa.CallCommon, fn *types.Func) (callee,
 		}
 	}
 	return callee{}, false
+}
+
+// passedContexts returns, for each func parameter of fn that body calls,
+// the context parameter every one of those calls passes unchanged, where
+// body never assigns it.
+func (b *builder) passedContexts(fn *types.Func, body *ast.BlockStmt) []ContextPass {
+	params := fn.Signature().Params()
+	index := make(map[*types.Var]int)
+	for i := range params.Len() {
+		index[params.At(i)] = i
+	}
+	calls := make(map[int][]*ast.CallExpr)
+	assigned := make(map[*types.Var]bool)
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.CallExpr:
+			if v := b.calledVar(x); v != nil {
+				if i, ok := index[v]; ok {
+					calls[i] = append(calls[i], x)
+				}
+			}
+		case *ast.AssignStmt:
+			for _, lhs := range x.Lhs {
+				if id, ok := lhs.(*ast.Ident); ok {
+					if v, ok := b.pass.TypesInfo.ObjectOf(id).(*types.Var); ok {
+						assigned[v] = true
+					}
+				}
+			}
+		}
+		return true
+	})
+	var out []ContextPass
+	for i := range params.Len() {
+		if len(calls[i]) == 0 {
+			continue
+		}
+		for arg := range calls[i][0].Args {
+			from, ok := b.sameContextParam(calls[i], arg, index, assigned)
+			if ok {
+				out = append(out, ContextPass{Func: i, Arg: arg, From: from})
+			}
+		}
+	}
+	return out
+}
+
+// sameContextParam returns the context parameter that every call passes
+// as its argument arg, when it is one body never assigns.
+func (b *builder) sameContextParam(calls []*ast.CallExpr, arg int, index map[*types.Var]int, assigned map[*types.Var]bool) (int, bool) {
+	var from *types.Var
+	for _, call := range calls {
+		if arg >= len(call.Args) || call.Ellipsis.IsValid() {
+			return 0, false
+		}
+		id, ok := ast.Unparen(call.Args[arg]).(*ast.Ident)
+		if !ok {
+			return 0, false
+		}
+		v, ok := b.pass.TypesInfo.Uses[id].(*types.Var)
+		if !ok || from != nil && v != from {
+			return 0, false
+		}
+		from = v
+	}
+	i, ok := index[from]
+	if !ok || assigned[from] || !isContext(from.Type()) {
+		return 0, false
+	}
+	return i, true
 }

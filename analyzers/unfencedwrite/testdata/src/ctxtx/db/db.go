@@ -37,3 +37,26 @@ func (c Client) WithTx(ctx context.Context, fn func(context.Context) error) erro
 	}
 	return tx.Commit()
 }
+
+// WithSavepoint runs fn inside a savepoint of the context's transaction,
+// handing it the context it was given: fn runs on that transaction.
+func (c Client) WithSavepoint(ctx context.Context, name string, fn func(context.Context) error) error {
+	tx, ok := ctx.Value(txKey{}).(*sql.Tx)
+	if !ok {
+		return fn(ctx)
+	}
+	if _, err := tx.ExecContext(ctx, "SAVEPOINT "+name); err != nil {
+		return err
+	}
+	if err := fn(ctx); err != nil {
+		_, _ = tx.ExecContext(ctx, "ROLLBACK TO SAVEPOINT "+name)
+		return err
+	}
+	_, err := tx.ExecContext(ctx, "RELEASE SAVEPOINT "+name)
+	return err
+}
+
+// Detached runs fn with a context that carries no transaction.
+func (c Client) Detached(ctx context.Context, fn func(context.Context) error) error {
+	return fn(context.WithoutCancel(context.Background()))
+}

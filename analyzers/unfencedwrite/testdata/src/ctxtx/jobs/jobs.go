@@ -28,6 +28,24 @@ func (l *Locks) LockSession(ctx context.Context, name string) error {
 
 type Runs struct{ db db.Client }
 
+// Note appends a note to the run inside a savepoint, so that a failed
+// insert leaves the caller's transaction usable: it still runs on the
+// transaction the context carries.
+func (r *Runs) Note(ctx context.Context, id, text string) error {
+	return r.db.WithSavepoint(ctx, "note", func(ctx context.Context) error {
+		_, err := r.db.Querier(ctx).ExecContext(ctx, "UPDATE runs SET note = $2 WHERE id = $1", id, text)
+		return err
+	})
+}
+
+// NoteDetached writes from a callback handed a context of its own.
+func (r *Runs) NoteDetached(ctx context.Context, id, text string) error {
+	return r.db.Detached(ctx, func(ctx context.Context) error {
+		_, err := r.db.Querier(ctx).ExecContext(ctx, "UPDATE runs SET note = $2 WHERE id = $1", id, text)
+		return err
+	})
+}
+
 // Claim marks the run claimed through the context's session.
 func (r *Runs) Claim(ctx context.Context, id string) error {
 	_, err := r.db.Querier(ctx).ExecContext(ctx, "UPDATE runs SET claimed = true WHERE id = $1", id)
@@ -50,6 +68,8 @@ type Locker interface {
 type RunStore interface {
 	Claim(ctx context.Context, id string) error
 	Touch(ctx context.Context, id string) error
+	Note(ctx context.Context, id, text string) error
+	NoteDetached(ctx context.Context, id, text string) error
 }
 
 type Service struct {
@@ -69,6 +89,12 @@ func (s *Service) Advance(ctx context.Context, id string) error {
 		ctx, cancel := context.WithTimeout(ctx, time.Second)
 		defer cancel()
 		if err := s.runs.Claim(ctx, id); err != nil {
+			return err
+		}
+		if err := s.runs.Note(ctx, id, "advanced"); err != nil {
+			return err
+		}
+		if err := s.runs.NoteDetached(ctx, id, "advanced"); err != nil { // want `RunStore.NoteDetached \(Querier.ExecContext \(UPDATE runs\) at jobs.go:\d+, via \*jobs.Runs.NoteDetached\) writes to SQL database without a fencing token while the PostgreSQL lock taken by Locker.TryJob`
 			return err
 		}
 		if err := s.runs.Touch(ctx, id); err != nil { // want `RunStore.Touch \(DB.ExecContext \(UPDATE runs\) at jobs.go:\d+, via \*jobs.Runs.Touch\) writes to SQL database without a fencing token while the PostgreSQL lock taken by Locker.TryJob`
