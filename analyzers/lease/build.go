@@ -117,6 +117,7 @@ type builder struct {
 	// assigns and embeds index, on first use, what the package assigns to
 	// variables and fields and what it embeds (sqltext.go, sqlembed.go).
 	assigns  *assignments
+	memos    map[*ssa.Global]*memoFills // sqlmemo.go
 	embeds   *embeds
 	grammars map[string]*builderGrammar
 	// schemas holds, on first use, the tables the package's and its

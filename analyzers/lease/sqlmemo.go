@@ -135,29 +135,58 @@ func (b *builder) memoLookup(v ssa.Value, alloc *ssa.Alloc, fn *ssa.Function) bo
 	if !ok {
 		return false
 	}
-	fills := 0
-	for _, f := range b.funcs {
-		for _, blk := range f.Blocks {
-			for _, instr := range blk.Instrs {
-				switch x := instr.(type) {
-				case *ssa.Store:
-					if x.Addr == g && f.Name() != "init" {
-						return false // the map itself is replaced
+	fills := b.memoFillsOf(g)
+	if fills.replaced || len(fills.updates) == 0 {
+		return false
+	}
+	for _, u := range fills.updates {
+		val, ok := u.Value.(*ssa.UnOp)
+		if u.Block().Parent() != fn || !ok || val.Op != token.MUL || val.X != alloc {
+			return false
+		}
+	}
+	return true
+}
+
+// memoFills is what the package does to a package-level map: the entries
+// it stores, and whether it replaces the map itself outside init.
+type memoFills struct {
+	updates  []*ssa.MapUpdate
+	replaced bool
+}
+
+// memoFillsOf returns what the package does to the map g, indexing every
+// package-level map on first use.
+func (b *builder) memoFillsOf(g *ssa.Global) *memoFills {
+	if b.memos == nil {
+		b.memos = make(map[*ssa.Global]*memoFills)
+		fillsOf := func(g *ssa.Global) *memoFills {
+			if b.memos[g] == nil {
+				b.memos[g] = new(memoFills)
+			}
+			return b.memos[g]
+		}
+		for _, f := range b.funcs {
+			for _, blk := range f.Blocks {
+				for _, instr := range blk.Instrs {
+					switch x := instr.(type) {
+					case *ssa.Store:
+						if g, ok := x.Addr.(*ssa.Global); ok && f.Name() != "init" {
+							fillsOf(g).replaced = true
+						}
+					case *ssa.MapUpdate:
+						if g, ok := mapRoot(x.Map).(*ssa.Global); ok {
+							fillsOf(g).updates = append(fillsOf(g).updates, x)
+						}
 					}
-				case *ssa.MapUpdate:
-					if mapRoot(x.Map) != g {
-						continue
-					}
-					val, ok := x.Value.(*ssa.UnOp)
-					if f != fn || !ok || val.Op != token.MUL || val.X != alloc {
-						return false
-					}
-					fills++
 				}
 			}
 		}
 	}
-	return fills > 0
+	if f := b.memos[g]; f != nil {
+		return f
+	}
+	return new(memoFills)
 }
 
 // reachingFieldStores returns the values stored into alloc's field fa.Field
