@@ -103,7 +103,11 @@ func isBoilerConstructor(sig *types.Signature) bool {
 	if !sig.Variadic() || sig.Params().Len() != 1 || sig.Results().Len() != 1 {
 		return false
 	}
-	elem := sig.Params().At(0).Type().(*types.Slice).Elem()
+	mods, ok := sig.Params().At(0).Type().(*types.Slice)
+	if !ok {
+		return false
+	}
+	elem := mods.Elem()
 	return typeName(elem) == "QueryMod" && isBoilerQM(pkgPathOf(elem)) &&
 		isBoilerQuery(sig.Results().At(0).Type())
 }
