@@ -65,20 +65,6 @@ func (f *folder) memoField(fa *ssa.FieldAddr, depth int) (string, bool) {
 	return f.fold(vals[f.chooseOf(len(vals))], depth+1), true
 }
 
-// chooseOf records a choice among n values at this point of the path and
-// returns the one the path takes, as choose does for a phi's edges.
-func (f *folder) chooseOf(n int) int {
-	i := len(f.arity)
-	f.arity = append(f.arity, n)
-	if i >= len(f.choices) {
-		f.choices = append(f.choices, 0)
-	}
-	if f.inChain == 0 {
-		f.otherChoice = true
-	}
-	return f.choices[i]
-}
-
 // isMemo reports whether alloc is a local variable used only through its
 // fields and whole loads and stores, whose whole stores come from a
 // comma-ok lookup of a package-level map that only alloc's function fills,

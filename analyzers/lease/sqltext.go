@@ -357,19 +357,26 @@ func (f *folder) phi(p *ssa.Phi, depth int) string {
 // another) makes the path dead: a helper called with "jobs" does not send
 // the statement its "steps" branch builds.
 func (f *folder) choose(p *ssa.Phi) ssa.Value {
-	i := len(f.arity)
-	f.arity = append(f.arity, len(p.Edges))
-	if i >= len(f.choices) {
-		f.choices = append(f.choices, 0)
-	}
-	e := f.choices[i]
-	if f.inChain == 0 {
-		f.otherChoice = true
-	}
+	e := f.chooseOf(len(p.Edges))
 	if len(f.bound) > 0 && !f.edgeFeasible(p, e) {
 		f.dead = true
 	}
 	return p.Edges[e]
+}
+
+// chooseOf records a choice among n values at this point of the path and
+// returns the one the path takes: a phi's edge (choose), or one of a memo
+// field's reaching stores.
+func (f *folder) chooseOf(n int) int {
+	i := len(f.arity)
+	f.arity = append(f.arity, n)
+	if i >= len(f.choices) {
+		f.choices = append(f.choices, 0)
+	}
+	if f.inChain == 0 {
+		f.otherChoice = true
+	}
+	return f.choices[i]
 }
 
 // edgeFeasible reports whether control may reach p's block through its
