@@ -55,7 +55,11 @@ type ContextPass struct {
 
 func (*RunParamFact) AFact() {}
 func (f *RunParamFact) String() string {
-	return fmt.Sprintf("runs params %v before it returns", slices.Concat(f.Params, f.Calls))
+	s := fmt.Sprintf("runs params %v before it returns", slices.Concat(f.Params, f.Calls))
+	for _, c := range f.Contexts {
+		s += fmt.Sprintf("; hands param %d its param %d as argument %d", c.Func, c.From, c.Arg)
+	}
+	return s
 }
 
 // exportRunParams exports a RunParamFact for each declared function of the
@@ -257,10 +261,9 @@ func (b *builder) passedContexts(fn *types.Func, body *ast.BlockStmt) []ContextP
 		if len(calls[i]) == 0 {
 			continue
 		}
-		for arg := range calls[i][0].Args {
-			from, ok := b.sameContextParam(calls[i], arg, index, assigned)
-			if ok {
-				out = append(out, ContextPass{Func: i, Arg: arg, From: from})
+		for k := range calls[i][0].Args {
+			if from, ok := b.sameContextParam(calls[i], k, index, assigned); ok {
+				out = append(out, ContextPass{Func: i, Arg: k, From: from})
 			}
 		}
 	}
@@ -268,14 +271,14 @@ func (b *builder) passedContexts(fn *types.Func, body *ast.BlockStmt) []ContextP
 }
 
 // sameContextParam returns the context parameter that every call passes
-// as its argument arg, when it is one body never assigns.
-func (b *builder) sameContextParam(calls []*ast.CallExpr, arg int, index map[*types.Var]int, assigned map[*types.Var]bool) (int, bool) {
+// as its argument k, when it is one body never assigns.
+func (b *builder) sameContextParam(calls []*ast.CallExpr, k int, index map[*types.Var]int, assigned map[*types.Var]bool) (int, bool) {
 	var from *types.Var
 	for _, call := range calls {
-		if arg >= len(call.Args) || call.Ellipsis.IsValid() {
+		if k >= len(call.Args) || call.Ellipsis.IsValid() {
 			return 0, false
 		}
-		id, ok := ast.Unparen(call.Args[arg]).(*ast.Ident)
+		id, ok := ast.Unparen(call.Args[k]).(*ast.Ident)
 		if !ok {
 			return 0, false
 		}
