@@ -226,7 +226,7 @@ func (f *folder) boilerQuery(q ssa.Value, depth int) (table, where string) {
 	}
 	fn := calleeFunc(ctor.Common())
 	var fact BoilerQueryFact
-	if fn == nil || !f.b.boilerQueryFact(fn, &fact) {
+	if fn == nil || !f.b.pass.ImportObjectFact(fn.Origin(), &fact) { // this package's own too: exportBoilerQueries ran first
 		return f.hole(nil), " WHERE " + f.hole(nil)
 	}
 	mods, known := variadic(arg(ctor.Common(), 0))
@@ -248,12 +248,6 @@ func (f *folder) boilerQuery(q ssa.Value, depth int) (table, where string) {
 		return fact.Table, ""
 	}
 	return fact.Table, " WHERE " + sb.String()
-}
-
-// boilerQueryFact imports, or for this package's own constructors reads,
-// the BoilerQueryFact of fn.
-func (b *builder) boilerQueryFact(fn *types.Func, fact *BoilerQueryFact) bool {
-	return b.pass.ImportObjectFact(fn.Origin(), fact)
 }
 
 // boilerNoConds are the query mods that add no condition.
