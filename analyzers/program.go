@@ -17,14 +17,15 @@ import (
 // implementations in the program even where the caller does not import
 // them.
 //
-// It runs in two passes. The first computes the lease facts of every
-// package of program; lease.NewProgram summarizes the methods that have
-// facts; the second runs the checks on roots (and, for their facts, on the
-// packages they import) with that summary. Both passes see the packages in
-// a fixed order, so the result is deterministic.
+// It runs in two stages. The first computes the lease facts of every
+// package of program, in one or more passes (SummarizeProgram);
+// lease.NewProgram summarizes the methods that have facts; the second runs
+// the checks on roots (and, for their facts, on the packages they import)
+// with that summary. Every pass sees the packages in a fixed order, so the
+// result is deterministic.
 //
 // files is the schema of SQL files the driver read beside the packages
-// (lease.ReadSchemaFiles), or nil: both passes read its unique keys.
+// (lease.ReadSchemaFiles), or nil: every pass reads its unique keys.
 func AnalyzeProgram(checks []*analysis.Analyzer, program, roots []*packages.Package, files *lease.SchemaFact, opts *checker.Options) (*checker.Graph, error) {
 	prog, err := SummarizeProgram(program, files, opts)
 	if err != nil {
@@ -46,19 +47,35 @@ func AnalyzeProgram(checks []*analysis.Analyzer, program, roots []*packages.Pack
 // manager whose goroutines write through the application's own KV client
 // interface): the first pass, which knows no implementation, gives it no
 // fact, so its callers through the manager's interface would see nothing.
-// A second pass, with the first pass's summary, resolves one more level of
-// such interfaces. It costs a whole analysis of the program with dispatch
-// (the first, knowing no implementation, is cheap), so it runs only when
-// the first found something to dispatch to, and no more passes follow: a
-// third and fourth found nothing more on the real-world set, at 2.5 times
-// the cost (OpenTofu's state backends: 50 s against 20 s; 9.5 s with one).
+// Each further pass, with the summary before it, resolves one more level
+// of such interfaces, and costs a whole analysis of the program with
+// dispatch (the first, knowing no implementation, is cheap). So a pass
+// runs only when the one before found something to dispatch to and
+// changed what a method called through an interface does
+// (lease.Program.Settled), and at most maxPasses run: an escalation sweep
+// whose write is three services deep (opsybot's Advance -> RunNow ->
+// Reschedule) needs the third, and most programs settle after the second.
 func SummarizeProgram(pkgs []*packages.Package, files *lease.SchemaFact, opts *checker.Options) (*lease.Program, error) {
-	first, err := summarize(pkgs, nil, files, opts)
-	if err != nil || first.Empty() {
-		return first, err
+	prog, err := summarize(pkgs, nil, files, opts)
+	for pass := 2; err == nil && pass <= maxPasses && !prog.Empty(); pass++ {
+		var next *lease.Program
+		next, err = summarize(pkgs, prog, files, opts)
+		if err != nil {
+			break
+		}
+		settled := next.Settled(prog)
+		prog = next
+		if settled {
+			break
+		}
 	}
-	return summarize(pkgs, first, files, opts)
+	return prog, err
 }
+
+// maxPasses bounds the summary passes. Deeper chains exist (generated HTTP
+// handlers over services over repositories), but each pass costs a whole
+// analysis: opsybot's five passes took twice the time of its two.
+const maxPasses = 3
 
 // summarize runs the lease analyzer alone on pkgs, resolving calls
 // through interfaces with prog (nil on the first pass), and summarizes the

@@ -5,6 +5,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,11 +21,12 @@ import (
 // Program is the module-wide summary that closes that gap in a standalone
 // run: a first pass computes the lease facts of every package loaded from
 // source, NewProgram keeps the methods of their types that have facts, and
-// the second pass (analyzers made by WithProgram) resolves each call through
-// an interface to those implementations (dispatch.go).
+// the passes after it (analyzers made by WithProgram, or a FactAnalyzer
+// given the Program) resolve each call through an interface to those
+// implementations (dispatch.go).
 //
 // A Program holds only strings and copies of facts, never objects of the
-// first pass, so it can serve a second pass that type-checked the same
+// pass that made it, so it can serve a later pass that type-checked the same
 // packages again: implementations are matched to interfaces by method names
 // and signatures written with full package paths. It is immutable once
 // made and safe for concurrent use.
@@ -162,9 +165,96 @@ func NewProgram(pkgs []ProgramPackage, files *SchemaFact) *Program {
 }
 
 // Empty reports whether the program has no method with lease facts and no
-// schema, so that a second pass would learn nothing from it.
+// schema, so that a further pass would learn nothing from it.
 func (p *Program) Empty() bool {
 	return p == nil || len(p.methods) == 0 && len(p.schema) == 0 && len(p.schemaChanges) == 0 && p.files == nil
+}
+
+// Settled reports whether a pass with p would resolve nothing that the pass
+// with prev, the summary before it, did not: every method that code outside
+// tests calls through an interface has the facts it had in prev, and the
+// calls of methods named for leading are the same. Each pass resolves one
+// more level of interfaces, so the driver summarizes again until the
+// program settles.
+func (p *Program) Settled(prev *Program) bool {
+	return maps.EqualFunc(p.dispatched(), prev.dispatched(), (*implMethod).sameFacts) &&
+		reflect.DeepEqual(p.leaderSets(), prev.leaderSets())
+}
+
+// dispatched returns, by full name, the methods with facts that a call
+// through an interface may reach: those whose name and signature code
+// outside tests calls through an interface, or all of them when callers are
+// not known.
+func (p *Program) dispatched() map[string]*implMethod {
+	out := make(map[string]*implMethod)
+	if p == nil {
+		return out
+	}
+	for _, ms := range p.methods {
+		for _, m := range ms {
+			if !p.callersKnown || p.called["interface "+m.method+m.sig] {
+				out[m.full] = m
+			}
+		}
+	}
+	return out
+}
+
+// sameFacts reports whether m and o have the same signature and the same
+// facts, apart from the words that name a write or lock and the
+// implementation it came through: a further pass only lengthens those
+// ("via" one more hop), which changes a message but no finding.
+func (m *implMethod) sameFacts(o *implMethod) bool {
+	return m.sig == o.sig && slices.Equal(m.runs, o.runs) &&
+		reflect.DeepEqual(unnamed(m.role, m.writes, m.fenced, m.cas, m.converge, m.callback),
+			unnamed(o.role, o.writes, o.fenced, o.cas, o.converge, o.callback))
+}
+
+// unnamed returns copies of facts, pointers to structs or nil, with their
+// naming fields, and those of the structs they hold in slices, zeroed.
+func unnamed(facts ...any) []any {
+	out := make([]any, len(facts))
+	for i, f := range facts {
+		v := reflect.ValueOf(f)
+		if v.IsNil() {
+			continue
+		}
+		c := reflect.New(v.Elem().Type())
+		c.Elem().Set(v.Elem())
+		zeroNames(c.Elem())
+		out[i] = c.Interface()
+	}
+	return out
+}
+
+// namingField reports whether a fact's field of that name names a write,
+// lock or call and where the program makes it, rather than saying what it
+// does.
+func namingField(name string) bool {
+	switch name {
+	case "What", "Dispatch", "Site", "Sites", "EachImpl", "Implementations", "EachImplOf":
+		return true
+	}
+	return false
+}
+
+// zeroNames zeroes the naming fields of the struct v, and of the structs in
+// its slice fields, copying those slices first.
+func zeroNames(v reflect.Value) {
+	for i := range v.NumField() {
+		f, name := v.Field(i), v.Type().Field(i).Name
+		switch {
+		case namingField(name):
+			f.SetZero()
+		case f.Kind() == reflect.Slice && f.Type().Elem().Kind() == reflect.Struct && !f.IsNil():
+			elems := reflect.MakeSlice(f.Type(), f.Len(), f.Len())
+			reflect.Copy(elems, f)
+			for j := range elems.Len() {
+				zeroNames(elems.Index(j))
+			}
+			f.Set(elems)
+		}
+	}
 }
 
 // summarizeType returns the methods of *tn that have lease facts.

@@ -32,7 +32,7 @@ func TestSuggestedFixes(t *testing.T) {
 // TestProgram runs the check as a standalone run does, with every
 // implementation of the application's interfaces known.
 func TestProgram(t *testing.T) {
-	programtest.Run(t, unfencedwrite.Analyzer, "ifaceapp/...", "daomanager/...", "statebackends/...", "zkrecipe/...", "lockcallers/...", "ownobjects/...", "revapp/...", "aliaslocks/...", "syncdaemon/...", "lockedrepo/...", "nestedifaces/...", "handedcallees/...", "goworkers/...", "ctxtx/...", "embedcoords/...", "workerset/...", "periodicworkers/...")
+	programtest.Run(t, unfencedwrite.Analyzer, "ifaceapp/...", "daomanager/...", "statebackends/...", "zkrecipe/...", "lockcallers/...", "ownobjects/...", "revapp/...", "aliaslocks/...", "syncdaemon/...", "lockedrepo/...", "nestedifaces/...", "handedcallees/...", "goworkers/...", "ctxtx/...", "embedcoords/...", "workerset/...", "periodicworkers/...", "deepifaces/...")
 }
 
 // TestTestWritesFlag: writes in _test.go files are fixtures and stay
