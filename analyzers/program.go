@@ -54,7 +54,7 @@ func AnalyzeProgram(checks []*analysis.Analyzer, program, roots []*packages.Pack
 // changed what a method called through an interface does
 // (lease.Program.Settled), and at most maxPasses run: an escalation sweep
 // whose write is three services deep (opsybot's Advance -> RunNow ->
-// Reschedule) needs the third, and most programs settle after the second.
+// Reschedule) needs the third.
 func SummarizeProgram(pkgs []*packages.Package, files *lease.SchemaFact, opts *checker.Options) (*lease.Program, error) {
 	prog, err := summarize(pkgs, nil, files, opts)
 	for pass := 2; err == nil && pass <= maxPasses && !prog.Empty(); pass++ {
