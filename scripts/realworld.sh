@@ -110,6 +110,12 @@ selected() {
 layout() {
 	local name=$1 repo=$2 commit=$3 moddir=$4
 	local dest="$layout_root/$name" stamp="$layout_root/$name/.realworld-commit"
+	local absent
+	absent=$(absentDebs "$6")
+	if [[ -n $absent ]]; then
+		echo "  NOT LAID OUT: $name: its cgo packages need the Debian packages $absent (apt-get install -y $absent, then run this again)"
+		return 1
+	fi
 	if [[ -f $stamp && $(cat "$stamp") == "$commit" ]]; then
 		placeholders "$dest" "$6"
 		return 0
@@ -189,6 +195,21 @@ placeholders() {
 	done
 }
 
+# absentDebs prints the Debian packages of the debs=PKG,... entries of the
+# flags FLAGS that are not installed: the C headers an application's cgo
+# packages include, without which its packages do not compile and its
+# findings would all seem to vanish.
+absentDebs() {
+	local f p absent=()
+	for f in $1; do
+		[[ $f == debs=* ]] || continue
+		for p in $(tr , ' ' <<<"${f#debs=}"); do
+			dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || absent+=("$p")
+		done
+	done
+	echo "${absent[*]}"
+}
+
 # resum drops from DIR's go.sum the hash of each resum=MODULE@VERSION,... of
 # the flags FLAGS and records it again from the module proxy (checked against
 # the checksum database): for a version retagged upstream after the
@@ -214,7 +235,7 @@ resum() {
 splitFlags() {
 	local f
 	for f in $1; do
-		[[ $f == - || $f == placeholder=* || $f == broken=* || $f == resum=* ]] && continue
+		[[ $f == - || $f == placeholder=* || $f == broken=* || $f == resum=* || $f == debs=* ]] && continue
 		if [[ $f == [A-Z]*=* ]]; then echo "$f" >&3; else echo "$f"; fi
 	done
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# realworld_test.sh checks realworld.sh's handling of broken=PKG,... in
-# apps.tsv's flags, and of -reuse (a kept run's results taken only when its
+# realworld_test.sh checks realworld.sh's handling of broken=PKG,... and
+# debs=PKG,... in apps.tsv's flags, and of -reuse (a kept run's results taken only when its
 # binary is the same), without the network or the real applications: it lays
 # out a tiny module whose package broken does not type-check and whose
 # package user imports it, runs the real fencelint over it through
@@ -10,6 +10,8 @@
 #   - with no broken= entry, the run fails on analysis errors;
 #   - with only broken listed, the run fails, and the error it prints is
 #     user's, not broken's;
+#   - with debs= naming a Debian package that is not installed, the
+#     application is not run and the output says what to install;
 #   - a fencelint that cannot load the application (empty output) fails
 #     the run, and one that ran out of disk says so.
 #
@@ -87,6 +89,16 @@ check importer-unlisted 'broken=example.com/app/broken' 1 \
 	$'FAIL: .*analysis errors\n^  example.com/app/user: ' \
 	$'^  example.com/app/broken: \n^realworld.sh: ok$'
 
+# debs= names the Debian packages whose headers the application's cgo
+# packages need: a missing one stops the application before its run, and
+# says what to install; installed ones change nothing.
+check debs-absent 'debs=coreutils,fencelint-no-such-package' 1 \
+	'NOT LAID OUT: app: its cgo packages need the Debian packages fencelint-no-such-package \(apt-get install' \
+	'coreutils \(|example.com/app/broken'
+check debs-present 'debs=coreutils broken=example.com/app/broken,example.com/app/user' 0 \
+	'^realworld.sh: ok$' \
+	'FAIL|NOT LAID OUT'
+
 # -reuse takes a kept run's finished results when that run's binary is
 # this one (its output, marked here, is printed again), and analyzes
 # again otherwise.
@@ -127,7 +139,7 @@ check disk-full - 1 \
 binary=$real
 
 if ((failures)); then
-	echo "realworld_test.sh: $failures of 8 cases failed"
+	echo "realworld_test.sh: $failures of 10 cases failed"
 	exit 1
 fi
 echo "realworld_test.sh: ok"
