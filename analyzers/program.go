@@ -3,6 +3,7 @@ package analyzers
 import (
 	"cmp"
 	"slices"
+	"time"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
@@ -26,16 +27,25 @@ import (
 //
 // files is the schema of SQL files the driver read beside the packages
 // (lease.ReadSchemaFiles), or nil: every pass reads its unique keys.
-func AnalyzeProgram(checks []*analysis.Analyzer, program, roots []*packages.Package, files *lease.SchemaFact, opts *checker.Options) (*checker.Graph, error) {
-	prog, err := SummarizeProgram(program, files, opts)
+func AnalyzeProgram(checks []*analysis.Analyzer, program, roots []*packages.Package, files *lease.SchemaFact, opts *checker.Options) (*checker.Graph, Summary, error) {
+	prog, sum, err := SummarizeProgram(program, files, opts)
 	if err != nil {
-		return nil, err
+		return nil, sum, err
 	}
 	prog = prog.ForRoots(Paths(roots))
 	if !prog.Empty() || prog.HandsOver() {
 		checks = lease.WithProgram(checks, prog)
 	}
-	return checker.Analyze(checks, roots, opts)
+	graph, err := checker.Analyze(checks, roots, opts)
+	return graph, sum, err
+}
+
+// A Summary says how SummarizeProgram reached the program summary, for a
+// user asking where the time went (fencelint -v).
+type Summary struct {
+	Passes  int           // summary passes run, at most maxPasses
+	Settled bool          // the last pass changed nothing a further one would use
+	Elapsed time.Duration // the passes' wall time
 }
 
 // SummarizeProgram runs the lease analyzer alone on pkgs and summarizes the facts
@@ -55,21 +65,22 @@ func AnalyzeProgram(checks []*analysis.Analyzer, program, roots []*packages.Pack
 // (lease.Program.Settled), and at most maxPasses run: an escalation sweep
 // whose write is three services deep (opsybot's Advance -> RunNow ->
 // Reschedule) needs the third.
-func SummarizeProgram(pkgs []*packages.Package, files *lease.SchemaFact, opts *checker.Options) (*lease.Program, error) {
+func SummarizeProgram(pkgs []*packages.Package, files *lease.SchemaFact, opts *checker.Options) (*lease.Program, Summary, error) {
+	start := time.Now()
 	prog, err := summarize(pkgs, nil, files, opts)
-	for pass := 2; err == nil && pass <= maxPasses && !prog.Empty(); pass++ {
+	sum := Summary{Passes: 1, Settled: err == nil && prog.Empty()}
+	for err == nil && !sum.Settled && !prog.Empty() && sum.Passes < maxPasses {
 		var next *lease.Program
 		next, err = summarize(pkgs, prog, files, opts)
 		if err != nil {
 			break
 		}
-		settled := next.Settled(prog)
+		sum.Passes++
+		sum.Settled = next.Settled(prog)
 		prog = next
-		if settled {
-			break
-		}
 	}
-	return prog, err
+	sum.Elapsed = time.Since(start)
+	return prog, sum, err
 }
 
 // maxPasses bounds the summary passes. Deeper chains exist (generated HTTP

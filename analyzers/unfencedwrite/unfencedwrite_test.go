@@ -3,6 +3,7 @@ package unfencedwrite_test
 import (
 	"testing"
 
+	"github.com/fencelint/fencelint/analyzers"
 	"github.com/fencelint/fencelint/analyzers/internal/fencetest"
 	"github.com/fencelint/fencelint/analyzers/internal/programtest"
 	"github.com/fencelint/fencelint/analyzers/lease"
@@ -68,4 +69,29 @@ func TestEmbeddedSchemaProgram(t *testing.T) {
 // lock's own key, through helpers and an interface (leasekeys.go).
 func TestLeaseKeyInserts(t *testing.T) {
 	programtest.RunWithEmbeds(t, unfencedwrite.Analyzer, "leasekeyinserts/...")
+}
+
+// TestSummaryPasses checks what SummarizeProgram says of the passes it ran
+// (fencelint -v prints it): deepifaces' escalation writes three services
+// deep, which only the third pass reaches, so that pass still changed the
+// summary when the limit stopped it; ifaceapp's one interface settles in
+// the second; sqladvisory calls through no interface and needs one.
+func TestSummaryPasses(t *testing.T) {
+	root := fencetest.Tree(t)
+	for _, tc := range []struct {
+		pattern string
+		want    analyzers.Summary
+	}{
+		{"deepifaces/...", analyzers.Summary{Passes: 3, Settled: false}},
+		{"ifaceapp/...", analyzers.Summary{Passes: 2, Settled: true}},
+		{"sqladvisory", analyzers.Summary{Passes: 1, Settled: true}},
+	} {
+		_, got, err := analyzers.SummarizeProgram(fencetest.Load(t, root, true, tc.pattern), nil, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.pattern, err)
+		}
+		if got.Passes != tc.want.Passes || got.Settled != tc.want.Settled {
+			t.Errorf("%s: %d passes, settled %v; want %d, %v", tc.pattern, got.Passes, got.Settled, tc.want.Passes, tc.want.Settled)
+		}
+	}
 }

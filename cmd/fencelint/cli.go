@@ -176,7 +176,8 @@ Flags:
   -findschema=false
                do not search the main modules (and the git checkout they
                sit in) for *.sql files the code does not embed
-  -v           print where the time went, and the schema files read
+  -v           print where the time went (and how many program summary
+               passes ran), and the schema files read
   -cpuprofile=FILE, -memprofile=FILE
                write a CPU profile of the run, or a heap profile taken when
                the analysis is done (its results still held)

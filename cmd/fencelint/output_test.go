@@ -284,6 +284,9 @@ func TestVerbose(t *testing.T) {
 		t.Errorf("exit code %d, want 3", got.code)
 	}
 	checkContains(t, "stderr", got.stderr, []string{"packages analyzed", "load (go list, parse, type-check)", "analysis CPU time by analyzer", "lease ", "slowest packages"})
+	if !regexp.MustCompile(`(?m)^    program summary: +[0-9.]+m?s, [123] pass(es)?, (settled|not settled)`).MatchString(got.stderr) {
+		t.Errorf("-v does not say how many summary passes ran:\n%s", got.stderr)
+	}
 	if strings.Contains(got.stderr, "\r") || strings.Contains(got.stderr, "\033[") {
 		t.Errorf("progress drawn on a stderr that is not a terminal:\n%q", got.stderr)
 	}

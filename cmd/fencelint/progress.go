@@ -14,6 +14,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
+
+	"github.com/fencelint/fencelint/analyzers"
 )
 
 // isTerminal reports whether w is a terminal (a character device), where
@@ -131,11 +133,12 @@ type timings struct {
 
 // print writes where the time went: loading, analysis (the sum of each
 // analyzer's passes, and the packages that took longest), and output.
-func (t *timings) print(w io.Writer, graph *checker.Graph, requested, loaded int) {
+func (t *timings) print(w io.Writer, graph *checker.Graph, summary analyzers.Summary, requested, loaded int) {
 	end := time.Now()
 	fmt.Fprintf(w, "fencelint: %d packages analyzed, %d loaded from source, in %s\n", requested, loaded, round(end.Sub(t.start)))
 	fmt.Fprintf(w, "  load (go list, parse, type-check):  %s\n", round(t.loaded.Sub(t.start)))
 	fmt.Fprintf(w, "  analysis:                           %s\n", round(t.analyzed.Sub(t.loaded)))
+	fmt.Fprintf(w, "    program summary:                  %s, %s\n", round(summary.Elapsed), passes(summary))
 	fmt.Fprintf(w, "  output:                             %s\n", round(end.Sub(t.analyzed)))
 	byAnalyzer := make(map[string]time.Duration)
 	byPackage := make(map[string]time.Duration)
@@ -153,6 +156,20 @@ func (t *timings) print(w io.Writer, graph *checker.Graph, requested, loaded int
 		fmt.Fprintf(tw, "    %s\t%s\n", id, round(byPackage[id]))
 	}
 	tw.Flush()
+}
+
+// passes says how many summary passes ran and why they stopped: a summary
+// that had not settled when the limit stopped it may miss writes reached
+// through deeper chains of the program's interfaces.
+func passes(s analyzers.Summary) string {
+	n := fmt.Sprintf("%d passes", s.Passes)
+	if s.Passes == 1 {
+		n = "1 pass"
+	}
+	if s.Settled {
+		return n + ", settled"
+	}
+	return n + ", not settled (the limit): calls through deeper chains of interfaces may be missed"
 }
 
 func sortedByDuration(m map[string]time.Duration) []string {

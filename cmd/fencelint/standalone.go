@@ -266,7 +266,7 @@ func runStandalone(run standaloneRun, stdout, stderr io.Writer) int {
 	defer prog.stop()
 	checks = prog.count(checks, len(pkgs))
 	roots := slices.DeleteFunc(slices.Clone(pkgs), func(p *packages.Package) bool { return !requested[p.PkgPath] })
-	graph, err := analyzers.AnalyzeProgram(checks, pkgs, roots, run.schema, nil)
+	graph, summary, err := analyzers.AnalyzeProgram(checks, pkgs, roots, run.schema, nil)
 	prog.stop()
 	if err != nil {
 		fmt.Fprintf(stderr, "fencelint: %v\n", err)
@@ -283,7 +283,7 @@ func runStandalone(run standaloneRun, stdout, stderr io.Writer) int {
 	graph.Roots = slices.DeleteFunc(graph.Roots, func(act *checker.Action) bool { return !requested[act.Package.PkgPath] })
 	code = max(code, report(graph, run, stdout, stderr))
 	if run.verbose {
-		times.print(stderr, graph, len(requested), len(pkgs))
+		times.print(stderr, graph, summary, len(requested), len(pkgs))
 	}
 	return code
 }

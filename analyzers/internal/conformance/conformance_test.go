@@ -194,7 +194,7 @@ func loadBatch(t *testing.T, dir string, b *batch) *loadedBatch {
 func checkExpectations(t *testing.T, m *loadedBatch) int {
 	want := expectations(t, m)
 	start := time.Now()
-	graph, err := analyzers.AnalyzeProgram(analyzers.All(), m.roots, m.roots, nil, &checker.Options{})
+	graph, _, err := analyzers.AnalyzeProgram(analyzers.All(), m.roots, m.roots, nil, &checker.Options{})
 	if err != nil {
 		t.Fatalf("checker: %v", err)
 	}

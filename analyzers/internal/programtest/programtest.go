@@ -24,7 +24,7 @@ func Run(t *testing.T, a *analysis.Analyzer, patterns ...string) []*analysistest
 	// Tests, as analysistest loads them, so that the summary covers the
 	// packages analysistest.Run analyzes.
 	pkgs := fencetest.Load(t, root, true, patterns...)
-	prog, err := analyzers.SummarizeProgram(pkgs, nil, nil)
+	prog, _, err := analyzers.SummarizeProgram(pkgs, nil, nil)
 	if err != nil {
 		t.Fatalf("programtest: %v", err)
 	}
@@ -40,7 +40,7 @@ func Run(t *testing.T, a *analysis.Analyzer, patterns ...string) []*analysistest
 func RunWithEmbeds(t *testing.T, a *analysis.Analyzer, patterns ...string) {
 	t.Helper()
 	pkgs := fencetest.LoadWithEmbeds(t, patterns...)
-	prog, err := analyzers.SummarizeProgram(pkgs, nil, nil)
+	prog, _, err := analyzers.SummarizeProgram(pkgs, nil, nil)
 	if err != nil {
 		t.Fatalf("programtest: %v", err)
 	}
