@@ -264,6 +264,10 @@ const (
 	pkgESUtil      = "github.com/elastic/go-elasticsearch/esutil"
 	pkgUUID        = "github.com/google/uuid"
 	pkgGofrsUUID   = "github.com/gofrs/uuid"
+	pkgPbormanUUID = "github.com/pborman/uuid"
+	pkgHashiUUID   = "github.com/hashicorp/go-uuid"
+	pkgSonyflake   = "github.com/sony/sonyflake"
+	pkgSnowflake   = "github.com/bwmarrin/snowflake"
 	pkgXID         = "github.com/rs/xid"
 	pkgKSUID       = "github.com/segmentio/ksuid"
 	pkgULID        = "github.com/oklog/ulid"
@@ -761,6 +765,17 @@ func catalog() []API {
 	for _, name := range []string{"NewV1", "NewV4", "NewV6", "NewV7", "Must"} {
 		add(API{Pkg: pkgGofrsUUID, Name: name, Role: fresh(name), Note: uuidNote})
 	}
+	// pborman/uuid, google/uuid's predecessor (and since v1.2 a wrapper of
+	// it): New is a random UUID's string, NewRandom a random UUID and
+	// NewUUID a time-based one. HashiCorp's go-uuid formats 16 random bytes
+	// of crypto/rand, or of the reader it is given.
+	for _, name := range []string{"New", "NewRandom", "NewUUID"} {
+		add(API{Pkg: pkgPbormanUUID, Name: name, Role: fresh(name), Note: uuidNote})
+	}
+	add(
+		API{Pkg: pkgHashiUUID, Name: "GenerateUUID", Role: RoleNotToken | RoleFreshID, Note: uuidNote},
+		API{Pkg: pkgHashiUUID, Name: "GenerateUUIDWithReader", Role: RoleNotToken | RoleFreshID, Seeded: true, Arg: 0, Note: uuidNote},
+	)
 	// Other unique IDs. An xid is a second, the host, the process and a
 	// counter that starts at random: unique, not random, and ordered only
 	// within one process. A KSUID is a second and 128 random bits (unless
@@ -784,6 +799,16 @@ func catalog() []API {
 		API{Pkg: pkgULID, Name: "DefaultEntropy", Role: RoleEntropy},
 		API{Pkg: pkgULID, Name: "Monotonic", Role: RoleEntropy, Seeded: true, Arg: 0},
 		API{Pkg: pkgCryptoRand, Name: "Reader", Var: true, Role: RoleEntropy},
+	)
+	// Snowflake IDs are a clock reading, a node number and a counter:
+	// ordered by the clocks of the processes that draw them, not by lease.
+	// They are not counted as fresh: their uniqueness rests on a node
+	// number the application configures (Sonyflake's Settings.MachineID,
+	// snowflake.NewNode's argument), which replicas often share.
+	const snowflakeNote = "a snowflake ID is a clock reading, a node number and a counter, not issued in lease order"
+	add(
+		API{Pkg: pkgSonyflake, Recv: "Sonyflake", Name: "NextID", Role: RoleNotToken, Note: snowflakeNote},
+		API{Pkg: pkgSnowflake, Recv: "Node", Name: "Generate", Role: RoleNotToken, Note: snowflakeNote},
 	)
 	for _, name := range []string{"Now", "Since", "Until"} {
 		add(API{Pkg: pkgTime, Name: name, Role: RoleNotToken,

@@ -27,10 +27,11 @@ import (
 //
 //   - the identifier is drawn in the function that writes, by a
 //     catalogued generator (RoleFreshID: google/uuid's New, NewString,
-//     NewRandom, NewV7, gofrs' NewV4, NewV7, crypto/rand.Text, xid.New,
-//     ksuid.New, ulid.Make; ulid.New and MustNew only from a RoleEntropy
-//     source: crypto/rand.Reader, ulid.DefaultEntropy(), ulid.Monotonic
-//     over one), or is a
+//     NewRandom, NewV7, gofrs' NewV4, NewV7, pborman/uuid's New and
+//     NewRandom, HashiCorp's GenerateUUID, crypto/rand.Text, xid.New,
+//     ksuid.New, ulid.Make; ulid.New, MustNew and GenerateUUIDWithReader
+//     only from a RoleEntropy source: crypto/rand.Reader,
+//     ulid.DefaultEntropy(), ulid.Monotonic over one), or is a
 //     parameter the caller fills with one: a function whose every
 //     unfenced write is to a key built from a parameter gets that
 //     parameter in WritesFact.FreshKeys, and a call of it is judged by
@@ -58,7 +59,9 @@ import (
 // no longer "a key no one else can know"); an identifier read back from a
 // context, a struct field or the store (who else read it is unknown); a
 // key built by a helper of another package (no fact says it keeps its
-// parameters whole); time-based UUIDs; and SQL. A row inserted under a fresh ID is still
+// parameters whole); time-based UUIDs; snowflake IDs (unique only by a
+// node number the application configures, often the same in every
+// replica); and SQL. A row inserted under a fresh ID is still
 // found by its other columns (WHERE order_id = $1, count(*) per build): a
 // stale holder's INSERT after the next holder's check-then-insert is a
 // duplicate payment or a second volume for the same container, the very

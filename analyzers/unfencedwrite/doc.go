@@ -510,8 +510,9 @@
 //     know, so a stale holder's write to it overwrites nothing; the write
 //     that links the new key into shared state (LPUSH jobs:queue id) is
 //     reported. The ID must be drawn by a random generator (google/uuid's
-//     New, NewString, NewRandom, NewV7, gofrs' NewV4, NewV7,
-//     crypto/rand.Text) in the writing function, in a caller that passes
+//     New, NewString, NewRandom, NewV7, gofrs' NewV4, NewV7, pborman/uuid's
+//     New, NewRandom, HashiCorp's GenerateUUID, crypto/rand.Text; the
+//     README lists them all) in the writing function, in a caller that passes
 //     it to the writing helper (not through an interface), or in the
 //     function whose TxPipelined/Pipelined closure writes, and reach the
 //     key whole (String, uuid.Must, +, fmt.Sprintf without a precision, a
@@ -521,7 +522,7 @@
 //     write (a store into a struct, another call, the previous round of a
 //     loop). A part of a UUID (16 bits of it), an ID read from a context, a
 //     field or the store, a key built by another package's helper, a
-//     time-based UUID, and SQL rows are not counted: a row under a fresh
+//     time-based UUID, a snowflake ID, and SQL rows are not counted: a row under a fresh
 //     ID is still found by its other columns (a stale holder's INSERT after
 //     the next holder's check-then-insert is a second payment, whatever the
 //     primary key). Readers that find keys by pattern (SCAN MATCH job:*)

@@ -22,9 +22,11 @@
 //     with Behavior "delete"), and client-go's LeaderTransitions (it does
 //     not move when the same identity acquires again, and restarts when the
 //     Lease object is recreated);
-//   - clocks, in any form (time.Now().UnixNano(), Unix, UnixMilli): holders'
-//     clocks disagree, and a paused holder stamps its write with the time it
-//     read before the pause.
+//   - clocks, in any form (time.Now().UnixNano(), Unix, UnixMilli), and
+//     snowflake IDs (Sonyflake.NextID, snowflake's Node.Generate), which are
+//     a clock reading with a node number and a counter: holders' clocks
+//     disagree, and a paused holder stamps its write with the time it read
+//     before the pause.
 //
 // With such a value the store compares numbers that say nothing about the
 // order of the leases, so a stale holder's write is accepted whenever its

@@ -14,6 +14,7 @@ require (
 	github.com/aws/aws-sdk-go-v2/service/dynamodb v1.74.1
 	github.com/aws/aws-sdk-go-v2/service/s3 v1.114.10
 	github.com/bsm/redislock v0.9.4
+	github.com/bwmarrin/snowflake v0.3.0
 	github.com/doug-martin/goqu/v9 v9.19.0
 	github.com/elastic/go-elasticsearch/v8 v8.19.4
 	github.com/gin-gonic/gin v1.11.0
@@ -30,6 +31,7 @@ require (
 	github.com/google/uuid v1.6.0
 	github.com/gorilla/mux v1.8.1
 	github.com/hashicorp/consul/api v1.34.5
+	github.com/hashicorp/go-uuid v1.0.3
 	github.com/hashicorp/raft v1.8.0
 	github.com/jackc/pgx/v5 v5.13.0
 	github.com/jmoiron/sqlx v1.4.0
@@ -39,12 +41,14 @@ require (
 	github.com/nats-io/nats.go v1.52.0
 	github.com/oklog/ulid/v2 v2.1.2
 	github.com/olivere/elastic/v7 v7.0.32
+	github.com/pborman/uuid v1.2.1
 	github.com/pkg/errors v0.9.1
 	github.com/qustavo/dotsql v1.2.0
 	github.com/redis/go-redis/v9 v9.23.0
 	github.com/redis/rueidis v1.0.79
 	github.com/rs/xid v1.6.0
 	github.com/segmentio/ksuid v1.0.4
+	github.com/sony/sonyflake v1.2.0
 	github.com/sourcegraph/conc v0.3.1-0.20240121214520-5f936abd7ae8
 	github.com/uptrace/bun v1.3.0
 	github.com/zeromicro/go-zero v1.7.3

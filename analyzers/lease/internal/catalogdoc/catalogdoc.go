@@ -102,7 +102,7 @@ func neverTokens(sb *strings.Builder, rows []lease.API) {
 			none = append(none, r)
 		}
 	}
-	fmt.Fprintf(sb, "Never fencing tokens, whatever the library: %s.\n", namesAll(none, lease.RoleNotToken))
+	fmt.Fprintf(sb, "Never fencing tokens, whatever the library: %s.\n", namesByPackage(none, lease.RoleNotToken))
 }
 
 // freshIDs lists the generators of identifiers no other holder can know.
@@ -110,7 +110,7 @@ func freshIDs(sb *strings.Builder, rows []lease.API) {
 	fmt.Fprintf(sb, "Fresh identifiers: %s. A Redis key built whole from one, drawn where the key is written or "+
 		"passed in by its caller, names a new object: writing it needs no fence (the write that links it into shared "+
 		"state does). SQL rows under one are still judged: other columns find them. A seeded generator (%s) is fresh only "+
-		"with a source of entropy: %s, or %s over one.\n", namesAll(rows, lease.RoleFreshID),
+		"with a source of entropy: %s, or %s over one.\n", namesByPackage(rows, lease.RoleFreshID),
 		namesAll(seeded(rows, true), lease.RoleFreshID),
 		namesAll(seeded(rows, false), lease.RoleEntropy), namesAll(seeded(rows, true), lease.RoleEntropy))
 }
@@ -258,6 +258,37 @@ func names(rows []lease.API, roles lease.Role) string {
 // namesAll lists every symbol of the rows with any of roles.
 func namesAll(rows []lease.API, roles lease.Role) string {
 	return strings.Join(symbols(rows, roles), ", ")
+}
+
+// namesByPackage lists every symbol of the rows with any of roles, grouped
+// by package, for values that several packages of one last element supply
+// (google/uuid's, gofrs/uuid's and pborman/uuid's New): "`google/uuid`:
+// `New`, `NewString`; `time`: `Now`".
+func namesByPackage(rows []lease.API, roles lease.Role) string {
+	var pkgs []string
+	byPkg := make(map[string][]string)
+	for _, r := range rows {
+		if r.Role&roles == 0 {
+			continue
+		}
+		pkg := strings.TrimPrefix(r.Pkg, "github.com/")
+		name := r.Name
+		if r.Recv != "" && r.Recv != "*" {
+			name = r.Recv + "." + r.Name
+		}
+		name = "`" + name + "`"
+		if _, ok := byPkg[pkg]; !ok {
+			pkgs = append(pkgs, pkg)
+		}
+		if !slices.Contains(byPkg[pkg], name) {
+			byPkg[pkg] = append(byPkg[pkg], name)
+		}
+	}
+	groups := make([]string, len(pkgs))
+	for i, pkg := range pkgs {
+		groups[i] = "`" + pkg + "`: " + strings.Join(byPkg[pkg], ", ")
+	}
+	return strings.Join(groups, "; ")
 }
 
 // symbols names the rows with any of roles, once each, in catalog order:

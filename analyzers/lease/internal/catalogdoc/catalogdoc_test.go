@@ -71,9 +71,17 @@ func TestMarkdownNamesEveryRow(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"| etcd |", "| ZooKeeper |", "| Kubernetes leader election |", "`LeaderCallbacks.OnStoppedLeading`",
-		"| PostgreSQL |", "| S3 |", "`github.com/linkedin/go-zk`", "`uuid.New`"} {
+		"| PostgreSQL |", "| S3 |", "`github.com/linkedin/go-zk`", "`google/uuid`: `New`"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("generated tables lack %s", want)
+		}
+	}
+	for _, r := range lease.Catalog() {
+		if r.System != "" || !r.Role.Has(lease.RoleNotToken) {
+			continue
+		}
+		if want := "`" + strings.TrimPrefix(r.Pkg, "github.com/") + "`: "; !strings.Contains(md, want) {
+			t.Errorf("generated tables lack the values of %s that are never tokens", r.Pkg)
 		}
 	}
 }
