@@ -272,11 +272,7 @@ func namesByPackage(rows []lease.API, roles lease.Role) string {
 			continue
 		}
 		pkg := strings.TrimPrefix(r.Pkg, "github.com/")
-		name := r.Name
-		if r.Recv != "" && r.Recv != "*" {
-			name = r.Recv + "." + r.Name
-		}
-		name = "`" + name + "`"
+		name := "`" + methodName(r) + "`"
 		if _, ok := byPkg[pkg]; !ok {
 			pkgs = append(pkgs, pkg)
 		}
@@ -300,10 +296,7 @@ func symbols(rows []lease.API, roles lease.Role) []string {
 		if r.Role&roles == 0 {
 			continue
 		}
-		name := r.Name
-		if r.Recv != "" && r.Recv != "*" {
-			name = r.Recv + "." + r.Name
-		}
+		name := methodName(r)
 		if r.System == "" { // uuid.New, time.Now, rand.Int: say whose
 			name = lastElem(r.Pkg) + "." + r.Name
 		}
@@ -313,6 +306,15 @@ func symbols(rows []lease.API, roles lease.Role) []string {
 		}
 	}
 	return out
+}
+
+// methodName names a row's symbol with its receiver, if it has one:
+// "Mutex.Lock", "NewSession" (go-redis's commands, on any receiver: "Set").
+func methodName(r lease.API) string {
+	if r.Recv != "" && r.Recv != "*" {
+		return r.Recv + "." + r.Name
+	}
+	return r.Name
 }
 
 func lastElem(path string) string {
