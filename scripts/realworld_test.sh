@@ -6,7 +6,8 @@
 # package user imports it, runs the real fencelint over it through
 # realworld.sh, and checks that
 #   - with broken and user listed, the run passes (their analysis errors are
-#     expected);
+#     expected), and the application's line says how many program summary
+#     passes ran;
 #   - with no broken= entry, the run fails on analysis errors;
 #   - with only broken listed, the run fails, and the error it prints is
 #     user's, not broken's;
@@ -80,7 +81,7 @@ check() {
 }
 
 check listed 'broken=example.com/app/broken,example.com/app/user' 0 \
-	'^realworld.sh: ok$' \
+	$'^realworld.sh: ok$\n^app +.* MB peak, 1 pass$' \
 	'FAIL'
 check unlisted - 1 \
 	$'FAIL: .*analysis errors\n^  example.com/app/broken: \n^  example.com/app/user: ' \
