@@ -64,7 +64,8 @@ type Summary struct {
 // changed what a method called through an interface does
 // (lease.Program.Settled), and at most maxPasses run: an escalation sweep
 // whose write is three services deep (opsybot's Advance -> RunNow ->
-// Reschedule) needs the third.
+// Reschedule) needs the third. The Summary it returns says how many ran,
+// and whether the limit stopped them before the summary settled.
 func SummarizeProgram(pkgs []*packages.Package, files *lease.SchemaFact, opts *checker.Options) (*lease.Program, Summary, error) {
 	start := time.Now()
 	prog, err := summarize(pkgs, nil, files, opts)
