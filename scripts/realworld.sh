@@ -340,8 +340,8 @@ analyze() {
 # them before the summary settled (", 3 passes, unsettled"): writes more
 # interfaces away from a lease than the passes followed go unseen there.
 summaryPasses() {
-	sed -n -E 's/^ *program summary: +[^,]+, ([0-9]+ pass(es)?), (settled|not settled).*/\1 \3/p' "$1" 2>/dev/null |
-		head -n 1 | sed -E -e 's/^/, /' -e 's/ not settled$/, unsettled/' -e 's/ settled$//'
+	sed -n -E -e 's/^ *program summary: +[^,]+, ([0-9]+ pass(es)?), settled.*/, \1/p' \
+		-e 's/^ *program summary: +[^,]+, ([0-9]+ pass(es)?), not settled.*/, \1, unsettled/p' "$1" 2>/dev/null | head -n 1
 }
 
 # entries prints the non-comment, non-blank lines of a TSV file.

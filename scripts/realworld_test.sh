@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # realworld_test.sh checks realworld.sh's handling of broken=PKG,... and
-# debs=PKG,... in apps.tsv's flags, and of -reuse (a kept run's results taken only when its
-# binary is the same), without the network or the real applications: it lays
-# out a tiny module whose package broken does not type-check and whose
-# package user imports it, runs the real fencelint over it through
-# realworld.sh, and checks that
+# debs=PKG,... in apps.tsv's flags, and of -reuse (a kept run's results
+# taken only when its binary is the same), without the network or the real
+# applications: it lays out a tiny module whose package broken does not
+# type-check and whose package user imports it, runs the real fencelint
+# over it through realworld.sh, and checks that
 #   - with broken and user listed, the run passes (their analysis errors are
 #     expected), and the application's line says how many program summary
 #     passes ran;
