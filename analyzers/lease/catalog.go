@@ -957,7 +957,8 @@ func Catalog() []API { return catalog() }
 
 // A Spawner is a library function that runs the function it is handed on
 // its caller's behalf: in a goroutine of its own (errgroup's Go, wait.Group's
-// Start) or again and again until a stop signal (wait.Until, wait.Poll*).
+// Start), again and again until a stop signal (wait.Until, wait.Poll*), or
+// until it succeeds (retry libraries: backoff.Retry, failsafe.Get).
 // Work handed to one inside a lease region runs under that lease, like the
 // work a go statement starts there: stopping on the lease's lost signal
 // fences nothing, as a holder paused past its lease writes before it next
@@ -969,6 +970,13 @@ type Spawner struct {
 	Arg       int      // the function argument (receiver excluded)
 	Goroutine bool     // runs it in a goroutine the caller does not wait for by this call
 	Handler   []string // Arg is an event handler: the funcs in its struct literal's fields run, or these methods of its type
+	// Retry: calls it again until it returns no error or the policy gives
+	// up, and returns what the last call returned. The function is the
+	// call's first func argument, wherever the version puts it
+	// (cenkalti/backoff's Retry takes it first in v4, after a context in
+	// v5; Arg is v4's); a lock it takes is held after the call when the
+	// call returns no error (retriedAcquire).
+	Retry bool
 }
 
 // Import paths of the spawners.
@@ -978,6 +986,10 @@ const (
 	pkgConc     = "github.com/sourcegraph/conc"
 	pkgConcPool = "github.com/sourcegraph/conc/pool"
 	pkgCache    = "k8s.io/client-go/tools/cache"
+	pkgFailsafe = "github.com/failsafe-go/failsafe-go"
+	pkgBackoff  = "github.com/cenkalti/backoff"
+	pkgRetryGo  = "github.com/avast/retry-go"
+	pkgGoRetry  = "github.com/sethvargo/go-retry"
 )
 
 // spawners lists every Spawner.
@@ -1013,6 +1025,19 @@ func spawners() []Spawner {
 	} {
 		s = append(s, Spawner{Pkg: pkgWait, Name: name, Arg: arg})
 	}
+	// Retry libraries, which applications wrap a try-lock in until it
+	// succeeds: failsafe.Get(func() (any, error) { return tryLock(ctx, key) },
+	// policy). Their async forms are left out: they return before the
+	// function has run.
+	for _, name := range []string{"Run", "RunWithExecution", "Get", "GetWithExecution"} {
+		s = append(s, Spawner{Pkg: pkgFailsafe, Name: name, Retry: true},
+			Spawner{Pkg: pkgFailsafe, Recv: "Executor", Name: name, Retry: true})
+	}
+	for _, name := range []string{"Retry", "RetryNotify", "RetryNotifyWithTimer", "RetryWithData", "RetryNotifyWithData", "RetryNotifyWithTimerAndData"} {
+		s = append(s, Spawner{Pkg: pkgBackoff, Name: name, Retry: true})
+	}
+	s = append(s, Spawner{Pkg: pkgRetryGo, Name: "Do", Retry: true}, Spawner{Pkg: pkgRetryGo, Name: "DoWithData", Retry: true},
+		Spawner{Pkg: pkgGoRetry, Name: "Do", Arg: 2, Retry: true}, Spawner{Pkg: pkgGoRetry, Name: "DoValue", Arg: 2, Retry: true})
 	slices.SortFunc(s, func(x, y Spawner) int {
 		return cmp.Or(strings.Compare(x.Pkg, y.Pkg), strings.Compare(x.Recv, y.Recv), strings.Compare(x.Name, y.Name))
 	})

@@ -32,12 +32,26 @@ func (b *builder) spawnedWrite(fn *ssa.Function, call ssa.CallInstruction) *Writ
 	var targets []*types.Func
 	if sp.Handler != nil {
 		targets = handlerFuncs(arg(c, sp.Arg), sp.Handler)
-	} else if obj := declaredValue(arg(c, sp.Arg)); obj != nil {
+	} else if obj := declaredValue(spawnedArg(c, sp)); obj != nil {
 		targets = append(targets, obj)
 	}
 	for _, obj := range targets {
 		if w := b.handedWrite(fn, call, spawner, obj, sp.Goroutine); w != nil {
 			return w
+		}
+	}
+	return nil
+}
+
+// spawnedArg returns the function that c, a call of the Spawner sp,
+// runs: its argument Arg, or for a retry library its first func argument.
+func spawnedArg(c *ssa.CallCommon, sp *Spawner) ssa.Value {
+	if !sp.Retry {
+		return arg(c, sp.Arg)
+	}
+	for _, a := range callArgs(c) {
+		if _, ok := a.Type().Underlying().(*types.Signature); ok {
+			return a
 		}
 	}
 	return nil
@@ -222,7 +236,7 @@ func (b *builder) startedByGo(fn *ssa.Function) bool {
 				}
 			case *ssa.Call:
 				c := instr.Common()
-				if sp := b.ix.lookupSpawner(calleeFunc(c)); sp != nil && sp.Goroutine && funcValue(arg(c, sp.Arg)) == fn {
+				if sp := b.ix.lookupSpawner(calleeFunc(c)); sp != nil && sp.Goroutine && funcValue(spawnedArg(c, sp)) == fn {
 					return true
 				}
 			}

@@ -107,6 +107,9 @@ func (b *builder) resolveCallee(call *ssa.CallCommon) (callee, bool) {
 	if c, ok := b.resolveRunParam(call, fn); ok {
 		return c, true
 	}
+	if c, ok := b.retriedAcquire(call, fn); ok {
+		return c, true
+	}
 	if c, ok := b.lockerCall(call, fn); ok {
 		return c, true
 	}

@@ -226,6 +226,32 @@ func (b *builder) resolveRunParam(call *ssa.CallCommon, fn *types.Func) (callee,
 	return callee{}, false
 }
 
+// retriedAcquire resolves a call of a retry library (a Spawner with
+// Retry) whose function takes a lock as the closure's acquire, as
+// resolveRunParam does for the application's own helpers: the call
+// returns holding the lock whenever it returns no error.
+func (b *builder) retriedAcquire(call *ssa.CallCommon, fn *types.Func) (callee, bool) {
+	sp := b.ix.lookupSpawner(fn)
+	if sp == nil || !sp.Retry {
+		return callee{}, false
+	}
+	target := funcValue(capturedValue(spawnedArg(call, sp)))
+	if target == nil {
+		return callee{}, false
+	}
+	r, what := b.closureRoles[target], shortName(fn)+"'s retried closure"
+	if obj, ok := target.Object().(*types.Func); ok && target.Parent() == nil {
+		if f := b.roleFact(obj); f != nil {
+			r = lockRole{role: f.Role, system: f.System, claim: f.Claim, dispatch: f.Dispatch}
+		}
+		what = shortName(fn) + "(" + shortName(obj) + ")"
+	}
+	if r.role&(RoleAcquire|RoleTryAcquire) == 0 {
+		return callee{}, false
+	}
+	return callee{fn: fn, role: RoleTryAcquire, system: r.system, claim: r.claim, dispatch: r.dispatch, what: what}, true
+}
+
 // passedContexts returns, for each func parameter of fn that body calls,
 // the context parameter every one of those calls passes unchanged, where
 // body never assigns it.

@@ -91,6 +91,9 @@ func spawnerParam(pkg *types.Package, sp lease.Spawner) error {
 		return fmt.Errorf("no func or method %s", sp.Name)
 	}
 	params := fn.Signature().Params()
+	if sp.Retry {
+		return retriedParam(fn)
+	}
 	if sp.Arg >= params.Len() {
 		return fmt.Errorf("%s has no parameter %d", sp.Name, sp.Arg)
 	}
@@ -102,6 +105,21 @@ func spawnerParam(pkg *types.Package, sp lease.Spawner) error {
 		return nil
 	}
 	return fmt.Errorf("parameter %d of %s is a %s", sp.Arg, sp.Name, params.At(sp.Arg).Type())
+}
+
+// retriedParam reports why fn, a retry library's function, has no func
+// parameter that returns an error last (the function it retries), or nil.
+func retriedParam(fn *types.Func) error {
+	params := fn.Signature().Params()
+	for i := range params.Len() {
+		if sig, ok := params.At(i).Type().Underlying().(*types.Signature); ok {
+			if res := sig.Results(); res.Len() > 0 && types.Identical(res.At(res.Len()-1).Type(), types.Universe.Lookup("error").Type()) {
+				return nil
+			}
+			return fmt.Errorf("the first func parameter of %s, %s, does not return an error last", fn.Name(), params.At(i).Type())
+		}
+	}
+	return fmt.Errorf("%s takes no func to retry", fn.Name())
 }
 
 func rowString(row lease.API) string {

@@ -189,6 +189,8 @@ func spawnKind(sp lease.Spawner) string {
 			" methods, on the informer's goroutine, for every event"
 	case sp.Goroutine:
 		return "the function, on a goroutine of its own"
+	case sp.Retry:
+		return "the function, in the caller's goroutine, until it returns no error: a lock it takes is held after the call when the call returns none"
 	}
 	return "the function, in the caller's goroutine, until the call returns"
 }
