@@ -1,13 +1,12 @@
-// Package retriedlocks takes its locks through retry libraries, which call
-// a try-lock again until it succeeds: the retry's call is the acquire, and
-// the writes after it run under the lock.
+// Package retriedlocks is a report generator whose jobs wait for their
+// locks through four retry libraries, compiled against the real modules:
+// each retried try-lock makes the retrying call the acquire.
 package retriedlocks
 
 import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"time"
 
 	retrygo "github.com/avast/retry-go/v4"
@@ -16,156 +15,132 @@ import (
 	backoffv5 "github.com/cenkalti/backoff/v5"
 	failsafe "github.com/failsafe-go/failsafe-go"
 	"github.com/failsafe-go/failsafe-go/retrypolicy"
+	"github.com/go-redsync/redsync/v4"
 	"github.com/redis/go-redis/v9"
 	retry "github.com/sethvargo/go-retry"
 )
 
-var errLocked = errors.New("locked by another worker")
+var errBusy = errors.New("report locked by another generator")
 
-// tryAdvisoryLock takes a session advisory lock on conn, or fails.
-func tryAdvisoryLock(ctx context.Context, conn *sql.Conn, key int64) (int64, error) {
+// Reports renders tenants' monthly reports.
+type Reports struct {
+	db     *sql.DB
+	conn   *sql.Conn // the session the advisory locks live on
+	rdb    *redis.Client
+	rs     *redsync.Redsync
+	locker *redislock.Client
+}
+
+// lockTenant takes the tenant's advisory lock on the dedicated session.
+func (r *Reports) lockTenant(ctx context.Context, tenant int64) (int64, error) {
 	var ok bool
-	if err := conn.QueryRowContext(ctx, "SELECT pg_try_advisory_lock($1)", key).Scan(&ok); err != nil {
+	if err := r.conn.QueryRowContext(ctx, "SELECT pg_try_advisory_lock($1)", tenant).Scan(&ok); err != nil {
 		return 0, err
 	}
 	if !ok {
-		return 0, errLocked
+		return 0, errBusy
 	}
-	return key, nil
+	return tenant, nil
 }
 
-func releaseAdvisoryLock(ctx context.Context, conn *sql.Conn, key int64) {
-	conn.ExecContext(ctx, "SELECT pg_advisory_unlock($1)", key)
+func (r *Reports) unlockTenant(ctx context.Context, tenant int64) {
+	r.conn.ExecContext(ctx, "SELECT pg_advisory_unlock($1)", tenant)
 }
 
-// UserStore merges user metadata under a per-user advisory lock.
-type UserStore struct {
-	db   *sql.DB
-	conn *sql.Conn
-}
-
-// UpdateMetadata retries the try-lock with failsafe-go until it gets it,
-// then writes the merged metadata through the pool.
-func (s *UserStore) UpdateMetadata(ctx context.Context, userID int64, merged string) error {
-	v, err := failsafe.Get(func() (any, error) {
-		return tryAdvisoryLock(ctx, s.conn, userID)
-	}, retrypolicy.WithDefaults[any]())
-	if err != nil {
-		return fmt.Errorf("lock user %d: %w", userID, err)
-	}
-	key, ok := v.(int64)
-	if !ok {
-		return errLocked
-	}
-	defer releaseAdvisoryLock(ctx, s.conn, key)
-	_, err = s.db.ExecContext(ctx, `UPDATE users SET metadata = $1 WHERE id = $2`, merged, userID) // want unfencedwrite:`ExecContext \(UPDATE users\) writes to SQL database without a fencing token while the PostgreSQL lock taken by failsafe.Get's retried closure \(line 50\) is held`
-	return err
-}
-
-// UpdateEmail takes the same lock through an Executor.
-func (s *UserStore) UpdateEmail(ctx context.Context, userID int64, email string) error {
+// Render waits for the tenant through failsafe-go's Executor.
+func (r *Reports) Render(ctx context.Context, tenant int64, body []byte) error {
 	exec := failsafe.NewExecutor[int64](retrypolicy.WithDefaults[int64]())
-	key, err := exec.Get(func() (int64, error) {
-		return tryAdvisoryLock(ctx, s.conn, userID)
+	key, err := exec.GetWithExecution(func(failsafe.Execution[int64]) (int64, error) {
+		return r.lockTenant(ctx, tenant)
 	})
 	if err != nil {
 		return err
 	}
-	defer releaseAdvisoryLock(ctx, s.conn, key)
-	_, err = s.db.ExecContext(ctx, `UPDATE users SET email = $1 WHERE id = $2`, email, userID) // want unfencedwrite:`ExecContext \(UPDATE users\) writes to SQL database without a fencing token while the PostgreSQL lock taken by Executor.Get's retried closure \(line 68\) is held`
+	defer r.unlockTenant(ctx, key)
+	_, err = r.db.ExecContext(ctx, `UPDATE reports SET body = $1 WHERE tenant = $2`, body, tenant) // want unfencedwrite:`ExecContext \(UPDATE reports\) writes to SQL database without a fencing token while the PostgreSQL lock taken by Executor.GetWithExecution's retried closure \(line 53\) is held`
 	return err
 }
 
-// RecordFailure retries a write, not a lock: nothing is held.
-func (s *UserStore) RecordFailure(ctx context.Context, userID int64) error {
-	return retrygo.Do(func() error {
-		_, err := s.db.ExecContext(ctx, `UPDATE users SET failures = failures + 1 WHERE id = $1`, userID)
-		return err
-	}, retrygo.Attempts(3))
-}
-
-// Rebalancer moves shard assignments under a Redis lock it waits for with
-// exponential backoff.
-type Rebalancer struct {
-	rdb    *redis.Client
-	locker *redislock.Client
-}
-
-// Rebalance writes the plan once the lock is obtained.
-func (r *Rebalancer) Rebalance(ctx context.Context, plan string) error {
-	var lock *redislock.Lock
-	err := backoff.Retry(func() error {
-		var err error
-		lock, err = r.locker.Obtain(ctx, "rebalance", 30*time.Second, nil)
-		return err
-	}, backoff.NewExponentialBackOff())
-	if err != nil {
-		// Not held here: the failure is recorded for the operators.
-		return r.rdb.Incr(ctx, "rebalance:lock-failures").Err()
-	}
-	defer lock.Release(ctx)
-	return r.rdb.Set(ctx, "shards:plan", plan, 0).Err() // want unfencedwrite:`Set writes to Redis without a fencing token while the bsm/redislock lock taken by backoff.Retry's retried closure \(line 97\) is held`
-}
-
-// Compactor compacts a tenant's segments under an advisory lock.
-type Compactor struct {
-	db   *sql.DB
-	conn *sql.Conn
-}
-
-// tryLock asks go-retry to try again while another compactor holds it.
-func (c *Compactor) tryLock(ctx context.Context) error {
-	var ok bool
-	if err := c.conn.QueryRowContext(ctx, "SELECT pg_try_advisory_lock(7)").Scan(&ok); err != nil {
+// Publish waits for a redsync mutex through failsafe-go's Run.
+func (r *Reports) Publish(ctx context.Context, tenant string, url string) error {
+	m := r.rs.NewMutex("publish:"+tenant, redsync.WithTries(1))
+	if err := failsafe.Run(func() error { return m.TryLockContext(ctx) }, retrypolicy.WithDefaults[any]()); err != nil {
 		return err
 	}
-	if !ok {
-		return retry.RetryableError(errLocked)
-	}
-	return nil
+	defer m.UnlockContext(ctx)
+	return r.rdb.Set(ctx, "report:url:"+tenant, url, 0).Err() // want unfencedwrite:`Set writes to Redis without a fencing token while the redsync lock taken by failsafe.Run's retried closure \(line 67\) is held`
 }
 
-// Compact hands the try-lock to go-retry as a method value.
-func (c *Compactor) Compact(ctx context.Context, tenant string) error {
-	if err := retry.Do(ctx, retry.WithMaxRetries(5, retry.NewFibonacci(time.Second)), c.tryLock); err != nil {
+// Archive waits with cenkalti/backoff v4, handing it a method value.
+func (r *Reports) Archive(ctx context.Context, tenant int64) error {
+	var archiver = &archiver{reports: r, tenant: tenant}
+	if err := backoff.RetryNotify(archiver.lock, backoff.NewExponentialBackOff(), func(err error, d time.Duration) {}); err != nil {
 		return err
 	}
-	defer c.conn.ExecContext(ctx, "SELECT pg_advisory_unlock(7)")
-	_, err := c.db.ExecContext(ctx, `UPDATE segments SET merged_into = $1 WHERE tenant = $2`, tenant+"-merged", tenant) // want unfencedwrite:`ExecContext \(UPDATE segments\) writes to SQL database without a fencing token while the PostgreSQL lock taken by retry.Do\(Compactor.tryLock\) \(line 130\) is held`
+	defer r.unlockTenant(ctx, tenant)
+	_, err := r.db.ExecContext(ctx, `UPDATE reports SET archived = true WHERE tenant = $1`, tenant) // want unfencedwrite:`ExecContext \(UPDATE reports\) writes to SQL database without a fencing token while the PostgreSQL lock taken by backoff.RetryNotify\(archiver.lock\) \(line 77\) is held`
 	return err
 }
 
-// CompactFenced writes only when its fence is newer than the segment's.
-func (c *Compactor) CompactFenced(ctx context.Context, tenant string, fence int64) error {
-	if err := retry.Do(ctx, retry.NewFibonacci(time.Second), c.tryLock); err != nil {
-		return err
-	}
-	defer c.conn.ExecContext(ctx, "SELECT pg_advisory_unlock(7)")
-	res, err := c.db.ExecContext(ctx, `UPDATE segments SET merged_into = $1, fence = $3 WHERE tenant = $2 AND fence < $3`, tenant+"-merged", tenant, fence)
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return errLocked
-	}
-	return nil
+type archiver struct {
+	reports *Reports
+	tenant  int64
 }
 
-// Ledger posts a tenant's balance under a Redis lock retried with
-// cenkalti/backoff v5, whose Retry takes the operation after a context.
-type Ledger struct {
-	rdb    *redis.Client
-	locker *redislock.Client
+// lock is backoff's Operation: it takes the tenant's lock or fails.
+func (a *archiver) lock() error {
+	_, err := a.reports.lockTenant(context.Background(), a.tenant)
+	return err
 }
 
-// Post writes the new balance once the lock is held.
-func (l *Ledger) Post(ctx context.Context, tenant string, balance int64) error {
+// Total waits for a bsm/redislock lock with cenkalti/backoff v5, whose
+// Retry takes the operation after a context.
+func (r *Reports) Total(ctx context.Context, tenant string, total int64) error {
 	lock, err := backoffv5.Retry(ctx, func() (*redislock.Lock, error) {
-		return l.locker.Obtain(ctx, "ledger:"+tenant, 10*time.Second, nil)
+		return r.locker.Obtain(ctx, "total:"+tenant, 10*time.Second, nil)
 	}, backoffv5.WithMaxTries(5))
 	if err != nil {
 		return err
 	}
 	defer lock.Release(ctx)
-	return l.rdb.Set(ctx, "balance:"+tenant, balance, 0).Err() // want unfencedwrite:`Set writes to Redis without a fencing token while the bsm/redislock lock taken by backoff.Retry's retried closure \(line 163\) is held`
+	return r.rdb.Set(ctx, "report:total:"+tenant, total, 0).Err() // want unfencedwrite:`Set writes to Redis without a fencing token while the bsm/redislock lock taken by backoff.Retry's retried closure \(line 99\) is held`
+}
+
+// Reindex waits with avast/retry-go's DoWithData.
+func (r *Reports) Reindex(ctx context.Context, tenant int64) error {
+	key, err := retrygo.DoWithData(func() (int64, error) {
+		return r.lockTenant(ctx, tenant)
+	}, retrygo.Attempts(5))
+	if err != nil {
+		return err
+	}
+	defer r.unlockTenant(ctx, key)
+	_, err = r.db.ExecContext(ctx, `DELETE FROM report_index WHERE tenant = $1`, tenant) // want unfencedwrite:`ExecContext \(DELETE report_index\) writes to SQL database without a fencing token while the PostgreSQL lock taken by retry.DoWithData's retried closure \(line 111\) is held`
+	return err
+}
+
+// Snapshot waits with sethvargo/go-retry's DoValue, whose function takes
+// the context it retries under.
+func (r *Reports) Snapshot(ctx context.Context, tenant int64, snapshot []byte) error {
+	key, err := retry.DoValue(ctx, retry.WithMaxRetries(5, retry.NewFibonacci(time.Second)), func(ctx context.Context) (int64, error) {
+		key, err := r.lockTenant(ctx, tenant)
+		if errors.Is(err, errBusy) {
+			return 0, retry.RetryableError(err)
+		}
+		return key, err
+	})
+	if err != nil {
+		return err
+	}
+	defer r.unlockTenant(ctx, key)
+	_, err = r.db.ExecContext(ctx, `UPDATE reports SET snapshot = $1 WHERE tenant = $2`, snapshot, tenant) // want unfencedwrite:`ExecContext \(UPDATE reports\) writes to SQL database without a fencing token while the PostgreSQL lock taken by retry.DoValue's retried closure \(line 125\) is held`
+	return err
+}
+
+// Refresh retries a cache refresh, not a lock: nothing is held, and the
+// write is no lease's.
+func (r *Reports) Refresh(ctx context.Context, tenant string) error {
+	return backoff.Retry(func() error {
+		return r.rdb.Expire(ctx, "report:url:"+tenant, time.Hour).Err()
+	}, backoff.WithMaxRetries(backoff.NewExponentialBackOff(), 3))
 }
