@@ -16,8 +16,9 @@ import (
 // change a table's keys marks that table unknown, and one that may change
 // any table's (a DO block running DDL, CALL, EXECUTE), or a file it
 // cannot tokenize, marks the whole schema unknown. A key it cannot read
-// (an expression, a partial index) is not recorded: a missing key only
-// makes callers report more.
+// (an expression, a partial index whose predicate is not a conjunction of
+// IS NULL tests) is not recorded: a missing key only makes callers report
+// more.
 type Schema struct {
 	tables map[string]*Table // by lower-case unqualified name
 	// unknown says why no table can be trusted, or "".
@@ -90,12 +91,20 @@ type Column struct {
 	// a fresh value: gen_random_uuid(), uuid_generate_v4(), nextval(), or
 	// SQLite's INTEGER PRIMARY KEY rowid alias).
 	Generated bool
+	// Default: declared with a DEFAULT other than NULL, so that a row
+	// inserted without it may hold a value.
+	Default bool
 }
 
 // A Key is a primary key or a unique constraint or index.
 type Key struct {
-	Columns []string // lower case, in order
-	Primary bool
+	// Columns are lower case, in order; none for a partial index on a
+	// constant ((TRUE)), which admits one row among those it covers.
+	Columns []string
+	// NullWhere are the columns a partial index's predicate requires to be
+	// NULL (WHERE deleted_at IS NULL): it covers only those rows.
+	NullWhere []string
+	Primary   bool
 	// Names are the names the key can be dropped by: the declared one and
 	// the names PostgreSQL and MySQL give it by default.
 	Names []string
@@ -133,12 +142,18 @@ func (s *Schema) UniqueKeys(t *Table) []*Key {
 	}
 	var out []*Key
 	for _, k := range t.Keys {
-		ok := len(k.Columns) > 0
+		ok := len(k.Columns) > 0 || len(k.NullWhere) > 0
 		for _, c := range k.Columns {
 			col := t.column(c)
 			if col == nil || col.Generated || !col.NotNull && !(k.Primary && s.pkNotNull(t)) {
 				ok = false
 				break
+			}
+		}
+		for _, c := range k.NullWhere {
+			// A row left without the column must be one the index covers.
+			if col := t.column(c); col == nil || col.Generated || col.Default {
+				ok = false
 			}
 		}
 		if ok {
@@ -397,15 +412,21 @@ func (r *ddl) markDialect() {
 }
 
 // bodyChangesSchema reports whether a string of the statement (a DO
-// block's body) holds DDL that may change keys.
+// block's body) holds DDL that may change keys. A CREATE TABLE there may
+// make a table a later CREATE TABLE IF NOT EXISTS then leaves as it is,
+// except a partition (CREATE TABLE ... PARTITION OF parent: a month's
+// audit log, named at run time), which changes no table's keys.
 func (r *ddl) bodyChangesSchema() bool {
 	for i := range r.st.toks {
 		if t := r.tok(i); t.kind == tString {
 			u := strings.ToUpper(t.text)
-			for _, ddl := range []string{"ALTER TABLE", "DROP ", "CREATE TABLE", "CREATE UNIQUE", "RENAME"} {
+			for _, ddl := range []string{"ALTER TABLE", "DROP ", "CREATE UNIQUE", "RENAME"} {
 				if strings.Contains(u, ddl) {
 					return true
 				}
+			}
+			if strings.Count(u, "CREATE TABLE") > strings.Count(u, "PARTITION OF") {
+				return true
 			}
 		}
 	}
@@ -653,7 +674,7 @@ func (r *ddl) keyNames(t *Table, name string, cols []string, primary bool) []str
 // addKey adds k unless t has a key on the same columns.
 func (t *Table) addKey(k *Key) {
 	for _, o := range t.Keys {
-		if slices.Equal(o.Columns, k.Columns) {
+		if slices.Equal(o.Columns, k.Columns) && slices.Equal(o.NullWhere, k.NullWhere) {
 			o.Names = append(o.Names, k.Names...)
 			o.Primary = o.Primary || k.Primary
 			return
@@ -723,6 +744,7 @@ func (r *ddl) columnDef(t *Table, lo, hi int) bool {
 			if r.drawsFresh(i+1, end) {
 				c.Generated = true
 			}
+			c.Default = !s.word(i+1, "NULL") && !s.nullExpr(i+1, end) // NULL also starts a constraint
 			i = end
 			continue
 		}
@@ -794,8 +816,11 @@ func (r *ddl) drawsFresh(lo, hi int) bool {
 }
 
 // createUniqueIndex reads [CONCURRENTLY] [IF NOT EXISTS] [name] [USING m]
-// ON [ONLY] table [USING m] (cols) at i. A partial index (WHERE) rejects
-// duplicates only among the rows it covers and is not recorded.
+// ON [ONLY] table [USING m] (cols) [WHERE predicate] at i. A partial index
+// rejects duplicates only among the rows it covers: it is recorded when
+// its predicate only requires columns to be NULL (NullWhere), the
+// soft-deleted rows' and finished ones' way out of the key; its columns may
+// then be a constant, (TRUE): at most one covered row.
 func (r *ddl) createUniqueIndex(i int) {
 	s := r.st
 	on := s.find(i, s.hi, "ON")
@@ -824,15 +849,72 @@ func (r *ddl) createUniqueIndex(i int) {
 		return
 	}
 	end := s.closeOf(j)
+	var nullWhere []string
+	if where := s.find(end+1, s.hi, "WHERE"); where < s.hi {
+		var ok bool
+		if nullWhere, ok = s.nullTests(where+1, s.hi); !ok {
+			return
+		}
+	}
 	cols, ok := r.keyColumns(j+1, end)
-	if !ok || s.find(end+1, s.hi, "WHERE") < s.hi {
+	if !ok && (nullWhere == nil || !s.constantKey(j+1, end)) {
 		return
 	}
 	names := []string{t.Name + "_" + strings.Join(cols, "_") + "_idx"} // PostgreSQL's default name
 	if name != "" {
 		names = append(names, name)
 	}
-	t.addKey(&Key{Columns: cols, Names: names})
+	t.addKey(&Key{Columns: cols, NullWhere: nullWhere, Names: names})
+}
+
+// nullTests reads a partial index's predicate in [lo, hi) that is a
+// conjunction of col IS NULL tests, in parentheses or not, and returns
+// the columns (lower case, sorted).
+func (s *stmt) nullTests(lo, hi int) ([]string, bool) {
+	for hi > lo && s.toks[hi-1].kind == tSemi {
+		hi--
+	}
+	var cols []string
+	for lo < hi {
+		for lo < hi && s.toks[lo].kind == tLParen && s.closeOf(lo) == hi-1 {
+			lo, hi = lo+1, hi-1 // (a IS NULL AND b IS NULL), ((a IS NULL))
+		}
+		end := lo
+		for end < hi && !s.word(end, "AND") {
+			if s.toks[end].kind == tLParen {
+				end = s.closeOf(end)
+			}
+			end++
+		}
+		a, b := lo, end
+		for b-a > 2 && s.toks[a].kind == tLParen && s.closeOf(a) == b-1 {
+			a, b = a+1, b-1
+		}
+		if b-a != 3 || !s.toks[a].isName() || !s.word(a+1, "IS") || !s.word(a+2, "NULL") {
+			return nil, false
+		}
+		cols = append(cols, strings.ToLower(s.toks[a].text))
+		lo = end + 1
+	}
+	slices.Sort(cols)
+	return slices.Compact(cols), len(cols) > 0
+}
+
+// constantKey reports whether a unique index's key in [lo, hi) is one
+// constant ((TRUE), (1)): every row the index covers has the same key.
+func (s *stmt) constantKey(lo, hi int) bool {
+	for hi-lo > 2 && s.toks[lo].kind == tLParen && s.closeOf(lo) == hi-1 {
+		lo, hi = lo+1, hi-1
+	}
+	return hi-lo == 1 && (s.word(lo, "TRUE") || s.toks[lo].kind == tNumber)
+}
+
+// nullExpr reports whether a DEFAULT expression in [lo, hi) is NULL.
+func (s *stmt) nullExpr(lo, hi int) bool {
+	for hi-lo > 2 && s.toks[lo].kind == tLParen && s.closeOf(lo) == hi-1 {
+		lo, hi = lo+1, hi-1
+	}
+	return hi-lo == 1 && s.word(lo, "NULL")
 }
 
 // alterTable reads ALTER TABLE [IF EXISTS] [ONLY] name action, ... at i.
@@ -968,7 +1050,7 @@ func (r *ddl) dropAction(t *Table, i, hi int) string {
 		}
 		col := strings.ToLower(s.toks[j].text)
 		t.Columns = slices.DeleteFunc(t.Columns, func(c *Column) bool { return c.Name == col })
-		t.Keys = slices.DeleteFunc(t.Keys, func(k *Key) bool { return slices.Contains(k.Columns, col) })
+		t.Keys = slices.DeleteFunc(t.Keys, func(k *Key) bool { return slices.Contains(k.Columns, col) || slices.Contains(k.NullWhere, col) })
 	}
 	return ""
 }
@@ -1003,6 +1085,9 @@ func (r *ddl) alterColumn(t *Table, i, hi int) string {
 		if r.drawsFresh(j+2, hi) {
 			c.Generated = true
 		}
+		c.Default = !s.nullExpr(j+2, hi)
+	case s.word(j, "DROP") && s.word(j+1, "DEFAULT"):
+		c.Default = false
 	case s.word(j, "ADD") && s.word(j+1, "GENERATED"):
 		c.Generated = true
 	case s.word(j, "TYPE") || s.word(j, "SET") && s.word(j+1, "DATA"):
@@ -1035,9 +1120,11 @@ func (r *ddl) renameAction(t *Table, i, hi int) string {
 			c.Name = to
 		}
 		for _, k := range t.Keys {
-			for n, col := range k.Columns {
-				if col == from {
-					k.Columns[n] = to
+			for _, cols := range [][]string{k.Columns, k.NullWhere} {
+				for n, col := range cols {
+					if col == from {
+						cols[n] = to
+					}
 				}
 			}
 		}

@@ -14,7 +14,8 @@ import (
 // index_list and table_info) must be the keys sqlscan.Schema records, and
 // the keys whose columns are all NOT NULL and none filled by the database
 // (identity, serial, AUTO_INCREMENT, a random default) the ones it calls
-// usable. Partial and expression indexes are left out on both sides, and
+// usable. Partial and expression indexes are left out on both sides (the
+// partial ones sqlscan records, over rows where columns are NULL, too), and
 // so are deferrable constraints, whose duplicate fails only at commit.
 
 // schemaKeys renders a schema's keys as "table(a,b)" (usable: only the
@@ -27,6 +28,9 @@ func schemaKeys(s *sqlscan.Schema, usable bool) []string {
 			keys = s.UniqueKeys(t)
 		}
 		for _, k := range keys {
+			if len(k.NullWhere) > 0 {
+				continue // a partial index: the catalogs' queries leave them out
+			}
 			out = append(out, t.Name+"("+strings.Join(k.Columns, ",")+")")
 		}
 	}

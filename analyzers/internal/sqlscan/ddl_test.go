@@ -22,7 +22,11 @@ func keysOf(s *Schema, usable bool) []string {
 			keys = s.UniqueKeys(t)
 		}
 		for _, k := range keys {
-			out = append(out, t.Name+"("+strings.Join(k.Columns, ",")+")")
+			key := t.Name + "(" + strings.Join(k.Columns, ",") + ")"
+			if len(k.NullWhere) > 0 {
+				key += " where " + strings.Join(k.NullWhere, ",") + " null"
+			}
+			out = append(out, key)
 		}
 	}
 	slices.Sort(out)
@@ -87,6 +91,14 @@ CREATE TABLE d (k TEXT PRIMARY KEY, v TEXT) WITHOUT ROWID;`}, []string{"a(name)"
 			`CREATE TABLE t (a int NOT NULL PRIMARY KEY);`,
 			`DO $$ BEGIN EXECUTE 'ALTER TABLE t DROP CONSTRAINT t_pkey'; END $$;`,
 		}, nil},
+		{"a DO block that only creates partitions changes no keys", []string{
+			`CREATE TABLE t (a int NOT NULL PRIMARY KEY); CREATE TABLE log (ts timestamptz NOT NULL) PARTITION BY RANGE (ts);`,
+			`DO $$ BEGIN EXECUTE format('CREATE TABLE IF NOT EXISTS %I PARTITION OF log FOR VALUES FROM (%L) TO (%L)', 'log_1', now(), now()); END $$;`,
+		}, []string{"t(a)"}},
+		{"a DO block that creates a table may pre-empt a later definition", []string{
+			`CREATE TABLE t (a int NOT NULL PRIMARY KEY);`,
+			`DO $$ BEGIN EXECUTE 'CREATE TABLE IF NOT EXISTS u (a int)'; END $$;`,
+		}, nil},
 		{"a constraint dropped by a name fencelint does not know", []string{
 			`CREATE TABLE t (a int NOT NULL, UNIQUE (a));`,
 			`ALTER TABLE t DROP CONSTRAINT weird_name;`,
@@ -111,6 +123,31 @@ DROP TABLE t;`}, []string{"t(a)", "u?"}},
 		{"unterminated text makes the schema unknown", []string{
 			`CREATE TABLE t (a int NOT NULL PRIMARY KEY);`, `CREATE TABLE u (a text DEFAULT 'x`,
 		}, nil},
+		{"partial indexes over rows where columns are NULL", []string{`
+CREATE TABLE jobs (
+	id bigserial PRIMARY KEY,
+	tenant text NOT NULL,
+	name text NOT NULL,
+	deleted_at timestamptz,
+	ended_at timestamptz DEFAULT NULL,
+	state text NOT NULL DEFAULT 'new',
+	archived_at timestamptz DEFAULT now()
+);
+CREATE UNIQUE INDEX jobs_live_name ON jobs (tenant, name) WHERE deleted_at IS NULL;
+CREATE UNIQUE INDEX IF NOT EXISTS jobs_one_running ON jobs ((TRUE)) WHERE (ended_at IS NULL AND (deleted_at IS NULL));
+CREATE UNIQUE INDEX jobs_running ON jobs (tenant) WHERE state = 'running';
+CREATE UNIQUE INDEX jobs_unarchived ON jobs (name) WHERE archived_at IS NULL;
+CREATE UNIQUE INDEX jobs_either ON jobs (name) WHERE deleted_at IS NULL OR ended_at IS NULL;
+CREATE UNIQUE INDEX jobs_lower ON jobs ((lower(name))) WHERE deleted_at IS NULL;`},
+			[]string{"jobs() where deleted_at,ended_at null", "jobs(tenant,name) where deleted_at null"}},
+		{"a partial index goes with the column its predicate tests", []string{
+			`CREATE TABLE t (a int NOT NULL, b int NOT NULL, gone_at timestamp, done_at timestamp);
+CREATE UNIQUE INDEX t_a ON t (a) WHERE gone_at IS NULL;
+CREATE UNIQUE INDEX t_b ON t (b) WHERE done_at IS NULL;
+CREATE UNIQUE INDEX t_b_any ON t (b);`,
+			`ALTER TABLE t DROP COLUMN gone_at; ALTER TABLE t RENAME COLUMN done_at TO finished_at;`,
+			`ALTER TABLE t ALTER COLUMN finished_at SET DEFAULT now();`,
+		}, []string{"t(b)"}},
 		{"garbage never panics", []string{`CREATE TABLE (((;ALTER TABLE;DROP INDEX;CREATE UNIQUE INDEX ON;ALTER TABLE t ADD`, `)))`}, []string{"t?"}},
 	}
 	for _, c := range cases {
