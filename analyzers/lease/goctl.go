@@ -296,6 +296,10 @@ func (r rowKeys) values(col string) ([]ssa.Value, bool) {
 // identity reports whether v, given to k's column i, cannot hold a fresh
 // identifier or is the value the caller looked the row up by with k's
 // finder on the same model.
+// omits is never true: the row a model inserts names every column of
+// its struct, and what the model does with a nil field is not read.
+func (rowKeys) omits(string) bool { return false }
+
 func (r rowKeys) identity(k SchemaKey, i int, v ssa.Value) bool {
 	return !mayHoldFreshID(fieldType(r.row, columnField(r.row, k.Columns[i]))) || lookedUpBy(r.fn, r.insert, k.Finder, i, v)
 }

@@ -68,6 +68,10 @@ func (r gormRowKeys) values(col string) ([]ssa.Value, bool) {
 }
 
 // identity is never asked: a schema's natural key has no finder.
+// omits is never true: the row a model inserts names every column of
+// its struct, and what the model does with a nil field is not read.
+func (gormRowKeys) omits(string) bool { return false }
+
 func (gormRowKeys) identity(SchemaKey, int, ssa.Value) bool { return false }
 
 // gormColumnField returns the name of row's field that GORM maps to col:

@@ -96,8 +96,8 @@ func (b *builder) freshKeyInsert(st *sqlscan.Statement, text sqlText, args []ssa
 // k, a key that can hold a fresh identifier, when each is seen and none
 // is drawn fresh.
 func (b *builder) freshKeyLeaves(k SchemaKey, st *sqlscan.Statement, src statementKeys) ([]keyLeaf, bool) {
-	if !k.Fresh {
-		return nil, false
+	if !k.Fresh || slices.ContainsFunc(k.NullWhere, func(col string) bool { return !src.omits(col) }) {
+		return nil, false // not a key, or a partial one over rows this INSERT may not be among
 	}
 	var leaves []keyLeaf
 	for _, col := range k.Columns {

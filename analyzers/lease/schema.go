@@ -36,9 +36,11 @@ import (
 // past it, so the accumulating update after it (below) happens once per
 // key. Precisely, a plain INSERT (no ON CONFLICT, ON
 // DUPLICATE KEY UPDATE, IGNORE or REPLACE) whose error is returned or
-// compared with nil is fenced when the schema the package or a dependency
+// compared with nil (for an INSERT ... RETURNING sent by QueryRow, its
+// Scan's) is fenced when the schema the package or a dependency
 // embeds gives its table a primary key or unique constraint or index
-// (not partial) such that:
+// (partial only where its predicate requires columns to be NULL: WHERE
+// deleted_at IS NULL, a soft-deleted row's way out of the key) such that:
 //
 //   - the INSERT's column list names every column of the key, and every
 //     row gives each a placeholder or a literal, not an expression the
@@ -56,7 +58,13 @@ import (
 //     are not trusted at all;
 //   - no key value the write's function binds is drawn there: a fresh
 //     identifier (freshkey.go's generators) or the current time
-//     (time.Now(), also as UTC or a Unix time).
+//     (time.Now(), also as UTC or a Unix time);
+//   - for a partial index, the INSERT leaves the columns its predicate
+//     requires to be NULL out of its column list, and none of them has a
+//     DEFAULT: the row is one the index covers. An index on a constant
+//     (CREATE UNIQUE INDEX one_live ON runs ((TRUE)) WHERE ended_at IS
+//     NULL) has no key columns: it admits one live row, so any INSERT of a
+//     live row is a create-if-absent.
 //
 // The schema is read from the .sql files a package embeds: each directory
 // is one migration sequence, applied in file-name order (numbers compared
@@ -128,6 +136,25 @@ type SchemaKey struct {
 	// create-if-absent only with values built from the key of a lease
 	// held there (leasekeys.go).
 	Fresh bool
+	// NullWhere are the columns a partial index's predicate requires to be
+	// NULL (sqlscan.Key): an INSERT must leave them out to be a row the
+	// index covers.
+	NullWhere []string
+}
+
+// sameShape reports whether k and o are the same key: the same columns,
+// over the same rows.
+func (k SchemaKey) sameShape(o SchemaKey) bool {
+	return slices.Equal(k.Columns, o.Columns) && slices.Equal(k.NullWhere, o.NullWhere)
+}
+
+// String says what the key is over: "(a,b)", "(a) where c null", "() where c null".
+func (k SchemaKey) String() string {
+	s := "(" + strings.Join(k.Columns, ",") + ")"
+	if len(k.NullWhere) > 0 {
+		s += " where " + strings.Join(k.NullWhere, ",") + " null"
+	}
+	return s
 }
 
 func (*SchemaFact) AFact() {}
@@ -143,7 +170,7 @@ func (f *SchemaFact) String() string {
 			if k.Fresh {
 				fresh = "~"
 			}
-			parts = append(parts, t.Name+"("+strings.Join(k.Columns, ",")+")"+fresh)
+			parts = append(parts, t.Name+k.String()+fresh)
 		}
 	}
 	for _, c := range f.Changes {
@@ -264,7 +291,7 @@ func applyChanges(m map[string]*SchemaTable, changes []SchemaChange) {
 			}
 			t.Keys = slices.DeleteFunc(t.Keys, func(k SchemaKey) bool {
 				return k.Finder == "" && (c.Key != "" && slices.Contains(k.Names, c.Key) ||
-					c.Primary && k.Primary || c.Column != "" && slices.Contains(k.Columns, c.Column))
+					c.Primary && k.Primary || c.Column != "" && (slices.Contains(k.Columns, c.Column) || slices.Contains(k.NullWhere, c.Column)))
 			})
 		}
 	}
@@ -292,7 +319,7 @@ func schemaTables(s *sqlscan.Schema) []SchemaTable {
 			for _, c := range k.Columns {
 				fresh = fresh || s.MayHoldFreshID(t.Column(c))
 			}
-			st.Keys = append(st.Keys, SchemaKey{Columns: slices.Clone(k.Columns), Names: slices.Clone(k.Names), Primary: k.Primary, Fresh: fresh})
+			st.Keys = append(st.Keys, SchemaKey{Columns: slices.Clone(k.Columns), Names: slices.Clone(k.Names), Primary: k.Primary, Fresh: fresh, NullWhere: slices.Clone(k.NullWhere)})
 		}
 		out = append(out, st)
 	}
@@ -315,10 +342,10 @@ func mergeTables(m map[string]*SchemaTable, tables []SchemaTable) map[string]*Sc
 		}
 		old.Unknown = old.Unknown || t.Unknown
 		old.Keys = slices.DeleteFunc(old.Keys, func(k SchemaKey) bool {
-			return !slices.ContainsFunc(t.Keys, func(o SchemaKey) bool { return slices.Equal(o.Columns, k.Columns) })
+			return !slices.ContainsFunc(t.Keys, k.sameShape)
 		})
 		for i, k := range old.Keys { // the names either definition gives it
-			o := t.Keys[slices.IndexFunc(t.Keys, func(o SchemaKey) bool { return slices.Equal(o.Columns, k.Columns) })]
+			o := t.Keys[slices.IndexFunc(t.Keys, k.sameShape)]
 			k.Names = append(slices.Clone(k.Names), o.Names...)
 			k.Primary = k.Primary || o.Primary
 			k.Fresh = k.Fresh || o.Fresh
@@ -437,8 +464,8 @@ func (b *builder) keyedInsert(st *sqlscan.Statement, text sqlText, args []ssa.Va
 		}
 		return b.suppliedKey(t.Keys, t.Name, row)
 	}
-	if !errorHeeded(call) || b.templateErrorLost(call) {
-		return ""
+	if !errorHeeded(call) && !scanErrorHeeded(call) || b.templateErrorLost(call) {
+		return "" // a duplicate's error must reach the caller: the call's, or an INSERT ... RETURNING row's Scan
 	}
 	return b.suppliedKey(t.Keys, t.Name, statementKeys{st, text, args, argsKnown})
 }
@@ -457,6 +484,8 @@ type keySource interface {
 	// row's identity rather than an identifier drawn for this row alone:
 	// only asked for a goctl key (k.Finder set).
 	identity(k SchemaKey, i int, v ssa.Value) bool
+	// omits reports whether the INSERT leaves col out of its column list.
+	omits(col string) bool
 }
 
 // suppliedKey returns how an INSERT whose key values src gives is a
@@ -467,19 +496,38 @@ type keySource interface {
 func (b *builder) suppliedKey(keys []SchemaKey, what string, src keySource) string {
 	for _, k := range keys {
 		if !k.Fresh && b.keySupplied(k, src) {
-			key := strings.Join(k.Columns, ", ")
-			if k.Finder != "" {
-				key += ", looked up by " + k.Finder
-			}
-			return fmt.Sprintf("an INSERT that supplies the whole key (%s) of %s: a duplicate fails", key, what)
+			return insertReason(k, what)
 		}
 	}
 	return ""
 }
 
+// insertReason says why an INSERT that supplies k, a key of what, is a
+// create-if-absent.
+func insertReason(k SchemaKey, what string) string {
+	key := strings.Join(k.Columns, ", ")
+	if k.Finder != "" {
+		key += ", looked up by " + k.Finder
+	}
+	if len(k.NullWhere) == 0 {
+		return fmt.Sprintf("an INSERT that supplies the whole key (%s) of %s: a duplicate fails", key, what)
+	}
+	live := strings.Join(k.NullWhere, " and ") + " NULL"
+	if len(k.Columns) == 0 {
+		return fmt.Sprintf("an INSERT of a row with %s into %s, which a unique index admits once among such rows: a second fails", live, what)
+	}
+	return fmt.Sprintf("an INSERT that supplies the whole key (%s) of %s's rows with %s: a duplicate fails", key, what, live)
+}
+
 // keySupplied reports whether src gives each column of k a value of its
-// own that is not drawn fresh here (see suppliedKey).
+// own that is not drawn fresh here, and leaves out the columns a partial
+// key's rows have NULL (see suppliedKey).
 func (b *builder) keySupplied(k SchemaKey, src keySource) bool {
+	for _, col := range k.NullWhere {
+		if !src.omits(col) {
+			return false
+		}
+	}
 	for i, col := range k.Columns {
 		values, ok := src.values(col)
 		if !ok {
@@ -525,6 +573,10 @@ func (s statementKeys) values(col string) ([]ssa.Value, bool) {
 // identity is never asked: a schema's natural key has no column that can
 // hold a freshly drawn identifier.
 func (statementKeys) identity(SchemaKey, int, ssa.Value) bool { return false }
+
+func (s statementKeys) omits(col string) bool {
+	return !slices.ContainsFunc(s.st.Inserts, func(c sqlscan.InsertCol) bool { return strings.EqualFold(c.Column, col) })
+}
 
 // drawnFresh reports whether v is built from a fresh identifier drawn by a
 // generator in its function or from the current time.

@@ -644,10 +644,15 @@
 //     for an upsert, or another error tested, is no such rule.
 //   - Create if absent, read from the schema: a plain INSERT (no ON
 //     CONFLICT, ON DUPLICATE KEY UPDATE, IGNORE or REPLACE) whose error is
-//     returned or compared with nil, into a table that the SQL migrations
+//     returned or compared with nil (an INSERT ... RETURNING sent by
+//     QueryRow: its Scan's), into a table that the SQL migrations
 //     embedded (//go:embed *.sql) by the package, a dependency or, in a
 //     standalone run, any package of the program give a natural key: a
-//     primary key or unique constraint or index (not partial) whose columns
+//     primary key or unique constraint or index (partial only over rows
+//     where columns are NULL, WHERE deleted_at IS NULL, and then only for
+//     an INSERT that leaves those columns, none with a DEFAULT, out; an
+//     index on a constant, ((TRUE)) WHERE ended_at IS NULL, has no
+//     columns: it admits one such row) whose columns
 //     the INSERT's column list names and gives a placeholder or literal in
 //     every row, all NOT NULL, none filled by the database
 //     (AUTO_INCREMENT, SERIAL, identity, generated, a gen_random_uuid() or
@@ -671,8 +676,9 @@
 //     are applied per directory in file-name order (numbers as numbers,
 //     down migrations and goose/sql-migrate/dbmate down sections left
 //     out); a table a migration changes in a way fencelint cannot read
-//     (or a schema with a DO block running DDL, CALL or EXECUTE) has no
-//     key, definitions that disagree keep only the keys they share, and a
+//     (or a schema with a DO block running DDL other than creating
+//     partitions, CALL or EXECUTE) has no key, definitions that disagree
+//     keep only the keys they share, and a
 //     key that a migration in another directory drops (by name, the
 //     primary key, or a column of it dropped, renamed or redefined) is not
 //     trusted. The standalone fencelint also reads SQL files the code does

@@ -50,7 +50,7 @@ func TestTestWritesFlag(t *testing.T) {
 // TestEmbeddedSchema runs the fixtures that embed SQL migrations, loaded
 // as the standalone driver loads them (with their embedded files).
 func TestEmbeddedSchema(t *testing.T) {
-	fencetest.RunWithEmbeds(t, unfencedwrite.Analyzer, "schemakeys/...", "helpertables/...", "leasekeyinserts/...", "gormtables/...")
+	fencetest.RunWithEmbeds(t, unfencedwrite.Analyzer, "schemakeys/...", "helpertables/...", "leasekeyinserts/...", "gormtables/...", "partialkeys")
 }
 
 // TestScriptLocks: Redis locks claimed by SET NX in Lua scripts, some kept
