@@ -868,52 +868,52 @@ func (r *ddl) createUniqueIndex(i int) {
 }
 
 // nullTests reads a partial index's predicate in [lo, hi) that is a
-// conjunction of col IS NULL tests, in parentheses or not, and returns
-// the columns (lower case, sorted).
+// conjunction of col IS NULL tests (split by the WHERE clauses' condition
+// parser) and returns the columns (lower case, sorted).
 func (s *stmt) nullTests(lo, hi int) ([]string, bool) {
 	for hi > lo && s.toks[hi-1].kind == tSemi {
 		hi--
 	}
 	var cols []string
-	for lo < hi {
-		for lo < hi && s.toks[lo].kind == tLParen && s.closeOf(lo) == hi-1 {
-			lo, hi = lo+1, hi-1 // (a IS NULL AND b IS NULL), ((a IS NULL))
-		}
-		end := lo
-		for end < hi && !s.word(end, "AND") {
-			if s.toks[end].kind == tLParen {
-				end = s.closeOf(end)
+	var conjuncts func(c cond) bool
+	conjuncts = func(c cond) bool {
+		switch c.op {
+		case '&':
+			for _, k := range c.kids {
+				if !conjuncts(k) {
+					return false
+				}
 			}
-			end++
+			return true
+		case 0:
+			// A bare column: the condition parser's column() reads a DML
+			// statement's target and takes COALESCE(col, x) for col.
+			lo, hi := s.strip(c.lo, c.hi)
+			if hi-lo != 3 || !s.toks[lo].isName() || !s.word(lo+1, "IS") || !s.word(lo+2, "NULL") {
+				return false
+			}
+			cols = append(cols, strings.ToLower(s.toks[lo].text))
+			return true
 		}
-		a, b := lo, end
-		for b-a > 2 && s.toks[a].kind == tLParen && s.closeOf(a) == b-1 {
-			a, b = a+1, b-1
-		}
-		if b-a != 3 || !s.toks[a].isName() || !s.word(a+1, "IS") || !s.word(a+2, "NULL") {
-			return nil, false
-		}
-		cols = append(cols, strings.ToLower(s.toks[a].text))
-		lo = end + 1
+		return false // OR, NOT
+	}
+	if lo >= hi || !conjuncts(s.parseAnd(lo, hi)) {
+		return nil, false
 	}
 	slices.Sort(cols)
-	return slices.Compact(cols), len(cols) > 0
+	return slices.Compact(cols), true
 }
 
 // constantKey reports whether a unique index's key in [lo, hi) is one
 // constant ((TRUE), (1)): every row the index covers has the same key.
 func (s *stmt) constantKey(lo, hi int) bool {
-	for hi-lo > 2 && s.toks[lo].kind == tLParen && s.closeOf(lo) == hi-1 {
-		lo, hi = lo+1, hi-1
-	}
+	lo, hi = s.strip(lo, hi)
 	return hi-lo == 1 && (s.word(lo, "TRUE") || s.toks[lo].kind == tNumber)
 }
 
 // nullExpr reports whether a DEFAULT expression in [lo, hi) is NULL.
 func (s *stmt) nullExpr(lo, hi int) bool {
-	for hi-lo > 2 && s.toks[lo].kind == tLParen && s.closeOf(lo) == hi-1 {
-		lo, hi = lo+1, hi-1
-	}
+	lo, hi = s.strip(lo, hi)
 	return hi-lo == 1 && s.word(lo, "NULL")
 }
 
@@ -1127,6 +1127,7 @@ func (r *ddl) renameAction(t *Table, i, hi int) string {
 					}
 				}
 			}
+			slices.Sort(k.NullWhere) // kept sorted, as keys are compared by it
 		}
 	case s.word(i, "INDEX"), s.word(i, "KEY"), s.word(i, "CONSTRAINT"):
 		if i+3 < hi && s.word(i+2, "TO") {
