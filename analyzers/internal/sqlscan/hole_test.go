@@ -34,6 +34,7 @@ func TestHoles(t *testing.T) {
 		{"LIMIT after WHERE", "DELETE FROM jobs WHERE done LIMIT %1", "DELETE jobs W", ""},
 		{"advisory lock key", "SELECT pg_try_advisory_lock(%1)", "SELECT C[pg_try_advisory_lock(<run-time text 1>)]", ""},
 		{"inside a string literal", "UPDATE docs SET body = 'x%1y' WHERE id = $1", "UPDATE docs W", ""},
+		{"locking read of a table named at run time", "SELECT status FROM %1 WHERE id = $1 FOR UPDATE", "SELECT L[?]", ""},
 		{"verb at run time", "%1 INTO docs VALUES ($1)", " U", ""},
 		{"rows chosen at run time behind a WITH query", "WITH rows AS (SELECT id FROM tuples WHERE %1 LIMIT 1000) DELETE FROM tuples WHERE (id) IN (SELECT id FROM rows)",
 			"DELETE tuples W", "1"},
@@ -67,6 +68,52 @@ func TestStrayNUL(t *testing.T) {
 	for _, q := range []string{"UPDATE docs SET a = 1\x00", "UPDATE docs SET a = \x00h\x00", "\x00h12"} {
 		if s := sqlscan.Parse(q); !s.Unknown {
 			t.Errorf("%q: not Unknown", q)
+		}
+	}
+}
+
+// TestTableHoles checks the hole recorded for a table named at run time
+// alone, the write's target or a locking read's, and none for a table
+// only part of which is.
+func TestTableHoles(t *testing.T) {
+	for _, tc := range []struct {
+		query         string
+		table, locked int
+	}{
+		{"UPDATE %1 SET body = $1 WHERE id = $2", 1, 0},
+		{"DELETE FROM %1.jobs WHERE id = $1", 0, 0},
+		{"SELECT status FROM %1 WHERE id = $1 FOR UPDATE", 0, 1},
+		{"SELECT status FROM orders WHERE id = %1 FOR UPDATE", 0, 0},
+		{"UPDATE docs SET body = %1", 0, 0},
+	} {
+		q := strings.ReplaceAll(tc.query, "%1", sqlscan.HoleMarker(1))
+		st := sqlscan.ParseDialect(q, sqlscan.PostgreSQL).Statements[0]
+		if st.TableHole.Index != tc.table || st.LockedHole.Index != tc.locked {
+			t.Errorf("%s: table hole %d, locked hole %d; want %d, %d", tc.query, st.TableHole.Index, st.LockedHole.Index, tc.table, tc.locked)
+		}
+	}
+}
+
+// TestClaimColumns checks what a claim in a transaction is read by: the
+// select list of a locking read and the columns an UPDATE assigns.
+func TestClaimColumns(t *testing.T) {
+	for _, tc := range []struct {
+		query, locked, assigned string
+	}{
+		{"SELECT id, o.status, amount * 2, note AS n FROM orders o WHERE id = $1 FOR UPDATE", "id,status,,", ""},
+		{"SELECT DISTINCT state FROM jobs WHERE id = $1 FOR NO KEY UPDATE", "state", ""},
+		{"SELECT * FROM jobs WHERE id = $1 FOR UPDATE", "", ""},
+		{"SELECT state FROM jobs WHERE id = $1", "", ""},
+		{"UPDATE jobs SET state = 'running', tries = tries + 1 WHERE id = $1", "", "state,tries"},
+		{"UPDATE jobs j SET j.state = ?, `note` = ? WHERE j.id = ?", "", "state,note"},
+		{"UPDATE jobs SET (state, note) = ($1, $2) WHERE id = $3", "", ""},
+	} {
+		st := sqlscan.Parse(tc.query).Statements[0]
+		if got := strings.Join(st.LockedColumns, ","); got != tc.locked {
+			t.Errorf("%s: locked columns %q, want %q", tc.query, got, tc.locked)
+		}
+		if got := strings.Join(st.Assigned, ","); got != tc.assigned {
+			t.Errorf("%s: assigned %q, want %q", tc.query, got, tc.assigned)
 		}
 	}
 }

@@ -106,6 +106,19 @@ type Statement struct {
 	// ForUpdate reports a locking read (FOR UPDATE, FOR NO KEY UPDATE,
 	// FOR SHARE, LOCK IN SHARE MODE).
 	ForUpdate bool
+	// Locked is, for a locking read, the first table its FROM clause
+	// names, unquoted ("?" for a hole, as Table).
+	Locked string
+	// LockedColumns lists, for a locking read, the columns of its select
+	// list in order: a plain column's unqualified name, "" for anything
+	// else (an expression, *, a column renamed with AS).
+	LockedColumns []string
+	// Assigned lists the columns an UPDATE's SET assigns, unqualified, in
+	// order.
+	Assigned []string
+	// TableHole and LockedHole are the holes that alone name Table and
+	// Locked (UPDATE <hole> SET ...: a table chosen at run time), or zero.
+	TableHole, LockedHole Param
 	// Conflict names the statement's conflict handling: "" (none),
 	// "DO NOTHING", "DO UPDATE" (ON CONFLICT), "DUPLICATE KEY UPDATE",
 	// "IGNORE" (INSERT IGNORE / INSERT OR IGNORE), "REPLACE" (REPLACE INTO,

@@ -62,6 +62,9 @@ func summary(st sqlscan.Statement) string {
 	}
 	if st.ForUpdate {
 		b.WriteString(" L")
+		if st.Locked != "" {
+			b.WriteString("[" + st.Locked + "]")
+		}
 	}
 	if st.Conflict != "" {
 		b.WriteString(" X[" + st.Conflict + "]")
@@ -311,8 +314,11 @@ WHERE id = $1;`,
 		{"sequence and not-tokens", 0, `SELECT nextval('fence_seq'), now(), CURRENT_TIMESTAMP, gen_random_uuid()`,
 			`SELECT C[nextval() now() current_timestamp() gen_random_uuid()]`},
 		{"not-token stored", 0, `UPDATE t SET fence = now() WHERE id = $1`, `UPDATE t W C[now()]`},
-		{"locking read", 0, `SELECT fence FROM docs WHERE id = $1 FOR UPDATE`, `SELECT L`},
-		{"MySQL shared read", 0, `SELECT fence FROM docs WHERE id = ? LOCK IN SHARE MODE`, `SELECT L`},
+		{"locking read", 0, `SELECT fence FROM docs WHERE id = $1 FOR UPDATE`, `SELECT L[docs]`},
+		{"MySQL shared read", 0, `SELECT fence FROM docs WHERE id = ? LOCK IN SHARE MODE`, `SELECT L[docs]`},
+		{"locking read of a qualified table", 0, `SELECT status FROM app.orders AS o WHERE o.id = $1 FOR NO KEY UPDATE`, `SELECT L[app.orders]`},
+		{"locking read from a subquery's table", 0,
+			`SELECT o.status FROM orders o WHERE o.id IN (SELECT order_id FROM items WHERE sku = $1) FOR UPDATE OF o`, `SELECT L[orders]`},
 		{"EXPLAIN ANALYZE runs the write", 0, `EXPLAIN (ANALYZE, BUFFERS) UPDATE t SET v = $1 WHERE fence < $2`,
 			`UPDATE t W F[fence<$2 WHERE] S[v=$1]`},
 		{"EXPLAIN ANALYZE MySQL style", 0, `EXPLAIN ANALYZE DELETE FROM t WHERE id = ?`, `DELETE t W`},

@@ -147,7 +147,9 @@ func (s *stmt) readVerb(i int) {
 	case "LOAD":
 		s.load(i + 1)
 	case "SELECT", "VALUES", "TABLE":
-		s.st.ForUpdate = s.lockingRead(i + 1)
+		if s.st.ForUpdate = s.lockingRead(i + 1); s.st.ForUpdate {
+			s.lockedTable(i + 1)
+		}
 	case "EXPLAIN":
 		s.explain(i + 1)
 	case "CALL", "EXEC", "EXECUTE", "DO", "CREATE", "ALTER", "DROP", "SET", "SHOW", "BEGIN", "START",
@@ -360,6 +362,7 @@ func (s *stmt) target(i int) int {
 		return s.hi
 	}
 	s.st.Table, s.tableLast = full, last
+	s.st.TableHole = s.holeAlone(i, j)
 	if j < s.hi && s.toks[j].isOp("*") {
 		j++
 	}
@@ -454,6 +457,7 @@ func (s *stmt) update(i int) {
 	end := s.find(set+1, s.hi, "FROM", "WHERE", "RETURNING", "ORDER", "LIMIT")
 	s.joined = s.word(end, "FROM") || s.find(i, set, "JOIN") < set || s.hasComma(i, set)
 	s.st.Stored = append(s.st.Stored, s.assignments(set+1, end)...)
+	s.st.Assigned = s.assignedColumns(set+1, end)
 	s.st.Accumulates = s.accumulates(set+1, end)
 	if !s.where(end) {
 		s.openClauses(set+1, s.hi)
@@ -555,6 +559,41 @@ func (s *stmt) load(i int) {
 	}
 	s.st.Writes = true
 	s.target(into + 2)
+}
+
+// lockedTable records the select list of a locking read at i and the
+// first table its top-level FROM clause names.
+func (s *stmt) lockedTable(i int) {
+	i = s.skipWords(i, "DISTINCT", "ALL")
+	from := s.find(i, s.hi, "FROM")
+	s.st.LockedColumns = s.columnList(i, from)
+	if full, _, j, ok := s.name(from + 1); from < s.hi && ok {
+		s.st.Locked, s.st.LockedHole = full, s.holeAlone(from+1, j)
+	}
+}
+
+// assignedColumns returns the columns the assignments in [lo, hi) assign.
+func (s *stmt) assignedColumns(lo, hi int) []string {
+	var cols []string
+	for _, part := range s.split(lo, hi) {
+		eq := s.equals(part[0], part[1])
+		if eq >= part[1] {
+			continue
+		}
+		if _, last, j, ok := s.name(part[0]); ok && j == eq {
+			cols = append(cols, last)
+		}
+	}
+	return cols
+}
+
+// holeAlone returns the hole that makes up the name in [i, j) alone, or
+// the zero Param.
+func (s *stmt) holeAlone(i, j int) Param {
+	if j == i+1 && s.isHole(i) {
+		return s.toks[i].param()
+	}
+	return Param{}
 }
 
 // lockingRead reports FOR UPDATE / FOR SHARE / LOCK IN SHARE MODE at the top
