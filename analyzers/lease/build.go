@@ -79,6 +79,9 @@ type builder struct {
 	// awaited caches, per value received from a channel, the acquire a
 	// goroutine sent that value from (awaited.go).
 	awaited map[ssa.Value]awaitedCall
+	// rowClaims caches, per function, its re-checks of rows it locked
+	// (rowclaim.go).
+	rowClaims map[*ssa.Function]rowClaims
 	// rolesKnown is set once inferRoles has learned every wrapper's role.
 	rolesKnown bool
 	// sqlCache holds the SQL texts already read (parseSQL), sqlLockCache

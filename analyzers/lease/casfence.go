@@ -87,6 +87,9 @@ func (b *builder) fenceByCAS() {
 // casFencedWrite returns the CAS that fences w, or "".
 func (b *builder) casFencedWrite(w *Write) string {
 	fn := w.Fn
+	if what := b.rowClaimFenced(w); what != "" {
+		return what + ", which this write follows in the same transaction"
+	}
 	if b.txClosure(fn) {
 		if what, ok := b.onlyAfterCAS(fn, w.Call.Block(), w.Call, false, false); ok {
 			return what + " in the same transaction"

@@ -228,6 +228,9 @@ type Write struct {
 	// create-if-absent (suppliedKey: a natural key of its table,
 	// schema.go, or a goctl model's key, goctl.go), or "".
 	keyed string
+	// updates holds the write's UPDATE and DELETE statements, for the
+	// claims of rows that transactions lock (rowclaim.go).
+	updates []tableUpdate
 	// accumulates marks a write that replaces no value: every statement
 	// appends rows or adds to a column's own value (sqlscan's
 	// Accumulates), or a call of a function whose every unfenced write

@@ -146,6 +146,7 @@ type gormChain struct {
 	model       *types.Named // the type Model names
 	unscoped    bool         // Unscoped(): a delete deletes even a soft-delete model
 	v1          bool         // github.com/jinzhu/gorm, whose soft delete is any DeletedAt field
+	locking     string       // the strength of a clause.Locking: UPDATE, SHARE
 }
 
 // gorm writes out the SQL a GORM write sends: the finisher c and the chain
@@ -158,6 +159,14 @@ func (f *folder) gorm(c *ssa.Call, depth int) (string, bool) {
 	if fin == nil || !isGormDB(recvType(fin)) || !slices.Contains(gormWrites, fin.Name()) {
 		return "", false
 	}
+	g := f.gormChainOf(c, fin, depth)
+	f.seen = true
+	return f.gormStatement(g, fin.Name(), c.Common(), depth), true
+}
+
+// gormChainOf reads the chain of *gorm.DB methods before the finisher c
+// (fin), back to where the *gorm.DB came from.
+func (f *folder) gormChainOf(c *ssa.Call, fin *types.Func, depth int) *gormChain {
 	var chain []*ssa.CallCommon
 	for v := callRecv(c.Common()); len(chain) < 64; {
 		p := producer(f.through(v))
@@ -175,8 +184,34 @@ func (f *folder) gorm(c *ssa.Call, depth int) (string, bool) {
 	for i := len(chain) - 1; i >= 0; i-- {
 		f.gormClause(g, chain[i], depth)
 	}
+	return g
+}
+
+// gormFinders are the *gorm.DB methods that send a SELECT built from the
+// chain before them.
+var gormFinders = []string{"First", "Take", "Last", "Find", "Scan"}
+
+// gormLockingRead writes out the SELECT a GORM finder sends when its chain
+// locks the rows it reads (Clauses(clause.Locking{Strength: "UPDATE"})),
+// or the text Raw holds when Scan sends it; ok is false for other calls.
+func (f *folder) gormLockingRead(c *ssa.Call, depth int) (string, bool) {
+	fin := calleeFunc(c.Common())
+	if fin == nil || !isGormDB(recvType(fin)) || !slices.Contains(gormFinders, fin.Name()) {
+		return "", false
+	}
+	if raw := producer(f.through(callRecv(c.Common()))); fin.Name() == "Scan" && raw != nil && calleeName(raw.Common()) == "Raw" {
+		return f.fold(arg(raw.Common(), 0), depth+1), true
+	}
+	g := f.gormChainOf(c, fin, depth)
+	if g.locking == "" {
+		return "", false
+	}
+	table := g.table
+	if table == "" {
+		table = f.b.modelTable(arg(c.Common(), 0))
+	}
 	f.seen = true
-	return f.gormStatement(g, fin.Name(), c.Common(), depth), true
+	return "SELECT * FROM " + table + f.gormWhere(g, "") + " FOR " + g.locking, true
 }
 
 // gormClause adds one chained *gorm.DB call to g.
@@ -238,7 +273,11 @@ func (f *folder) gormExpr(g *gormChain, e ssa.Value, depth int) {
 		} else if w, ok := fields["Where"]; ok {
 			g.conflict += " WHERE " + f.gormClauseWhere(w, depth)
 		}
-	case "Locking", "Returning":
+	case "Locking":
+		if strength, ok := constString(structLiteral(e)["Strength"]); ok {
+			g.locking = strength // UPDATE, SHARE, NO KEY UPDATE
+		}
+	case "Returning":
 	default:
 		g.unseenWhere = true
 	}

@@ -915,6 +915,7 @@ func (b *builder) sqlTextWrite(w *Write, call ssa.CallInstruction, text sqlText,
 		return serverChangeWrite(w, script)
 	}
 	w.What = fmt.Sprintf("%s (%s)", w.What, describeStatement(writes[0]))
+	w.updates = tableUpdates(writes, text)
 	if !slices.ContainsFunc(writes, func(st *sqlscan.Statement) bool { return !b.onLeaseTable(st) }) {
 		w.LockImpl = true // a lease row's claim, renewal or release (leaserows.go)
 		if i := slices.IndexFunc(writes, b.blindRelease); i >= 0 {

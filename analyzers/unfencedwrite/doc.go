@@ -633,6 +633,19 @@
 //     CAS (git's, whose reference no transaction locks) is still reported,
 //     and so is a write in a closure that is not a transaction, or before
 //     a CAS whose error is only logged.
+//   - Claimed in the store: a write in a transaction after it locked a row
+//     (SELECT ... FOR UPDATE, FOR NO KEY UPDATE or FOR SHARE; a GORM
+//     finder after Clauses(clause.Locking{Strength: "UPDATE"})), compared
+//     a column it read with a constant (if o.Status != pending { return
+//     nil }) and went on, when every path on updates that column of that
+//     table through the same transaction. The row lock orders the holders:
+//     the next one reads the state this one moved, and gives up. The read,
+//     the comparison and the update must be in one function, on the
+//     transaction a runner's func literal is given or on a transaction
+//     value (*sql.Tx, sqlx's *Tx, pgx's and bun's Tx, GORM's Begin). A
+//     bound (if a.Pending < amount) is no claim: the next holder finds
+//     enough left too, and takes again; nor is a flag the transaction never
+//     moves, or a write before the comparison or through another handle.
 //   - Create if absent, decided by the schema: an INSERT that only adds
 //     rows, or a call of a function whose every unfenced write is one,
 //     whose error is tested for a unique-key conflict (a predicate named
