@@ -2,6 +2,7 @@ package analyzers
 
 import (
 	"cmp"
+	"go/types"
 	"slices"
 	"time"
 
@@ -33,7 +34,7 @@ func AnalyzeProgram(checks []*analysis.Analyzer, program, roots []*packages.Pack
 		return nil, sum, err
 	}
 	prog = prog.ForRoots(Paths(roots))
-	if !prog.Empty() || prog.HandsOver() {
+	if !prog.Empty() || prog.HandsOver() || prog.NodeLocalSQL() {
 		checks = lease.WithProgram(checks, prog)
 	}
 	graph, err := checker.Analyze(checks, roots, opts)
@@ -68,7 +69,7 @@ type Summary struct {
 // and whether the limit stopped them before the summary settled.
 func SummarizeProgram(pkgs []*packages.Package, files *lease.SchemaFact, opts *checker.Options) (*lease.Program, Summary, error) {
 	start := time.Now()
-	prog, err := summarize(pkgs, nil, files, opts)
+	prog, err := summarize(pkgs, lease.SeedProgram(typesOf(pkgs)), files, opts)
 	sum := Summary{Passes: 1, Settled: err == nil && prog.Empty()}
 	for err == nil && !sum.Settled && !prog.Empty() && sum.Passes < maxPasses {
 		var next *lease.Program
@@ -157,6 +158,17 @@ func alone(pkgs []*packages.Package) []*packages.Package {
 			}
 		}
 		c.Imports = imports
+	}
+	return out
+}
+
+// typesOf returns the type-checked packages of pkgs.
+func typesOf(pkgs []*packages.Package) []*types.Package {
+	var out []*types.Package
+	for _, p := range pkgs {
+		if p.Types != nil {
+			out = append(out, p.Types)
+		}
 	}
 	return out
 }

@@ -79,6 +79,9 @@ type builder struct {
 	// awaited caches, per value received from a channel, the acquire a
 	// goroutine sent that value from (awaited.go).
 	awaited map[ssa.Value]awaitedCall
+	// localSQL says the program's only SQL databases are SQLite files of
+	// its own node (localsql.go).
+	localSQL bool
 	// rowClaims caches, per function, its re-checks of rows it locked
 	// (rowclaim.go).
 	rowClaims map[*ssa.Function]rowClaims
@@ -146,14 +149,19 @@ func build(pass *analysis.Pass, prog *Program, files *SchemaFact) *Model {
 // buildWithBuilder computes the model of pass's package and returns the
 // builder too, for tests that probe its passes.
 func buildWithBuilder(pass *analysis.Pass, prog *Program, files *SchemaFact) (*Model, *builder) {
+	localSQL := prog != nil && prog.localSQL
+	if prog != nil && prog.seed {
+		prog = nil // the first summary pass: it knows no implementation yet
+	}
 	b := &builder{
-		pass:  pass,
-		prog:  prog,
-		files: files,
-		ix:    newIndex(),
-		dirs:  parseDirectives(pass),
-		model: &Model{reportSuppressed: reportSuppressed(pass.Analyzer)},
-		local: make(map[*types.Func][]analysis.Fact),
+		pass:     pass,
+		prog:     prog,
+		localSQL: localSQL,
+		files:    files,
+		ix:       newIndex(),
+		dirs:     parseDirectives(pass),
+		model:    &Model{reportSuppressed: reportSuppressed(pass.Analyzer)},
+		local:    make(map[*types.Func][]analysis.Fact),
 
 		cbFields:     make(map[*types.Var]*CallbackFieldFact),
 		leaderFields: make(map[*types.Var]System),
@@ -211,6 +219,7 @@ func buildWithBuilder(pass *analysis.Pass, prog *Program, files *SchemaFact) (*M
 	b.exportLookupFacts()
 	b.findWrites()
 	b.markHeld()
+	b.markLocalSQL()
 	b.deriveWriteFacts()
 	b.exportTemplateFacts()
 	b.exportCallbackFacts()

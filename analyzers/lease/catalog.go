@@ -1274,3 +1274,31 @@ func errorFunc(path, name string) errorKind {
 // s3v1Advice says how to fence an S3 write made with aws-sdk-go v1, which
 // cannot send a condition with one.
 const s3v1Advice = "fence it: aws-sdk-go v1 sends no condition with a write; make it with aws-sdk-go-v2's PutObject and set IfMatch to the ETag you read, or IfNoneMatch: \"*\" to create only"
+
+// SQLite runs in the process that opens it, on a file of its node: a
+// program whose only SQL drivers are SQLite's writes no SQL database that
+// another holder writes (localsql.go). sqliteDrivers lists those drivers,
+// sqlServerDrivers the drivers of databases other processes share (a
+// server, or a remote SQLite such as Turso's libSQL or rqlite), by import
+// path with any major-version element removed.
+func sqliteDrivers() []string {
+	return []string{
+		"github.com/mattn/go-sqlite3", "modernc.org/sqlite", "gorm.io/driver/sqlite",
+		"github.com/glebarez/sqlite", "github.com/glebarez/go-sqlite", "github.com/ncruces/go-sqlite3",
+		"zombiezen.com/go/sqlite", "crawshaw.io/sqlite",
+	}
+}
+
+func sqlServerDrivers() []string {
+	return []string{
+		"github.com/lib/pq", "github.com/jackc/pgx", "github.com/jackc/pgconn", "github.com/go-pg/pg",
+		"github.com/uptrace/bun/driver/pgdriver", "github.com/go-sql-driver/mysql", "github.com/ziutek/mymysql",
+		"gorm.io/driver/postgres", "gorm.io/driver/mysql", "gorm.io/driver/sqlserver", "gorm.io/driver/clickhouse",
+		"github.com/denisenkom/go-mssqldb", "github.com/microsoft/go-mssqldb", "github.com/godror/godror",
+		"github.com/sijms/go-ora", "github.com/ClickHouse/clickhouse-go", "github.com/mailru/go-clickhouse",
+		"github.com/snowflakedb/gosnowflake", "github.com/trinodb/trino-go-client", "github.com/prestodb/presto-go-client",
+		"github.com/databricks/databricks-sql-go", "github.com/vertica/vertica-sql-go", "github.com/nakagami/firebirdsql",
+		"github.com/googleapis/go-sql-spanner", "github.com/ydb-platform/ydb-go-sdk",
+		"github.com/tursodatabase/libsql-client-go", "github.com/tursodatabase/go-libsql", "github.com/rqlite/gorqlite",
+	}
+}

@@ -50,6 +50,10 @@ type Program struct {
 	// files is the schema of the SQL files the driver passed
 	// (ReadSchemaFiles), or nil.
 	files *SchemaFact
+	// localSQL says the program's only SQL databases are SQLite files of
+	// its own node (localsql.go); seed marks the Program SeedProgram made
+	// for the first summary pass, which knows nothing else.
+	localSQL, seed bool
 	// handOffs lists, by the path of the package that declares them, the
 	// functions other packages hand over to run under a lease; entries
 	// holds those of the run's roots by full name (entries.go).
@@ -123,7 +127,8 @@ type ProgramPackage struct {
 // nil: every package's analysis reads it.
 func NewProgram(pkgs []ProgramPackage, files *SchemaFact) *Program {
 	p := &Program{pkgs: make(map[string]bool), methods: make(map[string][]*implMethod),
-		called: make(map[string]bool), callersKnown: true, files: files, handOffs: make(map[string][]HandOff)}
+		called: make(map[string]bool), callersKnown: true, files: files, handOffs: make(map[string][]HandOff),
+		localSQL: localSQLOnly(typesOf(pkgs))}
 	seen := make(map[string]bool)
 	var listed []HandOff
 	for _, pkg := range pkgs {

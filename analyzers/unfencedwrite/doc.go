@@ -633,6 +633,14 @@
 //     CAS (git's, whose reference no transaction locks) is still reported,
 //     and so is a write in a closure that is not a transaction, or before
 //     a CAS whose error is only logged.
+//   - Node-local SQLite: in a standalone run, the SQL writes of a program
+//     whose only SQL drivers are SQLite's (mattn/go-sqlite3, modernc.org's,
+//     GORM's, glebarez's, ...) and that imports no driver of a shared
+//     database (PostgreSQL, MySQL, SQL Server, ClickHouse, libSQL, rqlite,
+//     ...): each holder writes a file of its own node, which no other
+//     holder writes (a raft leader recording its view of the cluster). go
+//     vet sees one package at a time, cannot know that no other package
+//     opens a shared database, and reports them.
 //   - Claimed in the store: a write in a transaction after it locked a row
 //     (SELECT ... FOR UPDATE, FOR NO KEY UPDATE or FOR SHARE; a GORM
 //     finder after Clauses(clause.Locking{Strength: "UPDATE"})), compared

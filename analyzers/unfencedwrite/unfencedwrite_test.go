@@ -36,6 +36,14 @@ func TestProgram(t *testing.T) {
 	programtest.Run(t, unfencedwrite.Analyzer, "ifaceapp/...", "daomanager/...", "statebackends/...", "zkrecipe/...", "lockcallers/...", "ownobjects/...", "revapp/...", "aliaslocks/...", "syncdaemon/...", "lockedrepo/...", "nestedifaces/...", "handedcallees/...", "goworkers/...", "ctxtx/...", "embedcoords/...", "workerset/...", "periodicworkers/...", "deepifaces/...")
 }
 
+// TestLocalSQLite: a program whose only SQL driver is SQLite's writes its
+// own node's file; sharedsql, the same program with PostgreSQL's driver
+// beside SQLite's, is reported. Each is a program of its own.
+func TestLocalSQLite(t *testing.T) {
+	programtest.Run(t, unfencedwrite.Analyzer, "localsqlite/...")
+	programtest.Run(t, unfencedwrite.Analyzer, "sharedsql/...")
+}
+
 // TestTestWritesFlag: writes in _test.go files are fixtures and stay
 // silent by default (package falsepositives above); the lease analyzer's
 // -testwrites flag reports them like any other.
