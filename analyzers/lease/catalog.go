@@ -1300,5 +1300,8 @@ func sqlServerDrivers() []string {
 		"github.com/databricks/databricks-sql-go", "github.com/vertica/vertica-sql-go", "github.com/nakagami/firebirdsql",
 		"github.com/googleapis/go-sql-spanner", "github.com/ydb-platform/ydb-go-sdk",
 		"github.com/tursodatabase/libsql-client-go", "github.com/tursodatabase/go-libsql", "github.com/rqlite/gorqlite",
+		"github.com/yugabyte/pgx", "github.com/go-mysql-org/go-mysql", "github.com/siddontang/go-mysql",
+		"github.com/alexbrainman/odbc", "github.com/ibmdb/go_ibm_db", "github.com/mattn/go-oci8", "github.com/thda/tds",
+		"github.com/minus5/gofreetds",
 	}
 }
