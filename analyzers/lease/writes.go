@@ -107,6 +107,9 @@ func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, calle
 	case EtcdSTM:
 		w.Fenced = b.stmFenced(fn, c.Value)
 		if !w.Fenced {
+			w.FencedBy, w.Fenced = b.stmDecided(fn, c.Value, call)
+		}
+		if !w.Fenced {
 			w.Note, w.Advice = stmNote, stmAdvice
 		}
 	case ConsulTxn:

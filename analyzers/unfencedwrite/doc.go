@@ -35,7 +35,9 @@
 // controller paused past its lease makes a second primary); etcd Put, Delete, Do and Txns
 // without an If, and an STM's Put and Del (concurrency.NewSTM) unless the
 // STM reads the lease's key and gives up when it is gone (its commit checks
-// only the keys it read, not the lease); go-redis commands outside WATCH/MULTI or a fence-comparing
+// only the keys it read, not the lease), or makes them only where the key
+// it writes, read in the STM, holds one value and gives up otherwise (a
+// create where it is absent, a move from one state); go-redis commands outside WATCH/MULTI or a fence-comparing
 // script, and SLAVEOF or REPLICAOF, which no condition can fence (a stale
 // holder re-points a server's replication after the next holder healed it);
 // S3 PutObject, DeleteObject, CopyObject and uploads without IfMatch

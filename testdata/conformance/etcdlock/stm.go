@@ -60,3 +60,38 @@ func (s *JobBoard) Complete(ctx context.Context, job string) error {
 	})
 	return err
 }
+
+var errJobExists = errors.New("job exists")
+
+// Enqueue creates the job's record only where the STM finds none, and
+// Retry rewrites it only where one exists: the create is decided on what
+// the commit compares, the rewrite passes for the next leader's record.
+func (s *JobBoard) Enqueue(ctx context.Context, job string) error {
+	sess, err := concurrency.NewSession(s.cli, concurrency.WithTTL(10))
+	if err != nil {
+		return err
+	}
+	defer sess.Close()
+	e := concurrency.NewElection(sess, "/election/scheduler")
+	if err := e.Campaign(ctx, "node-1"); err != nil {
+		return err
+	}
+	_, err = concurrency.NewSTM(s.cli, func(stm concurrency.STM) error {
+		if stm.Rev("/jobs/"+job) != 0 {
+			return errJobExists
+		}
+		stm.Put("/jobs/"+job, "queued")
+		return nil
+	}, concurrency.WithAbortContext(sess.Ctx()))
+	if err != nil {
+		return err
+	}
+	_, err = concurrency.NewSTM(s.cli, func(stm concurrency.STM) error {
+		if stm.Get("/jobs/"+job) == "" {
+			return nil
+		}
+		stm.Put("/jobs/"+job, "retry") // want unfencedwrite:"an STM retries when the keys it read change"
+		return nil
+	})
+	return err
+}

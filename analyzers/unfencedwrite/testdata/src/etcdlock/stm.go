@@ -97,3 +97,104 @@ func (s *scheduler) archive(ctx context.Context, key string) error {
 	})
 	return err
 }
+
+var (
+	errExists     = errors.New("task exists")
+	errNotRunning = errors.New("task not running")
+	errMissing    = errors.New("no such task")
+)
+
+// create makes the task's record only where the STM finds none: a stale
+// leader finds the next leader's record and gives up, or its commit fails
+// and the STM runs again and finds it.
+func (s *scheduler) create(ctx context.Context, key string) error {
+	if err := s.e.Campaign(ctx, "node-1"); err != nil {
+		return err
+	}
+	_, err := concurrency.NewSTM(s.cli, func(stm concurrency.STM) error {
+		if stm.Get(key) != "" {
+			return errExists
+		}
+		stm.Put(key, "idle")
+		return nil
+	})
+	return err
+}
+
+// createByRev tells the absent key by its revision.
+func (s *scheduler) createByRev(ctx context.Context, key string) error {
+	if err := s.e.Campaign(ctx, "node-1"); err != nil {
+		return err
+	}
+	_, err := concurrency.NewSTM(s.cli, func(stm concurrency.STM) error {
+		if !(stm.Rev(key) == 0) {
+			return errExists
+		}
+		stm.Put(key, "idle")
+		return nil
+	})
+	return err
+}
+
+// complete moves the task from running to done, checked in the STM.
+func (s *scheduler) complete(ctx context.Context, key string) error {
+	if err := s.e.Campaign(ctx, "node-1"); err != nil {
+		return err
+	}
+	_, err := concurrency.NewSTM(s.cli, func(stm concurrency.STM) error {
+		if stm.Get(key) != "running" {
+			return errNotRunning
+		}
+		stm.Put(key, "done")
+		return nil
+	})
+	return err
+}
+
+// restart writes the task only when it exists: the next leader's write
+// leaves it existing, so a stale restart lands over it.
+func (s *scheduler) restart(ctx context.Context, key string) error {
+	if err := s.e.Campaign(ctx, "node-1"); err != nil {
+		return err
+	}
+	_, err := concurrency.NewSTM(s.cli, func(stm concurrency.STM) error {
+		if stm.Get(key) == "" {
+			return errMissing
+		}
+		stm.Put(key, "STARTING") // want `STM.Put \(an STM retries when the keys it read change, not when the lease is lost\) writes to etcd without a fencing token`
+		return nil
+	})
+	return err
+}
+
+// createBeside checks one key and creates another: its own absence was
+// never read.
+func (s *scheduler) createBeside(ctx context.Context, key string) error {
+	if err := s.e.Campaign(ctx, "node-1"); err != nil {
+		return err
+	}
+	_, err := concurrency.NewSTM(s.cli, func(stm concurrency.STM) error {
+		if stm.Get(key) != "" {
+			return errExists
+		}
+		stm.Put(key+"/owner", "node-1") // want `STM.Put \(an STM retries when the keys it read change, not when the lease is lost\) writes to etcd without a fencing token`
+		return nil
+	})
+	return err
+}
+
+// dispatch skips a finished task and dispatches any other: a task the
+// next leader moved on passes the check too, and is dispatched again.
+func (s *scheduler) dispatch(ctx context.Context, key string) error {
+	if err := s.e.Campaign(ctx, "node-1"); err != nil {
+		return err
+	}
+	_, err := concurrency.NewSTM(s.cli, func(stm concurrency.STM) error {
+		if stm.Get(key) == "done" {
+			return nil
+		}
+		stm.Put(key, "dispatched") // want `STM.Put \(an STM retries when the keys it read change, not when the lease is lost\) writes to etcd without a fencing token`
+		return nil
+	})
+	return err
+}
