@@ -206,24 +206,40 @@ func (b *builder) calledErrParams(fn *types.Func, body *ast.BlockStmt) []int {
 }
 
 // resolveRunParam resolves a call of fn, a function with a RunParamFact,
-// that passes it a closure of this package that acquires: the call takes
-// the closure's lock when it returns no error.
+// that passes it a closure of this package, or a function or method value,
+// that acquires: the call takes its lock when it returns no error.
 func (b *builder) resolveRunParam(call *ssa.CallCommon, fn *types.Func) (callee, bool) {
 	var f RunParamFact
 	if !b.pass.ImportObjectFact(fn.Origin(), &f) {
 		return callee{}, false
 	}
 	for _, i := range f.Params {
-		clo := funcValue(capturedValue(arg(call, i)))
-		if clo == nil {
-			continue
-		}
-		if r := b.closureRoles[clo]; r.role&(RoleAcquire|RoleTryAcquire) != 0 {
-			return callee{fn: fn, role: RoleTryAcquire, system: r.system, claim: r.claim, dispatch: r.dispatch,
-				what: "the closure " + shortName(fn) + " runs"}, true
+		if c, ok := b.runAcquire(fn, funcValue(capturedValue(arg(call, i))), "the closure "+shortName(fn)+" runs"); ok {
+			return c, true
 		}
 	}
 	return callee{}, false
+}
+
+// runAcquire reads target, the func value a call of fn runs and returns
+// only when target returned no error, as the call's acquire when target
+// takes a lock: a closure of this package (named closure), or a function
+// or method value whose role fact says it acquires (named fn(target)).
+func (b *builder) runAcquire(fn *types.Func, target *ssa.Function, closure string) (callee, bool) {
+	if target == nil {
+		return callee{}, false
+	}
+	r, what := b.closureRoles[target], closure
+	if obj, ok := target.Object().(*types.Func); ok && target.Parent() == nil {
+		if f := b.roleFact(obj); f != nil {
+			r = lockRole{role: f.Role, system: f.System, claim: f.Claim, dispatch: f.Dispatch}
+		}
+		what = shortName(fn) + "(" + shortName(obj) + ")"
+	}
+	if r.role&(RoleAcquire|RoleTryAcquire) == 0 {
+		return callee{}, false
+	}
+	return callee{fn: fn, role: RoleTryAcquire, system: r.system, claim: r.claim, dispatch: r.dispatch, what: what}, true
 }
 
 // retriedAcquire resolves a call of a retry library (a Spawner with
@@ -235,21 +251,7 @@ func (b *builder) retriedAcquire(call *ssa.CallCommon, fn *types.Func) (callee, 
 	if sp == nil || !sp.Retry {
 		return callee{}, false
 	}
-	target := funcValue(capturedValue(spawnedArg(call, sp)))
-	if target == nil {
-		return callee{}, false
-	}
-	r, what := b.closureRoles[target], shortName(fn)+"'s retried closure"
-	if obj, ok := target.Object().(*types.Func); ok && target.Parent() == nil {
-		if f := b.roleFact(obj); f != nil {
-			r = lockRole{role: f.Role, system: f.System, claim: f.Claim, dispatch: f.Dispatch}
-		}
-		what = shortName(fn) + "(" + shortName(obj) + ")"
-	}
-	if r.role&(RoleAcquire|RoleTryAcquire) == 0 {
-		return callee{}, false
-	}
-	return callee{fn: fn, role: RoleTryAcquire, system: r.system, claim: r.claim, dispatch: r.dispatch, what: what}, true
+	return b.runAcquire(fn, funcValue(capturedValue(spawnedArg(call, sp))), shortName(fn)+"'s retried closure")
 }
 
 // passedContexts returns, for each func parameter of fn that body calls,
