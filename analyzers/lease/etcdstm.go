@@ -185,7 +185,7 @@ func branchesOn(cond ssa.Value) []*ssa.If {
 // side where the key holds the compared value.
 func stmWonEdge(br *ssa.If, cmp *ssa.BinOp, writes map[*ssa.BasicBlock]bool) (edge, bool) {
 	blk := br.Block()
-	gives := [2]bool{stmGivesUp(blk.Succs[0], blk, writes), stmGivesUp(blk.Succs[1], blk, writes)}
+	gives := [2]bool{givesUp(blk.Succs[0], blk, writes), givesUp(blk.Succs[1], blk, writes)}
 	if gives[0] == gives[1] {
 		return edge{}, false
 	}
@@ -211,26 +211,6 @@ func stmWonEdge(br *ssa.If, cmp *ssa.BinOp, writes map[*ssa.BasicBlock]bool) (ed
 		return edge{}, false
 	}
 	return edge{blk, won}, true
-}
-
-// stmGivesUp reports whether no block of writes is reached from start
-// before stop is met again.
-func stmGivesUp(start, stop *ssa.BasicBlock, writes map[*ssa.BasicBlock]bool) bool {
-	seen := map[*ssa.BasicBlock]bool{stop: true}
-	work := []*ssa.BasicBlock{start}
-	for len(work) > 0 {
-		blk := work[len(work)-1]
-		work = work[:len(work)-1]
-		if seen[blk] {
-			continue
-		}
-		seen[blk] = true
-		if writes[blk] {
-			return false
-		}
-		work = append(work, blk.Succs...)
-	}
-	return true
 }
 
 // stmWriteBlocks returns the blocks of fn that hold a Put or Del through

@@ -397,30 +397,17 @@ func (read lockedRead) scanColumn(i int) string {
 // negated any number of times.
 func stateBranches(addr ssa.Value, call *ssa.Call) []*ssa.If {
 	var ifs []*ssa.If
-	var cond func(v ssa.Value, depth int)
-	cond = func(v ssa.Value, depth int) {
-		for _, ref := range referrers(v) {
-			switch x := ref.(type) {
-			case *ssa.If:
-				ifs = append(ifs, x)
-			case *ssa.UnOp:
-				if x.Op == token.NOT && depth < 4 {
-					cond(x, depth+1)
-				}
-			}
-		}
-	}
 	for _, ref := range referrers(addr) {
 		load, ok := ref.(*ssa.UnOp)
 		if !ok || load.Op != token.MUL || !after(load, call) {
 			continue
 		}
 		if isBool(load) {
-			cond(load, 0)
+			ifs = append(ifs, branchesOn(load)...)
 		}
 		for _, use := range referrers(load) {
 			if cmp, ok := use.(*ssa.BinOp); ok && (cmp.Op == token.EQL || cmp.Op == token.NEQ) && (isConst(cmp.X) || isConst(cmp.Y)) {
-				cond(cmp, 0)
+				ifs = append(ifs, branchesOn(cmp)...)
 			}
 		}
 	}
@@ -432,7 +419,7 @@ func stateBranches(addr ssa.Value, call *ssa.Call) []*ssa.If {
 func (b *builder) claimWon(fn *ssa.Function, rc recheck, read lockedRead) (edge, bool) {
 	blk := rc.br.Block()
 	writes := b.writeBlocks(fn)
-	giveUp := [2]bool{b.givesUp(blk.Succs[0], blk, writes), b.givesUp(blk.Succs[1], blk, writes)}
+	giveUp := [2]bool{givesUp(blk.Succs[0], blk, writes), givesUp(blk.Succs[1], blk, writes)}
 	if giveUp[0] == giveUp[1] {
 		return edge{}, false
 	}
@@ -458,9 +445,9 @@ func (b *builder) writeBlocks(fn *ssa.Function) map[*ssa.BasicBlock]bool {
 	return blocks
 }
 
-// givesUp reports whether no write is reached from start before the
-// branch at stop is met again.
-func (b *builder) givesUp(start, stop *ssa.BasicBlock, writes map[*ssa.BasicBlock]bool) bool {
+// givesUp reports whether no block of writes is reached from start before
+// the branch at stop is met again.
+func givesUp(start, stop *ssa.BasicBlock, writes map[*ssa.BasicBlock]bool) bool {
 	seen := map[*ssa.BasicBlock]bool{stop: true}
 	work := []*ssa.BasicBlock{start}
 	for len(work) > 0 {
