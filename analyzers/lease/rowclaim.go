@@ -45,14 +45,21 @@ import (
 //     FOR SHARE, LOCK IN SHARE MODE: two shared locks deadlock at the
 //     update, and the loser rolls back), or a GORM finder (First, Take,
 //     Last, Find, Scan) chained after Clauses(clause.Locking{...});
-//   - an if decides on what it read (a field of the struct it fills, a
-//     variable its Scan fills), and one branch gives up: it writes nothing
-//     before it returns or comes back to the if (a loop's continue);
-//   - on the other branch, every path to a return updates (UPDATE or
-//     DELETE) the table it locked: the next holder's re-check reads what
-//     this one moved. A transaction that only writes other tables
-//     serializes the holders but lets each do the work again;
-//   - the write is reached only through that other branch.
+//   - an if decides on a column it read (a field of the struct it fills,
+//     named as GORM or sqlx name columns; a variable its Scan fills, named
+//     by the select list), compared with a constant or taken as a bool,
+//     and one branch gives up: it writes nothing before it returns or
+//     comes back to the if (a loop's continue). A bound (if a.Pending <
+//     amount) is no re-check: the next holder finds enough left too;
+//   - on the other branch, every path to a return of no evident error
+//     moves that column through the same transaction: an UPDATE of the
+//     locked table that assigns it, a DELETE of the table, or GORM's Save
+//     of the struct read after the field was assigned. The next holder's
+//     re-check reads what this one moved; a transaction that moves
+//     nothing it checked serializes the holders but lets each do the work
+//     again;
+//   - the write goes through the same transaction, and is reached only
+//     through that other branch.
 //
 // Writes before the re-check, on paths around it, or in a transaction
 // that never re-checks (it locks the row to update it from what it read
