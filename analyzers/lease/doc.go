@@ -7,7 +7,9 @@
 // A distributed lock is a lease: permission that expires on the granter's
 // clock. The lease analyzer finds, in each function, where a lease is held:
 // from a successful acquisition (etcd Mutex.Lock, an etcd Txn that puts a
-// key WithLease only if its CreateRevision is 0, redsync Mutex.Lock, SET NX,
+// key WithLease only if its CreateRevision is 0, a copy of etcd's Mutex or
+// read-write mutex recipe that waits for the keys put before its own,
+// redsync Mutex.Lock, SET NX,
 // a Lua script whose one write is SET KEYS[i] v NX EX, pg_advisory_lock, Consul Lock.Lock, a ZooKeeper Lock, a //fencelint:acquire
 // function or a wrapper that acquires) to its release or the end of the
 // function, on every path; inside callbacks the library runs while the lease

@@ -3,6 +3,7 @@ package lease
 import (
 	"go/types"
 	"path"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -25,16 +26,28 @@ import (
 // a leased put under any other compare is a plain conditional write. The
 // key's absence may also be told by clientv3util.KeyMissing(key) (the
 // same compare), and other compares may join it (spqr's operation lock
-// requires the key range to exist too). Version(key) = 0 is not read so:
-// etcd's own recipes put a unique key for each caller that way (putNewKV,
-// the queue entries of barriers and read-write mutexes), excluding no one. Beside the
-// leased put, the Then may only read other keys (what the lock guards,
-// read in the same revision); a transaction that serves the caller's own
-// op on the claimed key alongside the claim (etcd's leasing KV, which
-// takes ownership of a key it caches) records who caches the key, not a
-// lock around the work that follows. The lock is let go by a Delete of
-// its key, or by a Txn whose Then only deletes it (spqr's
-// UnlockKeyRangeOps).
+// requires the key range to exist too). Beside the leased put, the Then
+// may only read other keys (what the lock guards, read in the same
+// revision); a transaction that serves the caller's own op on the claimed
+// key alongside the claim (etcd's leasing KV, which takes ownership of a
+// key it caches) records who caches the key, not a lock around the work
+// that follows. The lock is let go by a Delete of its key, or by a Txn
+// whose Then only deletes it (spqr's UnlockKeyRangeOps).
+//
+// The queue recipe is a lock too. etcd's Mutex and read-write mutex put a
+// key of the caller's own under the lock's prefix (prefix/<lease ID>),
+// with its lease, if absent (CreateRevision or Version = 0), and hold the
+// lock once no key under the prefix was put before theirs: they read the
+// prefix for the first-created key (WithFirstCreate, in the claim's Then,
+// as the Mutex does) or for the last one below their own revision
+// (WithMaxModRev, WithMaxCreateRev), and wait while there is one.
+// Applications copy it (vitess's lock.go, and the vearch master's
+// DistLock after it; agola's Mutex with a TryLock). Alone, such a put
+// excludes no one (a member's key in a list, a barrier's waiter), so it
+// is read as a claim only in a package that also reads who came before:
+// the claim is then the lock's try-acquire, and the function that waits
+// out the queue or gives up (deleting its key or revoking its lease)
+// the lock's acquire, as the wrapper rules find it.
 
 // etcdLockClaim returns the key a Txn's Commit claims as a hand-rolled
 // lock, or nil if call is no such claim. txn is the Commit's receiver.
@@ -49,17 +62,60 @@ func (b *builder) etcdLockClaim(txn ssa.Value) ssa.Value {
 	if key == nil {
 		return nil
 	}
+	queued := b.readsPredecessors()
 	for _, op := range steps.thens {
-		if b.leasedPutKey(op) == nil && !b.readsOtherKey(op, key) {
+		if b.leasedPutKey(op) == nil && !b.readsOtherKey(op, key) && !(queued && b.readsFirstCreated(op)) {
 			return nil
 		}
 	}
 	for _, cmp := range steps.ifs {
-		if absent := absenceCompare(cmp); absent != nil && sameBuiltKey(absent, key) {
+		if absent, unique := absenceCompare(cmp); absent != nil && sameBuiltKey(absent, key) && (!unique || queued) {
 			return key
 		}
 	}
 	return nil
+}
+
+// predecessorOptions are the etcd read options a queue lock asks who came
+// before it with: the first-created key under its prefix, or the keys
+// below its own revision.
+var predecessorOptions = []string{"WithFirstCreate", "WithMaxCreateRev", "WithMaxModRev"}
+
+// readsPredecessors reports whether the package calls one of
+// predecessorOptions: its leased create-if-absent puts are places in a
+// lock's queue (the queue recipe above).
+func (b *builder) readsPredecessors() bool {
+	if b.queueLocks != nil {
+		return *b.queueLocks
+	}
+	found := false
+	b.calls(func(_ *ssa.Function, call ssa.CallInstruction) bool {
+		if f := calleeFunc(call.Common()); f != nil && b.isEtcdFunc(f) && slices.Contains(predecessorOptions, f.Name()) {
+			found = true
+		}
+		return !found
+	})
+	b.queueLocks = &found
+	return found
+}
+
+// readsFirstCreated reports whether op is an OpGet of the first-created
+// key under a prefix: the Mutex recipe's read of the lock's holder, made
+// in the claim's transaction.
+func (b *builder) readsFirstCreated(op ssa.Value) bool {
+	p := producer(op)
+	if p == nil {
+		return false
+	}
+	if f := calleeFunc(p.Common()); f == nil || f.Name() != "OpGet" || !b.isEtcdFunc(f) {
+		return false
+	}
+	opts := producer(arg(p.Common(), 1))
+	if opts == nil {
+		return false
+	}
+	f := calleeFunc(opts.Common())
+	return f != nil && f.Name() == "WithFirstCreate" && b.isEtcdFunc(f)
 }
 
 // readsOtherKey reports whether op is an OpGet of one key other than key,
@@ -101,33 +157,40 @@ func (b *builder) leasedPutKey(op ssa.Value) ssa.Value {
 }
 
 // absenceCompare returns key if cmp is Compare(CreateRevision(key), "=",
-// 0) or clientv3util.KeyMissing(key): the key does not exist.
-func absenceCompare(cmp ssa.Value) ssa.Value {
+// 0), Compare(Version(key), "=", 0) (versioned, true: etcd's recipes put
+// a key unique to the caller so) or clientv3util.KeyMissing(key): the key
+// does not exist.
+func absenceCompare(cmp ssa.Value) (key ssa.Value, versioned bool) {
 	p := producer(cmp)
 	if p == nil {
-		return nil
+		return nil, false
 	}
 	f := calleeFunc(p.Common())
 	if f != nil && f.Name() == "KeyMissing" && f.Pkg() != nil && path.Base(f.Pkg().Path()) == "clientv3util" {
-		return arg(p.Common(), 0)
+		return arg(p.Common(), 0), false
 	}
 	if f == nil || f.Name() != "Compare" {
-		return nil
+		return nil, false
 	}
 	if op, ok := constString(arg(p.Common(), 1)); !ok || op != "=" {
-		return nil
+		return nil, false
 	}
 	if n, ok := constInt(arg(p.Common(), 2)); !ok || n != 0 {
-		return nil
+		return nil, false
 	}
 	target := producer(arg(p.Common(), 0))
 	if target == nil {
-		return nil
+		return nil, false
 	}
-	if f := calleeFunc(target.Common()); f == nil || f.Name() != "CreateRevision" {
-		return nil
+	switch f := calleeFunc(target.Common()); {
+	case f == nil:
+		return nil, false
+	case f.Name() == "CreateRevision":
+		return arg(target.Common(), 0), false
+	case f.Name() == "Version":
+		return arg(target.Common(), 0), true
 	}
-	return arg(target.Common(), 0)
+	return nil, false
 }
 
 // isEtcdFunc reports whether fn is a package-level function of the etcd

@@ -635,7 +635,7 @@ func (b *builder) wrapperRole(fn *ssa.Function) lockRole {
 			case c.role&(RoleAcquire|RoleTryAcquire) != 0:
 				acquires, system, dispatch, claim = true, c.system, c.dispatch, c.claim
 				acquireCalls[instr] = true
-			case c.role.Has(RoleRelease) && (b.failsAfter(call) || b.afterFailedClaim(call)):
+			case c.role.Has(RoleRelease) && (b.failsAfter(call) || b.afterFailedClaim(call) || b.afterFailedAcquire(call)):
 				// A rollback: a wrapper that takes several locks lets go
 				// of those it got when a later one is busy, and fails.
 			case c.role.Has(RoleRelease): // deferred or not, it is let go before the caller resumes
@@ -728,6 +728,64 @@ func (b *builder) afterFailedClaim(call ssa.CallInstruction) bool {
 		}
 	}
 	return false
+}
+
+// afterFailedAcquire reports whether call is made only where an acquire
+// of fn's returned an error, and fn returns what call returns (if err :=
+// dl.lock(); err != nil { return dl.Unlock() }): cleaning up after a lock
+// not taken. (One that then returns nil on purpose, a retry budget spent,
+// tells its caller to go on holding nothing: no acquire.)
+func (b *builder) afterFailedAcquire(call ssa.CallInstruction) bool {
+	c, ok := call.(*ssa.Call)
+	if !ok || !onlyReturned(c) {
+		return false
+	}
+	for blk := call.Block(); blk.Idom() != nil; blk = blk.Idom() {
+		branch, ok := blk.Idom().Instrs[len(blk.Idom().Instrs)-1].(*ssa.If)
+		if !ok || len(blk.Preds) != 1 || blk != branch.Block().Succs[0] {
+			continue
+		}
+		if b.acquireFailed(branch.Cond) {
+			return true
+		}
+	}
+	return false
+}
+
+// onlyReturned reports whether the only use of call's result is a return
+// of its function.
+func onlyReturned(call *ssa.Call) bool {
+	refs := referrers(call)
+	if len(refs) != 1 {
+		return false
+	}
+	_, ok := refs[0].(*ssa.Return)
+	return ok
+}
+
+// acquireFailed reports whether cond is err != nil for the error an
+// acquiring call returned.
+func (b *builder) acquireFailed(cond ssa.Value) bool {
+	x, ok := cond.(*ssa.BinOp)
+	if !ok || x.Op != token.NEQ {
+		return false
+	}
+	v := x.X
+	if !isNilConst(x.Y) {
+		v = x.Y
+		if !isNilConst(x.X) {
+			return false
+		}
+	}
+	if !isError(v) {
+		return false
+	}
+	p := producer(v)
+	if p == nil {
+		return false
+	}
+	c, ok := b.resolve(p.Common())
+	return ok && c.role&(RoleAcquire|RoleTryAcquire) != 0
 }
 
 // claimSucceeded reports whether v is the Succeeded of the response of a

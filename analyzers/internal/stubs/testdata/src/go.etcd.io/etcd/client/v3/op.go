@@ -24,6 +24,13 @@ func WithRev(rev int64) (_ OpOption)         { return }
 func WithPrevKV() (_ OpOption)               { return }
 func WithIgnoreLease() (_ OpOption)          { return }
 
+// The options a lock recipe reads its predecessors with.
+func WithMaxModRev(rev int64) (_ OpOption)    { return }
+func WithMaxCreateRev(rev int64) (_ OpOption) { return }
+func WithFirstCreate() (_ []OpOption)         { return }
+func WithLastCreate() (_ []OpOption)          { return }
+func WithLastRev() (_ []OpOption)             { return }
+
 func (op Op) IsTxn() bool                   { return op.cmps != nil }
 func (op Op) Txn() ([]Cmp, []Op, []Op)      { return op.cmps, op.thenOps, op.elseOps }
 func (op *Op) WithKeyBytes(keyBytes []byte) { op.key = keyBytes }

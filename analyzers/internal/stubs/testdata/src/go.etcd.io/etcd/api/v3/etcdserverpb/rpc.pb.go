@@ -32,6 +32,8 @@ type DeleteRangeResponse struct {
 
 type ResponseOp struct{}
 
+func (x *ResponseOp) GetResponseRange() (_ *RangeResponse) { return }
+
 type TxnResponse struct {
 	Header    *ResponseHeader
 	Succeeded bool
