@@ -2,7 +2,9 @@ package lease
 
 import (
 	"go/token"
+	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -36,7 +38,21 @@ import (
 // stm.Get(k) == "" { return errMissing }), as for a Txn's KeyExists, or
 // anything but done (if stm.Get(k) == "done" { return nil }): the next
 // holder's write passes the check too. Nor is a read whose branches both
-// write (gophercron's "set STARTING whatever it finds").
+// write (gophercron's "set STARTING whatever it finds"), except a create
+// where the key is absent (if len(v) == 0 { stm.Put(k, base) }), which
+// is one whatever the STM writes where the key exists. A write to another
+// key is decided too where the STM creates the key whose absence it
+// checked along with it (vearch's CreateDB puts the name, ID and body
+// keys where the name is free): it is part of that creation.
+//
+// A counter drawn in an STM needs no fence either: stm.Put(k, n+1) with
+// n parsed from the STM's own stm.Get(k), the value handed out through a
+// variable of the function that runs the STM (an ID generator). Whatever
+// the next holder drew, the commit compares k's revision, so the value
+// put follows the one the key held at the commit: the stale holder draws
+// a number no one else gets. A count bumped and not handed out is
+// another matter: like UPDATE SET n = n + 1, a stale holder's bump counts
+// twice.
 
 // stmNote says, in diagnostics, why an STM's write is no fence.
 const stmNote = "an STM retries when the keys it read change, not when the lease is lost"
@@ -98,27 +114,37 @@ func decidesBranch(v ssa.Value, depth int) bool {
 // stmDecided reports whether write, a Put or Del through the STM stm in
 // fn, is made only past a check of its own key, read through stm, whose
 // other branch gives up: a create when the key was absent, or a move from
-// a state compared with a value. It names what decided it.
+// a state compared with a value; or only where its own key was absent,
+// whatever the other branch does; or only past the absence of another key
+// the STM creates with it (CreateDB's body beside its name and id keys);
+// or draws a counter's next value (stmIncrement). It names what decided
+// it.
 func (b *builder) stmDecided(fn *ssa.Function, stm ssa.Value, write ssa.CallInstruction) (string, bool) {
 	key := arg(write.Common(), 0)
 	if key == nil {
 		return "", false
 	}
+	if stmIncrement(stm, write) {
+		return "a counter drawn in the STM", true
+	}
 	writes := stmWriteBlocks(fn, stm)
 	for _, blk := range fn.Blocks {
 		for _, instr := range blk.Instrs {
 			read, ok := instr.(*ssa.Call)
-			if !ok || !read.Call.IsInvoke() || read.Call.Value != stm || !stmReadsKey(read, key) {
+			if !ok || !read.Call.IsInvoke() || read.Call.Value != stm {
 				continue
 			}
-			for _, ref := range referrers(read) {
-				cmp, ok := ref.(*ssa.BinOp)
-				if !ok || cmp.Op != token.EQL && cmp.Op != token.NEQ {
+			own := stmReadsKey(read, key)
+			if !own && !stmCreatesWith(fn, stm, read, write) {
+				continue
+			}
+			for _, cmp := range stmCompares(read) {
+				absent := stmAbsent(cmp, read)
+				if !own && !absent {
 					continue
 				}
-				absent := stmAbsent(cmp, read)
 				for _, br := range branchesOn(cmp) {
-					won, ok := stmWonEdge(br, cmp, writes)
+					won, ok := stmWonEdge(br, cmp, writes, absent)
 					if ok && !reachesAvoiding(fn, write.Block(), map[edge]bool{won: true}) {
 						if absent {
 							return "a create if absent in the STM", true
@@ -130,6 +156,145 @@ func (b *builder) stmDecided(fn *ssa.Function, stm ssa.Value, write ssa.CallInst
 		}
 	}
 	return "", false
+}
+
+// stmCompares returns the equality comparisons of read, an STM's Get or
+// Rev, with another value: of the value itself, or of its length
+// (len(v) == 0 asks whether the key is absent, as v == "" does).
+func stmCompares(read *ssa.Call) []*ssa.BinOp {
+	var cmps []*ssa.BinOp
+	add := func(refs []ssa.Instruction) {
+		for _, ref := range refs {
+			if cmp, ok := ref.(*ssa.BinOp); ok && (cmp.Op == token.EQL || cmp.Op == token.NEQ) {
+				cmps = append(cmps, cmp)
+			}
+		}
+	}
+	add(referrers(read))
+	for _, ref := range referrers(read) {
+		if n, ok := ref.(*ssa.Call); ok && isLen(n.Common()) {
+			add(referrers(n))
+		}
+	}
+	return cmps
+}
+
+// stmCreatesWith reports whether read is an STM's read of one key that fn
+// also puts through stm, so that write, another key's, is part of that
+// key's creation.
+func stmCreatesWith(fn *ssa.Function, stm ssa.Value, read *ssa.Call, write ssa.CallInstruction) bool {
+	for _, blk := range fn.Blocks {
+		for _, instr := range blk.Instrs {
+			put, ok := instr.(*ssa.Call)
+			if !ok || put == write || !put.Call.IsInvoke() || put.Call.Value != stm || put.Call.Method.Name() != "Put" {
+				continue
+			}
+			if k := arg(put.Common(), 0); k != nil && stmReadsKey(read, k) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// stmIncrement reports whether write draws the next value of a counter:
+// stm.Put(k, v) with v computed from the STM's own read of k and
+// constants alone, and handed out through a variable of the function that
+// runs the STM (v := stm.Get(k); n, _ := strconv.ParseInt(v, 10, 64);
+// nextID = n + 1; stm.Put(k, strconv.FormatInt(nextID, 10))). The commit
+// compares k's revision, so the value drawn follows from what the key
+// held at the commit, whoever wrote it: a stale holder draws a number no
+// one else gets and overwrites nothing. (A counter bumped and not handed
+// out accumulates, as UPDATE SET n = n + 1 does: a stale holder's bump
+// counts twice.)
+func stmIncrement(stm ssa.Value, write ssa.CallInstruction) bool {
+	c := write.Common()
+	if c.Method == nil || c.Method.Name() != "Put" || len(c.Args) < 2 {
+		return false
+	}
+	key := c.Args[0]
+	var t valueTrace
+	t.read = func(read *ssa.Call) bool {
+		return read.Call.IsInvoke() && read.Call.Value == stm && read.Call.Method.Name() == "Get" && stmReadsKey(read, key)
+	}
+	return t.fromReadAlone(c.Args[1], 0) && t.reads && t.handedOut
+}
+
+// A valueTrace follows a value back to what it is computed from.
+type valueTrace struct {
+	read      func(*ssa.Call) bool // the calls it may come from
+	reads     bool                 // it comes from one
+	handedOut bool                 // it passed through a variable a closure captured
+}
+
+// fromReadAlone reports whether v is computed only from constants and
+// calls t.read accepts, through conversions, arithmetic, strconv's and
+// fmt's formatting and parsing, and variables last stored earlier in the
+// same block.
+func (t *valueTrace) fromReadAlone(v ssa.Value, depth int) bool {
+	if depth > 8 {
+		return false
+	}
+	switch x := v.(type) {
+	case *ssa.Const:
+		return true
+	case *ssa.Convert:
+		return t.fromReadAlone(x.X, depth+1)
+	case *ssa.ChangeType:
+		return t.fromReadAlone(x.X, depth+1)
+	case *ssa.MakeInterface:
+		return t.fromReadAlone(x.X, depth+1)
+	case *ssa.BinOp:
+		return t.fromReadAlone(x.X, depth+1) && t.fromReadAlone(x.Y, depth+1)
+	case *ssa.Extract:
+		return t.fromReadAlone(x.Tuple, depth+1)
+	case *ssa.UnOp:
+		if x.Op != token.MUL {
+			return t.fromReadAlone(x.X, depth+1)
+		}
+		st := lastStoreBefore(x, x.X)
+		if st == nil {
+			return false
+		}
+		if _, captured := x.X.(*ssa.FreeVar); captured {
+			t.handedOut = true
+		}
+		return t.fromReadAlone(st.Val, depth+1)
+	case *ssa.Call:
+		if t.read(x) {
+			t.reads = true
+			return true
+		}
+		f := calleeFunc(x.Common())
+		if f == nil || f.Pkg() == nil || !formats(f) {
+			return false
+		}
+		for _, a := range callArgs(x.Common()) {
+			elems, ok := variadic(a)
+			if !ok {
+				elems = []ssa.Value{a}
+			}
+			for _, e := range elems {
+				if !t.fromReadAlone(e, depth+1) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// formats reports whether f only parses or formats its operands:
+// strconv's and fmt's Sprint family.
+func formats(f *types.Func) bool {
+	switch f.Pkg().Path() {
+	case "strconv":
+		return strings.HasPrefix(f.Name(), "Parse") || strings.HasPrefix(f.Name(), "Format") || f.Name() == "Itoa" || f.Name() == "Atoi"
+	case "fmt":
+		return f.Name() == "Sprint" || f.Name() == "Sprintf"
+	}
+	return false
 }
 
 // stmReadsKey reports whether read, an STM's Get or Rev, reads key alone.
@@ -149,10 +314,10 @@ func stmReadsKey(read *ssa.Call, key ssa.Value) bool {
 }
 
 // stmAbsent reports whether cmp compares read with what an absent key
-// reads as: "" from Get, 0 from Rev.
+// reads as: "" from Get, 0 from Rev, or a length of 0.
 func stmAbsent(cmp *ssa.BinOp, read *ssa.Call) bool {
 	other := cmp.Y
-	if cmp.Y == read {
+	if cmp.Y == read || lenOf(cmp.Y, read) {
 		other = cmp.X
 	}
 	if s, ok := constString(other); ok {
@@ -181,18 +346,11 @@ func branchesOn(cond ssa.Value) []*ssa.If {
 
 // stmWonEdge returns the edge of br, an if on cmp, past which the STM
 // goes on to write, when the other edge gives up (writes nothing through
-// the STM before it returns or meets br again) and the write is on the
-// side where the key holds the compared value.
-func stmWonEdge(br *ssa.If, cmp *ssa.BinOp, writes map[*ssa.BasicBlock]bool) (edge, bool) {
+// the STM before it returns or meets br again), or when cmp asks whether
+// the key is absent, and the write is on the side where the key holds the
+// compared value (is absent).
+func stmWonEdge(br *ssa.If, cmp *ssa.BinOp, writes map[*ssa.BasicBlock]bool, absent bool) (edge, bool) {
 	blk := br.Block()
-	gives := [2]bool{givesUp(blk.Succs[0], blk, writes), givesUp(blk.Succs[1], blk, writes)}
-	if gives[0] == gives[1] {
-		return edge{}, false
-	}
-	won := 0
-	if gives[0] {
-		won = 1
-	}
 	negated := false
 	for v := br.Cond; v != ssa.Value(cmp); {
 		not, ok := v.(*ssa.UnOp)
@@ -202,6 +360,22 @@ func stmWonEdge(br *ssa.If, cmp *ssa.BinOp, writes map[*ssa.BasicBlock]bool) (ed
 		negated, v = !negated, not.X
 	}
 	isEqual := (cmp.Op == token.EQL) != negated
+	if absent {
+		// A create where the key is absent: what the other branch does
+		// to a key that exists is judged on its own.
+		if isEqual {
+			return edge{blk, 0}, true
+		}
+		return edge{blk, 1}, true
+	}
+	gives := [2]bool{givesUp(blk.Succs[0], blk, writes), givesUp(blk.Succs[1], blk, writes)}
+	if gives[0] == gives[1] {
+		return edge{}, false
+	}
+	won := 0
+	if gives[0] {
+		won = 1
+	}
 	// Edge 0 is taken when the condition holds: with ==, when the key
 	// holds the compared value. The write must be where it does: from
 	// that one state (absence included), as a Txn's Compare(Value(k), "=",

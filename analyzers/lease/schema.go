@@ -764,12 +764,12 @@ func (b *builder) keyedErrorReturned(ret *ssa.Return) string {
 	return ""
 }
 
-// lastStoreBefore returns the store to alloc made in load's block before
-// it, or nil.
-func lastStoreBefore(load ssa.Instruction, alloc *ssa.Alloc) *ssa.Store {
+// lastStoreBefore returns the store to addr (a local variable, or one a
+// closure captured) made in load's block before it, or nil.
+func lastStoreBefore(load ssa.Instruction, addr ssa.Value) *ssa.Store {
 	blk := load.Block()
 	for i := instrIndex(blk, load) - 1; i >= 0; i-- {
-		if st, ok := blk.Instrs[i].(*ssa.Store); ok && st.Addr == alloc {
+		if st, ok := blk.Instrs[i].(*ssa.Store); ok && st.Addr == addr {
 			return st
 		}
 	}

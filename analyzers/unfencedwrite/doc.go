@@ -37,7 +37,10 @@
 // STM reads the lease's key and gives up when it is gone (its commit checks
 // only the keys it read, not the lease), or makes them only where the key
 // it writes, read in the STM, holds one value and gives up otherwise (a
-// create where it is absent, a move from one state); go-redis commands outside WATCH/MULTI or a fence-comparing
+// create where it is absent, a move from one state), only where it is
+// absent, or where another key the STM creates with it is absent, or
+// draws a counter's next value from the key and hands it out (an ID
+// generator's n+1); go-redis commands outside WATCH/MULTI or a fence-comparing
 // script, and SLAVEOF or REPLICAOF, which no condition can fence (a stale
 // holder re-points a server's replication after the next holder healed it);
 // S3 PutObject, DeleteObject, CopyObject and uploads without IfMatch

@@ -3,6 +3,7 @@ package etcdlock
 import (
 	"context"
 	"errors"
+	"strconv"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.etcd.io/etcd/client/v3/concurrency"
@@ -93,5 +94,60 @@ func (s *JobBoard) Enqueue(ctx context.Context, job string) error {
 		stm.Put("/jobs/"+job, "retry") // want unfencedwrite:"an STM retries when the keys it read change"
 		return nil
 	})
+	return err
+}
+
+// NextJobID draws the next job ID from a counter in an STM and hands it
+// out, and Register creates a job's name, ID and spec keys together where
+// the name is free: neither overwrites what another leader wrote (hard
+// negatives).
+func (s *JobBoard) NextJobID(ctx context.Context) (int64, error) {
+	sess, err := concurrency.NewSession(s.cli, concurrency.WithTTL(10))
+	if err != nil {
+		return 0, err
+	}
+	defer sess.Close()
+	e := concurrency.NewElection(sess, "/election/scheduler")
+	if err := e.Campaign(ctx, "node-1"); err != nil {
+		return 0, err
+	}
+	var next int64
+	_, err = concurrency.NewSTM(s.cli, func(stm concurrency.STM) error {
+		v := stm.Get("/ids/job")
+		if len(v) == 0 {
+			stm.Put("/ids/job", "1000")
+			next = 1000
+			return nil
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return err
+		}
+		next = n + 1
+		stm.Put("/ids/job", strconv.FormatInt(next, 10))
+		return nil
+	}, concurrency.WithAbortContext(sess.Ctx()))
+	return next, err
+}
+
+func (s *JobBoard) Register(ctx context.Context, name, id, spec string) error {
+	sess, err := concurrency.NewSession(s.cli, concurrency.WithTTL(10))
+	if err != nil {
+		return err
+	}
+	defer sess.Close()
+	e := concurrency.NewElection(sess, "/election/scheduler")
+	if err := e.Campaign(ctx, "node-1"); err != nil {
+		return err
+	}
+	_, err = concurrency.NewSTM(s.cli, func(stm concurrency.STM) error {
+		if stm.Get("/names/"+name) != "" {
+			return errJobExists
+		}
+		stm.Put("/names/"+name, id)
+		stm.Put("/ids/"+id, name)
+		stm.Put("/specs/"+id, spec)
+		return nil
+	}, concurrency.WithAbortContext(sess.Ctx()))
 	return err
 }
