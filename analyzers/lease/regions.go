@@ -399,20 +399,36 @@ func (b *builder) flow(fn *ssa.Function) {
 			}
 		}
 	}
-	for _, blk := range fn.Blocks { // closures start with what was held where they were made
+	// Closures start with what was held where they were made, and so do
+	// function literals that capture nothing (an operand of their own,
+	// not a MakeClosure): concurrency.NewSTM(cli, func(stm STM) error {
+	// stm.Put("/stats/runs", ...) }).
+	var ops []*ssa.Value
+	for _, blk := range fn.Blocks {
 		state := r.in[blk].union(r.checked[blk])
 		for _, instr := range blk.Instrs {
 			if mc, ok := instr.(*ssa.MakeClosure); ok {
-				target := mc.Fn.(*ssa.Function)
-				inherited := state
-				if name := b.goroutineLock(target); name != "" {
-					inherited = state.without(func(l *Lease) bool { return l.What == name })
+				b.enterLiteral(mc.Fn.(*ssa.Function), state)
+			} else {
+				ops = instr.Operands(ops[:0])
+				for _, op := range ops {
+					if lit, ok := (*op).(*ssa.Function); ok && lit.Parent() == fn {
+						b.enterLiteral(lit, state)
+					}
 				}
-				r.entry[target] = r.entry[target].union(inherited)
 			}
 			state = b.transfer(instr, state)
 		}
 	}
+}
+
+// enterLiteral gives the function literal target the leases held where
+// it is made, but the one a goroutine it runs as takes itself.
+func (b *builder) enterLiteral(target *ssa.Function, held leaseSet) {
+	if name := b.goroutineLock(target); name != "" {
+		held = held.without(func(l *Lease) bool { return l.What == name })
+	}
+	b.regions.entry[target] = b.regions.entry[target].union(held)
 }
 
 // transferBlock applies every instruction of blk to state.
