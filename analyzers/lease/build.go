@@ -46,9 +46,9 @@ type builder struct {
 	// etcdLocks caches the keys of the package's hand-rolled etcd locks
 	// (etcdtxnlock.go); nil until first asked.
 	etcdLocks *[]ssa.Value
-	// queueLocks caches whether the package reads who came before a key
-	// it put (etcdtxnlock.go's queue recipe); nil until first asked.
-	queueLocks *bool
+	// queueClaims caches, per function that puts a key unique to its
+	// caller, whether that put is a place in a lock's queue (etcdtxnlock.go).
+	queueClaims map[*ssa.Function]bool
 	// keys caches the keys of the package's SET NX calls (lockKeys).
 	keys *[]ssa.Value
 	// findingKeys is set while lockKeys resolves the package's calls: a

@@ -44,10 +44,11 @@ import (
 // Applications copy it (vitess's lock.go, and the vearch master's
 // DistLock after it; agola's Mutex with a TryLock). Alone, such a put
 // excludes no one (a member's key in a list, a barrier's waiter), so it
-// is read as a claim only in a package that also reads who came before:
-// the claim is then the lock's try-acquire, and the function that waits
-// out the queue or gives up (deleting its key or revoking its lease)
-// the lock's acquire, as the wrapper rules find it.
+// is read as a claim only where the function that makes it reads who
+// came before, or every function that calls it does (queued): the claim
+// is then the lock's try-acquire, and the function that waits out the
+// queue or gives up (deleting its key or revoking its lease) the lock's
+// acquire, as the wrapper rules find it.
 
 // etcdLockClaim returns the key a Txn's Commit claims as a hand-rolled
 // lock, or nil if call is no such claim. txn is the Commit's receiver.
@@ -62,7 +63,7 @@ func (b *builder) etcdLockClaim(txn ssa.Value) ssa.Value {
 	if key == nil {
 		return nil
 	}
-	queued := b.readsPredecessors()
+	queued := b.queued(txn.Parent())
 	for _, op := range steps.thens {
 		if b.leasedPutKey(op) == nil && !b.readsOtherKey(op, key) && !(queued && b.readsFirstCreated(op)) {
 			return nil
@@ -81,22 +82,62 @@ func (b *builder) etcdLockClaim(txn ssa.Value) ssa.Value {
 // below its own revision.
 var predecessorOptions = []string{"WithFirstCreate", "WithMaxCreateRev", "WithMaxModRev"}
 
-// readsPredecessors reports whether the package calls one of
-// predecessorOptions: its leased create-if-absent puts are places in a
-// lock's queue (the queue recipe above).
-func (b *builder) readsPredecessors() bool {
-	if b.queueLocks != nil {
-		return *b.queueLocks
+// queued reports whether fn, the function that makes a leased put of a
+// key unique to its caller, takes a place in a lock's queue: it reads who
+// came before, or every function of the package that calls it does
+// (directly, or through a function of the package it calls). A put only
+// some callers wait behind is a member's key elsewhere (etcd's recipes
+// put a barrier's waiters and a read-write mutex's queue entries with one
+// helper).
+func (b *builder) queued(fn *ssa.Function) bool {
+	if q, ok := b.queueClaims[fn]; ok {
+		return q
 	}
-	found := false
-	b.calls(func(_ *ssa.Function, call ssa.CallInstruction) bool {
-		if f := calleeFunc(call.Common()); f != nil && b.isEtcdFunc(f) && slices.Contains(predecessorOptions, f.Name()) {
-			found = true
+	if b.queueClaims == nil {
+		b.queueClaims = make(map[*ssa.Function]bool)
+	}
+	b.queueClaims[fn] = false // a cycle through fn asks no further
+	q := b.readsPredecessors(fn, 0)
+	if !q {
+		var callers []*ssa.Function
+		b.calls(func(caller *ssa.Function, call ssa.CallInstruction) bool {
+			if call.Common().StaticCallee() == fn && caller != fn && !inTestFile(b.pass.Fset, call.Pos()) {
+				callers = append(callers, caller)
+			}
+			return true
+		})
+		q = len(callers) > 0 && !slices.ContainsFunc(callers, func(c *ssa.Function) bool { return !b.readsPredecessors(c, 0) })
+	}
+	b.queueClaims[fn] = q
+	return q
+}
+
+// readsPredecessors reports whether fn calls one of predecessorOptions,
+// itself or through the functions of the package it calls (three deep).
+func (b *builder) readsPredecessors(fn *ssa.Function, depth int) bool {
+	if depth > 3 || fn == nil || fn.Pkg == nil || fn.Pkg.Pkg != b.pass.Pkg {
+		return false
+	}
+	for _, blk := range fn.Blocks {
+		for _, instr := range blk.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			if f := calleeFunc(call.Common()); f != nil && b.isEtcdFunc(f) && slices.Contains(predecessorOptions, f.Name()) {
+				return true
+			}
+			if callee := call.Common().StaticCallee(); callee != nil && callee != fn && b.readsPredecessors(callee, depth+1) {
+				return true
+			}
 		}
-		return !found
-	})
-	b.queueLocks = &found
-	return found
+	}
+	for _, anon := range fn.AnonFuncs {
+		if b.readsPredecessors(anon, depth+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // readsFirstCreated reports whether op is an OpGet of the first-created
