@@ -107,7 +107,9 @@ func (r FenceRule) When() string {
 		return "the `Txn`'s `If` compares ownership (`IsOwner()`, `CreateRevision(key) = rev`)"
 	case EtcdSTM:
 		return "the STM reads the lease's key (`stm.Rev(mutex.Key())`) and gives up when it is gone: " +
-			"its commit then fails once the key changes; an STM's conflict check covers only the keys it reads"
+			"its commit then fails once the key changes; an STM's conflict check covers only the keys it reads, " +
+			"so otherwise only a write it decides on what it read of its key (a create where absent, a move from " +
+			"one state) or a counter's next value it hands out"
 	case S3Conditional:
 		return "the input sets `IfMatch` or `IfNoneMatch`"
 	case GCSConditional:
