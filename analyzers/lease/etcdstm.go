@@ -368,13 +368,9 @@ func stmWonEdge(br *ssa.If, cmp *ssa.BinOp, writes map[*ssa.BasicBlock]bool, abs
 		}
 		return edge{blk, 1}, true
 	}
-	gives := [2]bool{givesUp(blk.Succs[0], blk, writes), givesUp(blk.Succs[1], blk, writes)}
-	if gives[0] == gives[1] {
+	won, ok := goesOnEdge(blk, writes)
+	if !ok {
 		return edge{}, false
-	}
-	won := 0
-	if gives[0] {
-		won = 1
 	}
 	// Edge 0 is taken when the condition holds: with ==, when the key
 	// holds the compared value. The write must be where it does: from

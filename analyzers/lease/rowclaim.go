@@ -425,14 +425,9 @@ func stateBranches(addr ssa.Value, call *ssa.Call) []*ssa.If {
 // gives up and every path on from it updates the table read locked.
 func (b *builder) claimWon(fn *ssa.Function, rc recheck, read lockedRead) (edge, bool) {
 	blk := rc.br.Block()
-	writes := b.writeBlocks(fn)
-	giveUp := [2]bool{givesUp(blk.Succs[0], blk, writes), givesUp(blk.Succs[1], blk, writes)}
-	if giveUp[0] == giveUp[1] {
+	won, ok := goesOnEdge(blk, b.writeBlocks(fn))
+	if !ok {
 		return edge{}, false
-	}
-	won := 0
-	if giveUp[0] {
-		won = 1
 	}
 	if !b.movesState(fn, blk.Succs[won], read, rc) {
 		return edge{}, false
@@ -450,6 +445,20 @@ func (b *builder) writeBlocks(fn *ssa.Function) map[*ssa.BasicBlock]bool {
 		}
 	}
 	return blocks
+}
+
+// goesOnEdge returns the successor of blk, a block that ends in an if,
+// that goes on to write when the other gives up (reaches no block of
+// writes before it meets blk again); false when both or neither do.
+func goesOnEdge(blk *ssa.BasicBlock, writes map[*ssa.BasicBlock]bool) (int, bool) {
+	gives0, gives1 := givesUp(blk.Succs[0], blk, writes), givesUp(blk.Succs[1], blk, writes)
+	if gives0 == gives1 {
+		return 0, false
+	}
+	if gives0 {
+		return 1, true
+	}
+	return 0, true
 }
 
 // givesUp reports whether no block of writes is reached from start before
