@@ -1272,7 +1272,13 @@ func isFalseConst(v ssa.Value) bool {
 // result of fn, read through the closure, is not nil. That is how a helper
 // that takes a lock and hands it to its caller undoes the lock on its own
 // failure paths (defer func() { if err != nil { l.Unlock(ctx) } }()): it
-// returns holding the lock whenever it returns no error.
+// returns holding the lock whenever it returns no error. A flag the helper
+// flips when it hands the lock over does the same (release := true;
+// defer func() { if release { unlock() } }(); ...; release = false;
+// return unlock, nil: vearch's loadLockedSpace; or done := false, if
+// !done, done = true): every release in the closure runs where the flag
+// does not hold the value fn gives it last before each return of a nil
+// error.
 func (b *builder) releasesOnlyOnError(fn *ssa.Function, call *ssa.CallCommon) bool {
 	mc, ok := call.Value.(*ssa.MakeClosure)
 	if !ok {
@@ -1280,17 +1286,26 @@ func (b *builder) releasesOnlyOnError(fn *ssa.Function, call *ssa.CallCommon) bo
 	}
 	body := mc.Fn.(*ssa.Function)
 	errVars := make(map[ssa.Value]bool) // the closure's free vars bound to fn's named error results
+	// and to flags fn sets to one value before it returns no error: the
+	// value handing the lock over (false for release := true, true for
+	// done := false)
+	flagVars := make(map[ssa.Value]bool)
 	for i, bound := range mc.Bindings {
 		if namedErrorResult(fn, bound) {
 			errVars[body.FreeVars[i]] = true
+		} else if handed, ok := flagOnSuccess(fn, bound); ok {
+			flagVars[body.FreeVars[i]] = handed
 		}
 	}
-	if len(errVars) == 0 {
+	if len(errVars) == 0 && len(flagVars) == 0 {
 		return false
 	}
-	var onError []*ssa.BasicBlock // the blocks entered only when such a result is not nil
+	var onError []*ssa.BasicBlock // the blocks entered only when such a result is not nil, or such a flag set
 	for _, blk := range body.Blocks {
 		if blk, ok := errNotNilBranch(blk, errVars); ok {
+			onError = append(onError, blk)
+		}
+		if blk, ok := flagSetBranch(blk, flagVars); ok {
 			onError = append(onError, blk)
 		}
 	}
@@ -1311,6 +1326,94 @@ func (b *builder) releasesOnlyOnError(fn *ssa.Function, call *ssa.CallCommon) bo
 		}
 	}
 	return released
+}
+
+// flagOnSuccess reports whether v is a bool variable of fn that fn sets
+// to one constant last before every return of a nil error (and returns one
+// somewhere), and which.
+func flagOnSuccess(fn *ssa.Function, v ssa.Value) (handed, ok bool) {
+	alloc, ok := v.(*ssa.Alloc)
+	if !ok || alloc.Parent() != fn || !isBoolType(derefType(alloc.Type())) {
+		return false, false
+	}
+	var values []bool
+	for _, blk := range fn.Blocks {
+		ret, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return)
+		if !ok || len(ret.Results) == 0 || blk == fn.Recover {
+			continue // (a panic recovered returns what it returns)
+		}
+		last := ret.Results[len(ret.Results)-1]
+		if load, ok := last.(*ssa.UnOp); ok && load.Op == token.MUL {
+			// A function that defers returns its results through their
+			// variables, stored before the deferred calls run.
+			if st := lastDominatingStore(ret, load.X); st != nil {
+				last = st.Val
+			}
+		}
+		if !isErrorType(last.Type()) || !isNilConst(last) {
+			continue
+		}
+		st := lastDominatingStore(ret, alloc)
+		if st == nil {
+			return false, false
+		}
+		c, ok := st.Val.(*ssa.Const)
+		if !ok || c.Value == nil || c.Value.Kind() != constant.Bool {
+			return false, false
+		}
+		values = append(values, constant.BoolVal(c.Value))
+	}
+	if len(values) == 0 || slices.Contains(values, !values[0]) {
+		return false, false
+	}
+	return values[0], true
+}
+
+// lastDominatingStore returns the store into addr made last before instr
+// in its block or, failing one, in the nearest block that dominates it.
+func lastDominatingStore(instr ssa.Instruction, addr ssa.Value) *ssa.Store {
+	if st := lastStoreBefore(instr, addr); st != nil {
+		return st
+	}
+	for blk := instr.Block().Idom(); blk != nil; blk = blk.Idom() {
+		for i := len(blk.Instrs) - 1; i >= 0; i-- {
+			if st, ok := blk.Instrs[i].(*ssa.Store); ok && st.Addr == addr {
+				return st
+			}
+		}
+	}
+	return nil
+}
+
+// flagSetBranch returns the successor of blk's branch entered when a bool
+// loaded from one of flagVars does not hold the value that hands the lock
+// over (if release { ... }, if !done { ... }).
+func flagSetBranch(blk *ssa.BasicBlock, flagVars map[ssa.Value]bool) (*ssa.BasicBlock, bool) {
+	if len(blk.Instrs) == 0 || len(flagVars) == 0 {
+		return nil, false
+	}
+	br, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.If)
+	if !ok {
+		return nil, false
+	}
+	cond, negated := br.Cond, false
+	if not, ok := cond.(*ssa.UnOp); ok && not.Op == token.NOT {
+		cond, negated = not.X, true
+	}
+	load, ok := cond.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil, false
+	}
+	handed, ok := flagVars[load.X]
+	if !ok {
+		return nil, false
+	}
+	// Succs[0] is taken when the condition holds: the flag is true, or
+	// false where it is negated.
+	if handed != negated {
+		return blk.Succs[1], true
+	}
+	return blk.Succs[0], true
 }
 
 // namedErrorResult reports whether v is the local that holds one of fn's

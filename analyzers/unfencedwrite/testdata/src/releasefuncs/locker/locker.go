@@ -47,3 +47,64 @@ func (l Locker) LockRepo(ctx context.Context, key string) (func(context.Context)
 		return err
 	}, nil
 }
+
+// LockLoaded takes the space lock, loads what the caller needs, and hands
+// the release over only when it succeeds: a deferred closure lets go on
+// every failure, while the flag it tests is still set (vearch's
+// loadLockedSpace).
+func (l Locker) LockLoaded(ctx context.Context, key string, load func() error) (func(), error) {
+	m := l.rs.NewMutex("space/" + key)
+	if err := m.LockContext(ctx); err != nil {
+		return nil, err
+	}
+	unlock := func() { m.UnlockContext(context.WithoutCancel(ctx)) }
+	release := true
+	defer func() {
+		if release {
+			unlock()
+		}
+	}()
+	if err := load(); err != nil {
+		return nil, fmt.Errorf("loading %s: %w", key, err)
+	}
+	release = false
+	return unlock, nil
+}
+
+// LockDone hands its release over once done is set, the other way round.
+func (l Locker) LockDone(ctx context.Context, key string, load func() error) (unlock func(), err error) {
+	m := l.rs.NewMutex("done/" + key)
+	if err := m.LockContext(ctx); err != nil {
+		return nil, err
+	}
+	done := false
+	defer func() {
+		if !done {
+			m.UnlockContext(context.WithoutCancel(ctx))
+		}
+	}()
+	if err := load(); err != nil {
+		return nil, err
+	}
+	done = true
+	return func() { m.UnlockContext(context.WithoutCancel(ctx)) }, nil
+}
+
+// LockChecked lets go in its deferred closure whatever the flag says at
+// the end: it sets it back before it returns, so it hands over nothing.
+func (l Locker) LockChecked(ctx context.Context, key string) (func(), error) {
+	m := l.rs.NewMutex("checked/" + key)
+	if err := m.LockContext(ctx); err != nil {
+		return nil, err
+	}
+	unlock := func() { m.UnlockContext(context.WithoutCancel(ctx)) }
+	release := true
+	defer func() {
+		if release {
+			unlock()
+		}
+	}()
+	release = false
+	release = true
+	return unlock, nil
+}

@@ -147,3 +147,37 @@ func (s *Service) Close(ctx context.Context, repoID int64) error {
 	_, err := s.db.ExecContext(ctx, `UPDATE queues SET closed = true WHERE repo_id = $1`, repoID) // want `writes to SQL database without a fencing token while the redsync lock taken by Service.hold`
 	return err
 }
+
+// AddIndex writes under the lock LockLoaded handed over, until the
+// deferred release.
+func (s *Service) AddIndex(ctx context.Context, space string) error {
+	unlock, err := s.locker.LockLoaded(ctx, space, func() error { return nil })
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	_, err = s.db.ExecContext(ctx, `UPDATE spaces SET indexes = indexes + 1 WHERE name = $1`, space) // want `writes to SQL database without a fencing token while the redsync lock taken by Locker.LockLoaded \(line \d+\) is held`
+	return err
+}
+
+// Reindex writes under the lock LockDone handed over.
+func (s *Service) Reindex(ctx context.Context, space string) error {
+	unlock, err := s.locker.LockDone(ctx, space, func() error { return nil })
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	_, err = s.db.ExecContext(ctx, `UPDATE spaces SET reindexed = true WHERE name = $1`, space) // want `writes to SQL database without a fencing token while the redsync lock taken by Locker.LockDone \(line \d+\) is held`
+	return err
+}
+
+// Recheck writes after LockChecked, which let go (a hard negative).
+func (s *Service) Recheck(ctx context.Context, space string) error {
+	unlock, err := s.locker.LockChecked(ctx, space)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	_, err = s.db.ExecContext(ctx, `UPDATE spaces SET checked = true WHERE name = $1`, space)
+	return err
+}
