@@ -162,7 +162,7 @@ func (b *builder) readsFirstCreated(op ssa.Value) bool {
 // readsOtherKey reports whether op is an OpGet of one key other than key,
 // with no options. A read of a range beside the put (the first-created key
 // under the lock's prefix: etcd's Mutex recipe, copied) makes the put a
-// place in a queue, not the lock.
+// place in a queue, which readsFirstCreated tells where it is queued.
 func (b *builder) readsOtherKey(op, key ssa.Value) bool {
 	p := producer(op)
 	if p == nil {
@@ -198,10 +198,10 @@ func (b *builder) leasedPutKey(op ssa.Value) ssa.Value {
 }
 
 // absenceCompare returns key if cmp is Compare(CreateRevision(key), "=",
-// 0), Compare(Version(key), "=", 0) (versioned, true: etcd's recipes put
-// a key unique to the caller so) or clientv3util.KeyMissing(key): the key
-// does not exist.
-func absenceCompare(cmp ssa.Value) (key ssa.Value, versioned bool) {
+// 0), Compare(Version(key), "=", 0) or clientv3util.KeyMissing(key): the
+// key does not exist. unique says it was Version: etcd's recipes put a key
+// unique to the caller so, which is a lock only where it is queued.
+func absenceCompare(cmp ssa.Value) (key ssa.Value, unique bool) {
 	p := producer(cmp)
 	if p == nil {
 		return nil, false
