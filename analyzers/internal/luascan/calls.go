@@ -176,6 +176,7 @@ func (p *parser) redisCall(pos int, protected bool, args []val) val {
 		}
 	}
 	c.Write = writes(c)
+	c.Step = c.Write && p.steps(c)
 	g := maxGuard(p.guard(), intrinsicGuard(c))
 	c.Guard, c.GuardKey, c.GuardArgv = g.g, g.key, g.argv
 	// Calls nested in the arguments were recorded first; keep source order.
@@ -184,8 +185,41 @@ func (p *parser) redisCall(pos int, protected bool, args []val) val {
 	return resultOf(c)
 }
 
+// steps reports whether the write c moves the number stored at its key
+// (Call.Step).
+func (p *parser) steps(c Call) bool {
+	if len(c.Args) == 0 || c.Args[0].Kind != Key || c.Args[0].Index == 0 {
+		return false
+	}
+	key := c.Args[0].Index
+	switch c.Command {
+	case "INCR", "INCRBY", "DECR", "DECRBY", "INCRBYFLOAT":
+		return true
+	case "SET":
+		if len(c.Args) < 2 {
+			return false
+		}
+		switch v := c.Args[1]; v.Kind {
+		case Counted:
+			return v.Index == key
+		case Argv, Literal:
+			return p.missing(key)
+		}
+	}
+	return false
+}
+
+// missing reports whether the code here runs only where the script found
+// KEYS[key] missing.
+func (p *parser) missing(key int) bool {
+	return slices.ContainsFunc(p.facts, func(f guardInfo) bool { return f.absent && f.key == key })
+}
+
 // resultOf returns the value a redis call evaluates to.
 func resultOf(c Call) val {
+	if c.Step && c.Command != "SET" {
+		return val{kind: vCounted, index: c.Args[0].Index} // INCR replies the new number
+	}
 	if created := intrinsicGuard(c); created.g == CreateOnly {
 		if c.Command == "SET" {
 			// SET ... NX replies OK or nil: truthy only for the creator.
@@ -226,6 +260,8 @@ func argOf(v val) Arg {
 		return Arg{Kind: Argv, Index: v.index}
 	case vLit:
 		return Arg{Kind: Literal, Text: v.lit}
+	case vCounted:
+		return Arg{Kind: Counted, Index: v.index}
 	}
 	return Arg{}
 }

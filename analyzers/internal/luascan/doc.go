@@ -6,7 +6,11 @@
 // only happens after the script compared a value it read from Redis with
 // an ARGV: an ordered comparison (a fencing token check) or an equality
 // (the owner check of the compare-and-delete release and
-// compare-and-extend idioms of redsync and bsm/redislock).
+// compare-and-extend idioms of redsync and bsm/redislock). A guard holds
+// after an if when every branch that falls through ends with it (the key
+// missing in one branch, the token newer in the other is a fence). It also
+// tells a counter (Script.CounterKey): a script whose every write steps
+// the number stored at one key, as an ID generator's does.
 //
 // It has a real Lua 5.1+ tokenizer (long strings, long comments, escapes)
 // and a recursive-descent parser of statements and expressions; values are

@@ -16,6 +16,11 @@ type Script struct {
 	Unknown bool
 	// Problem says why the script is Unknown, with its byte offset.
 	Problem string
+	// CounterKey, when not 0, says that the script is a counter on
+	// KEYS[CounterKey]: every write it makes steps the number stored there
+	// (Call.Step) or sets that key's TTL. Redis runs a script whole, so a
+	// late run takes the next number and overwrites nothing.
+	CounterKey int
 }
 
 // Call is one redis.call(...) or redis.pcall(...).
@@ -34,6 +39,11 @@ type Call struct {
 	// GuardKey and GuardArgv say what the guard compared: the stored value
 	// of KEYS[GuardKey] with ARGV[GuardArgv] (0 when not a literal index).
 	GuardKey, GuardArgv int
+	// Step reports a write that moves the number stored at its key:
+	// INCR, INCRBY, DECR, DECRBY or INCRBYFLOAT of it, a SET of it to what
+	// the script read there plus or minus an amount, or a SET of a first
+	// value where the script found the key missing.
+	Step bool
 	// Pos is the byte offset of the call in the source.
 	Pos int
 }
@@ -51,6 +61,10 @@ const (
 	Argv
 	// Literal is a string or number literal; Text holds its value.
 	Literal
+	// Counted is the number the script read from KEYS[Index] plus or
+	// minus an ARGV or a literal (tonumber(cur) + ARGV[1]), or what an
+	// INCR of that key returned.
+	Counted
 )
 
 // Arg is one argument of a Call.
@@ -127,5 +141,34 @@ func Parse(src string) *Script {
 	if !s.Writes {
 		s.Guard = None
 	}
+	if !s.Unknown {
+		s.CounterKey = counterKey(s.Calls)
+	}
 	return s
+}
+
+// counterKey returns the key every write of calls steps (or sets the TTL
+// of), when at least one steps it; 0 otherwise.
+func counterKey(calls []Call) int {
+	key, stepped := 0, false
+	for _, c := range calls {
+		if !c.Write {
+			continue
+		}
+		if len(c.Args) == 0 || c.Args[0].Kind != Key || c.Args[0].Index == 0 || key != 0 && c.Args[0].Index != key {
+			return 0
+		}
+		key = c.Args[0].Index
+		switch {
+		case c.Step:
+			stepped = true
+		case c.Command == "EXPIRE" || c.Command == "PEXPIRE":
+		default:
+			return 0
+		}
+	}
+	if !stepped {
+		return 0
+	}
+	return key
 }

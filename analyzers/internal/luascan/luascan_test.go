@@ -54,6 +54,15 @@ if redis.call("getrange", KEYS[1], 0, offset-1) == string.sub(ARGV[1], 1, offset
 `
 	// The fence script of lock-apis.md section 12: refuse a token that is
 	// not newer than the stored one, then store token and data.
+	// The fence script as balance's CheckAndSetUpdateTime nests it: compared
+	// only where the key holds a value.
+	nestedFence = `
+local cur = redis.call('GET', KEYS[1])
+if cur then
+	if tonumber(ARGV[1]) <= tonumber(cur) then return 0 end
+end
+redis.call('SET', KEYS[1], ARGV[1])
+redis.call('SET', KEYS[2], ARGV[2])`
 	fenceScript = `local cur = tonumber(redis.call('GET', KEYS[1]) or '0'); if tonumber(ARGV[1]) <= cur then return 0 end; redis.call('SET', KEYS[1], ARGV[1]); redis.call('SET', KEYS[2], ARGV[2]); return 1`
 )
 
@@ -131,6 +140,46 @@ if not v or redis.call("GET", KEYS[2]) == ARGV[1] then redis.call("SET", KEYS[1]
 			[]string{"GET k1", "GET k2", "SET k1 a1 'PX' a2 w"}, luascan.None},
 		{"fence script", fenceScript,
 			[]string{"GET k1", "SET k1 a1 w fence-compare(k1,a1)", "SET k2 a2 w fence-compare(k1,a1)"}, luascan.FenceCompare},
+		{"fence checked only where the key holds one", nestedFence,
+			[]string{"GET k1", "SET k1 a1 w fence-compare(k1,a1)", "SET k2 a2 w fence-compare(k1,a1)"}, luascan.FenceCompare},
+		{"nested check that does not leave", `
+local cur = redis.call('GET', KEYS[1])
+if cur then
+	if tonumber(ARGV[1]) <= tonumber(cur) then cur = false end
+end
+redis.call('SET', KEYS[2], ARGV[2])`,
+			[]string{"GET k1", "SET k2 a2 w"}, luascan.None},
+		{"missing, or newer, across branches", `
+local cur = redis.call('GET', KEYS[1])
+if cur then
+	if tonumber(ARGV[1]) <= tonumber(cur) then return 0 end
+elseif ARGV[3] == '1' then
+	redis.call('DEL', KEYS[3])
+else
+	return 0
+end
+redis.call('SET', KEYS[2], ARGV[2])`,
+			[]string{"GET k1", "DEL k3 w", "SET k2 a2 w fence-compare(k1,a1)"}, luascan.None},
+		{"a branch that falls through unchecked", `
+local cur = redis.call('GET', KEYS[1])
+if ARGV[3] == '1' then
+	if tonumber(ARGV[1]) <= tonumber(cur or '0') then return 0 end
+else
+	redis.call('DEL', KEYS[3])
+end
+redis.call('SET', KEYS[2], ARGV[2])`,
+			[]string{"GET k1", "DEL k3 w", "SET k2 a2 w"}, luascan.None},
+		{"every branch checks the owner or leaves", `
+local owner = redis.call('GET', KEYS[1])
+if owner == ARGV[1] then
+	redis.call('PEXPIRE', KEYS[1], ARGV[2])
+elseif owner == ARGV[3] then
+	redis.call('SET', KEYS[1], ARGV[1])
+else
+	return 0
+end
+redis.call('SET', KEYS[2], 'x')`,
+			[]string{"GET k1", "PEXPIRE k1 a2 w owner-compare(k1,a1)", "SET k1 a1 w owner-compare(k1,a3)", "SET k2 'x' w owner-compare(k1,a1)"}, luascan.OwnerCompare},
 
 		// Fences written other ways.
 		{"fence in the then branch", `
@@ -348,6 +397,75 @@ return run(redis.call, 'DEL', KEYS[1])`, "redis.call passed to a function at off
 			s := luascan.Parse(tt.src)
 			if !s.Unknown || s.Problem != tt.problem {
 				t.Errorf("Unknown=%v Problem=%q, want %q", s.Unknown, s.Problem, tt.problem)
+			}
+		})
+	}
+}
+
+// counterCases are scripts luascan calls counters (key is CounterKey) and
+// scripts it must not. TestCountersOnRedis runs each on a real server.
+var counterCases = []struct {
+	name string
+	src  string
+	key  int
+}{
+	// balance's ID generator (backend/internal/utils/id_generator.go).
+	{"first value when missing, then the stored number plus a step", `
+local current = redis.call('GET', KEYS[1])
+if current == false then
+	redis.call('SET', KEYS[1], ARGV[1])
+	return tonumber(ARGV[1])
+else
+	local newID = tonumber(current) + tonumber(ARGV[2])
+	redis.call('SET', KEYS[1], newID)
+	return newID
+end`, 1},
+	{"INCR with a TTL on the first draw", `
+local n = redis.call('INCR', KEYS[2])
+if n == 1 then redis.call('EXPIRE', KEYS[2], ARGV[1]) end
+return n`, 2},
+	{"a default for a missing key, then SET with a TTL", `
+local cur = tonumber(redis.call('GET', KEYS[1]) or '0')
+local nxt = cur + 1
+redis.call('SET', KEYS[1], nxt, 'EX', 60)
+return nxt`, 1},
+	{"a literal step first", `local v = 1 + (redis.call('GET', KEYS[1]) or 0); redis.call('SET', KEYS[1], v)`, 1},
+
+	// Not counters.
+	{"a first value set without checking the key is missing", `
+local current = redis.call('GET', KEYS[1])
+redis.call('SET', KEYS[1], ARGV[1])
+return current`, 0},
+	{"the number of another key", `
+local cur = redis.call('GET', KEYS[2])
+redis.call('SET', KEYS[1], cur + 1)`, 0},
+	{"a second key written", `
+local n = redis.call('INCR', KEYS[1])
+redis.call('SET', KEYS[2], ARGV[1])
+return n`, 0},
+	{"a multiplied number", `
+local cur = redis.call('GET', KEYS[1])
+redis.call('SET', KEYS[1], cur * 2)`, 0},
+	{"stepped by another stored number", `
+local cur = redis.call('GET', KEYS[1])
+redis.call('SET', KEYS[1], cur + redis.call('GET', KEYS[2]))`, 0},
+	{"a missing test of another key", `
+if redis.call('GET', KEYS[2]) == false then redis.call('SET', KEYS[1], ARGV[1]) end
+redis.call('INCR', KEYS[1])`, 0},
+	{"reads only", `return redis.call('GET', KEYS[1])`, 0},
+	{"a fence check", fenceScript, 0},
+	{"a lock release", redsyncDelete, 0},
+}
+
+func TestCounter(t *testing.T) {
+	for _, tt := range counterCases {
+		t.Run(tt.name, func(t *testing.T) {
+			s := luascan.Parse(tt.src)
+			if s.Unknown {
+				t.Fatalf("Unknown: %s", s.Problem)
+			}
+			if s.CounterKey != tt.key {
+				t.Errorf("CounterKey = %d, want %d", s.CounterKey, tt.key)
 			}
 		})
 	}

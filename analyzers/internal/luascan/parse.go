@@ -1,6 +1,9 @@
 package luascan
 
-import "strconv"
+import (
+	"slices"
+	"strconv"
+)
 
 // maxDepth bounds the nesting of blocks and expressions, so that hostile
 // input cannot exhaust the stack.
@@ -26,6 +29,7 @@ type parser struct {
 	env    []binding   // locals in scope, innermost last
 	block  int         // current block depth
 	facts  []guardInfo // guards that hold at the current point
+	ended  []guardInfo // the guards the last block parsed added and left holding at its end
 	funcs  int         // depth of function bodies
 }
 
@@ -115,6 +119,10 @@ func (p *parser) blockBody() (exits bool) {
 	envLen, factLen := len(p.env), len(p.facts)
 	p.block++
 	defer func() {
+		p.ended = nil
+		if !exits {
+			p.ended = slices.Clone(p.facts[factLen:])
+		}
 		p.block--
 		p.env, p.facts = p.env[:envLen], p.facts[:factLen]
 	}()
@@ -147,6 +155,7 @@ func (p *parser) statement() bool {
 		p.expect("end")
 	case p.accept("do"):
 		exits := p.blockBody()
+		p.facts = append(p.facts, p.ended...)
 		p.expect("end")
 		return exits
 	case p.accept("for"):
@@ -186,8 +195,12 @@ func (p *parser) guarded(g guardInfo, body func() bool) bool {
 // condition true and the earlier ones false. When the branches that can
 // fall through all had some condition false, the code after the if runs
 // with those guards: "if stale then return 0 end; write" guards write.
+// When several branches fall through, the code after runs with what holds
+// at the end of each of them: "if cur then if token <= cur then return 0
+// end end; write" guards write (the key is missing, or the token is newer).
 func (p *parser) ifStat() bool {
-	var falses []guardInfo // guards that hold when each condition so far was false
+	var falses []guardInfo  // guards that hold when each condition so far was false
+	var through []guardInfo // the guard at the end of each branch that falls through
 	allExit, hasElse := true, false
 	for first := true; first || p.is("elseif"); first = false {
 		p.next() // if / elseif
@@ -195,15 +208,21 @@ func (p *parser) ifStat() bool {
 		t, f := truth(p.expr())
 		p.expect("then")
 		exits := p.guarded(t, p.blockBody)
+		if !exits {
+			through = append(through, conjunction(slices.Concat(falses, []guardInfo{t}, p.ended)))
+		}
 		p.facts = p.facts[:len(p.facts)-len(falses)]
 		allExit = allExit && exits
 		falses = append(falses, f)
 	}
-	prevExit := allExit
+	prevExit, elseExits := allExit, false
+	var elseEnded []guardInfo
 	if p.accept("else") {
 		hasElse = true
 		p.facts = append(p.facts, falses...)
-		allExit = p.blockBody() && allExit
+		elseExits = p.blockBody()
+		elseEnded = p.ended
+		allExit = elseExits && allExit
 		p.facts = p.facts[:len(p.facts)-len(falses)]
 	}
 	p.expect("end")
@@ -213,6 +232,14 @@ func (p *parser) ifStat() bool {
 	case prevExit:
 		// Only the else branch (or no branch) falls through.
 		p.facts = append(p.facts, falses...)
+		p.facts = append(p.facts, elseEnded...)
+	default:
+		if !elseExits {
+			through = append(through, conjunction(slices.Concat(falses, elseEnded)))
+		}
+		if g := eitherAll(through); g.g > None || g.absent {
+			p.facts = append(p.facts, g)
+		}
 	}
 	return false
 }
@@ -502,6 +529,8 @@ func (p *parser) subexpr(limit int) val {
 			v = logical(v, op, w)
 		case "<", ">", "<=", ">=", "~=", "==":
 			v = compare(v, op, w)
+		case "+", "-":
+			v = arith(v, op, w)
 		default:
 			v = val{}
 		}

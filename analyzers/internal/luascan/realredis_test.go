@@ -36,6 +36,12 @@ func TestGuardsOnRedis(t *testing.T) {
 		guard       luascan.Guard
 	}{
 		{"fence script", fenceScript, fenceSetup, fenceKeys, stale, fresh, getData, luascan.FenceCompare},
+		{"fence checked only where the key holds one", nestedFence, fenceSetup, fenceKeys, stale, fresh, getData, luascan.FenceCompare},
+		{"a nested check that does not leave", `local cur = redis.call('GET', KEYS[1])
+if cur then
+	if tonumber(ARGV[1]) <= tonumber(cur) then cur = false end
+end
+redis.call('SET', KEYS[2], ARGV[2])`, fenceSetup, fenceKeys, stale, fresh, getData, luascan.None},
 		{"missing or newer", `local cur = redis.call('GET', KEYS[1])
 if not cur or tonumber(cur) < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]); redis.call('SET', KEYS[2], ARGV[2]) end`,
 			fenceSetup, fenceKeys, stale, fresh, getData, luascan.FenceCompare},
@@ -144,4 +150,67 @@ func startRedis(t *testing.T) string {
 			t.Fatalf("redis-server did not start:\n%s", log)
 		}
 	}
+}
+
+// TestCountersOnRedis checks each script luascan calls a counter against a
+// real Redis server: run twice in a row, from a database where the keys are
+// missing and from one where they hold numbers, every run must change the
+// counter's key and no other key. That is what makes a late run harmless:
+// it steps the number it finds instead of writing back one it computed
+// before.
+func TestCountersOnRedis(t *testing.T) {
+	sock := startRedis(t)
+	setups := [][][]string{
+		{{"SET", "other", "keep"}},
+		{{"SET", "other", "keep"}, {"SET", "c1", "5"}, {"SET", "c2", "3"}},
+	}
+	keys, args := []string{"c1", "c2"}, []string{"100", "7"}
+	counters := 0
+	for _, c := range counterCases {
+		s := luascan.Parse(c.src)
+		if s.CounterKey == 0 {
+			continue
+		}
+		counters++
+		t.Run(c.name, func(t *testing.T) {
+			counter := keys[s.CounterKey-1]
+			for _, setup := range setups {
+				before := redisSnapshot(t, sock, setup, c.src, 0, keys, args)
+				first := redisSnapshot(t, sock, setup, c.src, 1, keys, args)
+				second := redisSnapshot(t, sock, setup, c.src, 2, keys, args)
+				for key := range before {
+					moved := key == counter
+					if (first[key] != before[key]) != moved || (second[key] != first[key]) != moved {
+						t.Fatalf("from %q, two runs left %q = %q, then %q, then %q; luascan calls the script a counter on %q",
+							setup, key, before[key], first[key], second[key], counter)
+					}
+				}
+			}
+		})
+	}
+	if counters == 0 {
+		t.Fatal("no script read as a counter")
+	}
+}
+
+// redisSnapshot empties the database, runs setup, EVALs script runs times
+// with keys and args, and returns the values of c1, c2 and other ("" when
+// missing). A script's error fails the test.
+func redisSnapshot(t *testing.T, sock string, setup [][]string, script string, runs int, keys, args []string) map[string]string {
+	t.Helper()
+	redisCLI(t, sock, "FLUSHALL")
+	for _, cmd := range setup {
+		redisCLI(t, sock, cmd...)
+	}
+	for range runs {
+		eval := append([]string{"EVAL", script, strconv.Itoa(len(keys))}, keys...)
+		if out := redisCLI(t, sock, append(eval, args...)...); strings.HasPrefix(out, "ERR") {
+			t.Fatalf("EVAL: %s", out)
+		}
+	}
+	snap := make(map[string]string)
+	for _, key := range []string{"c1", "c2", "other"} {
+		snap[key] = redisCLI(t, sock, "GET", key)
+	}
+	return snap
 }

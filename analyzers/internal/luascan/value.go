@@ -14,6 +14,7 @@ const (
 	vLit                    // a literal; lit holds its value
 	vBool                   // the result of a comparison or a logical combination of them
 	vCreated                // the 0/1 result of SETNX, HSETNX, MSETNX: 1 when this call created the key
+	vCounted                // a number stepped from the stored value of KEYS[index] (cur + ARGV[1], INCR's result)
 	vRedisFn                // the function redis.call (or redis.pcall: protected) itself
 )
 
@@ -84,6 +85,36 @@ func either(a, b guardInfo) guardInfo {
 		return guardInfo{}
 	}
 	return minGuard(a, b)
+}
+
+// conjunction returns one guard that holds when all of gs hold: the
+// strongest, or a missing key's fact when that is all they say.
+func conjunction(gs []guardInfo) guardInfo {
+	var g, absent guardInfo
+	for _, f := range gs {
+		switch {
+		case f.absent && !absent.absent:
+			absent = f
+		case !f.absent:
+			g = maxGuard(g, f)
+		}
+	}
+	if g.g == None && absent.absent {
+		return absent
+	}
+	return g
+}
+
+// eitherAll returns the guard that holds when any one of gs holds.
+func eitherAll(gs []guardInfo) guardInfo {
+	if len(gs) == 0 {
+		return guardInfo{}
+	}
+	g := gs[0]
+	for _, f := range gs[1:] {
+		g = either(g, f)
+	}
+	return g
 }
 
 // truth returns the guards that hold when v is truthy and when it is falsy.
@@ -163,6 +194,21 @@ func missing(stored val, op string, lit val) val {
 		res.ifFalse = absent
 	}
 	return res
+}
+
+// arith returns the value of "a + b" or "a - b": a number stepped from a
+// key's stored value when one side is that value (or already such a
+// number) and the other an ARGV or a literal.
+func arith(a val, op string, b val) val {
+	amount := func(v val) bool { return v.kind == vArgv || v.kind == vLit }
+	counted := func(v val) bool { return (v.kind == vStored || v.kind == vCounted) && v.index > 0 }
+	switch {
+	case counted(a) && amount(b):
+		return val{kind: vCounted, index: a.index}
+	case op == "+" && amount(a) && counted(b):
+		return val{kind: vCounted, index: b.index}
+	}
+	return val{}
 }
 
 // isFollowed reports values that could take part in a guard comparison.
