@@ -505,14 +505,6 @@ func (m *Model) LeaseAround(w *Write) *Lease {
 	return m.answers.around[w]
 }
 
-// DrawsToken reports whether w, one of m.Writes, is a draw from a counter
-// (Redis INCR) whose result the program reads: it hands out a token rather
-// than writing protected data, and a late draw is weaktoken's to report,
-// not a write to fence.
-func (m *Model) DrawsToken(w *Write) bool {
-	return m != nil && m.answers.draws[w]
-}
-
 // Guarding returns the leases of w.Held, one of m.Writes, that guard it:
 // all of them, except a lease its function also writes the same object
 // without, for a write through an object the function built itself
@@ -531,18 +523,15 @@ func (m *Model) Guarding(w *Write) []*Lease {
 type answers struct {
 	origins  map[*Write]Origin
 	around   map[*Write]*Lease
-	draws    map[*Write]bool
 	guarding map[*Write][]*Lease // only where it differs from Write.Held
 }
 
 // answer computes, for every write, what the checks ask: its token's
-// origin, the lease around it, whether it draws a token, the leases that
-// guard it.
+// origin, the lease around it, the leases that guard it.
 func (b *builder) answer() answers {
 	a := answers{
 		origins: make(map[*Write]Origin),
 		around:  make(map[*Write]*Lease),
-		draws:   make(map[*Write]bool),
 
 		guarding: b.ownObjectLeases(),
 	}
@@ -555,9 +544,6 @@ func (b *builder) answer() answers {
 		}
 		if l := b.tokens.leaseAround(w); l != nil {
 			a.around[w] = l
-		}
-		if b.tokens.drawsToken(w) {
-			a.draws[w] = true
 		}
 	}
 	return a

@@ -38,6 +38,9 @@ func (b *builder) scriptWrite(w *Write, c *ssa.CallCommon, api *API) *Write {
 	case luascan.CreateOnly:
 		w.LockImpl = true
 	}
+	if scriptCounts(s) {
+		markDraw(w, w.Call)
+	}
 	return w
 }
 

@@ -1133,29 +1133,3 @@ func (t *tokenFlow) leaseAround(w *Write) *Lease {
 	}
 	return t.lateAt(w.Call, 0)
 }
-
-// drawsToken reports whether w is a draw from a counter (Redis INCR) whose
-// result the program reads: it hands out a token rather than writing
-// protected data, and a late draw is weaktoken's to report, not a write to
-// fence.
-func (t *tokenFlow) drawsToken(w *Write) bool {
-	if w.Call == nil {
-		return false
-	}
-	c, ok := t.b.resolve(w.Call.Common())
-	if !ok || !c.role.Has(RoleCounter) {
-		return false
-	}
-	v := w.Call.Value()
-	if v == nil || v.Referrers() == nil {
-		return false
-	}
-	for _, ref := range *v.Referrers() {
-		if call, ok := ref.(ssa.CallInstruction); ok && callRecv(call.Common()) == v {
-			if f := calleeFunc(call.Common()); f != nil && (f.Name() == "Result" || f.Name() == "Val") {
-				return true
-			}
-		}
-	}
-	return false
-}

@@ -11,7 +11,7 @@ import (
 
 // tokenProbe reports, at every call of a function named probe in the
 // fixtures, the origin the token flow gives its argument ("kind what"), and
-// "draws a token" at each write that Model.DrawsToken says draws one.
+// "draws a token" at each write fenced as a draw from a counter.
 // It builds the model itself so that it can export token facts and check
 // them against the fixtures' fact expectations.
 var tokenProbe = &analysis.Analyzer{
@@ -22,7 +22,7 @@ var tokenProbe = &analysis.Analyzer{
 		m, b := buildWithBuilder(pass, nil, nil)
 		b.exportTokenFacts()
 		for _, w := range m.Writes {
-			if m.DrawsToken(w) {
+			if w.FencedBy == drawFence {
 				pass.Reportf(w.Pos, "draws a token")
 			}
 		}

@@ -147,6 +147,9 @@ func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, calle
 		w.Advice = replicationAdvice // a server's master: no key, no script, no WATCH
 		return w
 	}
+	if api.System == Redis && callee.role.Has(RoleCounter) {
+		markDraw(w, call)
+	}
 	if api.System == Redis {
 		w.Fenced = w.Fenced || b.inWatch(fn) || api.Fence == RedisCommand && redigoWatches(fn)
 		w.LockImpl = b.touchesLockKey(fn, c) || b.keepsLockState(fn, c)

@@ -33,7 +33,7 @@ func run(pass *analysis.Pass) (any, error) {
 	var found []finding
 	for _, w := range m.Writes {
 		held := m.Guarding(w)
-		if !isUnfencedUnderLease(w, held) || m.DrawsToken(w) {
+		if !isUnfencedUnderLease(w, held) {
 			continue // a drawn counter is a token (weaktoken's), not protected data
 		}
 		found = append(found, finding{w, held[0]})

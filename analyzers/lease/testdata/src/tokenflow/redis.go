@@ -40,7 +40,7 @@ func lateScriptIncr(ctx context.Context, rdb *redis.Client) {
 	if err != nil || !ok {
 		return
 	}
-	tok, err := rdb.Eval(ctx, "return redis.call('INCR', KEYS[1])", []string{"fence:r"}).Int64()
+	tok, err := rdb.Eval(ctx, "return redis.call('INCR', KEYS[1])", []string{"fence:r"}).Int64() // want "draws a token"
 	if err == nil {
 		probe(tok) // want `late-drawn the Lua script's INCR`
 	}
