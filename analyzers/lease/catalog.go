@@ -80,6 +80,7 @@ const (
 	EtcdSTM                              // fenced if the STM reads the lease's key and decides on what it read (etcdstm.go)
 	EtcdadptCompare                      // fenced if the etcdadpt transaction's compares at API.Arg are not nil
 	RueidisCommand                       // the command is spelled by the builder chain of the Completed at API.Arg (rueidis.go): a write only if it names one
+	EtcdSessionLease                     // fenced if the put binds its key to a session's lease (sessionlease.go)
 )
 
 // When says, for documentation, when a write under the rule is fenced;
@@ -105,6 +106,8 @@ func (r FenceRule) When() string {
 			"and `MatchedCount` (`ErrNoDocuments` for `FindOneAnd*`) is read; or an upsert only does `$setOnInsert`"
 	case EtcdTxn:
 		return "the `Txn`'s `If` compares ownership (`IsOwner()`, `CreateRevision(key) = rev`)"
+	case EtcdSessionLease:
+		return "the key is put with the session's lease (`WithLease(session.Lease())`): etcd refuses the put once the lease, and the lock on it, is gone"
 	case EtcdSTM:
 		return "the STM reads the lease's key (`stm.Rev(mutex.Key())`) and gives up when it is gone: " +
 			"its commit then fails once the key changes; an STM's conflict check covers only the keys it reads, " +
@@ -323,7 +326,7 @@ func catalog() []API {
 		API{Pkg: pkgEtcd, Recv: "Lease", Name: "KeepAliveOnce", Role: RoleRenew, System: Etcd},
 		API{Pkg: pkgEtcd, Recv: "Lease", Name: "Revoke", Role: RoleRelease, System: Etcd},
 		API{Pkg: pkgEtcd, Recv: "Lease", Name: "TimeToLive", Role: RoleCheck, System: Etcd, Held: NotErr},
-		API{Pkg: pkgEtcd, Recv: "KV", Name: "Put", Role: RoleWrite, System: Etcd},
+		API{Pkg: pkgEtcd, Recv: "KV", Name: "Put", Role: RoleWrite, System: Etcd, Fence: EtcdSessionLease},
 		API{Pkg: pkgEtcd, Recv: "KV", Name: "Delete", Role: RoleWrite, System: Etcd},
 		API{Pkg: pkgEtcd, Recv: "KV", Name: "Do", Role: RoleWrite, System: Etcd, Fence: EtcdOp, Arg: 1},
 		API{Pkg: pkgEtcd, Recv: "Txn", Name: "Commit", Role: RoleWrite, System: Etcd, Fence: EtcdTxn},

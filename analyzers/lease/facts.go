@@ -137,6 +137,10 @@ type FencedByParamFact struct {
 	// the write requires: it is fenced when the caller passes the
 	// holder's own election or mutex key (etcdleasekey.go).
 	LeaseKey bool
+	// SessionLease says the parameter is no token but the lease a put
+	// binds its key to: it is fenced when the caller passes an etcd
+	// session's Lease() (sessionlease.go).
+	SessionLease bool
 	// KubeObject says the parameter is no token but the Kubernetes object
 	// an Update sends: the write is fenced when the caller's object carries
 	// the resourceVersion it was read at (kubeobjects.go).

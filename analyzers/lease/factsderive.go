@@ -118,7 +118,7 @@ func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 		case !w.Fenced && unfenced == nil:
 			unfenced = w
 		case w.Fenced && fenced == nil && (tokenParam(fn, w.Token) >= 0 || w.keyExists != nil && tokenParam(fn, w.keyExists) >= 0 ||
-			w.kubeObject != nil):
+			w.sessionLease != nil && tokenParam(fn, w.sessionLease) >= 0 || w.kubeObject != nil):
 			fenced = w
 		}
 	}
@@ -184,7 +184,12 @@ func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 		if kubeObject {
 			param, field = tokenParam(fn, fenced.kubeObject), ""
 		}
-		f := &FencedByParamFact{System: fenced.System, Param: param, Field: field, What: b.describeWrite(fenced), Dispatch: fenced.Dispatch, TokenSource: fenced.TokenSource, LeaseKey: leaseKey, KubeObject: kubeObject}
+		sessionLease := fenced.Token == nil && fenced.sessionLease != nil
+		if sessionLease {
+			param, field = tokenParam(fn, fenced.sessionLease), ""
+		}
+		f := &FencedByParamFact{System: fenced.System, Param: param, Field: field, What: b.describeWrite(fenced), Dispatch: fenced.Dispatch, TokenSource: fenced.TokenSource,
+			LeaseKey: leaseKey, KubeObject: kubeObject, SessionLease: sessionLease}
 		if b.fact(obj, &old) && old == *f {
 			return false
 		}

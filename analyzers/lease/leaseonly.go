@@ -212,7 +212,8 @@ func (b *builder) enteredOnly(w *Write, held leaseSet) leaseSet {
 // part of its SQL left for them to fill.
 func (b *builder) judgedByCallers(fn *ssa.Function, w *Write) bool {
 	if w.Fenced {
-		return tokenParam(fn, w.Token) >= 0 || w.keyExists != nil && tokenParam(fn, w.keyExists) >= 0 || w.kubeObject != nil
+		return tokenParam(fn, w.Token) >= 0 || w.keyExists != nil && tokenParam(fn, w.keyExists) >= 0 ||
+			w.sessionLease != nil && tokenParam(fn, w.sessionLease) >= 0 || w.kubeObject != nil
 	}
 	if s := b.sessionOf(w); s != nil && maySession(s.Type()) {
 		if p, field := sessionSource(fn, s); p != 0 || field != "" {

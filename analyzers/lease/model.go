@@ -208,6 +208,10 @@ type Write struct {
 	// when the caller passes the holder's own election or mutex key
 	// (etcdleasekey.go); nil otherwise.
 	keyExists ssa.Value
+	// sessionLease is the parameter of Fn that a put binds its key to
+	// (clientv3.WithLease(lease)): the write is fenced when the caller
+	// passes an etcd session's Lease() (sessionlease.go); nil otherwise.
+	sessionLease ssa.Value
 	// kubeObject is the parameter of Fn whose object a fenced Kubernetes
 	// Update sends with the resourceVersion the caller gave it
 	// (kubeobjects.go): the write is fenced when the caller's object was

@@ -125,6 +125,13 @@ func (b *builder) catalogWrite(fn *ssa.Function, call ssa.CallInstruction, calle
 				w.Note = blindSwapNote("version")
 			}
 		}
+	case EtcdSessionLease:
+		if lease := b.putLease(c); lease != nil {
+			w.Fenced, w.sessionLease = b.sessionLeaseFence(fn, lease)
+			if w.Fenced && w.sessionLease == nil {
+				w.FencedBy = sessionLeaseFenced
+			}
+		}
 	case ZKMulti:
 		w.Fenced = hasCheckVersion(arg(c, 0))
 	case ZKCreate:
@@ -361,6 +368,13 @@ func (b *builder) factWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
 		tok := arg(call.Common(), fp.Param)
 		if fp.LeaseKey {
 			w.Fenced, w.keyExists = b.leaseKeyFence(fn, tok)
+			return w
+		}
+		if fp.SessionLease {
+			w.Fenced, w.sessionLease = b.sessionLeaseFence(fn, tok)
+			if w.Fenced && w.sessionLease == nil {
+				w.FencedBy = sessionLeaseFenced
+			}
 			return w
 		}
 		if fp.KubeObject {
