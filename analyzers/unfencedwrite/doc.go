@@ -32,17 +32,24 @@
 // whose rows-affected result is never read, and MySQL's replication
 // commands (CHANGE MASTER, START and STOP SLAVE, RESET MASTER, SET GLOBAL
 // read_only), which the server applies whoever sends them (a failover
-// controller paused past its lease makes a second primary); etcd Put, Delete, Do and Txns
-// without an If, and an STM's Put and Del (concurrency.NewSTM) unless the
-// STM reads the lease's key and gives up when it is gone (its commit checks
+// controller paused past its lease makes a second primary); etcd Put, Delete,
+// Do and Txns without an If (a Put bound to the holder's session lease,
+// clientv3.WithLease(session.Lease()), is fenced: etcd refuses it once the
+// lease, and with it the lock, is gone), and an STM's Put and Del
+// (concurrency.NewSTM) unless the STM reads the lease's key and gives up
+// when it is gone (its commit checks
 // only the keys it read, not the lease), or makes them only where the key
 // it writes, read in the STM, holds one value and gives up otherwise (a
 // create where it is absent, a move from one state), only where it is
 // absent, or where another key the STM creates with it is absent, or
 // draws a counter's next value from the key and hands it out (an ID
 // generator's n+1); go-redis commands outside WATCH/MULTI or a fence-comparing
-// script, and SLAVEOF or REPLICAOF, which no condition can fence (a stale
-// holder re-points a server's replication after the next holder healed it);
+// script (but not a draw from a counter whose number the program reads:
+// INCR, or a script whose every write steps the number at one key, such as
+// an ID generator's GET, then SET of the value plus a step: a late draw
+// takes the next number and overwrites nothing), and SLAVEOF or
+// REPLICAOF, which no condition can fence (a stale holder re-points a
+// server's replication after the next holder healed it);
 // S3 PutObject, DeleteObject, CopyObject and uploads without IfMatch
 // or IfNoneMatch; Cloud Storage writers, updates and deletes without If; Consul
 // KV Put and Delete and Txns without a check-session, check-index or cas op
