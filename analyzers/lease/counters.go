@@ -1,6 +1,8 @@
 package lease
 
 import (
+	"go/types"
+
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/fencelint/fencelint/analyzers/internal/luascan"
@@ -55,10 +57,8 @@ func numberRead(call ssa.CallInstruction) bool {
 			continue
 		}
 		switch f.Name() {
-		case "Val", "Int", "Int64", "Uint64", "Float64", "Text":
-			return read.Value() != nil && len(*read.Value().Referrers()) > 0
-		case "Result":
-			if firstResultUsed(read.Value()) {
+		case "Val", "Result", "Int", "Int64", "Uint64", "Float64", "Text":
+			if numberUsed(read.Value()) {
 				return true
 			}
 		}
@@ -66,11 +66,15 @@ func numberRead(call ssa.CallInstruction) bool {
 	return false
 }
 
-// firstResultUsed reports whether the first of the results v, a call's
-// tuple, is used.
-func firstResultUsed(v *ssa.Call) bool {
+// numberUsed reports whether the number v, an accessor's result, is used:
+// the value itself, or the first of its results (Int64 returns the number
+// and an error; `_, err := cmd.Int64()` reads only the error).
+func numberUsed(v *ssa.Call) bool {
 	if v == nil {
 		return false
+	}
+	if _, isTuple := v.Type().(*types.Tuple); !isTuple {
+		return len(*v.Referrers()) > 0
 	}
 	for _, ref := range *v.Referrers() {
 		if ex, ok := ref.(*ssa.Extract); ok && ex.Index == 0 && len(*ex.Referrers()) > 0 {
