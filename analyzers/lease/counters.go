@@ -1,8 +1,6 @@
 package lease
 
 import (
-	"go/types"
-
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/fencelint/fencelint/analyzers/internal/luascan"
@@ -58,27 +56,11 @@ func numberRead(call ssa.CallInstruction) bool {
 		}
 		switch f.Name() {
 		case "Val", "Result", "Int", "Int64", "Uint64", "Float64", "Text":
-			if numberUsed(read.Value()) {
+			// Int64 and the like return an error too: `_, err :=
+			// cmd.Int64()` reads only the error.
+			if resultUsed(read) {
 				return true
 			}
-		}
-	}
-	return false
-}
-
-// numberUsed reports whether the number v, an accessor's result, is used:
-// the value itself, or the first of its results (Int64 returns the number
-// and an error; `_, err := cmd.Int64()` reads only the error).
-func numberUsed(v *ssa.Call) bool {
-	if v == nil {
-		return false
-	}
-	if _, isTuple := v.Type().(*types.Tuple); !isTuple {
-		return len(*v.Referrers()) > 0
-	}
-	for _, ref := range *v.Referrers() {
-		if ex, ok := ref.(*ssa.Extract); ok && ex.Index == 0 && len(*ex.Referrers()) > 0 {
-			return true
 		}
 	}
 	return false
