@@ -152,7 +152,8 @@
 //     controller worker's processNextItem(c.queue, c.syncHandler), which
 //     calls the handler from a func literal it calls) writes what the
 //     handler writes, so the worker started with wait.Until under the
-//     leader's lease is reported at that call, naming the handler. A go statement that starts a
+//     leader's lease is reported at that call, naming the handler and
+//     listing each write it reaches. A go statement that starts a
 //     function of another package, or through an interface of the
 //     application's its implementations in other packages
 //     (go workers[i].Start(ctx)), hands that function over the same way,

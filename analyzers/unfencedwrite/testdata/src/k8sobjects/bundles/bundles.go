@@ -17,3 +17,10 @@ func Overwrite(ctx context.Context, kube kubernetes.Interface, namespace string,
 	_, err := kube.CoreV1().Secrets(namespace).Update(ctx, s, metav1.UpdateOptions{})
 	return err
 }
+
+// NewKESSecret builds the key service's Secret afresh, in another package
+// than the one that sends it (minio-operator's statefulsets.NewForKES).
+func NewKESSecret(namespace string) *corev1.Secret {
+	s := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "kes", Namespace: namespace}}
+	return s
+}
