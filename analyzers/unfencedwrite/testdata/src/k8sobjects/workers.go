@@ -18,7 +18,9 @@ import (
 // handler, a method value, to a queue helper that calls it for every key.
 // The handler rebuilds two Secrets afresh, one in a helper of its own:
 // the finding at the worker's start lists both writes the handler
-// reaches, not only the one it names.
+// reaches, not only the one it names. (minio-operator's own handler opens
+// with a guard on its key, `if key == "" { return }`, which makes its
+// writes cases of the key and still hides all but the first: README.)
 type TenantController struct {
 	kube  kubernetes.Interface
 	queue chan string
