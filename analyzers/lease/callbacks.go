@@ -401,10 +401,8 @@ func (b *builder) handedMethodWrites() {
 		w.Pos = l.Pos
 		w.Via, w.Dispatch, w.Append, w.accumulates = wf.What, wf.Dispatch, wf.Append, wf.Append || wf.Accumulates
 		w.spawned = wf.Spawned
-		if wf.Cases == nil {
-			w.reachSites(&wf)
-			w.sitesOf = obj
-		}
+		w.reachSites(&wf, nil)
+		w.sitesOf = obj
 		w.handedUnder = l
 		b.model.Writes = append(b.model.Writes, w)
 	}

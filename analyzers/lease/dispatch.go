@@ -827,9 +827,7 @@ func (b *builder) pairedLease(w *Write, l *Lease) *Lease {
 		}
 		if paired := b.implLease(l, t.impl.Type); paired != nil {
 			w.Via, w.System, w.Dispatch = wf.What+", via "+t.name, wf.System, t.impl
-			if w.cases == nil {
-				w.reachSites(wf)
-			}
+			w.reachSites(wf, w.Call)
 			return paired
 		}
 	}

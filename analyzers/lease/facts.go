@@ -2,7 +2,6 @@ package lease
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -77,11 +76,13 @@ type WritesFact struct {
 	// session writes under its own lock.
 	Session      int
 	SessionField string
-	// Sites lists, when the function makes more than one unfenced write
-	// on every call (and Cases is nil), each of them where the program
-	// makes it nearest the store, in order: "StateStore.SaveCursor at
-	// syncer.go:94" (writesites.go); those that only add rows are left
-	// out when another replaces data. nil: What is the only one.
+	// Sites lists, when the function makes more than one unfenced write,
+	// each of them where the program makes it nearest the store, in
+	// order: "StateStore.SaveCursor at syncer.go:94" (writesites.go),
+	// with what the function's parameters must be to reach it (Needs,
+	// as Cases has them); those that only add rows are left out when
+	// another, made on every call, replaces data. nil: What is the only
+	// one.
 	Sites []Site
 	// Site is the write What names, where the program makes it nearest
 	// the store, as a Site: a call through an interface that several
@@ -106,7 +107,7 @@ func sameWritesFact(x, y *WritesFact) bool {
 	return x.System == y.System && x.What == y.What && x.Advice == y.Advice && x.Dispatch == y.Dispatch && x.OutsideOf == y.OutsideOf &&
 		x.Append == y.Append && x.Accumulates == y.Accumulates && x.FreshKeys == y.FreshKeys && x.KeyParams == y.KeyParams && x.Session == y.Session && x.SessionField == y.SessionField && x.Spawned == y.Spawned &&
 		x.OnceRecv == y.OnceRecv && x.Keys == y.Keys && x.BoundColumn == y.BoundColumn && x.BoundParam == y.BoundParam &&
-		sameCases(x.Cases, y.Cases) && slices.Equal(x.Sites, y.Sites) && x.Site == y.Site && x.Implementations == y.Implementations && slices.Equal(x.EachImpl, y.EachImpl) && x.EachImplOf == y.EachImplOf
+		sameCases(x.Cases, y.Cases) && sameSites(x.Sites, y.Sites) && sameSite(x.Site, y.Site) && x.Implementations == y.Implementations && sameSites(x.EachImpl, y.EachImpl) && x.EachImplOf == y.EachImplOf
 }
 
 // A Dispatch names the implementation that a fact was learned from through

@@ -63,8 +63,9 @@ func (b *builder) beforeOwnRelease(fn *ssa.Function, obj *types.Func, writes []*
 			releases[call] = true
 		}
 	}
+	nilEdges := nilReleaseEdges(releases) // `if lock != nil { lock.Release() }` lets go of any lock it holds
 	return slices.DeleteFunc(slices.Clone(writes), func(w *Write) bool {
-		return w.Fn == fn && w.Call != nil && releasedBefore(w.Call, releases)
+		return w.Fn == fn && w.Call != nil && releasedAt(w.Call, releases, nilEdges)
 	})
 }
 
@@ -160,6 +161,8 @@ func (b *builder) setWriteFact(fn *ssa.Function, writes []*Write) bool {
 		}
 		if plain && cases == nil {
 			unfenced = b.factNamedWrite(unfenced, writes)
+		}
+		if plain {
 			sites, impls = b.writeSites(writes)
 		}
 		f := &WritesFact{System: unfenced.System, What: b.describeWrite(unfenced), Advice: ownAdvice(unfenced), Dispatch: unfenced.Dispatch, OutsideOf: outsideOf, Append: appends, Accumulates: accumulates, FreshKeys: freshKeys, KeyParams: keyParams,

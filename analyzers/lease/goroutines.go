@@ -67,7 +67,7 @@ func (b *builder) handedWrite(fn *ssa.Function, call ssa.CallInstruction, to, ob
 	}
 	w := newWrite(fn, call, wf.System, shortName(to)+"("+shortName(obj)+")")
 	w.Via, w.Dispatch, w.outsideOf, w.Append = wf.What, wf.Dispatch, wf.OutsideOf, wf.Append
-	w.reachSites(&wf)
+	w.reachSites(&wf, nil)
 	w.sitesOf = obj
 	w.spawned = spawned || wf.Spawned
 	return w

@@ -270,8 +270,11 @@ type Write struct {
 	cases    []WriteCase
 	casesMet bool
 	// sitesOf is, for a call whose Sites come from a declared function's
-	// WritesFact, that function (refreshSites reads it again).
-	sitesOf *types.Func
+	// WritesFact, that function (refreshSites reads it again), and
+	// sitesArgs the call whose arguments are its (nil: a helper runs it
+	// with its own), which Sites are bound by (bindSites).
+	sitesOf   *types.Func
+	sitesArgs ssa.CallInstruction
 	// implSites, when 2 or more, says Sites takes in the writes of that
 	// many implementations of an interface method, not only writes every
 	// call makes (WritesFact.Implementations); eachImpl, that the call

@@ -168,7 +168,7 @@ func (b *builder) passedWrite(fn *ssa.Function, call ssa.CallInstruction) *Write
 		if b.fact(obj, &wf) {
 			w := newWrite(fn, call, wf.System, shortName(obj))
 			w.Via, w.Dispatch, w.outsideOf, w.Append = wf.What, wf.Dispatch, wf.OutsideOf, wf.Append
-			w.reachSites(&wf)
+			w.reachSites(&wf, nil)
 			w.sitesOf = obj
 			return w
 		}

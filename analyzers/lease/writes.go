@@ -324,7 +324,7 @@ func (b *builder) factWrite(fn *ssa.Function, call ssa.CallInstruction) *Write {
 	if b.callWritesFact(call, obj, &wf) {
 		w := newWrite(fn, call, wf.System, shortName(obj))
 		w.Via, w.Dispatch, w.outsideOf, w.Append, w.accumulates = wf.What, wf.Dispatch, wf.OutsideOf, wf.Append, wf.Append || wf.Accumulates
-		w.reachSites(&wf)
+		w.reachSites(&wf, call)
 		w.sitesOf = obj
 		if wf.Advice != "" {
 			w.Advice = wf.Advice
@@ -434,7 +434,7 @@ func (b *builder) chosenWrite(fn *ssa.Function, call ssa.CallInstruction) *Write
 		if b.fact(obj, &wf) {
 			w := newWrite(fn, call, wf.System, shortName(obj))
 			w.Via, w.Dispatch, w.outsideOf, w.Append, w.accumulates = wf.What, wf.Dispatch, wf.OutsideOf, wf.Append, wf.Append || wf.Accumulates
-			w.reachSites(&wf)
+			w.reachSites(&wf, call)
 			w.sitesOf = obj
 			if steps {
 				w.steps = targets

@@ -43,10 +43,13 @@ import (
 // through how many implementations: naming the call would name the first
 // worker's write for all of them (reachSites).
 //
-// Only writes every call reaches are listed: a write on a branch of a
-// parameter, or a call whose callee has Cases, may not be made by a given
-// caller, and a fact with Cases lists none (paramconds.go names the first
-// case left instead).
+// A write on a branch of a parameter (`if key == "" { return }` before
+// it), or one a callee makes only for some of its arguments (Cases), is
+// listed with what the parameters must be to reach it (Site.Needs): each
+// call drops the sites its constant arguments rule out and restates the
+// rest on its own parameters (bindSites), as it does the fact's Cases
+// (paramconds.go). A call that cannot bind them (a handler handed to a
+// helper that runs it) keeps every site: it may reach any.
 //
 // Each site keeps its full position, so the caller's finding can point at
 // it as a related position (Site.Pos), one a reader can jump to, even in
@@ -61,6 +64,22 @@ type Site struct {
 	File   string // the file's full name
 	Line   int
 	Column int
+	Needs  []ParamCond // what the function's parameters must be to reach it
+}
+
+// samePlace reports whether s and t name the same write.
+func (s Site) samePlace(t Site) bool {
+	return s.What == t.What && s.File == t.File && s.Line == t.Line && s.Column == t.Column
+}
+
+// sameSite reports whether s and t are the same site, needs and all.
+func sameSite(s, t Site) bool {
+	return s.samePlace(t) && slices.Equal(s.Needs, t.Needs)
+}
+
+// sameSites reports whether two lists of sites are the same.
+func sameSites(x, y []Site) bool {
+	return slices.EqualFunc(x, y, sameSite)
 }
 
 // String names the site as a diagnostic does: "StateStore.SaveCursor at
@@ -145,25 +164,48 @@ const MaxWriteSites = 24
 // MaxWriteSites of them.
 type siteList []Site
 
+// A write reached on two paths keeps the needs both share: it is
+// reached when either path's hold.
 func (l *siteList) add(sites ...Site) {
 	for _, site := range sites {
-		if len(*l) < MaxWriteSites && !slices.Contains(*l, site) {
+		i := slices.IndexFunc(*l, site.samePlace)
+		switch {
+		case i >= 0:
+			(*l)[i].Needs = commonConds((*l)[i].Needs, site.Needs)
+		case len(*l) < MaxWriteSites:
 			*l = append(*l, site)
 		}
 	}
 }
 
+// commonConds returns the conditions x and y share, in a new slice when
+// it drops any.
+func commonConds(x, y []ParamCond) []ParamCond {
+	var out []ParamCond
+	for _, c := range x {
+		if slices.Contains(y, c) {
+			out = append(out, c)
+		}
+	}
+	if len(out) == len(x) {
+		return x
+	}
+	return out
+}
+
 // callSites returns the unfenced writes every call of a function with
 // fact wf makes, for a caller that lists them: its Sites, or the one write
-// the fact names. nil when the fact cannot list them: it has none, its
-// writes depend on the caller's arguments (Cases) or are made once per
-// receiver (OnceRecv), or its write has no known place.
+// the fact names. nil when the fact cannot list them: it has none, its one
+// write depends on the caller's arguments (Cases) or its writes are made
+// once per receiver (OnceRecv), or its write has no known place.
 func callSites(wf *WritesFact) []Site {
-	if wf == nil || wf.Cases != nil || wf.OnceRecv || wf.Site.File == "" {
+	switch {
+	case wf == nil || wf.OnceRecv || wf.Site.File == "":
 		return nil
-	}
-	if len(wf.Sites) > 0 {
+	case len(wf.Sites) > 0:
 		return wf.Sites
+	case wf.Cases != nil:
+		return nil
 	}
 	return []Site{wf.Site}
 }
@@ -192,7 +234,7 @@ func (b *builder) writeSites(writes []*Write) (sites []Site, impls int) {
 	made, deep := 0, false
 	var first *Write
 	for _, w := range byPos(writes) {
-		if !b.everyCallWrite(w) {
+		if !b.unfencedCase(w) {
 			continue
 		}
 		made++
@@ -202,15 +244,22 @@ func (b *builder) writeSites(writes []*Write) (sites []Site, impls int) {
 		if replaces && w.Append {
 			continue
 		}
+		reach := b.writeReach(w)
 		if len(w.Sites) > 0 && (w.Call == nil || !w.Call.Common().IsInvoke() || w.eachImpl) {
 			deep = true
 			impls = max(impls, w.implSites)
 			for _, site := range w.Sites {
+				site.Needs = unionConds(site.Needs, reach)
 				out.add(site)
 			}
 			continue
 		}
-		out.add(b.siteOf(w))
+		site := b.siteOf(w)
+		if w.cases != nil && !w.casesMet {
+			reach = unionConds(reach, w.cases[0].Needs)
+		}
+		site.Needs = reach
+		out.add(site)
 	}
 	switch {
 	case made == 1 && !deep && len(first.Sites) > 1 && b.soleWriter(first):
@@ -281,7 +330,7 @@ func (b *builder) refreshSites() {
 		}
 		var wf WritesFact
 		if b.sitesFact(w, &wf) {
-			w.reachSites(&wf)
+			w.reachSites(&wf, w.sitesArgs)
 		}
 		if sites := b.stepSites(w.steps); sites != nil {
 			w.Sites = sites
@@ -299,23 +348,53 @@ func (b *builder) sitesFact(w *Write, wf *WritesFact) bool {
 	return b.fact(w.sitesOf, wf)
 }
 
-// reachSites sets the Sites w, a call of a function with fact wf,
-// carries: none when its Cases say a call may reach only some of its
-// writes. A call through an interface carries those of the
-// implementation its message names (targetsFact), or, when several
+// reachSites sets the Sites w, a write that runs a function with fact wf,
+// carries, those its arguments can reach (bindSites): args is the call
+// whose arguments are that function's, or nil when w hands it to a helper
+// that runs it with its own. A call through an interface carries those of
+// the implementation its message names (targetsFact), or, when several
 // implementations write and the call's receiver is not a field, each
 // one's (WritesFact.EachImpl). A field holds a dependency configured
 // once, one implementation per deployment (a store, an applier); a value
 // handed in or ranged over may be any of them, and a loop runs them all.
-func (w *Write) reachSites(wf *WritesFact) {
-	w.Sites, w.implSites, w.eachImpl = nil, 0, false
-	if wf.Cases != nil {
-		return
-	}
-	w.Sites, w.implSites = wf.Sites, wf.Implementations
+func (w *Write) reachSites(wf *WritesFact, args ssa.CallInstruction) {
+	sites := wf.Sites
+	w.implSites, w.eachImpl, w.sitesArgs = wf.Implementations, false, args
 	if len(wf.EachImpl) > 0 && w.Call != nil && w.Call.Common().IsInvoke() && !loadedFromField(w.Call.Common().Value) {
-		w.Sites, w.implSites, w.eachImpl = wf.EachImpl, wf.EachImplOf, true
+		sites, w.implSites, w.eachImpl = wf.EachImpl, wf.EachImplOf, true
 	}
+	w.Sites = bindSites(w.Fn, args, sites)
+}
+
+// bindSites returns the sites that call, made in fn, can reach, with what
+// they need restated on fn's parameters, in a new slice when any needs
+// something. With no call to bind them, every site is kept and needs
+// nothing the caller can state.
+func bindSites(fn *ssa.Function, call ssa.CallInstruction, sites []Site) []Site {
+	if !slices.ContainsFunc(sites, func(s Site) bool { return len(s.Needs) > 0 }) {
+		return sites
+	}
+	var out []Site
+	for _, site := range sites {
+		var needs []ParamCond
+		reached := true
+		for _, cond := range site.Needs {
+			if call == nil {
+				break
+			}
+			bound, ok, _ := bindCond(fn, call, cond)
+			if !ok {
+				reached = false
+				break
+			}
+			needs = unionConds(needs, bound)
+		}
+		if reached {
+			site.Needs = needs
+			out = append(out, site)
+		}
+	}
+	return out
 }
 
 // loadedFromField reports whether v is read from a struct field

@@ -70,8 +70,9 @@
 // (a compare-and-set), as does a version the caller passes in. Kubernetes
 // Creates fail on an existing name; Patches and Deletes are not judged. A call, made while the lease is held, to a function
 // (in this package or another) that makes such a write is reported at the
-// call and names the inner write; when the call reaches several on every
-// call, it lists each where the application makes it nearest the store (a
+// call and names the inner write; when the call reaches several (those
+// its constant arguments do not rule out, as for the write it names), it
+// lists each where the application makes it nearest the store (a
 // call through an interface at that call, unless several implementations
 // write one store and the receiver is a value the function is handed or
 // ranges over, not a field's configured dependency: then each one's

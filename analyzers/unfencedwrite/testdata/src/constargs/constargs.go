@@ -101,15 +101,15 @@ func (s *Scheduler) Reconcile(ctx context.Context, node string, up bool) error {
 }
 
 // Rebuild's finding names the first write the store's Rebuild reaches
-// and lists the writes its constant flags reach, not the sweep its
-// computed flag may skip.
+// and lists every write it can reach: those its constant flags reach, and
+// the sweep its computed flag may make.
 func (s *Scheduler) Rebuild(ctx context.Context, node string) error {
 	unlock, err := s.lock(ctx, node)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	return s.st.Rebuild(ctx, node) // want `Store.Rebuild \(Set at store.go:26, via Store.Usage; it reaches 2 unfenced writes: Store.Usage at store.go:142, Store.Prune at store.go:145\) writes to Redis without a fencing token`
+	return s.st.Rebuild(ctx, node) // want `Store.Rebuild \(Set at store.go:26, via Store.Usage; it reaches 3 unfenced writes: Store.Usage at store.go:141, Store.Prune at store.go:144, Store.Sweep at store.go:147\) writes to Redis without a fencing token`
 }
 
 // usage hands its flag on to the store.
@@ -126,6 +126,52 @@ func (s *Scheduler) deploy(ctx context.Context, node string, decr bool) error {
 		processing = nil
 	}
 	return s.st.Add(ctx, node, processing)
+}
+
+// Cordon and Evacuate drain a node under its lock. The eviction is a
+// write of Drain's only for evict: Cordon's finding lists the one write
+// its false reaches, Evacuate's both. Retire and Decommission reach Drain
+// through drain, which hands its flag on: the constant they pass picks
+// the writes their findings list.
+func (s *Scheduler) Cordon(ctx context.Context, node string) error {
+	unlock, err := s.lock(ctx, node)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return s.st.Drain(ctx, node, false) // want `Store.Drain \(Set at store.go:152\) writes to Redis without a fencing token`
+}
+
+func (s *Scheduler) Evacuate(ctx context.Context, node string) error {
+	unlock, err := s.lock(ctx, node)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return s.st.Drain(ctx, node, true) // want `Store.Drain \(Set at store.go:152; it reaches 2 unfenced writes: Set at store.go:152, Del at store.go:156\) writes to Redis without a fencing token`
+}
+
+func (s *Scheduler) Retire(ctx context.Context, node string) error {
+	unlock, err := s.lock(ctx, node)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return s.drain(ctx, node, false) // want `Scheduler.drain \(Set at store.go:152, via Store.Drain\) writes to Redis without a fencing token`
+}
+
+func (s *Scheduler) Decommission(ctx context.Context, node string) error {
+	unlock, err := s.lock(ctx, node)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return s.drain(ctx, node, true) // want `Scheduler.drain \(Set at store.go:152, via Store.Drain; it reaches 2 unfenced writes: Set at store.go:152, Del at store.go:156\) writes to Redis without a fencing token`
+}
+
+// drain hands its flag on to the store.
+func (s *Scheduler) drain(ctx context.Context, node string, evict bool) error {
+	return s.st.Drain(ctx, node, evict)
 }
 
 var (

@@ -18,9 +18,9 @@ import (
 // handler, a method value, to a queue helper that calls it for every key.
 // The handler rebuilds two Secrets afresh, one in a helper of its own:
 // the finding at the worker's start lists both writes the handler
-// reaches, not only the one it names. (minio-operator's own handler opens
-// with a guard on its key, `if key == "" { return }`, which makes its
-// writes cases of the key and still hides all but the first: README.)
+// reaches, not only the one it names. Its guard on the key, `if tenant ==
+// "" { return nil }`, makes both writes need a key; the helper that runs
+// the handler passes whatever the queue holds, so both are listed.
 type TenantController struct {
 	kube  kubernetes.Interface
 	queue chan string
@@ -57,6 +57,9 @@ func processNextItem(queue chan string, handler func(string) error) bool {
 }
 
 func (c *TenantController) syncHandler(tenant string) error {
+	if tenant == "" {
+		return nil
+	}
 	if err := c.checkKES(tenant); err != nil {
 		return err
 	}

@@ -136,8 +136,7 @@ func (o *Other) Touch(ctx context.Context, node string, ttl int64) error {
 
 // Rebuild recounts the node's usage and prunes its stale workloads: the
 // constant flags it passes reach both writes. Whether it sweeps the other
-// nodes depends on what Redis holds, so the sweep is not a write of every
-// call.
+// nodes depends on what Redis holds, so the sweep is a write it may make.
 func (s *Store) Rebuild(ctx context.Context, node string) error {
 	if _, err := s.Usage(ctx, node, true); err != nil {
 		return err
@@ -146,4 +145,15 @@ func (s *Store) Rebuild(ctx context.Context, node string) error {
 		return err
 	}
 	return s.Sweep(ctx, []string{node}, s.recount(ctx, node) == 0)
+}
+
+// Drain marks a node drained and, with evict, deletes its workloads.
+func (s *Store) Drain(ctx context.Context, node string, evict bool) error {
+	if err := s.rdb.Set(ctx, "drained:"+node, "1", 0).Err(); err != nil {
+		return err
+	}
+	if evict {
+		return s.rdb.Del(ctx, "workloads:"+node).Err()
+	}
+	return nil
 }
