@@ -438,7 +438,7 @@ func (b *builder) chosenWrite(fn *ssa.Function, call ssa.CallInstruction) *Write
 			w.sitesOf = obj
 			if steps {
 				w.steps = targets
-				if sites := b.stepSites(targets); sites != nil {
+				if sites := b.stepSites(call, targets); sites != nil {
 					w.Sites = sites
 				}
 			}
@@ -449,9 +449,10 @@ func (b *builder) chosenWrite(fn *ssa.Function, call ssa.CallInstruction) *Write
 }
 
 // stepSites returns the writes of each of steps, functions a loop calls
-// in turn, that writes unfenced on every call: its Sites, or the one
-// write its fact names; nil when fewer than two are left.
-func (b *builder) stepSites(steps []*ssa.Function) []Site {
+// in turn with call's arguments, that writes unfenced: its Sites that
+// call can reach (bindSites), or the one write its fact names; nil when
+// fewer than two are left.
+func (b *builder) stepSites(call ssa.CallInstruction, steps []*ssa.Function) []Site {
 	var sites siteList
 	writers := 0
 	for _, step := range steps {
@@ -465,7 +466,7 @@ func (b *builder) stepSites(steps []*ssa.Function) []Site {
 			continue
 		}
 		writers++
-		sites.add(own...)
+		sites.add(bindSites(call.Parent(), call, own)...)
 	}
 	if writers < 2 || len(sites) < 2 {
 		return nil

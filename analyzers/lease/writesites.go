@@ -332,7 +332,7 @@ func (b *builder) refreshSites() {
 		if b.sitesFact(w, &wf) {
 			w.reachSites(&wf, w.sitesArgs)
 		}
-		if sites := b.stepSites(w.steps); sites != nil {
+		if sites := b.stepSites(w.Call, w.steps); sites != nil {
 			w.Sites = sites
 		}
 	}
