@@ -178,6 +178,16 @@ func (l *siteList) add(sites ...Site) {
 	}
 }
 
+// casesNeeds returns what every one of cases needs: a call reaches a
+// write when its arguments reach any of them.
+func casesNeeds(cases []WriteCase) []ParamCond {
+	needs := cases[0].Needs
+	for _, c := range cases[1:] {
+		needs = commonConds(needs, c.Needs)
+	}
+	return needs
+}
+
 // commonConds returns the conditions x and y share, in a new slice when
 // it drops any.
 func commonConds(x, y []ParamCond) []ParamCond {
@@ -256,7 +266,7 @@ func (b *builder) writeSites(writes []*Write) (sites []Site, impls int) {
 		}
 		site := b.siteOf(w)
 		if w.cases != nil && !w.casesMet {
-			reach = unionConds(reach, w.cases[0].Needs)
+			reach = unionConds(reach, casesNeeds(w.cases))
 		}
 		site.Needs = reach
 		out.add(site)
