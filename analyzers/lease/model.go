@@ -152,9 +152,10 @@ type Write struct {
 	// describes the inner write ("UpdateDoc writes with ExecContext at store.go:41").
 	Via string
 	// Sites lists, for a call of a function that makes more than one
-	// unfenced write on every call, each of them where the program makes
-	// it nearest the store (WritesFact.Sites: it may list one, when the
-	// others only add rows); nil otherwise.
+	// unfenced write, each of them the call can reach, where the program
+	// makes it nearest the store (WritesFact.Sites: it may list one, when
+	// the others only add rows or its arguments rule them out); nil
+	// otherwise.
 	Sites []Site
 	// Dispatch is set when the write was found through an interface call
 	// resolved to another package's implementation.

@@ -165,7 +165,7 @@ const MaxWriteSites = 24
 type siteList []Site
 
 // A write reached on two paths keeps the needs both share: it is
-// reached when either path's hold.
+// reached when either path's needs hold.
 func (l *siteList) add(sites ...Site) {
 	for _, site := range sites {
 		i := slices.IndexFunc(*l, site.samePlace)
@@ -386,25 +386,31 @@ func bindSites(fn *ssa.Function, call ssa.CallInstruction, sites []Site) []Site 
 	}
 	var out []Site
 	for _, site := range sites {
-		var needs []ParamCond
-		reached := true
-		for _, cond := range site.Needs {
-			if call == nil {
-				break
-			}
-			bound, ok, _ := bindCond(fn, call, cond)
-			if !ok {
-				reached = false
-				break
-			}
-			needs = unionConds(needs, bound)
-		}
-		if reached {
+		if needs, ok := bindNeeds(fn, call, site.Needs); ok {
 			site.Needs = needs
 			out = append(out, site)
 		}
 	}
 	return out
+}
+
+// bindNeeds restates needs, conditions on the parameters of call's
+// callee, on fn's (bindCond), or reports false when the call's constant
+// arguments refute one. With no call, nothing is refuted and nothing can
+// be restated.
+func bindNeeds(fn *ssa.Function, call ssa.CallInstruction, needs []ParamCond) ([]ParamCond, bool) {
+	if call == nil {
+		return nil, true
+	}
+	var out []ParamCond
+	for _, cond := range needs {
+		bound, ok, _ := bindCond(fn, call, cond)
+		if !ok {
+			return nil, false
+		}
+		out = unionConds(out, bound)
+	}
+	return out, true
 }
 
 // loadedFromField reports whether v is read from a struct field
