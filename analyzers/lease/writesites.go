@@ -203,11 +203,12 @@ func commonConds(x, y []ParamCond) []ParamCond {
 	return out
 }
 
-// callSites returns the unfenced writes every call of a function with
-// fact wf makes, for a caller that lists them: its Sites, or the one write
-// the fact names. nil when the fact cannot list them: it has none, its one
-// write depends on the caller's arguments (Cases) or its writes are made
-// once per receiver (OnceRecv), or its write has no known place.
+// callSites returns the unfenced writes a call of a function with fact wf
+// can make, for a caller that lists them: its Sites (each with what it
+// needs, bound at the call), or the one write the fact names. nil when the
+// fact cannot list them: it has none, its one write depends on the
+// caller's arguments (Cases) or its writes are made once per receiver
+// (OnceRecv), or its write has no known place.
 func callSites(wf *WritesFact) []Site {
 	switch {
 	case wf == nil || wf.OnceRecv || wf.Site.File == "":
