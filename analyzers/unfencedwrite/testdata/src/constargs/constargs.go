@@ -169,6 +169,25 @@ func (s *Scheduler) Decommission(ctx context.Context, node string) error {
 	return s.drain(ctx, node, true) // want `Scheduler.drain \(Set at store.go:152, via Store.Drain; it reaches 2 unfenced writes: Set at store.go:152, Del at store.go:156\) writes to Redis without a fencing token`
 }
 
+// Lower reaches both of flip's writes: Both writes on either branch of
+// the flag flip hands on, and its false picks the one that writes "down".
+func (s *Scheduler) Lower(ctx context.Context, node string) error {
+	unlock, err := s.lock(ctx, node)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return s.flip(ctx, node, false) // want `Scheduler.flip \(Set at store.go:\d+, via Store.Both; it reaches 2 unfenced writes: Set at store.go:63, Store.Prune at constargs.go:\d+\) writes to Redis without a fencing token`
+}
+
+// flip sets the node's state and prunes it.
+func (s *Scheduler) flip(ctx context.Context, node string, up bool) error {
+	if err := s.st.Both(ctx, node, up); err != nil {
+		return err
+	}
+	return s.st.Prune(ctx, node, false)
+}
+
 // drain hands its flag on to the store.
 func (s *Scheduler) drain(ctx context.Context, node string, evict bool) error {
 	return s.st.Drain(ctx, node, evict)
